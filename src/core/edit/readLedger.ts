@@ -1,0 +1,15 @@
+import type { FileFingerprint, Location, ReadLedger } from '../ports';
+import { locationKey } from '../guard/workspacePaths';
+
+/** The ReadLedger of one extension session, in memory. */
+export class MemoryReadLedger implements ReadLedger {
+  private readonly entries = new Map<string, FileFingerprint>();
+
+  record(location: Location, fingerprint: FileFingerprint): void {
+    this.entries.set(locationKey(location), fingerprint);
+  }
+
+  lookup(location: Location): FileFingerprint | undefined {
+    return this.entries.get(locationKey(location));
+  }
+}

@@ -1,0 +1,87 @@
+import * as fs from 'node:fs/promises';
+import type { Stats } from 'node:fs';
+import * as path from 'node:path';
+import type { DirectoryEntry, EntryKind, EntryStat, FileSystem, Location } from '../ports';
+import { fileLocation } from '../guard/workspacePaths';
+
+function kindOf(stats: Stats): EntryKind {
+  return stats.isFile() ? 'file' : stats.isDirectory() ? 'directory' : 'other';
+}
+
+/** The local disk through Node's fs: the file scheme's FileSystem, used by the extension and by unit tests. */
+export class NodeFileSystem implements FileSystem {
+  async stat(location: Location): Promise<EntryStat | undefined> {
+    const fsPath = this.requireLocal(location);
+    let link: Stats;
+    try {
+      link = await fs.lstat(fsPath);
+    } catch {
+      return undefined;
+    }
+    if (!link.isSymbolicLink()) {
+      return { kind: kindOf(link), isSymlink: false, size: link.size, mtime: link.mtimeMs };
+    }
+    try {
+      const target = await fs.stat(fsPath);
+      return { kind: kindOf(target), isSymlink: true, size: target.size, mtime: target.mtimeMs };
+    } catch {
+      // A dangling link or a loop: the entry exists but leads nowhere readable.
+      return { kind: 'other', isSymlink: true, size: link.size, mtime: link.mtimeMs };
+    }
+  }
+
+  async readFile(location: Location): Promise<Uint8Array> {
+    return fs.readFile(this.requireLocal(location));
+  }
+
+  async readDirectory(location: Location): Promise<DirectoryEntry[]> {
+    const directory = this.requireLocal(location);
+    const dirents = await fs.readdir(directory, { withFileTypes: true });
+    return Promise.all(
+      dirents.map(async (dirent): Promise<DirectoryEntry> => {
+        if (!dirent.isSymbolicLink()) {
+          return { name: dirent.name, kind: dirent.isFile() ? 'file' : dirent.isDirectory() ? 'directory' : 'other', isSymlink: false };
+        }
+        try {
+          return { name: dirent.name, kind: kindOf(await fs.stat(path.join(directory, dirent.name))), isSymlink: true };
+        } catch {
+          return { name: dirent.name, kind: 'other', isSymlink: true };
+        }
+      }),
+    );
+  }
+
+  async realpath(location: Location): Promise<Location> {
+    let current = this.requireLocal(location);
+    const rest: string[] = [];
+    for (;;) {
+      try {
+        const real = await fs.realpath(current);
+        return fileLocation(rest.length ? path.posix.join(real, ...rest.reverse()) : real);
+      } catch (error) {
+        const code = (error as NodeJS.ErrnoException).code;
+        if (code === 'ELOOP') {
+          // A symlink loop resolves nowhere; keep the literal path so the rules judge where it points.
+          return fileLocation(path.posix.join(current, ...rest.reverse()));
+        }
+        const parent = path.posix.dirname(current);
+        if (parent === current) {
+          return location;
+        }
+        rest.push(path.posix.basename(current));
+        current = parent;
+      }
+    }
+  }
+
+  localPath(location: Location): string | undefined {
+    return location.scheme === 'file' ? location.path : undefined;
+  }
+
+  private requireLocal(location: Location): string {
+    if (location.scheme !== 'file') {
+      throw new Error(`NodeFileSystem cannot open ${location.scheme}: locations`);
+    }
+    return location.path;
+  }
+}

@@ -1,0 +1,208 @@
+import * as path from 'node:path';
+import type { RiskLevel } from '../ports';
+
+/** What a call does to a path: read it, write it (create, modify, delete, move), or apply a patch. */
+export type GuardAccess = 'read' | 'write' | 'patch';
+
+export type GuardDecision = 'allow' | 'warn' | 'deny';
+
+/** Everything the rule table looks at. Paths are absolute and normalised. */
+export interface GuardFacts {
+  readonly access: GuardAccess;
+  /** Absolute POSIX path of the target (for a patch: any one of its files, or empty). */
+  readonly path: string;
+  /** True when the path is on the local disk (the file scheme): system and home rules only apply there. */
+  readonly local: boolean;
+  /** True when the path is inside an allowed root for this access. */
+  readonly insideWorkspace: boolean;
+  /** The user's home directory. */
+  readonly home: string;
+  /** For a patch: how many files it deletes. */
+  readonly deleteCount?: number;
+}
+
+export interface GuardVerdict {
+  readonly decision: GuardDecision;
+  /** The id of the rule that decided, absent when nothing matched. */
+  readonly rule?: string;
+  readonly reason: string;
+  readonly suggestion: string;
+}
+
+interface GuardRule {
+  readonly id: string;
+  readonly appliesTo: GuardAccess;
+  readonly levels: Readonly<Record<RiskLevel, GuardDecision>>;
+  matches(facts: GuardFacts): boolean;
+  reason(facts: GuardFacts): string;
+  readonly suggestion: string;
+}
+
+const SYSTEM_READ_ROOTS = ['/proc', '/sys', '/dev'];
+const SYSTEM_WRITE_ROOTS = ['/etc', '/usr', '/boot', '/sbin', '/bin', '/lib', '/proc', '/sys', '/dev'];
+const SENSITIVE_SYSTEM_FILES = ['/etc/shadow', '/etc/gshadow', '/etc/sudoers'];
+const SENSITIVE_HOME_DIRS = ['.ssh', '.gnupg', '.aws', '.config/gcloud'];
+const SHELL_STARTUP_FILES = ['.bashrc', '.bash_profile', '.profile', '.zshrc', '.zprofile'];
+
+function under(p: string, root: string): boolean {
+  return p === root || p.startsWith(root.endsWith('/') ? root : `${root}/`);
+}
+
+function components(p: string): string[] {
+  return p.split('/').filter(Boolean);
+}
+
+/** `.env` and its variants such as `.env.local`, but not the committed templates. */
+export function isDotEnvFile(p: string): boolean {
+  const name = path.posix.basename(p);
+  if (name === '.env') {
+    return true;
+  }
+  return name.startsWith('.env.') && !/\.(example|sample|template|dist|defaults)$/.test(name);
+}
+
+function isSensitiveForRead(facts: GuardFacts): boolean {
+  const name = path.posix.basename(facts.path);
+  if (isDotEnvFile(facts.path) || name === '.netrc' || name === '_netrc') {
+    return true;
+  }
+  if (!facts.local) {
+    return false;
+  }
+  if (SENSITIVE_SYSTEM_FILES.some((file) => under(facts.path, file))) {
+    return true;
+  }
+  return SENSITIVE_HOME_DIRS.some((dir) => under(facts.path, path.posix.join(facts.home, dir)));
+}
+
+function isSensitiveForWrite(facts: GuardFacts): boolean {
+  return isSensitiveForRead(facts) || (facts.local && SHELL_STARTUP_FILES.some((file) => facts.path === path.posix.join(facts.home, file)));
+}
+
+/**
+ * Files whose contents VS Code, git or this extension execute or obey: writing them can run code,
+ * so a write always asks, whatever the risk level.
+ */
+export function isExecutionConfigPath(p: string): boolean {
+  const parts = components(p);
+  const name = parts[parts.length - 1] ?? '';
+  const parent = parts[parts.length - 2];
+  if (parent === '.vscode' && name.endsWith('.json')) {
+    return true;
+  }
+  if (name.endsWith('.code-workspace')) {
+    return true;
+  }
+  const gitIndex = parts.lastIndexOf('.git');
+  if (gitIndex !== -1) {
+    const inside = parts.slice(gitIndex + 1);
+    return inside[0] === 'hooks' || (inside.length === 1 && inside[0] === 'config');
+  }
+  return name === '.gitconfig' || name === '.gitmodules' || name === '.gitattributes';
+}
+
+const ALL: Record<RiskLevel, GuardDecision> = { low: 'deny', medium: 'deny', high: 'deny' };
+
+/** The rule table of DESIGN.md section 3, in order of evaluation. */
+export const GUARD_RULES: readonly GuardRule[] = [
+  {
+    id: 'file.system_path_read',
+    appliesTo: 'read',
+    levels: ALL,
+    matches: (f) => f.local && SYSTEM_READ_ROOTS.some((root) => under(f.path, root)),
+    reason: (f) => `${f.path} is a kernel or device path; reading it can hang or return endless data.`,
+    suggestion: 'Read files inside the workspace instead.',
+  },
+  {
+    id: 'file.sensitive_path_read',
+    appliesTo: 'read',
+    levels: { low: 'deny', medium: 'deny', high: 'warn' },
+    matches: isSensitiveForRead,
+    reason: (f) => `${f.path} holds credentials or secrets (keys, passwords, tokens) that must not reach the model.`,
+    suggestion: 'Ask the user for the specific non-secret value you need, or read a template such as .env.example.',
+  },
+  {
+    id: 'file.outside_workspace_read',
+    appliesTo: 'read',
+    levels: { low: 'deny', medium: 'warn', high: 'allow' },
+    matches: (f) => !f.insideWorkspace,
+    reason: (f) => `${f.path} is outside the workspace folders.`,
+    suggestion: 'Work with files inside the workspace, or ask the user to add the folder to workspaceAgentTools.allowedReadPaths.',
+  },
+  {
+    id: 'file.system_path_write',
+    appliesTo: 'write',
+    levels: ALL,
+    matches: (f) => f.local && SYSTEM_WRITE_ROOTS.some((root) => under(f.path, root)),
+    reason: (f) => `${f.path} is a system path; changing it can break the machine.`,
+    suggestion: 'Write files inside the workspace instead.',
+  },
+  {
+    id: 'file.sensitive_path_write',
+    appliesTo: 'write',
+    levels: ALL,
+    matches: isSensitiveForWrite,
+    reason: (f) => `${f.path} holds credentials or runs at every shell start; an agent must not change it.`,
+    suggestion: 'Tell the user what to change and let them do it.',
+  },
+  {
+    id: 'file.outside_workspace_write',
+    appliesTo: 'write',
+    levels: { low: 'deny', medium: 'warn', high: 'allow' },
+    matches: (f) => !f.insideWorkspace,
+    reason: (f) => `${f.path} is outside the workspace folders.`,
+    suggestion: 'Write inside the workspace, or ask the user to add the folder to workspaceAgentTools.allowedWritePaths.',
+  },
+  {
+    id: 'file.protected_file_overwrite',
+    appliesTo: 'write',
+    levels: { low: 'deny', medium: 'deny', high: 'warn' },
+    matches: (f) => components(f.path).includes('.git'),
+    reason: (f) => `${f.path} is inside a .git folder; writing there can corrupt the repository.`,
+    suggestion: 'Use git commands through workspace_run_command instead of editing .git directly.',
+  },
+  {
+    id: 'file.execution_config_write',
+    appliesTo: 'write',
+    levels: { low: 'warn', medium: 'warn', high: 'warn' },
+    matches: (f) => isExecutionConfigPath(f.path),
+    reason: (f) => `${f.path} configures tasks, settings, hooks or git, so changing it can run code.`,
+    suggestion: 'Explain to the user why the change is needed.',
+  },
+  {
+    id: 'file.apply_patch_delete_many',
+    appliesTo: 'patch',
+    levels: { low: 'deny', medium: 'warn', high: 'warn' },
+    matches: (f) => (f.deleteCount ?? 0) >= 5,
+    reason: (f) => `The patch deletes ${f.deleteCount ?? 0} files.`,
+    suggestion: 'Delete fewer files per patch, or explain to the user why so many must go.',
+  },
+];
+
+const SEVERITY: Record<GuardDecision, number> = { allow: 0, warn: 1, deny: 2 };
+
+/** The strictest verdict of every rule that applies. A pure function of the facts and the level. */
+export function evaluateGuard(facts: GuardFacts, level: RiskLevel): GuardVerdict {
+  let verdict: GuardVerdict = { decision: 'allow', reason: 'No rule applies.', suggestion: '' };
+  for (const rule of GUARD_RULES) {
+    if (rule.appliesTo !== facts.access || !rule.matches(facts)) {
+      continue;
+    }
+    const decision = rule.levels[level];
+    if (SEVERITY[decision] > SEVERITY[verdict.decision]) {
+      verdict = { decision, rule: rule.id, reason: rule.reason(facts), suggestion: rule.suggestion };
+    }
+  }
+  return verdict;
+}
+
+/** The sentence a denied call fails with. */
+export function denialMessage(verdict: GuardVerdict, declinedByUser = false): string {
+  const who = declinedByUser ? ' The user declined when asked.' : '';
+  return `Denied by ${verdict.rule ?? 'guard'}: ${verdict.reason}${who} Suggestion: ${verdict.suggestion}`;
+}
+
+/** Picks the stricter of two verdicts; on a tie the first. */
+export function stricter(a: GuardVerdict, b: GuardVerdict): GuardVerdict {
+  return SEVERITY[b.decision] > SEVERITY[a.decision] ? b : a;
+}

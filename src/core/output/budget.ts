@@ -1,0 +1,58 @@
+// Output budgets: the model's context is finite, so every long output is cut with an explicit note
+// saying what was left out and how to get it.
+
+/** The longest line any tool shows in full. */
+export const MAX_LINE_CHARS = 2000;
+
+/** Cuts a line longer than `max` characters and says how much was cut. */
+export function capLine(line: string, max = MAX_LINE_CHARS): string {
+  if (line.length <= max) {
+    return line;
+  }
+  return `${line.slice(0, max)}… [line truncated: ${line.length - max} more characters]`;
+}
+
+/** Keeps the first `maxLines` lines; the note says how many were left out. */
+export function capLines(lines: readonly string[], maxLines: number, what = 'lines'): { lines: string[]; omitted: number; note?: string } {
+  if (lines.length <= maxLines) {
+    return { lines: [...lines], omitted: 0 };
+  }
+  const omitted = lines.length - maxLines;
+  return { lines: lines.slice(0, maxLines), omitted, note: `[${omitted} more ${what} not shown]` };
+}
+
+/** Keeps the first `maxChars` characters, cutting at a line boundary when one is near. */
+export function capChars(text: string, maxChars: number): { text: string; omittedChars: number } {
+  if (text.length <= maxChars) {
+    return { text, omittedChars: 0 };
+  }
+  const cut = text.lastIndexOf('\n', maxChars);
+  const end = cut > maxChars * 0.8 ? cut : maxChars;
+  return { text: `${text.slice(0, end)}\n[output truncated: ${text.length - end} more characters not shown]`, omittedChars: text.length - end };
+}
+
+/** Keeps the start and the end of a long text, where the interesting parts of logs usually are. */
+export function headAndTail(text: string, maxChars: number): { text: string; omittedChars: number } {
+  if (text.length <= maxChars) {
+    return { text, omittedChars: 0 };
+  }
+  const head = Math.floor(maxChars * 0.4);
+  const tail = maxChars - head;
+  const omitted = text.length - head - tail;
+  return {
+    text: `${text.slice(0, head)}\n[... ${omitted} characters omitted ...]\n${text.slice(text.length - tail)}`,
+    omittedChars: omitted,
+  };
+}
+
+/** A byte count for people and models: `0 B`, `12.3 KB`, `1.0 GB`. */
+export function formatSize(bytes: number): string {
+  const units = ['B', 'KB', 'MB', 'GB', 'TB'];
+  let value = bytes;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit += 1;
+  }
+  return unit === 0 ? `${bytes} B` : `${value.toFixed(1)} ${units[unit]}`;
+}

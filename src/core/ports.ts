@@ -1,0 +1,135 @@
+// The interfaces core needs from its host. The vscode layer implements them with VS Code's APIs;
+// unit tests implement them with plain Node. Nothing here imports 'vscode'.
+
+/** A location in some file system: the scheme, authority and POSIX path of a URI. */
+export interface Location {
+  readonly scheme: string;
+  readonly authority: string;
+  readonly path: string;
+}
+
+/** What an entry is once symlinks are followed; 'other' covers devices, FIFOs and sockets. */
+export type EntryKind = 'file' | 'directory' | 'other';
+
+/** Metadata of one entry, following symlinks. */
+export interface EntryStat {
+  readonly kind: EntryKind;
+  /** True when the entry itself is a symbolic link. */
+  readonly isSymlink: boolean;
+  readonly size: number;
+  /** Modification time in milliseconds since the epoch. */
+  readonly mtime: number;
+}
+
+/** One child of a directory as the file system lists it. */
+export interface DirectoryEntry {
+  readonly name: string;
+  /** The kind after following a symlink; 'other' also for a dangling link. */
+  readonly kind: EntryKind;
+  readonly isSymlink: boolean;
+}
+
+/** Read access to any file system the workspace lives on (local disk, remote, virtual). */
+export interface FileSystem {
+  /** The entry's metadata, or undefined when nothing exists there. */
+  stat(location: Location): Promise<EntryStat | undefined>;
+  /** The whole file's bytes. */
+  readFile(location: Location): Promise<Uint8Array>;
+  /** The children of a directory, in no particular order. */
+  readDirectory(location: Location): Promise<DirectoryEntry[]>;
+  /** Resolves symlinks of the location, or of its deepest existing ancestor when it does not exist. */
+  realpath(location: Location): Promise<Location>;
+  /** The path on the local disk when the location is a local file, so streaming and processes can use it. */
+  localPath(location: Location): string | undefined;
+}
+
+/** The text of documents open in an editor. */
+export interface EditorBuffers {
+  /** The text of an open document with unsaved changes at this location, else undefined. */
+  dirtyText(location: Location): string | undefined;
+}
+
+/** A question for the user; the answer decides whether the tool goes on. */
+export interface ApprovalRequest {
+  /** Why approval is needed: a guard warning, a file change or a command. */
+  readonly kind: 'guard' | 'change' | 'command';
+  /** One line naming the tool and the subject. */
+  readonly title: string;
+  /** The reason, with the rule id where a guard rule asked. */
+  readonly detail: string;
+  readonly rule?: string;
+  readonly path?: string;
+}
+
+/** Asks the user and answers true when the user allowed it. */
+export interface Approver {
+  /** Resolves to true on approval, false on refusal or cancellation. */
+  confirm(request: ApprovalRequest, token: CancellationSignal): Promise<boolean>;
+}
+
+/** The cancellation half of VS Code's CancellationToken, structurally compatible with it. */
+export interface CancellationSignal {
+  readonly isCancellationRequested: boolean;
+  onCancellationRequested(listener: () => void): { dispose(): void };
+}
+
+/** A workspace folder: its name (for `name/rest` paths) and where it is. */
+export interface WorkspaceFolder {
+  readonly name: string;
+  readonly location: Location;
+}
+
+/** What the tools need to know about the open workspace. */
+export interface WorkspaceInfo {
+  readonly folders: readonly WorkspaceFolder[];
+  /** False in Restricted Mode: only read tools may work. */
+  readonly trusted: boolean;
+  /** The user's home directory on the machine the extension host runs on, for `~` and sensitive paths. */
+  readonly home: string;
+}
+
+/** The guard's column of the rule table. */
+export type RiskLevel = 'low' | 'medium' | 'high';
+
+/** The user's settings as the tools see them at the moment of a call. */
+export interface ToolSettings {
+  readonly riskLevel: RiskLevel;
+  readonly planMode: boolean;
+  /** When non-empty, replaces the workspace folders as the roots reads may use. */
+  readonly allowedReadPaths: readonly string[];
+  /** When non-empty, replaces the workspace folders as the roots writes may use. */
+  readonly allowedWritePaths: readonly string[];
+}
+
+/** Remembers what the tools have read, so writes can refuse to overwrite what the agent has not seen. */
+export interface ReadLedger {
+  /** Records that the agent saw this file with this fingerprint. */
+  record(location: Location, fingerprint: FileFingerprint): void;
+  /** The fingerprint recorded at the last read, if any. */
+  lookup(location: Location): FileFingerprint | undefined;
+}
+
+/** Identifies a version of a file: a content hash when the whole file was read, else size and mtime. */
+export interface FileFingerprint {
+  readonly size: number;
+  readonly mtime: number;
+  readonly sha256?: string;
+}
+
+/** Wall-clock time, so tests can control it. */
+export interface Clock {
+  /** Milliseconds since the epoch. */
+  now(): number;
+}
+
+/** Everything a tool's run function may use. */
+export interface ToolContext {
+  readonly fs: FileSystem;
+  readonly buffers: EditorBuffers;
+  readonly approver: Approver;
+  readonly workspace: WorkspaceInfo;
+  readonly settings: ToolSettings;
+  readonly reads: ReadLedger;
+  readonly clock: Clock;
+  readonly token: CancellationSignal;
+}

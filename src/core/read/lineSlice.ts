@@ -1,0 +1,172 @@
+import { open } from 'node:fs/promises';
+import type { CancellationSignal } from '../ports';
+import { createDecoder, type TextEncodingName } from '../edit/encoding';
+import { capLine, MAX_LINE_CHARS } from '../output/budget';
+import { ToolError } from '../tools/toolSpec';
+
+/** A window of a file's lines, with what is known about the rest. */
+export interface LineSlice {
+  /** The selected lines, without line terminators, each cut to the line cap. */
+  readonly lines: string[];
+  /** 1-based number of the first selected line. */
+  readonly firstLine: number;
+  /** Lines in the whole file: exact when `totalIsExact`, else an estimate from the part read. */
+  readonly totalLines: number;
+  readonly totalIsExact: boolean;
+  /** True when lines follow the slice. */
+  readonly moreAfter: boolean;
+  /** How many of the selected lines were cut. */
+  readonly cutLines: number;
+}
+
+/** Splits text into lines: `\n` ends a line, and a `\r` before it belongs to the terminator. */
+export function splitLines(text: string): string[] {
+  if (text === '') {
+    return [];
+  }
+  const lines = text.split('\n');
+  if (lines[lines.length - 1] === '') {
+    lines.pop();
+  }
+  return lines.map((line) => (line.endsWith('\r') ? line.slice(0, -1) : line));
+}
+
+/** Selects lines [offset, offset + limit) of text already in memory. */
+export function sliceLines(text: string, offset: number, limit: number): LineSlice {
+  const all = splitLines(text);
+  const selected = all.slice(offset - 1, offset - 1 + limit);
+  let cutLines = 0;
+  const lines = selected.map((line) => {
+    if (line.length > MAX_LINE_CHARS) {
+      cutLines += 1;
+    }
+    return capLine(line);
+  });
+  return { lines, firstLine: offset, totalLines: all.length, totalIsExact: true, moreAfter: offset - 1 + limit < all.length, cutLines, };
+}
+
+/** Files up to this size are counted to the end for an exact total; larger ones get an estimate. */
+export const EXACT_COUNT_LIMIT = 64 * 1024 * 1024;
+const CHUNK_BYTES = 64 * 1024;
+
+/**
+ * Streams lines [offset, offset + limit) of a local file. Memory stays bounded whatever the file:
+ * only the selected lines are kept, each at most the line cap, and reading stops after the slice
+ * (files up to EXACT_COUNT_LIMIT are read on to count their lines).
+ */
+export async function readLineSliceFromFile(
+  fsPath: string,
+  encoding: TextEncodingName,
+  bomLength: number,
+  offset: number,
+  limit: number,
+  token?: CancellationSignal,
+): Promise<LineSlice> {
+  const handle = await open(fsPath, 'r');
+  try {
+    const size = (await handle.stat()).size;
+    const decoder = createDecoder(encoding);
+    const buffer = Buffer.allocUnsafe(CHUNK_BYTES);
+    const lines: string[] = [];
+    const last = offset - 1 + limit; // 1-based number of the last selected line
+    let lineNo = 0; // lines completed so far
+    let partial = '';
+    let partialExtra = 0; // characters of the current line beyond what `partial` keeps
+    let partialHasContent = false;
+    let cutLines = 0;
+    let position = bomLength;
+    let moreAfter = false;
+    let countingOnly = false;
+
+    const finishLine = (): void => {
+      lineNo += 1;
+      if (lineNo >= offset && lineNo <= last) {
+        let line = partial;
+        if (partialExtra === 0 && line.endsWith('\r')) {
+          line = line.slice(0, -1);
+        }
+        const full = line.length + partialExtra;
+        if (full > MAX_LINE_CHARS) {
+          cutLines += 1;
+          line = `${line.slice(0, MAX_LINE_CHARS)}… [line truncated: ${full - MAX_LINE_CHARS} more characters]`;
+        }
+        lines.push(line);
+      }
+      partial = '';
+      partialExtra = 0;
+      partialHasContent = false;
+    };
+
+    const consume = (text: string): void => {
+      let start = 0;
+      while (start < text.length) {
+        if (lineNo >= last) {
+          // The slice is complete: anything further means more lines follow.
+          moreAfter = true;
+          if (!countingOnly) {
+            countingOnly = true;
+          }
+          let index = text.indexOf('\n', start);
+          while (index !== -1) {
+            lineNo += 1;
+            start = index + 1;
+            index = text.indexOf('\n', start);
+          }
+          partialHasContent = start < text.length;
+          return;
+        }
+        const newline = text.indexOf('\n', start);
+        const end = newline === -1 ? text.length : newline;
+        if (lineNo + 1 >= offset) {
+          const room = MAX_LINE_CHARS + 1 - partial.length;
+          const piece = text.slice(start, end);
+          if (piece.length <= room) {
+            partial += piece;
+          } else {
+            partial += piece.slice(0, room);
+            partialExtra += piece.length - room;
+          }
+        }
+        partialHasContent = partialHasContent || end > start;
+        if (newline === -1) {
+          return;
+        }
+        finishLine();
+        start = newline + 1;
+      }
+    };
+
+    for (;;) {
+      if (token?.isCancellationRequested) {
+        throw new ToolError('The read was cancelled.');
+      }
+      if (countingOnly && size > EXACT_COUNT_LIMIT) {
+        break;
+      }
+      const { bytesRead } = await handle.read(buffer, 0, CHUNK_BYTES, position);
+      if (bytesRead === 0) {
+        break;
+      }
+      position += bytesRead;
+      consume(decoder.decode(buffer.subarray(0, bytesRead), { stream: true }));
+    }
+    consume(decoder.decode());
+    const atEnd = position >= size;
+    if (atEnd) {
+      if (partialHasContent) {
+        if (countingOnly) {
+          lineNo += 1;
+        } else {
+          finishLine();
+        }
+      }
+      return { lines, firstLine: offset, totalLines: lineNo, totalIsExact: true, moreAfter: lineNo > last, cutLines };
+    }
+    // Stopped early in a huge file: estimate the total from the bytes per line seen so far.
+    const bytesPerLine = (position - bomLength) / Math.max(lineNo, 1);
+    const estimate = Math.max(lineNo + 1, Math.round((size - bomLength) / bytesPerLine));
+    return { lines, firstLine: offset, totalLines: estimate, totalIsExact: false, moreAfter, cutLines };
+  } finally {
+    await handle.close();
+  }
+}

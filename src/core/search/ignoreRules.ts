@@ -1,0 +1,83 @@
+import ignore, { type Ignore } from 'ignore';
+import type { FileSystem, Location } from '../ports';
+import { joinLocation } from '../guard/workspacePaths';
+
+/** Entries hidden whenever ignore files are honoured, as VS Code's files.exclude hides them. */
+export const ALWAYS_HIDDEN = new Set(['.git']);
+
+/**
+ * The .gitignore rules of a tree: every `.gitignore` from the root down to a path, plus
+ * `.git/info/exclude`, with deeper files overriding shallower ones as git does. Files are read
+ * lazily through the FileSystem port, so it works on any scheme.
+ */
+export class IgnoreRules {
+  private readonly matchers = new Map<string, Promise<Ignore | undefined>>();
+
+  constructor(
+    private readonly fs: FileSystem,
+    private readonly root: Location,
+  ) {}
+
+  /** True when `relativePath` (from the root, `/`-separated) is ignored, or lies in an ignored folder. */
+  async isIgnored(relativePath: string, isDirectory: boolean): Promise<boolean> {
+    const parts = relativePath.split('/').filter(Boolean);
+    if (parts.some((part) => ALWAYS_HIDDEN.has(part))) {
+      return true;
+    }
+    // An ignored ancestor hides everything below it; git never looks inside.
+    for (let depth = 1; depth <= parts.length; depth += 1) {
+      const isLast = depth === parts.length;
+      if (await this.decide(parts.slice(0, depth), isLast ? isDirectory : true)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private async decide(parts: string[], isDirectory: boolean): Promise<boolean> {
+    let ignored = false;
+    for (let depth = 0; depth < parts.length; depth += 1) {
+      const matcher = await this.matcherFor(parts.slice(0, depth).join('/'));
+      if (!matcher) {
+        continue;
+      }
+      const relative = parts.slice(depth).join('/') + (isDirectory ? '/' : '');
+      const result = matcher.test(relative);
+      if (result.ignored) {
+        ignored = true;
+      } else if (result.unignored) {
+        ignored = false;
+      }
+    }
+    return ignored;
+  }
+
+  private matcherFor(directory: string): Promise<Ignore | undefined> {
+    let pending = this.matchers.get(directory);
+    if (!pending) {
+      pending = this.load(directory);
+      this.matchers.set(directory, pending);
+    }
+    return pending;
+  }
+
+  private async load(directory: string): Promise<Ignore | undefined> {
+    const sources = [directory === '' ? '.git/info/exclude' : undefined, directory === '' ? '.gitignore' : `${directory}/.gitignore`];
+    const texts: string[] = [];
+    for (const source of sources) {
+      if (!source) {
+        continue;
+      }
+      const location = joinLocation(this.root, source);
+      try {
+        const stat = await this.fs.stat(location);
+        if (stat?.kind === 'file') {
+          texts.push(new TextDecoder().decode(await this.fs.readFile(location)));
+        }
+      } catch {
+        // An unreadable ignore file ignores nothing, as git treats it.
+      }
+    }
+    return texts.length ? ignore({ allowRelativePaths: true }).add(texts.join('\n')) : undefined;
+  }
+}

@@ -1,0 +1,64 @@
+import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
+import type { ToolContext } from '../ports';
+import type { ToolResult, ToolSpec } from './toolSpec';
+import { ToolError } from './toolSpec';
+
+const ajv = new Ajv({ allErrors: true, strict: false });
+const validators = new WeakMap<object, ValidateFunction>();
+
+function validatorFor(spec: ToolSpec<never>): ValidateFunction {
+  let validate = validators.get(spec);
+  if (!validate) {
+    validate = ajv.compile(spec.inputSchema);
+    validators.set(spec, validate);
+  }
+  return validate;
+}
+
+function describeSchemaError(error: ErrorObject): string {
+  const where = error.instancePath ? error.instancePath.slice(1).replace(/\//g, '.') : 'input';
+  if (error.keyword === 'additionalProperties') {
+    return `unknown field "${String(error.params.additionalProperty)}"`;
+  }
+  if (error.keyword === 'required') {
+    return `missing required field "${String(error.params.missingProperty)}"`;
+  }
+  return `${where} ${error.message ?? 'is invalid'}`;
+}
+
+/** Checks the input against the tool's schema; extra fields and wrong types are refused, not ignored. */
+export function validateInput(spec: ToolSpec<never>, input: unknown): void {
+  const validate = validatorFor(spec);
+  if (!validate(input)) {
+    const problems = (validate.errors ?? []).map(describeSchemaError);
+    const fields = Object.keys(spec.inputSchema.properties ?? {}).join(', ');
+    throw new ToolError(`Invalid input for ${spec.name}: ${problems.join('; ')}. Accepted fields: ${fields}.`);
+  }
+}
+
+/** Refuses what the workspace state forbids before any tool logic runs: trust and plan mode. */
+export function checkAvailability(spec: ToolSpec<never>, ctx: ToolContext): void {
+  if (spec.access === 'read') {
+    return;
+  }
+  if (!ctx.workspace.trusted) {
+    throw new ToolError(
+      `${spec.name} is not available because this workspace is not trusted (Restricted Mode). Only reading tools work here. Ask the user to trust the workspace if changes are needed.`,
+    );
+  }
+  if (ctx.settings.planMode) {
+    throw new ToolError(
+      `${spec.name} is refused because the user has the workspace in plan mode: no files may be changed and no commands run. Describe the changes as a plan instead, and ask the user to turn plan mode off to carry it out.`,
+    );
+  }
+}
+
+/** Validates, checks availability and runs one tool call. The single path every invocation takes. */
+export async function invokeTool(spec: ToolSpec<never>, input: unknown, ctx: ToolContext): Promise<ToolResult> {
+  validateInput(spec, input);
+  checkAvailability(spec, ctx);
+  if (ctx.token.isCancellationRequested) {
+    throw new ToolError(`${spec.name} was cancelled before it started.`);
+  }
+  return (spec as unknown as ToolSpec<unknown>).run(input, ctx);
+}

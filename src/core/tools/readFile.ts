@@ -1,0 +1,159 @@
+import { createHash } from 'node:crypto';
+import { open } from 'node:fs/promises';
+import { decodeText, detectEncoding, looksBinary } from '../edit/encoding';
+import { guardPath, refuseNonRegular } from '../guard/pathGuard';
+import { displayPath } from '../guard/workspacePaths';
+import { capChars, formatSize } from '../output/budget';
+import { sniffFileType } from '../read/fileType';
+import { extractPdfPages } from '../read/pdfText';
+import { readLineSliceFromFile, sliceLines, type LineSlice } from '../read/lineSlice';
+import { textResult, ToolError, type ToolResult, type ToolSpec } from './toolSpec';
+
+export interface ReadFileInput {
+  file_path: string;
+  offset?: number;
+  limit?: number;
+}
+
+export const DEFAULT_READ_LIMIT = 2000;
+/** Files above this size are never loaded whole: text is streamed, images and PDFs refused. */
+const MAX_WHOLE_FILE_BYTES = 32 * 1024 * 1024;
+/** Local text files above this size are streamed instead of read whole. */
+const STREAM_THRESHOLD_BYTES = 1024 * 1024;
+const SNIFF_BYTES = 8192;
+const MAX_PDF_PAGES = 200;
+const MAX_PDF_CHARS = 100_000;
+
+export const readFileTool: ToolSpec<ReadFileInput> = {
+  name: 'workspace_read_file',
+  displayName: 'Read File',
+  toolReferenceName: 'readFile',
+  icon: '$(file)',
+  access: 'read',
+  userDescription: 'Read a file of the workspace: text with line numbers, images, PDF text.',
+  modelDescription: [
+    'Read a file from the workspace. Use this before editing or overwriting a file (writes to files you have not read are refused), and whenever you need exact file contents.',
+    'file_path: a path relative to the workspace root (in a multi-root workspace, start with the folder name), or an absolute path.',
+    'Text comes back like `cat -n`: the 1-based line number right-aligned in 6 columns, a tab, then the line. Never include the number prefix in old_string or content you pass to other tools.',
+    'By default up to 2000 lines are returned from the start; for longer files pass offset (1-based first line) and limit (number of lines) and follow the footer, which says which lines are shown and the offset to continue from. Lines longer than 2000 characters are cut with a marker.',
+    'If the file is open in an editor with unsaved changes, the unsaved text is returned and the result says so. Images (PNG, JPEG, GIF, WebP) are returned as images, PDFs as text per page; other binary files are refused with their size. For a directory use workspace_list_directory; to find files use workspace_glob; to search contents use workspace_grep.',
+  ].join('\n'),
+  inputSchema: {
+    type: 'object',
+    properties: {
+      file_path: { type: 'string', description: 'The file to read: workspace-relative or absolute.' },
+      offset: { type: 'integer', minimum: 1, description: 'The 1-based line number to start reading at. Default 1.' },
+      limit: { type: 'integer', minimum: 1, description: 'The number of lines to read. Default 2000.' },
+    },
+    required: ['file_path'],
+    additionalProperties: false,
+  },
+  invocationMessage: (input) => `Reading ${input.file_path}`,
+
+  async run(input, ctx) {
+    const offset = input.offset ?? 1;
+    const limit = input.limit ?? DEFAULT_READ_LIMIT;
+    const target = await guardPath(input.file_path, 'read', ctx);
+    const shown = displayPath(target.literal, ctx.workspace);
+    const dirty = ctx.buffers.dirtyText(target.literal) ?? ctx.buffers.dirtyText(target.resolved);
+    if (dirty !== undefined) {
+      const slice = sliceLines(dirty, offset, limit);
+      const header = `[${shown} has unsaved changes in the editor; showing the editor's text, not the file on disk.]`;
+      return textResult(`${header}\n${formatSlice(slice, shown, offset)}`);
+    }
+    const stat = await ctx.fs.stat(target.resolved);
+    if (!stat) {
+      throw new ToolError(`File not found: ${shown}. Check the path with workspace_glob or workspace_list_directory.`);
+    }
+    if (stat.kind === 'directory') {
+      throw new ToolError(`${shown} is a directory, not a file. Use workspace_list_directory to see what it contains.`);
+    }
+    refuseNonRegular(stat, shown);
+
+    const localPath = ctx.fs.localPath(target.resolved);
+    if (!localPath && stat.size > MAX_WHOLE_FILE_BYTES) {
+      throw new ToolError(`${shown} is ${formatSize(stat.size)}; files over ${formatSize(MAX_WHOLE_FILE_BYTES)} can only be read on the local disk. Use workspace_grep to find the lines you need.`);
+    }
+    const head = localPath ? await readHead(localPath) : await ctx.fs.readFile(target.resolved);
+    const type = sniffFileType(head);
+    if (type.kind === 'image' || type.kind === 'pdf') {
+      if (stat.size > MAX_WHOLE_FILE_BYTES) {
+        throw new ToolError(`${shown} is a ${formatSize(stat.size)} ${type.kind === 'pdf' ? 'PDF' : 'image'}, too large to return (the limit is ${formatSize(MAX_WHOLE_FILE_BYTES)}).`);
+      }
+      const bytes = localPath ? head.length === stat.size ? head : await ctx.fs.readFile(target.resolved) : head;
+      ctx.reads.record(target.resolved, fingerprint(bytes, stat.mtime));
+      if (type.kind === 'image') {
+        return { parts: [{ kind: 'text', text: `Image ${shown} (${type.mimeType}, ${formatSize(stat.size)}):` }, { kind: 'image', mimeType: type.mimeType, data: bytes }] };
+      }
+      return readPdf(bytes, shown);
+    }
+    if (looksBinary(head.subarray(0, SNIFF_BYTES))) {
+      throw new ToolError(`${shown} is a binary file (${formatSize(stat.size)}); it cannot be shown as text. Only text, images (PNG, JPEG, GIF, WebP) and PDFs can be read.`);
+    }
+    if (stat.size === 0) {
+      ctx.reads.record(target.resolved, fingerprint(new Uint8Array(), stat.mtime));
+      return textResult(`${shown} is empty (0 bytes).`);
+    }
+    if (localPath && stat.size > STREAM_THRESHOLD_BYTES) {
+      const { encoding, bomLength } = detectEncoding(head);
+      const slice = await readLineSliceFromFile(localPath, encoding, bomLength, offset, limit, ctx.token);
+      ctx.reads.record(target.resolved, { size: stat.size, mtime: stat.mtime });
+      return textResult(formatSlice(slice, shown, offset));
+    }
+    const bytes = localPath ? await ctx.fs.readFile(target.resolved) : head;
+    ctx.reads.record(target.resolved, fingerprint(bytes, stat.mtime));
+    const { text } = decodeText(bytes);
+    return textResult(formatSlice(sliceLines(text, offset, limit), shown, offset));
+  },
+};
+
+async function readHead(localPath: string): Promise<Uint8Array> {
+  const handle = await open(localPath, 'r');
+  try {
+    const buffer = Buffer.alloc(SNIFF_BYTES);
+    const { bytesRead } = await handle.read(buffer, 0, SNIFF_BYTES, 0);
+    return buffer.subarray(0, bytesRead);
+  } finally {
+    await handle.close();
+  }
+}
+
+function fingerprint(bytes: Uint8Array, mtime: number): { size: number; mtime: number; sha256: string } {
+  return { size: bytes.length, mtime, sha256: createHash('sha256').update(bytes).digest('hex') };
+}
+
+/** `cat -n` lines and the footer that tells the model how to go on. */
+export function formatSlice(slice: LineSlice, shown: string, offset: number): string {
+  if (slice.totalLines === 0) {
+    return `${shown} is empty.`;
+  }
+  if (slice.lines.length === 0) {
+    const total = slice.totalIsExact ? `${slice.totalLines}` : `about ${slice.totalLines}`;
+    throw new ToolError(`offset ${offset} is past the end of ${shown}, which has ${total} lines. Use an offset between 1 and ${slice.totalLines}.`);
+  }
+  const body = slice.lines.map((line, index) => `${String(slice.firstLine + index).padStart(6, ' ')}\t${line}`).join('\n');
+  const notes: string[] = [];
+  const lastShown = slice.firstLine + slice.lines.length - 1;
+  if (slice.moreAfter || slice.firstLine > 1) {
+    const total = slice.totalIsExact ? `${slice.totalLines}` : `about ${slice.totalLines} (estimated; the file is too large to count)`;
+    const next = slice.moreAfter ? ` Use offset=${lastShown + 1} to read more.` : '';
+    notes.push(`[Showing lines ${slice.firstLine}-${lastShown} of ${total}.${next}]`);
+  }
+  if (slice.cutLines > 0) {
+    notes.push(`[${slice.cutLines} line(s) longer than 2000 characters were cut.]`);
+  }
+  return notes.length ? `${body}\n\n${notes.join('\n')}` : body;
+}
+
+async function readPdf(bytes: Uint8Array, shown: string): Promise<ToolResult> {
+  let extracted: { pages: string[]; numPages: number };
+  try {
+    extracted = await extractPdfPages(bytes, MAX_PDF_PAGES);
+  } catch (error) {
+    throw new ToolError(`${shown} looks like a PDF but could not be parsed: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  const sections = extracted.pages.map((text, index) => `--- Page ${index + 1} of ${extracted.numPages} ---\n${text === '' ? '(no text on this page)' : text}`);
+  const more = extracted.numPages > extracted.pages.length ? `\n[${extracted.numPages - extracted.pages.length} more pages not shown]` : '';
+  const { text } = capChars(`PDF ${shown}, ${extracted.numPages} page(s):\n${sections.join('\n\n')}${more}`, MAX_PDF_CHARS);
+  return textResult(text);
+}

@@ -1,0 +1,56 @@
+import type { ToolContext } from '../ports';
+
+/** The subset of JSON Schema the tool inputs use; the manifest copies it verbatim. */
+export interface JsonSchema {
+  type?: 'object' | 'string' | 'integer' | 'number' | 'boolean' | 'array';
+  description?: string;
+  properties?: Record<string, JsonSchema>;
+  required?: string[];
+  additionalProperties?: boolean;
+  items?: JsonSchema;
+  enum?: readonly string[];
+  minimum?: number;
+  maximum?: number;
+  minLength?: number;
+  default?: unknown;
+}
+
+/** What a tool may do, which decides whether trust and plan mode let it run. */
+export type ToolAccess = 'read' | 'write' | 'command';
+
+/** One part of a tool's answer to the model. */
+export type ToolResultPart =
+  | { readonly kind: 'text'; readonly text: string }
+  | { readonly kind: 'image'; readonly mimeType: string; readonly data: Uint8Array };
+
+export interface ToolResult {
+  readonly parts: readonly ToolResultPart[];
+}
+
+/** A tool: how the manifest describes it to VS Code and the model, and what it does. */
+export interface ToolSpec<Input = Record<string, unknown>> {
+  readonly name: string;
+  readonly displayName: string;
+  readonly toolReferenceName: string;
+  readonly userDescription: string;
+  readonly modelDescription: string;
+  /** A codicon reference such as `$(file)`. */
+  readonly icon: string;
+  readonly access: ToolAccess;
+  readonly inputSchema: JsonSchema;
+  /** A short present-tense line shown while the tool runs, e.g. "Reading src/a.ts". */
+  invocationMessage(input: Input): string;
+  run(input: Input, ctx: ToolContext): Promise<ToolResult>;
+}
+
+/** An error whose message is written for the model: what was wrong and what to do next. */
+export class ToolError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ToolError';
+  }
+}
+
+export function textResult(text: string): ToolResult {
+  return { parts: [{ kind: 'text', text }] };
+}

@@ -1,0 +1,13 @@
+import * as vscode from 'vscode';
+import { MemoryReadLedger } from './core/edit/readLedger';
+import { TOOL_SPECS } from './core/tools';
+import { PendingApprovals, registerApprovalCommands } from './vscode/approvals';
+import { registerTools } from './vscode/toolRegistration';
+
+export function activate(context: vscode.ExtensionContext): void {
+  const approvals = new PendingApprovals();
+  const services = { approver: approvals, reads: new MemoryReadLedger() };
+  context.subscriptions.push(approvals, ...registerApprovalCommands(approvals), ...registerTools(TOOL_SPECS, services));
+}
+
+export function deactivate(): void {}

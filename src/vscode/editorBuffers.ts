@@ -1,0 +1,12 @@
+import * as vscode from 'vscode';
+import type { EditorBuffers, Location } from '../core/ports';
+import { toUri } from './fileSystemPort';
+
+/** Unsaved editor text, so tools see what the user sees. */
+export class VsCodeEditorBuffers implements EditorBuffers {
+  dirtyText(location: Location): string | undefined {
+    const key = toUri(location).toString();
+    const document = vscode.workspace.textDocuments.find((candidate) => candidate.uri.toString() === key);
+    return document?.isDirty ? document.getText() : undefined;
+  }
+}

@@ -1,0 +1,28 @@
+import * as os from 'node:os';
+import * as vscode from 'vscode';
+import type { RiskLevel, ToolSettings, WorkspaceInfo } from '../core/ports';
+import { toLocation } from './fileSystemPort';
+
+export const SETTINGS_SECTION = 'workspaceAgentTools';
+
+const RISK_LEVELS: readonly RiskLevel[] = ['low', 'medium', 'high'];
+
+/** The settings as they are now; read at every call so changes apply at once. */
+export function readToolSettings(): ToolSettings {
+  const config = vscode.workspace.getConfiguration(SETTINGS_SECTION);
+  const risk = config.get<string>('riskLevel', 'medium');
+  return {
+    riskLevel: RISK_LEVELS.includes(risk as RiskLevel) ? (risk as RiskLevel) : 'medium',
+    planMode: config.get<boolean>('planMode', false),
+    allowedReadPaths: config.get<string[]>('allowedReadPaths', []),
+    allowedWritePaths: config.get<string[]>('allowedWritePaths', []),
+  };
+}
+
+export function readWorkspaceInfo(): WorkspaceInfo {
+  return {
+    folders: (vscode.workspace.workspaceFolders ?? []).map((folder) => ({ name: folder.name, location: toLocation(folder.uri) })),
+    trusted: vscode.workspace.isTrusted,
+    home: os.homedir(),
+  };
+}

@@ -1,0 +1,40 @@
+import * as assert from 'node:assert/strict';
+import * as os from 'node:os';
+import { invokeTool } from '../../src/core/tools/invoke';
+import { TOOL_SPECS } from '../../src/core/tools';
+import { testContext } from './support/context';
+
+const spec = (name: string) => {
+  const found = TOOL_SPECS.find((candidate) => candidate.name === name);
+  assert.ok(found);
+  return found;
+};
+
+describe('invokeTool', () => {
+  const ctx = testContext({ root: os.tmpdir() });
+
+  it('refuses unknown fields instead of ignoring them', async () => {
+    await assert.rejects(invokeTool(spec('workspace_read_file'), { file_path: 'a', safe: true }, ctx), /Invalid input for workspace_read_file: unknown field "safe"/);
+  });
+
+  it('refuses missing and mistyped fields, listing the accepted ones', async () => {
+    await assert.rejects(invokeTool(spec('workspace_read_file'), {}, ctx), /missing required field "file_path".*Accepted fields: file_path, offset, limit/);
+    await assert.rejects(invokeTool(spec('workspace_read_file'), { file_path: 'a', offset: 0 }, ctx), /offset must be >= 1/);
+  });
+
+  it('refuses writing tools in an untrusted workspace but lets reads through', async () => {
+    const untrusted = testContext({ root: os.tmpdir(), workspace: { trusted: false } });
+    await assert.rejects(invokeTool(spec('workspace_write_file'), { file_path: 'a', content: '' }, untrusted), /not trusted/);
+    await assert.rejects(invokeTool(spec('workspace_run_command'), { command: 'ls' }, untrusted), /not trusted/);
+    await assert.doesNotReject(invokeTool(spec('workspace_list_directory'), {}, untrusted));
+  });
+
+  it('refuses writing tools in plan mode', async () => {
+    const planning = testContext({ root: os.tmpdir(), settings: { planMode: true } });
+    await assert.rejects(invokeTool(spec('workspace_edit_file'), { file_path: 'a', old_string: 'x', new_string: 'y' }, planning), /plan mode/);
+  });
+
+  it('makes tools that are not built yet fail with a clear sentence', async () => {
+    await assert.rejects(invokeTool(spec('workspace_grep'), { pattern: 'x' }, ctx), /workspace_grep is not available yet/);
+  });
+});

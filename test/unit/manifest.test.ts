@@ -1,0 +1,36 @@
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { TOOL_SPECS } from '../../src/core/tools';
+import { manifestEntry } from '../../src/core/tools/manifest';
+
+const manifest = JSON.parse(fs.readFileSync(path.resolve(__dirname, '../../../package.json'), 'utf8'));
+
+describe('package.json and the tool specs', () => {
+  it('contributes exactly the eight tools of the contract, in spec order', () => {
+    assert.deepEqual(
+      manifest.contributes.languageModelTools.map((tool: { name: string }) => tool.name),
+      ['workspace_read_file', 'workspace_write_file', 'workspace_edit_file', 'workspace_list_directory', 'workspace_glob', 'workspace_grep', 'workspace_run_command', 'workspace_apply_patch'],
+    );
+  });
+
+  for (const spec of TOOL_SPECS) {
+    it(`${spec.name}: manifest entry equals the spec (name, schema, required, descriptions)`, () => {
+      const entry = manifest.contributes.languageModelTools.find((tool: { name: string }) => tool.name === spec.name);
+      assert.deepEqual(entry, manifestEntry(spec));
+    });
+  }
+
+  it('rejects unknown input fields in every schema', () => {
+    for (const spec of TOOL_SPECS) {
+      assert.equal(spec.inputSchema.additionalProperties, false, spec.name);
+    }
+  });
+
+  it('declares the engine, trust and virtual workspace capabilities', () => {
+    assert.equal(manifest.engines.vscode, '^1.100.0');
+    assert.equal(manifest.capabilities.untrustedWorkspaces.supported, 'limited');
+    assert.ok(manifest.capabilities.untrustedWorkspaces.description.length > 20);
+    assert.ok(manifest.capabilities.virtualWorkspaces);
+  });
+});
