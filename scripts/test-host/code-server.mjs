@@ -219,6 +219,12 @@ export async function startCodeServer(options = {}) {
   const xdgData = path.join(root, 'xdg-data');
   const xdgCache = path.join(root, 'xdg-cache');
   for (const d of [userDataDir, extensionsDir, xdgConfig, xdgData, xdgCache]) await fsp.mkdir(d, { recursive: true });
+  // A quiet workbench: no welcome page or tips over what the tests and screenshots look at.
+  await fsp.mkdir(path.join(userDataDir, 'User'), { recursive: true });
+  await fsp.writeFile(
+    path.join(userDataDir, 'User', 'settings.json'),
+    JSON.stringify({ 'workbench.startupEditor': 'none', 'workbench.tips.enabled': false, 'telemetry.telemetryLevel': 'off' }, null, 2),
+  );
   // Our own config file: otherwise code-server writes ~/.config/code-server/config.yaml with a password.
   const configFile = path.join(root, 'config.yaml');
   await fsp.writeFile(configFile, `bind-addr: ${LOOPBACK}:${port}\nauth: none\ncert: false\n`);

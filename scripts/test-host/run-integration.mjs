@@ -63,6 +63,10 @@ if ((process.env.VSCODE_TEST_HOST ?? '').toLowerCase() === 'electron') {
 const extensionDir = path.resolve(process.env.WAT_EXTENSION_DIR ?? REPO_DIR);
 const testsPath = path.resolve(process.env.WAT_TESTS_PATH ?? path.join(REPO_DIR, 'out', 'test', 'integration', 'index.js'));
 const fixtureDir = path.resolve(process.env.WAT_FIXTURE_DIR ?? path.join(REPO_DIR, 'test', 'fixtures', 'workspace'));
+// Suites ask for screenshots of the real UI by writing `<name>.request` here; the runner answers
+// with `<name>.png` taken by Chromium (test/integration/support/tools.ts: screenshot()).
+const screenshotDir = path.join(REPO_DIR, 'test-output', 'screenshots');
+fs.mkdirSync(screenshotDir, { recursive: true });
 const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const passTimeoutMs = Number(process.env.WAT_PASS_TIMEOUT_MS ?? 10 * 60_000);
 const keepTmp = process.env.WAT_KEEP_TMP === '1';
@@ -221,6 +225,7 @@ async function runPass(browser, pass) {
       WAT_TEST_PASS: pass,
       WAT_TEST_WORKSPACE: ws,
       WAT_TEST_REPORT: reportFile,
+      WAT_SCREENSHOT_DIR: screenshotDir,
       WAT_TEST_GREP: grep,
       WAT_TEST_COLOR: process.stdout.isTTY ? '1' : '0',
     },
@@ -263,6 +268,8 @@ async function runPass(browser, pass) {
   page.on('crash', () => settle({ kind: 'crash' }));
   cs.process.once('exit', (code, signal) => settle({ kind: 'server-exit', code, signal }));
   const timer = setTimeout(() => settle({ kind: 'timeout' }), passTimeoutMs);
+  const screenshots = setInterval(() => void answerScreenshotRequests(page, pass), 200);
+  cleanups.add(() => clearInterval(screenshots));
 
   const tail = tailFile(reportFile);
   let res;
@@ -380,5 +387,19 @@ if (!interrupted) {
   const sum = (key) => results.reduce((total, r) => total + (r[key] ?? 0), 0);
   console.log(`integration: ${sum('passes')} passed, ${sum('failures')} failed, ${sum('pending')} skipped`);
 }
+async function answerScreenshotRequests(page, pass) {
+  for (const name of fs.readdirSync(screenshotDir).filter((file) => file.endsWith('.request'))) {
+    const request = path.join(screenshotDir, name);
+    const png = path.join(screenshotDir, `${name.slice(0, -'.request'.length)}.png`);
+    try {
+      fs.rmSync(request);
+      await page.screenshot({ path: png });
+      console.log(`[${pass}] screenshot ${path.relative(REPO_DIR, png)}`);
+    } catch (error) {
+      console.log(`[${pass}] screenshot ${name} failed: ${error.message}`);
+    }
+  }
+}
+
 if (results.length < passes.length || results.some((r) => !r.ok)) exitCode = 1;
 process.exit(interrupted ? 130 : exitCode);

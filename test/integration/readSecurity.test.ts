@@ -4,7 +4,7 @@ import { execFileSync } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { answerNextApproval, invoke, invokeError, withSettings, workspaceRoot } from './support/tools';
+import { answerNextApproval, invoke, invokeError, screenshot, withSettings, workspaceRoot } from './support/tools';
 
 describe('read guard (extension host)', () => {
   let root: string;
@@ -91,6 +91,10 @@ describe('read guard warnings (extension host)', () => {
     fs.mkdirSync(path.dirname(outsideFile), { recursive: true });
     fs.writeFileSync(outsideFile, 'allowed content\n');
     const pending = invoke('workspace_read_file', { file_path: outsideFile });
+    if (process.env.WAT_TEST_PASS === 'trusted') {
+      await new Promise((resolve) => setTimeout(resolve, 1000)); // let the notification render
+      await screenshot('guard-warning-notification');
+    }
     await answerNextApproval(true);
     assert.strictEqual((await pending).text, `     1\tallowed content`);
   });

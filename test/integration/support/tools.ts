@@ -69,3 +69,20 @@ export function copyFixture(name: string, relativeTarget: string): string {
   fs.copyFileSync(path.join(FIXTURE_FILES, name), target);
   return target;
 }
+
+/**
+ * Saves a screenshot of the workbench as test-output/screenshots/<name>.png: the test runner's
+ * Chromium takes it on request. Does nothing where no runner listens (e.g. F5 test runs).
+ */
+export async function screenshot(name: string, timeoutMs = 15_000): Promise<void> {
+  const dir = process.env.WAT_SCREENSHOT_DIR;
+  if (!dir) return;
+  const png = path.join(dir, `${name}.png`);
+  fs.rmSync(png, { force: true });
+  fs.writeFileSync(path.join(dir, `${name}.request`), '');
+  const deadline = Date.now() + timeoutMs;
+  while (!fs.existsSync(png)) {
+    if (Date.now() > deadline) throw new Error(`no screenshot ${name} within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
