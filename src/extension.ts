@@ -4,7 +4,7 @@ import { TOOL_SPECS } from './core/tools';
 import { ActivityLog, registerActivityView } from './vscode/activityLog';
 import { PendingApprovals, registerApprovalCommands } from './vscode/approvals';
 import { GuardStatusBar, registerGuardCommands } from './vscode/statusBar';
-import { registerInvokeToolCommand, RESULT_SCHEME, ToolResultDocuments } from './vscode/toolPalette';
+import { registerInvokeToolCommand, registerToolCommands, RESULT_SCHEME, ToolResultDocuments } from './vscode/toolPalette';
 import { registerTools } from './vscode/toolRegistration';
 
 export function activate(context: vscode.ExtensionContext): void {
@@ -22,6 +22,7 @@ export function activate(context: vscode.ExtensionContext): void {
     ...registerTools(TOOL_SPECS, services),
     vscode.workspace.registerTextDocumentContentProvider(RESULT_SCHEME, resultDocuments),
     registerInvokeToolCommand(TOOL_SPECS, resultDocuments),
+    ...registerToolCommands(TOOL_SPECS),
   );
 }
 
