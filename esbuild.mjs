@@ -3,7 +3,6 @@
 // folder at run time, so its two files are copied next to the bundle (dist/pdfjs/).
 import { copyFileSync, mkdirSync } from 'node:fs';
 import * as esbuild from 'esbuild';
-import { copyFileSync, mkdirSync } from 'node:fs';
 
 mkdirSync('dist/pdfjs', { recursive: true });
 copyFileSync('node_modules/pdfjs-dist/legacy/build/pdf.min.mjs', 'dist/pdfjs/pdf.mjs');
@@ -29,7 +28,6 @@ const options = {
 // The shell parser (web-tree-sitter, bundled) loads its wasm files from the bundle's folder at run
 // time, so they ship in dist/ next to extension.js (vsce includes dist/; node_modules is not shipped).
 const TREE_SITTER_WASM = ['tree-sitter.wasm', 'tree-sitter-bash.wasm'];
-mkdirSync('dist', { recursive: true });
 for (const file of TREE_SITTER_WASM) {
   copyFileSync(`node_modules/@vscode/tree-sitter-wasm/wasm/${file}`, `dist/${file}`);
 }

@@ -1,16 +1,37 @@
+import { existsSync } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { pruneCommandLogs } from './core/command/commandLogs';
+import { chooseCommandShell } from './core/command/shellChoice';
 import { MemoryReadLedger } from './core/edit/readLedger';
 import { TOOL_SPECS } from './core/tools';
 import { PendingApprovals, registerApprovalCommands } from './vscode/approvals';
 import { registerInvokeToolCommand, RESULT_SCHEME, ToolResultDocuments } from './vscode/toolPalette';
+import { commandHostFor, CommandTerminals } from './vscode/commandTerminals';
 import { registerTools } from './vscode/toolRegistration';
+
+const KEPT_COMMAND_LOGS = 200;
+
+/** Where full command logs go: the extension's storage on the extension host's disk. */
+function commandLogDirectory(context: vscode.ExtensionContext): string {
+  const storage = [context.storageUri, context.globalStorageUri].find((uri) => uri?.scheme === 'file');
+  return path.join(storage?.fsPath ?? path.join(os.tmpdir(), 'workspace-agent-tools'), 'command-logs');
+}
 
 export function activate(context: vscode.ExtensionContext): void {
   const approvals = new PendingApprovals();
-  const services = { approver: approvals, reads: new MemoryReadLedger() };
+  const terminals = new CommandTerminals();
+  const logDirectory = commandLogDirectory(context);
+  pruneCommandLogs(logDirectory, KEPT_COMMAND_LOGS);
+  const commands = commandHostFor(terminals, chooseCommandShell(vscode.env.shell, existsSync), logDirectory);
+  const services = { approver: approvals, reads: new MemoryReadLedger(), commands };
   const resultDocuments = new ToolResultDocuments();
   context.subscriptions.push(
     approvals,
+    terminals,
+    // Not in the palette: lets integration tests see what the last command terminal showed.
+    vscode.commands.registerCommand('workspaceAgentTools.lastCommandTerminal', () => terminals.lastTranscript()),
     ...registerApprovalCommands(approvals),
     ...registerTools(TOOL_SPECS, services),
     vscode.workspace.registerTextDocumentContentProvider(RESULT_SCHEME, resultDocuments),

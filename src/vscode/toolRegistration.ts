@@ -1,7 +1,8 @@
 import * as vscode from 'vscode';
-import type { Approver, Clock, ReadLedger, ToolContext } from '../core/ports';
-import { invokeTool } from '../core/tools/invoke';
-import { ToolError, type ToolResult, type ToolSpec } from '../core/tools/toolSpec';
+import type { Approver, Clock, CommandHost, ReadLedger, ToolContext } from '../core/ports';
+import { fileLocation } from '../core/guard/workspacePaths';
+import { checkAvailability, invokeTool } from '../core/tools/invoke';
+import { ToolError, type ToolConfirmation, type ToolResult, type ToolSpec } from '../core/tools/toolSpec';
 import { VsCodeEditorBuffers } from './editorBuffers';
 import { VsCodeFileSystem } from './fileSystemPort';
 import { readToolSettings, readWorkspaceInfo } from './settings';
@@ -10,16 +11,25 @@ import { readToolSettings, readWorkspaceInfo } from './settings';
 export interface ToolServices {
   readonly approver: Approver;
   readonly reads: ReadLedger;
+  /** Runs commands where the workspace is on a disk; absent means workspace_run_command cannot run. */
+  readonly commands?: CommandHost;
 }
 
 const systemClock: Clock = { now: () => Date.now() };
 
-function contextFor(services: ToolServices, token: vscode.CancellationToken): ToolContext {
+function contextFor(services: ToolServices, token: vscode.CancellationToken, confirmedInChat = false): ToolContext {
+  const workspace = readWorkspaceInfo();
+  const onDisk = workspace.folders.every((folder) => folder.location.scheme === 'file');
+  const commands = onDisk ? services.commands : undefined;
   return {
+    commands,
+    // The command logs live in the extension's storage; the model reads them with workspace_read_file.
+    extraReadRoots: services.commands ? [fileLocation(services.commands.logDirectory)] : [],
+    confirmedInChat,
     fs: new VsCodeFileSystem(),
     buffers: new VsCodeEditorBuffers(),
     approver: services.approver,
-    workspace: readWorkspaceInfo(),
+    workspace,
     settings: readToolSettings(),
     reads: services.reads,
     clock: systemClock,
@@ -44,22 +54,39 @@ export function toLanguageModelResult(result: ToolResult): vscode.LanguageModelT
   return new vscode.LanguageModelToolResult(parts);
 }
 
+/** The tool's confirmation, unless the call is refused anyway (untrusted, plan mode): then invoke says why. */
+async function confirmationFor(spec: ToolSpec<unknown>, input: unknown, ctx: ToolContext): Promise<ToolConfirmation | undefined> {
+  try {
+    checkAvailability(spec as unknown as ToolSpec<never>, ctx);
+  } catch {
+    return undefined;
+  }
+  return spec.confirmation?.(input, ctx);
+}
+
 /** Registers every tool spec with the Language Model Tools API. */
 export function registerTools(specs: readonly ToolSpec<never>[], services: ToolServices): vscode.Disposable[] {
   return specs.map((spec) =>
     vscode.lm.registerTool<Record<string, unknown>>(spec.name, {
-      prepareInvocation(options) {
+      async prepareInvocation(options, token) {
+        const typed = spec as unknown as ToolSpec<unknown>;
         let message: string;
         try {
-          message = (spec as unknown as ToolSpec<unknown>).invocationMessage(options.input);
+          message = typed.invocationMessage(options.input);
         } catch {
           message = spec.displayName;
         }
-        return { invocationMessage: message };
+        const confirmation = typed.confirmation ? await confirmationFor(typed, options.input, contextFor(services, token)) : undefined;
+        return {
+          invocationMessage: message,
+          confirmationMessages: confirmation && { title: confirmation.title, message: new vscode.MarkdownString(confirmation.message) },
+        };
       },
       async invoke(options, token) {
         try {
-          return toLanguageModelResult(await invokeTool(spec, options.input, contextFor(services, token)));
+          // A chat invocation token means chat showed prepareInvocation's confirmation and the user accepted it.
+          const fromChat = options.toolInvocationToken !== undefined;
+          return toLanguageModelResult(await invokeTool(spec, options.input, contextFor(services, token, fromChat)));
         } catch (error) {
           if (error instanceof ToolError) {
             throw new Error(error.message);

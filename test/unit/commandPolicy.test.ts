@@ -217,3 +217,12 @@ describe('command policy', () => {
     });
   });
 });
+
+describe('command policy settings in package.json', () => {
+  it('ship the built-in deny patterns as the default of workspaceAgentTools.runCommand.deny', () => {
+    const manifest = JSON.parse(fs.readFileSync(path.join(__dirname, '../../../package.json'), 'utf8')) as {
+      contributes: { configuration: { properties: Record<string, { default?: unknown }> } };
+    };
+    assert.deepEqual(manifest.contributes.configuration.properties['workspaceAgentTools.runCommand.deny'].default, DEFAULT_DENY_PATTERNS);
+  });
+});

@@ -4,6 +4,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { BoundedOutput, stripAnsi } from '../../src/core/command/boundedOutput';
 import { groupAlive } from '../../src/core/command/processRunner';
+import { chooseCommandShell } from '../../src/core/command/shellChoice';
 import type { CancellationSignal, CommandHost, CommandTerminal } from '../../src/core/ports';
 import { invokeTool } from '../../src/core/tools/invoke';
 import { commandConfirmation, runCommandTool } from '../../src/core/tools/runCommand';
@@ -231,5 +232,18 @@ describe('bounded output', () => {
 
   it('removes colour and cursor escapes', () => {
     assert.equal(stripAnsi('\u001b[1;32mok\u001b[0m \u001b]0;title\u0007done'), 'ok done');
+  });
+});
+
+describe('the shell that runs commands', () => {
+  const everything = (): boolean => true;
+  it('is the user shell when it is bash, sh or dash', () => {
+    assert.equal(chooseCommandShell('/usr/local/bin/bash', everything), '/usr/local/bin/bash');
+  });
+  it('is bash when the user shell parses differently (zsh, fish)', () => {
+    assert.equal(chooseCommandShell('/usr/bin/zsh', everything), '/bin/bash');
+  });
+  it('is /bin/sh when there is no bash', () => {
+    assert.equal(chooseCommandShell('/usr/bin/fish', () => false), '/bin/sh');
   });
 });

@@ -45,6 +45,9 @@ export const runCommandTool: ToolSpec<RunCommandInput> = {
     additionalProperties: false,
   },
   invocationMessage: (input) => `Running \`${oneLine(input.command)}\``,
+  // Virtual workspaces have no disk to run in; the tool still fails clearly if invoked directly.
+  when: '!virtualWorkspace',
+  confirmation: (input, ctx) => commandConfirmation(input, ctx),
 
   async run(input, ctx) {
     const host = commandHost(ctx);
