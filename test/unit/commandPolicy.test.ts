@@ -43,6 +43,7 @@ describe('command policy', () => {
     expectDecision('git log --oneline -n 5', 'allow', 'git log');
     expectDecision('git branch -a', 'allow', 'lists branches');
     expectDecision('git config --get user.name', 'allow', 'reads a setting');
+    expectDecision('git --version', 'allow', 'prints the version');
     expectDecision("git commit -m 'a && b'", 'ask', 'git commit changes the repository; the quoted && is no operator');
     expectDecision('echo x > /dev/null', 'allow', 'redirect to /dev/null');
     expectDecision('ls 2>&1 | head -n 3', 'allow', 'fd duplication and a pipeline of readers');

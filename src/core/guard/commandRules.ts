@@ -393,6 +393,9 @@ async function judgeGit(args: readonly ShellWord[], judge: InvocationJudge): Pro
   const directories: ShellWord[] = [];
   while (index < args.length && args[index].text.startsWith('-')) {
     const option = args[index].text;
+    if (['--version', '-v', '--help', '-h', '--html-path', '--man-path', '--info-path'].includes(option)) {
+      return allow(`git ${option} only prints information`);
+    }
     if (option === '-C') {
       if (args[index + 1]) {
         directories.push(args[index + 1]);
