@@ -3,6 +3,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { pruneCommandLogs } from './core/command/commandLogs';
+import { stopAllCommands } from './core/command/processRunner';
 import { chooseCommandShell } from './core/command/shellChoice';
 import { MemoryReadLedger } from './core/edit/readLedger';
 import { TOOL_SPECS } from './core/tools';
@@ -39,4 +40,7 @@ export function activate(context: vscode.ExtensionContext): void {
   );
 }
 
-export function deactivate(): void {}
+/** Commands still running must not outlive the extension host. */
+export function deactivate(): Promise<void> {
+  return stopAllCommands(500);
+}

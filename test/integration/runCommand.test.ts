@@ -111,7 +111,20 @@ describe('workspace_run_command (extension host)', function () {
     assert.match(transcript?.text ?? '', /\$ echo shown-in-terminal/);
     assert.match(transcript?.text ?? '', /shown-in-terminal\r\n/);
     assert.match(transcript?.text ?? '', /Exit code: 0/);
-    assert.ok(vscode.window.terminals.some((terminal) => terminal.name === transcript?.name), `no terminal named ${transcript?.name}`);
+    assert.equal(transcript?.name, 'echo shown-in-terminal');
+    await until(() => vscode.window.terminals.some((terminal) => terminal.name === 'echo shown-in-terminal'), 'a terminal named after the command');
+  });
+
+  it('stops the command when the user presses Ctrl+C in its terminal', async () => {
+    const pending = invoke(TOOL, { command: 'echo waiting-for-ctrl-c; sleep 600' });
+    await until(async () => {
+      const transcript = await vscode.commands.executeCommand<{ name: string; text: string }>('workspaceAgentTools.lastCommandTerminal');
+      return /waiting-for-ctrl-c\r\n/.test(transcript?.text ?? '');
+    }, 'the command output in the terminal');
+    const terminal = vscode.window.terminals.filter((candidate) => candidate.name.startsWith('echo waiting-for-ctrl-c')).pop();
+    assert.ok(terminal, 'the command has a terminal');
+    terminal.sendText('\u0003', false);
+    assert.match((await pending).text, /^Stopped by the user \(Ctrl\+C in the terminal\)/);
   });
 
   it('waits for approval of a command the policy asks about, then runs it', async () => {

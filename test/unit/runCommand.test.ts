@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { BoundedOutput, stripAnsi } from '../../src/core/command/boundedOutput';
-import { groupAlive } from '../../src/core/command/processRunner';
+import { groupAlive, stopAllCommands } from '../../src/core/command/processRunner';
 import { chooseCommandShell } from '../../src/core/command/shellChoice';
 import type { CancellationSignal, CommandHost, CommandTerminal } from '../../src/core/ports';
 import { invokeTool } from '../../src/core/tools/invoke';
@@ -211,6 +211,16 @@ describe('workspace_run_command in core', () => {
     }
     terminal.interrupt();
     assert.match(resultText(await pending), /^Stopped by the user/);
+  });
+
+  it('stops running commands when the extension shuts down', async () => {
+    const { ctx, terminal } = setup({ approve: true });
+    const pending = invokeTool(runCommandTool as never, { command: 'echo go; sleep 300' }, ctx);
+    while (!terminal.text.includes('go')) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    await stopAllCommands(1000);
+    assert.match(resultText(await pending), /^Killed by signal SIGTERM/);
   });
 
   it('reports a group as gone once its processes ended', () => {

@@ -133,6 +133,14 @@ export async function terminateGroup(pgid: number, graceMs: number): Promise<voi
   await waitUntilGone(pgid, AFTER_KILL_MS);
 }
 
+/** Process groups of commands still running, so the extension can stop them when it shuts down. */
+const runningGroups = new Set<number>();
+
+/** Stops every command still running (extension deactivation): TERM, then KILL after the grace. */
+export async function stopAllCommands(graceMs: number): Promise<void> {
+  await Promise.all([...runningGroups].map((pgid) => terminateGroup(pgid, graceMs)));
+}
+
 /** The log file: bounded, and the pipes pause while the disk catches up so memory stays flat. */
 class LogWriter {
   private readonly stream: WriteStream;
@@ -218,6 +226,9 @@ export async function runProcess(request: ProcessRequest): Promise<ProcessOutcom
   let stopped: StopReason | undefined;
   let stopping: Promise<void> | undefined;
   const pgid = child.pid;
+  if (pgid !== undefined) {
+    runningGroups.add(pgid);
+  }
   const stop = (reason: StopReason): void => {
     if (stopping || pgid === undefined) {
       return;
@@ -248,6 +259,9 @@ export async function runProcess(request: ProcessRequest): Promise<ProcessOutcom
     await Promise.race([closed, delay(DRAIN_MS)]);
   }
   pipes.forEach((pipe) => pipe.destroy());
+  if (pgid !== undefined) {
+    runningGroups.delete(pgid);
+  }
 
   const durationMs = Date.now() - started;
   const how = stopped ? `stopped (${stopped})` : exit.signal ? `killed by ${exit.signal}` : `exit code ${exit.code ?? 'unknown'}`;
