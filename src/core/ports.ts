@@ -101,6 +101,10 @@ export interface ToolSettings {
   readonly allowedWritePaths: readonly string[];
   /** Replace credentials in results with markers before the model sees them. Default true. */
   readonly redactSecrets?: boolean;
+  /** workspaceAgentTools.runCommand.allow: command prefixes or /regex/ that run without asking. */
+  readonly runCommandAllow?: readonly string[];
+  /** workspaceAgentTools.runCommand.deny: command prefixes or /regex/ that are refused; undefined means the defaults. */
+  readonly runCommandDeny?: readonly string[];
 }
 
 /** Hears what happens inside a call, for the activity log. */
@@ -130,6 +134,26 @@ export interface Clock {
   now(): number;
 }
 
+/** Where a running command's output is shown to the user as it arrives. */
+export interface CommandTerminal {
+  /** Shows a chunk of the command's output (raw, as the process wrote it). */
+  write(text: string): void;
+  /** Shows the closing line (exit code, duration) and marks the terminal finished. */
+  finish(summary: string): void;
+  /** Fires when the user asks to stop the command (Ctrl+C in its terminal, or closing it). */
+  onInterrupt(listener: () => void): { dispose(): void };
+}
+
+/** What workspace_run_command needs from the host: a shell, a place for logs, a terminal. */
+export interface CommandHost {
+  /** The POSIX shell that runs command lines with `-c`. */
+  readonly shell: string;
+  /** A local folder where full command logs are written; reads of it are allowed. */
+  readonly logDirectory: string;
+  /** Opens (or reuses) the terminal the user watches for one command. */
+  openTerminal(commandLine: string, cwd: string): CommandTerminal;
+}
+
 /** Everything a tool's run function may use. */
 export interface ToolContext {
   readonly fs: FileSystem;
@@ -142,4 +166,10 @@ export interface ToolContext {
   readonly token: CancellationSignal;
   /** Optional listener for the activity log. */
   readonly observer?: CallObserver;
+  /** Present where commands can run (a local file workspace); absent on virtual workspaces. */
+  readonly commands?: CommandHost;
+  /** Extra folders reads may use without the outside-workspace rule, such as the command log folder. */
+  readonly extraReadRoots?: readonly Location[];
+  /** True when VS Code's chat already showed this call's confirmation and the user accepted it. */
+  readonly confirmedInChat?: boolean;
 }

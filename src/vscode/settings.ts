@@ -17,6 +17,8 @@ export function readToolSettings(): ToolSettings {
     allowedReadPaths: config.get<string[]>('allowedReadPaths', []),
     allowedWritePaths: config.get<string[]>('allowedWritePaths', []),
     redactSecrets: config.get<boolean>('redactSecrets', true),
+    runCommandAllow: config.get<string[]>('runCommand.allow', []),
+    runCommandDeny: config.get<string[]>('runCommand.deny'),
   };
 }
 

@@ -1,9 +1,10 @@
 import * as vscode from 'vscode';
-import type { Approver, Clock, ReadLedger, ToolContext } from '../core/ports';
+import type { Approver, Clock, CommandHost, ReadLedger, ToolContext } from '../core/ports';
 import { summarizeInput, type RecordedApproval, type RecordedVerdict } from '../core/activity/activityLog';
-import { invokeTool } from '../core/tools/invoke';
+import { fileLocation } from '../core/guard/workspacePaths';
+import { checkAvailability, invokeTool } from '../core/tools/invoke';
+import { ToolError, type ToolConfirmation, type ToolResult, type ToolSpec } from '../core/tools/toolSpec';
 import type { ActivityLog } from './activityLog';
-import { ToolError, type ToolResult, type ToolSpec } from '../core/tools/toolSpec';
 import { VsCodeEditorBuffers } from './editorBuffers';
 import { VsCodeFileSystem } from './fileSystemPort';
 import { readToolSettings, readWorkspaceInfo } from './settings';
@@ -12,7 +13,31 @@ import { readToolSettings, readWorkspaceInfo } from './settings';
 export interface ToolServices {
   readonly approver: Approver;
   readonly reads: ReadLedger;
+  /** Runs commands where the workspace is on a disk; absent means workspace_run_command cannot run. */
+  readonly commands?: CommandHost;
   readonly activity?: ActivityLog;
+}
+
+const systemClock: Clock = { now: () => Date.now() };
+
+function contextFor(services: ToolServices, token: vscode.CancellationToken, confirmedInChat = false): ToolContext {
+  const workspace = readWorkspaceInfo();
+  const onDisk = workspace.folders.every((folder) => folder.location.scheme === 'file');
+  const commands = onDisk ? services.commands : undefined;
+  return {
+    commands,
+    // The command logs live in the extension's storage; the model reads them with workspace_read_file.
+    extraReadRoots: services.commands ? [fileLocation(services.commands.logDirectory)] : [],
+    confirmedInChat,
+    fs: new VsCodeFileSystem(),
+    buffers: new VsCodeEditorBuffers(),
+    approver: services.approver,
+    workspace,
+    settings: readToolSettings(),
+    reads: services.reads,
+    clock: systemClock,
+    token,
+  };
 }
 
 /** What one call saw, collected for its activity record. */
@@ -22,10 +47,9 @@ interface CallTrace {
 }
 
 /** The context of one call, with the approver and observer wired to record into `trace`. */
-function tracedContext(services: ToolServices, token: vscode.CancellationToken, trace: CallTrace): ToolContext {
-  const base = contextFor(services, token);
+function tracedContext(services: ToolServices, token: vscode.CancellationToken, confirmedInChat: boolean, trace: CallTrace): ToolContext {
   return {
-    ...base,
+    ...contextFor(services, token, confirmedInChat),
     approver: {
       confirm: async (request, signal) => {
         const allowed = await services.approver.confirm(request, signal);
@@ -44,12 +68,12 @@ function resultChars(result: ToolResult): number {
 }
 
 /** Runs one call through core and records it in the activity log, whatever the outcome. */
-async function invokeAndRecord(spec: ToolSpec<never>, input: unknown, services: ToolServices, token: vscode.CancellationToken): Promise<ToolResult> {
+async function invokeAndRecord(spec: ToolSpec<never>, input: unknown, services: ToolServices, token: vscode.CancellationToken, confirmedInChat: boolean): Promise<ToolResult> {
   const trace: CallTrace = { verdicts: [], approvals: [] };
   const started = Date.now();
   const base = { startedAt: new Date(started).toISOString(), tool: spec.name, input: summarizeInput(input), verdicts: trace.verdicts, approvals: trace.approvals, changedPaths: [] };
   try {
-    const result = await invokeTool(spec, input, tracedContext(services, token, trace));
+    const result = await invokeTool(spec, input, tracedContext(services, token, confirmedInChat, trace));
     services.activity?.add({ ...base, id: services.activity.newId(), durationMs: Date.now() - started, outcome: 'ok', resultChars: resultChars(result), redactions: result.redactions ?? [] }, input);
     return result;
   } catch (error) {
@@ -58,21 +82,6 @@ async function invokeAndRecord(spec: ToolSpec<never>, input: unknown, services: 
     services.activity?.add({ ...base, id: services.activity.newId(), durationMs: Date.now() - started, outcome: 'error', resultChars: 0, error: message, redactions }, input);
     throw error;
   }
-}
-
-const systemClock: Clock = { now: () => Date.now() };
-
-function contextFor(services: ToolServices, token: vscode.CancellationToken): ToolContext {
-  return {
-    fs: new VsCodeFileSystem(),
-    buffers: new VsCodeEditorBuffers(),
-    approver: services.approver,
-    workspace: readWorkspaceInfo(),
-    settings: readToolSettings(),
-    reads: services.reads,
-    clock: systemClock,
-    token,
-  };
 }
 
 type DataPartFactory = { image(data: Uint8Array, mimeType: string): unknown };
@@ -92,22 +101,39 @@ export function toLanguageModelResult(result: ToolResult): vscode.LanguageModelT
   return new vscode.LanguageModelToolResult(parts);
 }
 
+/** The tool's confirmation, unless the call is refused anyway (untrusted, plan mode): then invoke says why. */
+async function confirmationFor(spec: ToolSpec<unknown>, input: unknown, ctx: ToolContext): Promise<ToolConfirmation | undefined> {
+  try {
+    checkAvailability(spec as unknown as ToolSpec<never>, ctx);
+  } catch {
+    return undefined;
+  }
+  return spec.confirmation?.(input, ctx);
+}
+
 /** Registers every tool spec with the Language Model Tools API. */
 export function registerTools(specs: readonly ToolSpec<never>[], services: ToolServices): vscode.Disposable[] {
   return specs.map((spec) =>
     vscode.lm.registerTool<Record<string, unknown>>(spec.name, {
-      prepareInvocation(options) {
+      async prepareInvocation(options, token) {
+        const typed = spec as unknown as ToolSpec<unknown>;
         let message: string;
         try {
-          message = (spec as unknown as ToolSpec<unknown>).invocationMessage(options.input);
+          message = typed.invocationMessage(options.input);
         } catch {
           message = spec.displayName;
         }
-        return { invocationMessage: message };
+        const confirmation = typed.confirmation ? await confirmationFor(typed, options.input, contextFor(services, token)) : undefined;
+        return {
+          invocationMessage: message,
+          confirmationMessages: confirmation && { title: confirmation.title, message: new vscode.MarkdownString(confirmation.message) },
+        };
       },
       async invoke(options, token) {
         try {
-          return toLanguageModelResult(await invokeAndRecord(spec, options.input, services, token));
+          // A chat invocation token means chat showed prepareInvocation's confirmation and the user accepted it.
+          const fromChat = options.toolInvocationToken !== undefined;
+          return toLanguageModelResult(await invokeAndRecord(spec, options.input, services, token, fromChat));
         } catch (error) {
           if (error instanceof ToolError) {
             throw new Error(error.message);

@@ -10,6 +10,7 @@ export interface ManifestToolEntry {
   icon: string;
   canBeReferencedInPrompt: boolean;
   tags: string[];
+  when?: string;
   inputSchema: JsonSchema;
 }
 
@@ -24,6 +25,7 @@ export function manifestEntry(spec: ToolSpec<never>): ManifestToolEntry {
     icon: spec.icon,
     canBeReferencedInPrompt: true,
     tags: ['workspace', spec.access === 'read' ? 'read' : spec.access === 'write' ? 'edit' : 'terminal'],
+    ...(spec.when === undefined ? {} : { when: spec.when }),
     inputSchema: spec.inputSchema,
   };
 }

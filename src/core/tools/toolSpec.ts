@@ -43,7 +43,20 @@ export interface ToolSpec<Input = Record<string, unknown>> {
   readonly inputSchema: JsonSchema;
   /** A short present-tense line shown while the tool runs, e.g. "Reading src/a.ts". */
   invocationMessage(input: Input): string;
+  /** The manifest's `when` clause: a context expression under which the tool is offered to chat. */
+  readonly when?: string;
+  /**
+   * The confirmation chat shows before the call, or undefined to run without asking. Only tools
+   * that ask per call (run_command) have it; VS Code shows it when a chat invocation token exists.
+   */
+  confirmation?(input: Input, ctx: ToolContext): Promise<ToolConfirmation | undefined>;
   run(input: Input, ctx: ToolContext): Promise<ToolResult>;
+}
+
+/** What chat's confirmation shows: a title and a Markdown message. */
+export interface ToolConfirmation {
+  readonly title: string;
+  readonly message: string;
 }
 
 /** An error whose message is written for the model: what was wrong and what to do next. */
