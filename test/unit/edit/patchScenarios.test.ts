@@ -5,6 +5,9 @@ import * as path from 'node:path';
 import { joinLines, splitLines } from '../../../src/core/edit/lineEndings';
 import { parsePatch } from '../../../src/core/edit/patchParser';
 import { planPatch, type PatchFileState, type PlannedPatchOperation } from '../../../src/core/edit/patchPlanner';
+import { applyPatchTool } from '../../../src/core/tools/applyPatch';
+import { RecordingChangeApplier } from '../support/changeApplier';
+import { testContext } from '../support/context';
 
 const CORPUS = path.resolve(__dirname, '../../../../test/fixtures/apply-patch/scenarios.json');
 
@@ -84,6 +87,30 @@ describe('apply_patch public scenarios (codex fixture corpus)', () => {
         assert.throws(() => runPatch(root, scenario.patch), /./);
       } else {
         runPatch(root, scenario.patch);
+      }
+      assert.deepEqual(readTree(root), scenario.expected);
+    });
+  }
+});
+
+describe('apply_patch public scenarios through the workspace_apply_patch tool', () => {
+  const scenarios = JSON.parse(fs.readFileSync(CORPUS, 'utf8')) as Scenario[];
+  let root: string;
+  beforeEach(() => {
+    root = fs.mkdtempSync(path.join(os.tmpdir(), 'wat-patch-tool-'));
+  });
+  afterEach(() => fs.rmSync(root, { recursive: true, force: true }));
+
+  for (const scenario of scenarios) {
+    it(`${scenario.name}${scenario.expectError ? ' (fails, changes nothing)' : ''}`, async () => {
+      writeTree(root, scenario.input);
+      const applier = new RecordingChangeApplier(true);
+      const outcome = applyPatchTool.run({ patch: scenario.patch }, testContext({ root, changes: applier }));
+      if (scenario.expectError) {
+        await assert.rejects(outcome, /./);
+        assert.equal(applier.reviewed.length, 0);
+      } else {
+        await outcome;
       }
       assert.deepEqual(readTree(root), scenario.expected);
     });
