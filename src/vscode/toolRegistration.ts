@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { Approver, Clock, ReadLedger, ToolContext } from '../core/ports';
+import type { Approver, ChangeApplier, Clock, ReadLedger, ToolContext } from '../core/ports';
 import { invokeTool } from '../core/tools/invoke';
 import { ToolError, type ToolResult, type ToolSpec } from '../core/tools/toolSpec';
 import { VsCodeEditorBuffers } from './editorBuffers';
@@ -10,6 +10,8 @@ import { readToolSettings, readWorkspaceInfo } from './settings';
 export interface ToolServices {
   readonly approver: Approver;
   readonly reads: ReadLedger;
+  /** Shows file changes in a diff and writes them; the writing tools refuse without it. */
+  readonly changes?: ChangeApplier;
 }
 
 const systemClock: Clock = { now: () => Date.now() };
@@ -24,6 +26,7 @@ function contextFor(services: ToolServices, token: vscode.CancellationToken): To
     reads: services.reads,
     clock: systemClock,
     token,
+    changes: services.changes,
   };
 }
 
