@@ -99,6 +99,8 @@ export interface ToolSettings {
   readonly allowedReadPaths: readonly string[];
   /** When non-empty, replaces the workspace folders as the roots writes may use. */
   readonly allowedWritePaths: readonly string[];
+  /** Globs (relative to a workspace folder) of files and folders the search tools hide, as VS Code's files.exclude. */
+  readonly filesExclude?: readonly string[];
 }
 
 /** Remembers what the tools have read, so writes can refuse to overwrite what the agent has not seen. */
@@ -132,4 +134,6 @@ export interface ToolContext {
   readonly reads: ReadLedger;
   readonly clock: Clock;
   readonly token: CancellationSignal;
+  /** A ripgrep binary on the extension host's disk; without it the search tools walk the FileSystem port. */
+  readonly ripgrepPath?: string;
 }

@@ -35,6 +35,6 @@ describe('invokeTool', () => {
   });
 
   it('makes tools that are not built yet fail with a clear sentence', async () => {
-    await assert.rejects(invokeTool(spec('workspace_grep'), { pattern: 'x' }, ctx), /workspace_grep is not available yet/);
+    await assert.rejects(invokeTool(spec('workspace_apply_patch'), { patch: 'x' }, ctx), /workspace_apply_patch is not available yet/);
   });
 });
