@@ -2,11 +2,12 @@ import * as vscode from 'vscode';
 import { MemoryReadLedger } from './core/edit/readLedger';
 import { TOOL_SPECS } from './core/tools';
 import { PendingApprovals, registerApprovalCommands } from './vscode/approvals';
+import { locateRipgrep } from './vscode/ripgrepLocator';
 import { registerTools } from './vscode/toolRegistration';
 
 export function activate(context: vscode.ExtensionContext): void {
   const approvals = new PendingApprovals();
-  const services = { approver: approvals, reads: new MemoryReadLedger() };
+  const services = { approver: approvals, reads: new MemoryReadLedger(), ripgrepPath: locateRipgrep(context.extensionPath) };
   context.subscriptions.push(approvals, ...registerApprovalCommands(approvals), ...registerTools(TOOL_SPECS, services));
 }
 

@@ -10,6 +10,8 @@ import { readToolSettings, readWorkspaceInfo } from './settings';
 export interface ToolServices {
   readonly approver: Approver;
   readonly reads: ReadLedger;
+  /** The ripgrep binary for local searches, when one was found. */
+  readonly ripgrepPath?: string;
 }
 
 const systemClock: Clock = { now: () => Date.now() };
@@ -24,6 +26,7 @@ function contextFor(services: ToolServices, token: vscode.CancellationToken): To
     reads: services.reads,
     clock: systemClock,
     token,
+    ripgrepPath: services.ripgrepPath,
   };
 }
 
