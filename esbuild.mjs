@@ -1,6 +1,13 @@
 // Bundles the extension into one CommonJS file for the extension host.
-// pdfjs-dist stays external: it loads its worker module from its own folder at run time.
+// pdf.js stays out of the bundle: it is an ES module that loads its worker module from its own
+// folder at run time, so its two files are copied next to the bundle (dist/pdfjs/).
+import { copyFileSync, mkdirSync } from 'node:fs';
 import * as esbuild from 'esbuild';
+
+mkdirSync('dist/pdfjs', { recursive: true });
+copyFileSync('node_modules/pdfjs-dist/legacy/build/pdf.min.mjs', 'dist/pdfjs/pdf.mjs');
+copyFileSync('node_modules/pdfjs-dist/legacy/build/pdf.worker.min.mjs', 'dist/pdfjs/pdf.worker.mjs');
+copyFileSync('node_modules/pdfjs-dist/LICENSE', 'dist/pdfjs/LICENSE');
 
 const watch = process.argv.includes('--watch');
 const production = process.argv.includes('--production');
@@ -12,7 +19,7 @@ const options = {
   platform: 'node',
   target: 'node20',
   outfile: 'dist/extension.js',
-  external: ['vscode', 'pdfjs-dist', 'pdfjs-dist/*'],
+  external: ['vscode'],
   sourcemap: !production,
   minify: production,
   logLevel: 'info',

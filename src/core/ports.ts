@@ -99,8 +99,16 @@ export interface ToolSettings {
   readonly allowedReadPaths: readonly string[];
   /** When non-empty, replaces the workspace folders as the roots writes may use. */
   readonly allowedWritePaths: readonly string[];
+  /** Replace credentials in results with markers before the model sees them. Default true. */
+  readonly redactSecrets?: boolean;
   /** Globs (relative to a workspace folder) of files and folders the search tools hide, as VS Code's files.exclude. */
   readonly filesExclude?: readonly string[];
+}
+
+/** Hears what happens inside a call, for the activity log. */
+export interface CallObserver {
+  /** A guard verdict was reached for a path (allow verdicts of plain paths included). */
+  onGuardVerdict(verdict: { readonly decision: string; readonly rule?: string; readonly reason: string }, subject: string): void;
 }
 
 /** Remembers what the tools have read, so writes can refuse to overwrite what the agent has not seen. */
@@ -134,6 +142,8 @@ export interface ToolContext {
   readonly reads: ReadLedger;
   readonly clock: Clock;
   readonly token: CancellationSignal;
+  /** Optional listener for the activity log. */
+  readonly observer?: CallObserver;
   /** A ripgrep binary on the extension host's disk; without it the search tools walk the FileSystem port. */
   readonly ripgrepPath?: string;
 }

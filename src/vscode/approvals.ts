@@ -71,7 +71,7 @@ export class PendingApprovals implements Approver, vscode.Disposable {
 
   private notify(entry: Pending): void {
     const { request } = entry;
-    const message = `Workspace Agent Tools asks: ${request.title}. ${request.detail}`;
+    const message = request.rule ? `Workspace Agent Tools, rule ${request.rule}: ${request.detail}` : `Workspace Agent Tools: ${request.title}. ${request.detail}`;
     const allow = request.kind === 'guard' ? 'Allow' : 'Accept';
     const deny = request.kind === 'guard' ? 'Deny' : 'Reject';
     void vscode.window.showWarningMessage(message, allow, deny).then((choice) => {

@@ -16,6 +16,7 @@ export function readToolSettings(): ToolSettings {
     planMode: config.get<boolean>('planMode', false),
     allowedReadPaths: config.get<string[]>('allowedReadPaths', []),
     allowedWritePaths: config.get<string[]>('allowedWritePaths', []),
+    redactSecrets: config.get<boolean>('redactSecrets', true),
     filesExclude: enabledGlobs(vscode.workspace.getConfiguration('files').get<Record<string, unknown>>('exclude', {})),
   };
 }

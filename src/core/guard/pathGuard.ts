@@ -1,7 +1,7 @@
 import type { EntryStat, Location, ToolContext } from '../ports';
 import { ToolError } from '../tools/toolSpec';
 import { denialMessage, evaluateGuard, stricter, type GuardAccess, type GuardVerdict } from './rules';
-import { isInside, resolveWorkspacePath } from './workspacePaths';
+import { isInside, locationKey, resolveWorkspacePath } from './workspacePaths';
 
 /** A path that passed the guard: where the model pointed, and where that really is. */
 export interface GuardedPath {
@@ -23,9 +23,10 @@ export function allowedRoots(access: GuardAccess, ctx: ToolContext): Location[] 
 }
 
 /** The verdict of the rule table for one location, pure apart from reading settings. */
-export function verdictFor(location: Location, access: GuardAccess, roots: readonly Location[], ctx: ToolContext, deleteCount?: number): GuardVerdict {
+export function verdictFor(location: Location, access: GuardAccess, roots: readonly Location[], ctx: ToolContext, deleteCount?: number, shown?: string): GuardVerdict {
   return evaluateGuard(
     {
+      shown: shown ?? (location.scheme === 'file' ? undefined : locationKey(location)),
       access,
       path: location.path,
       local: location.scheme === 'file',
@@ -42,6 +43,7 @@ export function verdictFor(location: Location, access: GuardAccess, roots: reado
  * the model can tell a policy from a failure.
  */
 export async function enforceVerdict(verdict: GuardVerdict, subject: string, ctx: ToolContext): Promise<void> {
+  ctx.observer?.onGuardVerdict(verdict, subject);
   if (verdict.decision === 'deny') {
     throw new ToolError(denialMessage(verdict));
   }
@@ -70,8 +72,9 @@ export async function guardPath(input: string, access: GuardAccess, ctx: ToolCon
   const literal = resolveWorkspacePath(input, ctx.workspace);
   const resolved = await ctx.fs.realpath(literal);
   const roots = await resolveRoots(access, ctx);
-  const verdict = stricter(verdictFor(literal, access, roots, ctx), verdictFor(resolved, access, roots, ctx));
-  const shown = resolved.path === literal.path ? literal.path : `${literal.path} (-> ${resolved.path})`;
+  const linked = resolved.path !== literal.path;
+  const shown = linked ? `${literal.path} (a symlink to ${resolved.path})` : literal.path;
+  const verdict = stricter(verdictFor(literal, access, roots, ctx), verdictFor(resolved, access, roots, ctx, undefined, linked ? shown : undefined));
   await enforceVerdict(verdict, shown, ctx);
   return { literal, resolved, verdict };
 }
@@ -83,11 +86,13 @@ async function resolveRoots(access: GuardAccess, ctx: ToolContext): Promise<Loca
   return [...roots, ...real];
 }
 
-/** Refuses devices, FIFOs and sockets before anything opens them. */
+/** Refuses devices, FIFOs, sockets, dangling links and link loops before anything opens them. */
 export function refuseNonRegular(stat: EntryStat, shownPath: string): void {
-  if (stat.kind === 'other') {
-    throw new ToolError(
-      `${shownPath} is not a regular file (a device, FIFO or socket); opening it could block or stream forever. Only regular files can be read.`,
-    );
+  if (stat.kind !== 'other') {
+    return;
   }
+  const what = stat.isSymlink
+    ? 'a symlink that leads nowhere (broken, or a loop)'
+    : 'not a regular file (a device, FIFO or socket); opening it could block or stream forever';
+  throw new ToolError(`Denied by file.non_regular_file: ${shownPath} is ${what}. Suggestion: Only regular files can be read or written; pick another path.`);
 }

@@ -19,6 +19,8 @@ export interface GuardFacts {
   readonly home: string;
   /** For a patch: how many files it deletes. */
   readonly deleteCount?: number;
+  /** How reasons name the path, when that differs from `path` (a symlink's target, another scheme). */
+  readonly shown?: string;
 }
 
 export interface GuardVerdict {
@@ -110,7 +112,7 @@ export const GUARD_RULES: readonly GuardRule[] = [
     appliesTo: 'read',
     levels: ALL,
     matches: (f) => f.local && SYSTEM_READ_ROOTS.some((root) => under(f.path, root)),
-    reason: (f) => `${f.path} is a kernel or device path; reading it can hang or return endless data.`,
+    reason: (f) => `${f.shown ?? f.path} is a kernel or device path; reading it can hang or return endless data.`,
     suggestion: 'Read files inside the workspace instead.',
   },
   {
@@ -118,7 +120,7 @@ export const GUARD_RULES: readonly GuardRule[] = [
     appliesTo: 'read',
     levels: { low: 'deny', medium: 'deny', high: 'warn' },
     matches: isSensitiveForRead,
-    reason: (f) => `${f.path} holds credentials or secrets (keys, passwords, tokens) that must not reach the model.`,
+    reason: (f) => `${f.shown ?? f.path} holds credentials or secrets (keys, passwords, tokens) that must not reach the model.`,
     suggestion: 'Ask the user for the specific non-secret value you need, or read a template such as .env.example.',
   },
   {
@@ -126,7 +128,7 @@ export const GUARD_RULES: readonly GuardRule[] = [
     appliesTo: 'read',
     levels: { low: 'deny', medium: 'warn', high: 'allow' },
     matches: (f) => !f.insideWorkspace,
-    reason: (f) => `${f.path} is outside the workspace folders.`,
+    reason: (f) => `${f.shown ?? f.path} is outside the workspace folders.`,
     suggestion: 'Work with files inside the workspace, or ask the user to add the folder to workspaceAgentTools.allowedReadPaths.',
   },
   {
@@ -134,7 +136,7 @@ export const GUARD_RULES: readonly GuardRule[] = [
     appliesTo: 'write',
     levels: ALL,
     matches: (f) => f.local && SYSTEM_WRITE_ROOTS.some((root) => under(f.path, root)),
-    reason: (f) => `${f.path} is a system path; changing it can break the machine.`,
+    reason: (f) => `${f.shown ?? f.path} is a system path; changing it can break the machine.`,
     suggestion: 'Write files inside the workspace instead.',
   },
   {
@@ -142,7 +144,7 @@ export const GUARD_RULES: readonly GuardRule[] = [
     appliesTo: 'write',
     levels: ALL,
     matches: isSensitiveForWrite,
-    reason: (f) => `${f.path} holds credentials or runs at every shell start; an agent must not change it.`,
+    reason: (f) => `${f.shown ?? f.path} holds credentials or runs at every shell start; an agent must not change it.`,
     suggestion: 'Tell the user what to change and let them do it.',
   },
   {
@@ -150,7 +152,7 @@ export const GUARD_RULES: readonly GuardRule[] = [
     appliesTo: 'write',
     levels: { low: 'deny', medium: 'warn', high: 'allow' },
     matches: (f) => !f.insideWorkspace,
-    reason: (f) => `${f.path} is outside the workspace folders.`,
+    reason: (f) => `${f.shown ?? f.path} is outside the workspace folders.`,
     suggestion: 'Write inside the workspace, or ask the user to add the folder to workspaceAgentTools.allowedWritePaths.',
   },
   {
@@ -158,7 +160,7 @@ export const GUARD_RULES: readonly GuardRule[] = [
     appliesTo: 'write',
     levels: { low: 'deny', medium: 'deny', high: 'warn' },
     matches: (f) => components(f.path).includes('.git'),
-    reason: (f) => `${f.path} is inside a .git folder; writing there can corrupt the repository.`,
+    reason: (f) => `${f.shown ?? f.path} is inside a .git folder; writing there can corrupt the repository.`,
     suggestion: 'Use git commands through workspace_run_command instead of editing .git directly.',
   },
   {
@@ -166,7 +168,7 @@ export const GUARD_RULES: readonly GuardRule[] = [
     appliesTo: 'write',
     levels: { low: 'warn', medium: 'warn', high: 'warn' },
     matches: (f) => isExecutionConfigPath(f.path),
-    reason: (f) => `${f.path} configures tasks, settings, hooks or git, so changing it can run code.`,
+    reason: (f) => `${f.shown ?? f.path} configures tasks, settings, hooks or git, so changing it can run code.`,
     suggestion: 'Explain to the user why the change is needed.',
   },
   {

@@ -6,7 +6,7 @@ const URI_PREFIX = /^([a-zA-Z][a-zA-Z0-9+.-]+):(\/\/([^/]*))?(\/.*)?$/;
 
 /** A location's identity as a string: scheme, authority and path. */
 export function locationKey(location: Location): string {
-  return `${location.scheme}://${location.authority}${location.path}`;
+  return location.authority === '' ? `${location.scheme}:${location.path}` : `${location.scheme}://${location.authority}${location.path}`;
 }
 
 export function fileLocation(fsPath: string): Location {

@@ -1,4 +1,7 @@
 // PDF text extraction with Mozilla's pdf.js, page by page.
+import { existsSync } from 'node:fs';
+import * as path from 'node:path';
+import { pathToFileURL } from 'node:url';
 
 interface TextItemLike {
   readonly str?: string;
@@ -18,9 +21,15 @@ interface PdfJsModule {
 // A real dynamic import, which esbuild and tsc would otherwise turn into require() of an ES module.
 const importModule = new Function('specifier', 'return import(specifier)') as (specifier: string) => Promise<unknown>;
 
+/** pdf.js next to the bundle (dist/pdfjs, what the .vsix ships), else from node_modules (unit tests). */
+function pdfJsSpecifier(): string {
+  const bundled = path.join(__dirname, 'pdfjs', 'pdf.mjs');
+  return existsSync(bundled) ? pathToFileURL(bundled).href : 'pdfjs-dist/legacy/build/pdf.mjs';
+}
+
 /** The text of each page, in order. `maxPages` bounds the work on huge documents. */
 export async function extractPdfPages(data: Uint8Array, maxPages: number): Promise<{ pages: string[]; numPages: number }> {
-  const pdfjs = (await importModule('pdfjs-dist/legacy/build/pdf.mjs')) as PdfJsModule;
+  const pdfjs = (await importModule(pdfJsSpecifier())) as PdfJsModule;
   // pdf.js detaches the buffer it is given, so hand it a copy.
   const loading = pdfjs.getDocument({ data: new Uint8Array(data), useSystemFonts: false, isEvalSupported: false, disableFontFace: true, verbosity: 0 });
   const document = await loading.promise;

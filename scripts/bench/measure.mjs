@@ -1,0 +1,61 @@
+// Timing and memory helpers shared by the benchmark cases.
+import { spawnSync } from 'node:child_process';
+import { performance } from 'node:perf_hooks';
+
+/** Median wall time in milliseconds of `runs` calls of an async function, after one warm-up call. */
+export async function medianMs(fn, runs = 7) {
+  await fn();
+  const times = [];
+  for (let i = 0; i < runs; i += 1) {
+    const start = performance.now();
+    await fn();
+    times.push(performance.now() - start);
+  }
+  times.sort((a, b) => a - b);
+  return times[Math.floor(times.length / 2)];
+}
+
+/** Median wall time of a command line, spawned without a shell, stdout discarded. */
+export async function medianCommandMs(command, args, runs = 7, options = {}) {
+  return medianMs(async () => {
+    const result = spawnSync(command, args, { stdio: ['ignore', 'ignore', 'pipe'], ...options });
+    if (result.status !== 0 && !options.allowFailure) {
+      throw new Error(`${command} ${args.join(' ')} exited ${result.status}: ${result.stderr}`);
+    }
+  }, runs);
+}
+
+/**
+ * Peak resident memory (KiB) of a command, from the kernel's rusage of that one child. python3
+ * posix_spawns it (no fork of the measuring process, whose pages would count) and wait4s it.
+ */
+export function peakRssKiB(command, args) {
+  const probe = [
+    'import os, shutil, sys',
+    'devnull = os.open(os.devnull, os.O_WRONLY)',
+    'pid = os.posix_spawn(shutil.which(sys.argv[1]) or sys.argv[1], sys.argv[1:], os.environ, file_actions=[(os.POSIX_SPAWN_DUP2, devnull, 1)])',
+    '_, status, usage = os.wait4(pid, 0)',
+    'sys.exit(1) if os.waitstatus_to_exitcode(status) else print(usage.ru_maxrss)',
+  ].join('\n');
+  const result = spawnSync('python3', ['-c', probe, command, ...args], { encoding: 'utf8' });
+  if (result.status !== 0) {
+    throw new Error(`measuring ${command} failed: ${result.stderr}`);
+  }
+  return Number(result.stdout.trim());
+}
+
+export function ratio(ours, reference) {
+  return reference > 0 ? `${(ours / reference).toFixed(2)}x` : 'n/a';
+}
+
+/** Prints rows as an aligned table. */
+export function printTable(log, header, rows) {
+  const all = [header, ...rows].map((row) => row.map(String));
+  const widths = header.map((_, column) => Math.max(...all.map((row) => row[column].length)));
+  for (const [index, row] of all.entries()) {
+    log(row.map((cell, column) => cell.padEnd(widths[column])).join('  '));
+    if (index === 0) {
+      log(widths.map((width) => '-'.repeat(width)).join('  '));
+    }
+  }
+}

@@ -1,0 +1,84 @@
+// read_file on a 1 GB local file: lines 1-2000 against `head -n 2000`, time and peak memory.
+import { createWriteStream, existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
+import { once } from 'node:events';
+import { createRequire } from 'node:module';
+import * as path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { medianCommandMs, medianMs, peakRssKiB, printTable, ratio } from './measure.mjs';
+
+const require = createRequire(import.meta.url);
+const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const GIB = 1024 ** 3;
+
+async function ensureBigFile(file) {
+  if (existsSync(file) && statSync(file).size >= GIB) {
+    return;
+  }
+  mkdirSync(path.dirname(file), { recursive: true });
+  const out = createWriteStream(file);
+  const line = (n) => `${String(n).padStart(9, '0')} The quick brown fox jumps over the lazy dog; lorem ipsum dolor sit amet, consectetur.\n`;
+  let written = 0;
+  let n = 0;
+  while (written < GIB) {
+    let block = '';
+    for (let i = 0; i < 10_000; i += 1) block += line((n += 1));
+    written += Buffer.byteLength(block);
+    if (!out.write(block)) await once(out, 'drain');
+  }
+  out.end();
+  await once(out, 'finish');
+}
+
+export async function benchReadFile({ log, scratchDir }) {
+  const file = path.join(scratchDir, 'read-1gb.txt');
+  log(`Preparing a 1 GB text file at ${file} ...`);
+  await ensureBigFile(file);
+  const { readFileTool } = require(path.join(repo, 'out/src/core/tools/readFile.js'));
+  const { NodeFileSystem } = require(path.join(repo, 'out/src/core/fs/nodeFileSystem.js'));
+  const { MemoryReadLedger } = require(path.join(repo, 'out/src/core/edit/readLedger.js'));
+  const { fileLocation } = require(path.join(repo, 'out/src/core/guard/workspacePaths.js'));
+  const ctx = {
+    fs: new NodeFileSystem(),
+    buffers: { dirtyText: () => undefined },
+    approver: { confirm: async () => false },
+    workspace: { folders: [{ name: 'bench', location: fileLocation(path.dirname(file)) }], trusted: true, home: '/nonexistent' },
+    settings: { riskLevel: 'medium', planMode: false, allowedReadPaths: [], allowedWritePaths: [] },
+    reads: new MemoryReadLedger(),
+    clock: { now: () => Date.now() },
+    token: { isCancellationRequested: false, onCancellationRequested: () => ({ dispose() {} }) },
+  };
+  const input = { file_path: path.basename(file), offset: 1, limit: 2000 };
+  const ours = await medianMs(() => readFileTool.run(input, ctx), 9);
+  const head = await medianCommandMs('head', ['-n', '2000', file], 9);
+  const output = (await readFileTool.run(input, ctx)).parts[0].text;
+
+  // Peak memory: our read in a fresh Node process, against Node doing nothing and against head.
+  const runner = path.join(scratchDir, 'read-once.cjs');
+  writeFileSync(runner, [
+    `const { readFileTool } = require(${JSON.stringify(path.join(repo, 'out/src/core/tools/readFile.js'))});`,
+    `const { NodeFileSystem } = require(${JSON.stringify(path.join(repo, 'out/src/core/fs/nodeFileSystem.js'))});`,
+    `const { MemoryReadLedger } = require(${JSON.stringify(path.join(repo, 'out/src/core/edit/readLedger.js'))});`,
+    `if (process.argv[2] === 'idle') { require(${JSON.stringify(path.join(repo, 'out/src/core/tools/readFile.js'))}); return; }`,
+    `const root = ${JSON.stringify(path.dirname(file))};`,
+    `const ctx = { fs: new NodeFileSystem(), buffers: { dirtyText: () => undefined }, approver: { confirm: async () => false },`,
+    `  workspace: { folders: [{ name: 'bench', location: { scheme: 'file', authority: '', path: root } }], trusted: true, home: '/nonexistent' },`,
+    `  settings: { riskLevel: 'medium', planMode: false, allowedReadPaths: [], allowedWritePaths: [] }, reads: new MemoryReadLedger(),`,
+    `  clock: { now: () => Date.now() }, token: { isCancellationRequested: false, onCancellationRequested: () => ({ dispose() {} }) } };`,
+    `readFileTool.run(${JSON.stringify(input)}, ctx).then((r) => process.stdout.write(r.parts[0].text));`,
+  ].join('\n'));
+  const oursRss = peakRssKiB(process.execPath, [runner]);
+  const idleRss = peakRssKiB(process.execPath, [runner, 'idle']);
+  const headRss = peakRssKiB('head', ['-n', '2000', file]);
+  // The spawn itself is charged to the child's peak; `true` shows that floor.
+  const trueRss = peakRssKiB('true', []);
+
+  log('');
+  log(`read_file, lines 1-2000 of a ${(statSync(file).size / GIB).toFixed(2)} GB file (median of 9, warm cache)`);
+  const mib = (kib) => `${(kib / 1024).toFixed(1)} MiB`;
+  printTable(log, ['subject', 'median ms', 'time vs head', 'peak RSS', 'above its floor'], [
+    ['workspace_read_file (in process)', ours.toFixed(2), ratio(ours, head), mib(oursRss), `${mib(oursRss - idleRss)} (floor: idle Node ${mib(idleRss)})`],
+    ['head -n 2000 (spawned)', head.toFixed(2), '1.00x', mib(headRss), `${mib(Math.max(headRss - trueRss, 0))} (floor: true ${mib(trueRss)})`],
+  ]);
+  log(`output: ${output.length} characters; footer: ${output.slice(output.lastIndexOf('\n') + 1)}`);
+  return { case: 'read_file 1-2000 of 1 GB', ours, reference: head };
+}

@@ -1,0 +1,78 @@
+// In-host mocha runner: VS Code loads this module (compiled to out/test/integration/index.js) as
+// `extensionTestsPath` and calls run() inside the extension host. It runs every
+// out/test/integration/**/*.test.js with the spec reporter. The report goes to the file named by
+// WAT_TEST_REPORT (the runner streams that file to its terminal), or to console.log when that is
+// unset (test-electron forwards the host's stdout); a JSON summary goes to `${WAT_TEST_REPORT}.json`.
+// (console.log in the code-server host reaches the runner through codeAutomationLog; it is shown
+// when a pass fails or with --verbose.)
+//
+// Environment (set by scripts/test-host/run-integration.mjs, inherited by the extension host):
+//   WAT_TEST_PASS       'trusted' | 'untrusted' (electron runs: 'electron')
+//   WAT_TEST_WORKSPACE  the copied fixture workspace folder (<tmp>/ws)
+//   WAT_TEST_REPORT     report file path
+//   WAT_TEST_GREP       only run tests whose full title contains this string
+//   WAT_TEST_COLOR      '1' for ANSI colours in the report
+import * as fs from 'fs';
+import * as path from 'path';
+import * as util from 'util';
+import Mocha from 'mocha';
+import * as vscode from 'vscode';
+
+function findTests(dir: string, out: string[] = []): string[] {
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) findTests(full, out);
+    else if (entry.isFile() && entry.name.endsWith('.test.js')) out.push(full);
+  }
+  return out.sort();
+}
+
+export async function run(): Promise<void> {
+  const reportFile = process.env.WAT_TEST_REPORT;
+  const write = (text: string): void => {
+    if (reportFile) fs.appendFileSync(reportFile, text);
+  };
+  const Base = Mocha.reporters.Base;
+  Base.useColors = process.env.WAT_TEST_COLOR === '1';
+  // Every reporter line goes through Base.consoleLog: send it to the report file as well.
+  const originalConsoleLog = Base.consoleLog;
+  Base.consoleLog = (...args: unknown[]): void => {
+    write(util.format(...args) + '\n');
+    if (!reportFile) originalConsoleLog(...args);
+  };
+
+  const pass = process.env.WAT_TEST_PASS ?? 'unknown';
+  const header =
+    `Extension host: VS Code ${vscode.version} (${vscode.env.appName}, ${vscode.env.appHost}), ` +
+    `pass: ${pass}, trusted: ${vscode.workspace.isTrusted}, node ${process.version}`;
+  write(header + '\n');
+  console.log(header);
+
+  const mocha = new Mocha({ ui: 'bdd', timeout: 30_000, reporter: 'spec', color: Base.useColors });
+  if (process.env.WAT_TEST_GREP) mocha.grep(process.env.WAT_TEST_GREP);
+  const files = findTests(__dirname);
+  for (const f of files) mocha.addFile(f);
+
+  try {
+    await mocha.loadFilesAsync();
+    const summary = await new Promise<{ tests: number; passes: number; failures: number; pending: number }>((resolve) => {
+      const runner = mocha.run(() => {
+        const s = runner.stats ?? { tests: 0, passes: 0, failures: 0, pending: 0 };
+        resolve({ tests: s.tests, passes: s.passes, failures: s.failures, pending: s.pending });
+      });
+    });
+    if (reportFile) {
+      fs.writeFileSync(
+        reportFile + '.json',
+        JSON.stringify({ ...summary, files: files.length, vscodeVersion: vscode.version, appName: vscode.env.appName, pass, isTrusted: vscode.workspace.isTrusted }, null, 2),
+      );
+    }
+    if (summary.failures > 0) throw new Error(`${summary.failures} of ${summary.tests} integration tests failed`);
+    if (summary.tests === 0) throw new Error(`no integration tests ran (${files.length} test files found under ${__dirname})`);
+  } catch (err) {
+    write(`\nIntegration run failed: ${err instanceof Error ? err.stack ?? err.message : String(err)}\n`);
+    throw err;
+  } finally {
+    Base.consoleLog = originalConsoleLog;
+  }
+}
