@@ -13,6 +13,7 @@ import { WorkspaceEditApplier } from './vscode/changeApplier';
 import { DiffReview } from './vscode/changeReview';
 import { commandHostFor, CommandTerminals } from './vscode/commandTerminals';
 import { ProposedContent } from './vscode/proposedContent';
+import { locateRipgrep } from './vscode/ripgrepLocator';
 import { GuardStatusBar, registerGuardCommands } from './vscode/statusBar';
 import { registerInvokeToolCommand, registerToolCommands, RESULT_SCHEME, ToolResultDocuments } from './vscode/toolPalette';
 import { registerTools } from './vscode/toolRegistration';
@@ -34,7 +35,7 @@ export function activate(context: vscode.ExtensionContext): void {
   const commands = commandHostFor(terminals, chooseCommandShell(vscode.env.shell, existsSync), logDirectory);
   const proposals = new ProposedContent();
   const changes = new WorkspaceEditApplier(new DiffReview(approvals, proposals));
-  const services = { approver: approvals, reads: new MemoryReadLedger(), commands, changes, activity };
+  const services = { approver: approvals, reads: new MemoryReadLedger(), commands, changes, activity, ripgrepPath: locateRipgrep(context.extensionPath) };
   const resultDocuments = new ToolResultDocuments();
   context.subscriptions.push(
     proposals,

@@ -106,6 +106,8 @@ export interface ToolSettings {
   readonly runCommandAllow?: readonly string[];
   /** workspaceAgentTools.runCommand.deny: command prefixes or /regex/ that are refused; undefined means the defaults. */
   readonly runCommandDeny?: readonly string[];
+  /** Globs (relative to a workspace folder) of files and folders the search tools hide, as VS Code's files.exclude. */
+  readonly filesExclude?: readonly string[];
 }
 
 /** Hears what happens inside a call, for the activity log. */
@@ -231,4 +233,6 @@ export interface ToolContext {
   readonly confirmedInChat?: boolean;
   /** Reviews and applies file changes; absent where the host cannot write (the write tools then refuse). */
   readonly changes?: ChangeApplier;
+  /** A ripgrep binary on the extension host's disk; without it the search tools walk the FileSystem port. */
+  readonly ripgrepPath?: string;
 }

@@ -18,6 +18,8 @@ export interface ToolServices {
   readonly activity?: ActivityLog;
   /** Shows file changes in a diff and writes them; the writing tools refuse without it. */
   readonly changes?: ChangeApplier;
+  /** The ripgrep binary for local searches, when one was found. */
+  readonly ripgrepPath?: string;
 }
 
 const systemClock: Clock = { now: () => Date.now() };
@@ -40,6 +42,7 @@ function contextFor(services: ToolServices, token: vscode.CancellationToken, con
     clock: systemClock,
     token,
     changes: services.changes,
+    ripgrepPath: services.ripgrepPath,
   };
 }
 
