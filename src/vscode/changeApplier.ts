@@ -19,6 +19,21 @@ interface Restorable {
   readonly editorText?: string;
 }
 
+/** Creates the missing ancestors of a file, returning the folders it created, outermost first. */
+async function createParents(file: vscode.Uri): Promise<vscode.Uri[]> {
+  const missing: vscode.Uri[] = [];
+  for (let folder = vscode.Uri.joinPath(file, '..'); !(await exists(folder)); folder = vscode.Uri.joinPath(folder, '..')) {
+    missing.unshift(folder);
+    if (folder.path === '/') {
+      break;
+    }
+  }
+  for (const folder of missing) {
+    await vscode.workspace.fs.createDirectory(folder);
+  }
+  return missing;
+}
+
 function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
   return Buffer.compare(Buffer.from(a), Buffer.from(b)) === 0;
 }
@@ -120,6 +135,7 @@ export class WorkspaceEditApplier implements ChangeApplier {
     const restorables = await this.snapshot(plan);
     const errorsBefore = plan.reportDiagnostics ? this.errorKeys(plan) : new Map<string, Set<string>>();
     const edit = new vscode.WorkspaceEdit();
+    let editCount = 0;
     const saves: { uri: vscode.Uri; expected?: Uint8Array }[] = [];
     const byteWrites: { uri: vscode.Uri; bytes: Uint8Array }[] = [];
     const modes: { uri: vscode.Uri; mode: number }[] = [];
@@ -128,13 +144,16 @@ export class WorkspaceEditApplier implements ChangeApplier {
       const mode = await fileMode(uri);
       if (file.kind === 'create') {
         edit.createFile(uri, { contents: this.afterOf(file).bytes, overwrite: false });
+        editCount += 1;
       } else if (file.kind === 'delete') {
         edit.deleteFile(uri, { ignoreIfNotExists: false });
+        editCount += 1;
       } else if (file.moveTo) {
         // A move writes the planned bytes at the destination and removes the source, in the same edit.
         const destination = toUri(file.moveTo);
         edit.createFile(destination, { contents: this.afterOf(file).bytes, overwrite: false });
         edit.deleteFile(uri, { ignoreIfNotExists: false });
+        editCount += 2;
         if (mode !== undefined) {
           modes.push({ uri: destination, mode });
         }
@@ -148,6 +167,7 @@ export class WorkspaceEditApplier implements ChangeApplier {
           const replacement = minimalReplacement(document, inDocumentEol(this.afterOf(file).text, document));
           if (replacement) {
             edit.replace(uri, replacement.range, replacement.text);
+            editCount += 1;
             saves.push({ uri, expected: wasDirty ? undefined : this.afterOf(file).bytes });
           }
         }
@@ -156,9 +176,27 @@ export class WorkspaceEditApplier implements ChangeApplier {
         }
       }
     }
+    const createdFolders: vscode.Uri[] = [];
     try {
-      if (edit.size > 0 && !(await vscode.workspace.applyEdit(edit, { isRefactoring: false }))) {
+      // WorkspaceEdit.createFile does not create missing parent folders; create them first (and remove them on failure).
+      for (const file of plan.files) {
+        const destination = file.kind === 'create' ? file.location : file.moveTo;
+        if (destination) {
+          createdFolders.push(...(await createParents(toUri(destination))));
+        }
+      }
+      // WorkspaceEdit.size counts only text edits, so track file operations separately.
+      if (editCount > 0 && !(await vscode.workspace.applyEdit(edit, { isRefactoring: false }))) {
         throw new Error('VS Code refused the workspace edit');
+      }
+      for (const file of plan.files) {
+        const destination = file.kind === 'create' ? file.location : file.moveTo;
+        if (destination) {
+          const written = await readBytes(toUri(destination));
+          if (!written || !sameBytes(written, this.afterOf(file).bytes)) {
+            throw new Error(`${file.shownMoveTo ?? file.shownPath} was not created as planned`);
+          }
+        }
       }
       for (const save of saves) {
         const document = await vscode.workspace.openTextDocument(save.uri);
@@ -186,6 +224,9 @@ export class WorkspaceEditApplier implements ChangeApplier {
       }
     } catch (error) {
       const problems = await this.restore(restorables);
+      for (const folder of createdFolders.reverse()) {
+        await vscode.workspace.fs.delete(folder, { recursive: false, useTrash: false }).then(undefined, () => undefined);
+      }
       const detail = error instanceof Error ? error.message : String(error);
       const restored = problems.length === 0 ? 'Every file was restored to its previous content.' : `Restoring failed for: ${problems.join(', ')}; check these files.`;
       throw new ToolError(`Writing the change failed (${detail}). ${restored}`);
@@ -304,7 +345,13 @@ export class WorkspaceEditApplier implements ChangeApplier {
   /** Waits briefly for the language services to look at the changed files, then lists errors that are new. */
   private async newErrors(plan: ChangePlan, before: Map<string, Set<string>>): Promise<string[]> {
     const uris = plan.files.filter((file) => file.kind !== 'delete').map((file) => toUri(file.moveTo ?? file.location));
+    // Plain text has no language service to wait for.
+    const analysed = uris.some((uri) => (openDocument(uri)?.languageId ?? 'plaintext') !== 'plaintext');
     await new Promise<void>((resolve) => {
+      if (!analysed) {
+        resolve();
+        return;
+      }
       const timer = setTimeout(done, DIAGNOSTICS_WAIT_MS);
       const listener = vscode.languages.onDidChangeDiagnostics((event) => {
         if (event.uris.some((uri) => uris.some((wanted) => wanted.toString() === uri.toString()))) {
