@@ -32,6 +32,15 @@ describe('workbench UI (code-server + Chromium)', function () {
     await page.keyboard.press('Enter');
   }
 
+  /** Opens the Activity view from the activity bar, unless it is already showing (a second click would hide it). */
+  async function showActivityView() {
+    const title = page.locator('.part.sidebar .title-label', { hasText: /Workspace Agent Tools/i }).first();
+    if (!(await title.isVisible())) {
+      await page.locator('.activitybar .action-item a[aria-label^="Workspace Agent Tools"]').first().click();
+    }
+    await title.waitFor({ timeout: 20_000 });
+  }
+
   /** Types into the open quick input and accepts. */
   async function answerQuickInput(text) {
     const input = page.locator('.quick-input-widget input');
@@ -100,7 +109,7 @@ describe('workbench UI (code-server + Chromium)', function () {
   });
 
   it('lists the call in the Activity view with its outcome', async () => {
-    await page.locator('.activitybar .action-item a[aria-label^="Workspace Agent Tools"]').first().click();
+    await showActivityView();
     const row = page.locator('.monaco-list-row', { hasText: 'list_directory src' }).first();
     await row.waitFor();
     assert.match(await row.innerText(), /ok/);
@@ -125,12 +134,11 @@ describe('workbench UI (code-server + Chromium)', function () {
     assert.match(result, /^Created hello-from-ui\.txt \(1 lines?\)/);
     const written = path.join(workspace, 'hello-from-ui.txt');
     for (let i = 0; i < 50 && !fs.existsSync(written); i += 1) await page.waitForTimeout(100);
-    console.log('DEBUG exists', fs.existsSync(written), fs.readdirSync(workspace));
     assert.equal(fs.readFileSync(written, 'utf8'), 'Hello from the diff review');
   });
 
   it('reopens the diff of that write from the Activity view', async () => {
-    await page.locator('.activitybar .action-item a[aria-label^="Workspace Agent Tools"]').first().click();
+    await showActivityView();
     const row = page.locator('.monaco-list-row', { hasText: 'write_file hello-from-ui.txt' }).first();
     await row.waitFor();
     await row.click();
