@@ -68,6 +68,8 @@ function pathExcluded(scope: SearchScope): (relative: string) => boolean {
 
 interface RipgrepRun {
   readonly timedOut: boolean;
+  /** Stopped on purpose: the caller had enough. */
+  readonly stopped: boolean;
   readonly exitCode: number | null;
   readonly stderr: string;
 }
@@ -125,12 +127,17 @@ export class RipgrepSearchEngine implements SearchEngine {
     const parser = new JsonEventParser(request, collector, target.toRelative, pathExcluded(scope));
     const decoder = new StringDecoder('utf8');
     let rest = '';
-    const run = await this.run(scope, args, limits, (chunk) => {
+    const run = await this.run(scope, args, limits, (chunk, stop) => {
       const text = rest + decoder.write(chunk);
       let start = 0;
       for (let end = text.indexOf('\n', start); end !== -1; end = text.indexOf('\n', start)) {
         parser.line(text.slice(start, end));
         start = end + 1;
+        // A single file is complete once it is reported; only a folder search has more to skip.
+        if (collector.enough && scope.rootKind === 'directory') {
+          stop();
+          return;
+        }
       }
       rest = text.slice(start);
     });
@@ -138,11 +145,11 @@ export class RipgrepSearchEngine implements SearchEngine {
       throw new InvalidRegexError(run.stderr.trim().replace(/^rg: /, ''));
     }
     failOnError(run, parser.found > 0);
-    return { timedOut: run.timedOut };
+    return { timedOut: run.timedOut, stoppedEarly: run.stopped };
   }
 
   /** Runs ripgrep until it ends, the token is cancelled (kill at once) or the deadline passes (kill, partial). */
-  private run(scope: SearchScope, args: string[], limits: SearchLimits, onStdout: (chunk: Buffer) => void): Promise<RipgrepRun> {
+  private run(scope: SearchScope, args: string[], limits: SearchLimits, onStdout: (chunk: Buffer, stop: () => void) => void): Promise<RipgrepRun> {
     if (limits.token.isCancellationRequested) {
       return Promise.reject(new SearchCancelledError());
     }
@@ -154,6 +161,11 @@ export class RipgrepSearchEngine implements SearchEngine {
       const child = spawn(this.rgPath, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'], shell: false, windowsHide: true });
       let cancelled = false;
       let timedOut = false;
+      let stopped = false;
+      const stop = (): void => {
+        stopped = true;
+        child.kill('SIGKILL');
+      };
       let stderr = '';
       const cancellation = limits.token.onCancellationRequested(() => {
         cancelled = true;
@@ -167,8 +179,8 @@ export class RipgrepSearchEngine implements SearchEngine {
         Math.max(0, limits.deadline - limits.clock.now()),
       );
       child.stdout.on('data', (chunk: Buffer) => {
-        if (!cancelled && !timedOut) {
-          onStdout(chunk);
+        if (!cancelled && !timedOut && !stopped) {
+          onStdout(chunk, stop);
         }
       });
       child.stderr.on('data', (chunk: Buffer) => {
@@ -187,7 +199,7 @@ export class RipgrepSearchEngine implements SearchEngine {
         if (cancelled) {
           reject(new SearchCancelledError());
         } else {
-          resolve({ timedOut, exitCode, stderr });
+          resolve({ timedOut, stopped, exitCode, stderr });
         }
       });
     });
@@ -196,7 +208,7 @@ export class RipgrepSearchEngine implements SearchEngine {
 
 /** Exit code 2 is an error; with --no-messages it only comes from fatal ones when nothing was found. */
 function failOnError(run: RipgrepRun, foundSomething: boolean): void {
-  if (!run.timedOut && run.exitCode === 2 && !foundSomething && run.stderr.trim() !== '') {
+  if (!run.timedOut && !run.stopped && run.exitCode === 2 && !foundSomething && run.stderr.trim() !== '') {
     throw new Error(`ripgrep failed: ${run.stderr.trim()}`);
   }
 }
