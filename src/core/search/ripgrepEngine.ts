@@ -6,6 +6,7 @@ import type { FileSystem } from '../ports';
 import type { FileListing, GrepCollector, GrepLine, GrepRequest, SearchEngine, SearchLimits, SearchOutcome, SearchScope } from './engine';
 import { InvalidRegexError, SearchCancelledError } from './engine';
 import type { GlobHints } from './globPattern';
+import { IgnoreRules } from './ignoreRules';
 
 /** Our rules, spelled as ripgrep flags: the ones the fallback engine applies too, and no others. */
 function ruleArgs(scope: SearchScope): string[] {
@@ -66,6 +67,9 @@ function pathExcluded(scope: SearchScope): (relative: string) => boolean {
   return (relative) => scope.excludes.isExcluded(base === '' ? relative : `${base}/${relative}`, skipDepth);
 }
 
+/** Above this many files, checking .gitignore in JavaScript costs more than a second, exact listing. */
+const MAX_FILES_CHECKED_IN_PROCESS = 300;
+
 interface RipgrepRun {
   readonly timedOut: boolean;
   /** Stopped on purpose: the caller had enough. */
@@ -83,12 +87,31 @@ export class RipgrepSearchEngine implements SearchEngine {
   ) {}
 
   async listFiles(scope: SearchScope, hints: GlobHints, limits: SearchLimits): Promise<FileListing> {
+    const nameGlob = hints.basename;
+    if (nameGlob === undefined) {
+      return this.list(scope, hints, limits);
+    }
+    // A name glob as -g costs ripgrep much less than a file type, but -g also lets through files
+    // .gitignore hides. Few results are checked against the fallback's rules here; many would cost
+    // more to check in JavaScript than listing again with the type, which ripgrep filters exactly.
+    const quick = await this.list(scope, { maxDepth: hints.maxDepth }, limits, nameGlob);
+    if (quick.timedOut || quick.files.length > MAX_FILES_CHECKED_IN_PROCESS) {
+      return quick.timedOut ? quick : this.list(scope, hints, limits);
+    }
+    const rules = new IgnoreRules(this.fs, scope.parentRules ? scope.ignoreRoot : scope.root);
+    const prefix = scope.parentRules && scope.rootFromIgnoreRoot !== '' ? `${scope.rootFromIgnoreRoot}/` : '';
+    const ignored = await Promise.all(quick.files.map((relative) => rules.isIgnored(prefix + relative, false)));
+    return { files: quick.files.filter((_, index) => !ignored[index]), timedOut: false };
+  }
+
+  private async list(scope: SearchScope, hints: GlobHints, limits: SearchLimits, nameGlob?: string): Promise<FileListing> {
     const target = pathArgument(scope);
     const files: string[] = [];
     const excluded = pathExcluded(scope);
     let rest = '';
     const decoder = new StringDecoder('utf8');
-    const run = await this.run(scope, ['--files', '--null', ...ruleArgs(scope), ...hintArgs(hints), '--', target.arg], limits, (chunk) => {
+    const args = ['--files', '--null', ...ruleArgs(scope), ...hintArgs(hints), ...(nameGlob === undefined ? [] : ['-g', nameGlob]), '--', target.arg];
+    const run = await this.run(scope, args, limits, (chunk) => {
       const parts = (rest + decoder.write(chunk)).split('\0');
       rest = parts.pop() ?? '';
       for (const printed of parts) {
