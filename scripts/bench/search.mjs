@@ -316,21 +316,32 @@ export async function benchSearch({ log, scratchDir }) {
   const textOf = (result) => result.parts.map((part) => part.text ?? '').join('\n');
   const verdicts = [];
 
+  const only = process.env.WAT_BENCH_SEARCH_ONLY;
   log('');
-  log(`workspace_grep on ${label} (${fileCount} searchable files), median of ${RUNS} (peers: ${PEER_RUNS}), warm cache, ${root}`);
+  log(`workspace_grep on ${label} (${fileCount} searchable files), median of ${RUNS} taken in turns with raw rg and gemini-cli-core (warm cache), ${root}`);
+  log('Ours and the peer stop once more than the 100 results they print were found; raw rg prints everything it finds.');
   const grepRows = [];
-  for (const query of GREP_QUERIES) {
-    const [ours, rg] = await paired(RUNS, [async () => textOf(await grepTool.run(query, ctx)), () => spawnCollect(RG, rawGrepArgs(query), root)]);
-    const geminiResult = await timedPeer(gemini, 'grep', query);
+  for (const query of only === 'glob' ? [] : GREP_QUERIES) {
+    // Gemini's grep is fast enough to be measured in the same turns as ours and rg's.
+    const subjects = [async () => textOf(await grepTool.run(query, ctx)), () => spawnCollect(RG, rawGrepArgs(query), root)];
+    let geminiResult;
+    try {
+      if (gemini) await gemini.grep(query);
+      if (gemini) subjects.push(() => gemini.grep(query));
+    } catch (error) {
+      geminiResult = { error: String(error.message).split('\n')[0] };
+    }
+    const [ours, rg, geminiPaired] = await paired(RUNS, subjects);
+    geminiResult ??= geminiPaired;
     grepRows.push([describeQuery(query), `${ours.ms.toFixed(0)} ms`, `${ours.chars} ch`, `${rg.ms.toFixed(0)} ms ${rg.chars} ch`, ratio(ours.ms, rg.ms), 'no grep tool', cell(geminiResult, ours)]);
     verdicts.push({ what: `grep ${describeQuery(query)}`, ratio: ours.ms / rg.ms, budget: 1.3, peers: [geminiResult].filter((r) => r && !r.error).map((r) => r.ms > ours.ms) });
   }
   printTable(log, ['query', 'ours', 'ours output', 'raw rg (same flags)', 'ours/rg', 'mcp server-filesystem', 'gemini-cli-core RipGrepTool'], grepRows);
 
   log('');
-  log(`workspace_glob on ${label}: raw = rg --files -g <pattern> plus stat and sort by mtime`);
+  log(`workspace_glob on ${label}: raw = rg --files -g <pattern> plus stat and sort by mtime, in turns with ours; peers: median of ${PEER_RUNS} after a warm-up (one run when slower than 10 s)`);
   const globRows = [];
-  for (const query of GLOB_QUERIES) {
+  for (const query of only === 'grep' ? [] : GLOB_QUERIES) {
     const [ours, raw] = await paired(RUNS, [async () => textOf(await globTool.run(query, ctx)), () => rawGlob(root, query)]);
     const mcpResult = await timedPeer(mcp, 'glob', query);
     const geminiResult = await timedPeer(gemini, 'glob', query);
