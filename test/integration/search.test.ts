@@ -184,10 +184,14 @@ describe('workspace_glob and workspace_grep (extension host)', function () {
       );
     });
 
-    it('caps at max_results and counts what was left out', async () => {
+    it('stops at max_results and says more exist', async () => {
       const output = lines(await grep({ pattern: 'TODO', max_results: 2 }));
       assert.strictEqual(output.length, 3);
-      assert.match(output[2], /^\[5 more matching lines not shown \(7 matching lines in 7 files in all\)/);
+      assert.match(output[2], /^\[More than 2 matching lines exist; these are the first 2 found, in path order\./);
+    });
+
+    it('counts what was left out when the search ran to the end', async () => {
+      assert.match(await grep({ pattern: 'MARK', path: `${TREE}/context.txt`, max_results: 2 }), /\n\[1 more matching lines not shown \(3 matching lines in 1 files in all\)/);
     });
 
     it('matches $ before CRLF and prints the line without the carriage return', async () => {
@@ -240,7 +244,7 @@ describe('workspace_glob and workspace_grep (extension host)', function () {
       { pattern: 'todo:', case_insensitive: true, glob: '*.ts' },
       { pattern: 'a.b(c)', fixed_strings: true },
       { pattern: 'MARK', context: 2 },
-      { pattern: 'TODO', max_results: 3 },
+      { pattern: 'MARK', max_results: 2, path: 'context.txt' },
       { pattern: 'line\\$$' },
       { pattern: 'NEEDLE_MINIFIED' },
       { pattern: 'export function (\\w+)', path: 'src', glob: 'nested/**' },

@@ -30,6 +30,8 @@ export interface SearchLimits {
 /** A search stopped by the time budget says so; cancellation throws instead. */
 export interface SearchOutcome {
   readonly timedOut: boolean;
+  /** True when the search stopped because the collector had enough. */
+  readonly stoppedEarly?: boolean;
 }
 
 export interface FileListing extends SearchOutcome {
@@ -114,4 +116,6 @@ export interface GrepCollector {
   readonly maxLinesPerFile: number;
   /** A finished file; `lines` is empty when wants() said no or the mode prints no lines. */
   add(file: GrepFileResult): void;
+  /** True once more was found than can be printed: the engine stops searching. */
+  readonly enough: boolean;
 }

@@ -60,6 +60,9 @@ export class FallbackSearchEngine implements SearchEngine {
       }
     });
     for (let start = 0; start < candidates.length && !timedOut; start += FILE_CONCURRENCY) {
+      if (collector.enough) {
+        return { timedOut, stoppedEarly: true };
+      }
       timedOut = checkLimits(limits);
       const batch = candidates.slice(start, start + FILE_CONCURRENCY);
       await Promise.all(batch.map((relative) => this.grepFile(joinLocation(scope.root, relative), relative, request, matchLine, collector)));

@@ -30,6 +30,10 @@ export class SortedGrepCollector implements GrepCollector {
     return this.maxResults;
   }
 
+  get enough(): boolean {
+    return this.mode === 'content' ? this.totalMatches > this.maxResults : this.totalFiles > this.maxResults;
+  }
+
   wants(path: string): boolean {
     if (!this.full()) {
       return true;

@@ -12,6 +12,7 @@ export const ALWAYS_HIDDEN = new Set(['.git']);
  */
 export class IgnoreRules {
   private readonly matchers = new Map<string, Promise<Ignore | undefined>>();
+  private readonly folderVerdicts = new Map<string, Promise<boolean>>();
 
   constructor(
     private readonly fs: FileSystem,
@@ -24,14 +25,24 @@ export class IgnoreRules {
     if (parts.some((part) => ALWAYS_HIDDEN.has(part))) {
       return true;
     }
-    // An ignored ancestor hides everything below it; git never looks inside.
-    for (let depth = 1; depth <= parts.length; depth += 1) {
-      const isLast = depth === parts.length;
-      if (await this.decide(parts.slice(0, depth), isLast ? isDirectory : true)) {
-        return true;
-      }
+    if (parts.length === 0) {
+      return false;
     }
-    return false;
+    // An ignored ancestor hides everything below it; git never looks inside.
+    if (parts.length > 1 && (await this.isFolderIgnored(parts.slice(0, -1).join('/')))) {
+      return true;
+    }
+    return this.decide(parts, isDirectory);
+  }
+
+  /** Folder verdicts are remembered, so checking many files of one tree costs one decision per file. */
+  private isFolderIgnored(folder: string): Promise<boolean> {
+    let verdict = this.folderVerdicts.get(folder);
+    if (!verdict) {
+      verdict = this.isIgnored(folder, true);
+      this.folderVerdicts.set(folder, verdict);
+    }
+    return verdict;
   }
 
   private async decide(parts: string[], isDirectory: boolean): Promise<boolean> {

@@ -6,6 +6,7 @@ import type { FileSystem } from '../ports';
 import type { FileListing, GrepCollector, GrepLine, GrepRequest, SearchEngine, SearchLimits, SearchOutcome, SearchScope } from './engine';
 import { InvalidRegexError, SearchCancelledError } from './engine';
 import type { GlobHints } from './globPattern';
+import { IgnoreRules } from './ignoreRules';
 
 /** Our rules, spelled as ripgrep flags: the ones the fallback engine applies too, and no others. */
 function ruleArgs(scope: SearchScope): string[] {
@@ -66,8 +67,13 @@ function pathExcluded(scope: SearchScope): (relative: string) => boolean {
   return (relative) => scope.excludes.isExcluded(base === '' ? relative : `${base}/${relative}`, skipDepth);
 }
 
+/** Above this many files, checking .gitignore in JavaScript costs more than a second, exact listing. */
+const MAX_FILES_CHECKED_IN_PROCESS = 300;
+
 interface RipgrepRun {
   readonly timedOut: boolean;
+  /** Stopped on purpose: the caller had enough. */
+  readonly stopped: boolean;
   readonly exitCode: number | null;
   readonly stderr: string;
 }
@@ -81,12 +87,31 @@ export class RipgrepSearchEngine implements SearchEngine {
   ) {}
 
   async listFiles(scope: SearchScope, hints: GlobHints, limits: SearchLimits): Promise<FileListing> {
+    const nameGlob = hints.basename;
+    if (nameGlob === undefined) {
+      return this.list(scope, hints, limits);
+    }
+    // A name glob as -g costs ripgrep much less than a file type, but -g also lets through files
+    // .gitignore hides. Few results are checked against the fallback's rules here; many would cost
+    // more to check in JavaScript than listing again with the type, which ripgrep filters exactly.
+    const quick = await this.list(scope, { maxDepth: hints.maxDepth }, limits, nameGlob);
+    if (quick.timedOut || quick.files.length > MAX_FILES_CHECKED_IN_PROCESS) {
+      return quick.timedOut ? quick : this.list(scope, hints, limits);
+    }
+    const rules = new IgnoreRules(this.fs, scope.parentRules ? scope.ignoreRoot : scope.root);
+    const prefix = scope.parentRules && scope.rootFromIgnoreRoot !== '' ? `${scope.rootFromIgnoreRoot}/` : '';
+    const ignored = await Promise.all(quick.files.map((relative) => rules.isIgnored(prefix + relative, false)));
+    return { files: quick.files.filter((_, index) => !ignored[index]), timedOut: false };
+  }
+
+  private async list(scope: SearchScope, hints: GlobHints, limits: SearchLimits, nameGlob?: string): Promise<FileListing> {
     const target = pathArgument(scope);
     const files: string[] = [];
     const excluded = pathExcluded(scope);
     let rest = '';
     const decoder = new StringDecoder('utf8');
-    const run = await this.run(scope, ['--files', '--null', ...ruleArgs(scope), ...hintArgs(hints), '--', target.arg], limits, (chunk) => {
+    const args = ['--files', '--null', ...ruleArgs(scope), ...hintArgs(hints), ...(nameGlob === undefined ? [] : ['-g', nameGlob]), '--', target.arg];
+    const run = await this.run(scope, args, limits, (chunk) => {
       const parts = (rest + decoder.write(chunk)).split('\0');
       rest = parts.pop() ?? '';
       for (const printed of parts) {
@@ -125,12 +150,17 @@ export class RipgrepSearchEngine implements SearchEngine {
     const parser = new JsonEventParser(request, collector, target.toRelative, pathExcluded(scope));
     const decoder = new StringDecoder('utf8');
     let rest = '';
-    const run = await this.run(scope, args, limits, (chunk) => {
+    const run = await this.run(scope, args, limits, (chunk, stop) => {
       const text = rest + decoder.write(chunk);
       let start = 0;
       for (let end = text.indexOf('\n', start); end !== -1; end = text.indexOf('\n', start)) {
         parser.line(text.slice(start, end));
         start = end + 1;
+        // A single file is complete once it is reported; only a folder search has more to skip.
+        if (collector.enough && scope.rootKind === 'directory') {
+          stop();
+          return;
+        }
       }
       rest = text.slice(start);
     });
@@ -138,11 +168,11 @@ export class RipgrepSearchEngine implements SearchEngine {
       throw new InvalidRegexError(run.stderr.trim().replace(/^rg: /, ''));
     }
     failOnError(run, parser.found > 0);
-    return { timedOut: run.timedOut };
+    return { timedOut: run.timedOut, stoppedEarly: run.stopped };
   }
 
   /** Runs ripgrep until it ends, the token is cancelled (kill at once) or the deadline passes (kill, partial). */
-  private run(scope: SearchScope, args: string[], limits: SearchLimits, onStdout: (chunk: Buffer) => void): Promise<RipgrepRun> {
+  private run(scope: SearchScope, args: string[], limits: SearchLimits, onStdout: (chunk: Buffer, stop: () => void) => void): Promise<RipgrepRun> {
     if (limits.token.isCancellationRequested) {
       return Promise.reject(new SearchCancelledError());
     }
@@ -154,6 +184,11 @@ export class RipgrepSearchEngine implements SearchEngine {
       const child = spawn(this.rgPath, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'], shell: false, windowsHide: true });
       let cancelled = false;
       let timedOut = false;
+      let stopped = false;
+      const stop = (): void => {
+        stopped = true;
+        child.kill('SIGKILL');
+      };
       let stderr = '';
       const cancellation = limits.token.onCancellationRequested(() => {
         cancelled = true;
@@ -167,8 +202,8 @@ export class RipgrepSearchEngine implements SearchEngine {
         Math.max(0, limits.deadline - limits.clock.now()),
       );
       child.stdout.on('data', (chunk: Buffer) => {
-        if (!cancelled && !timedOut) {
-          onStdout(chunk);
+        if (!cancelled && !timedOut && !stopped) {
+          onStdout(chunk, stop);
         }
       });
       child.stderr.on('data', (chunk: Buffer) => {
@@ -187,7 +222,7 @@ export class RipgrepSearchEngine implements SearchEngine {
         if (cancelled) {
           reject(new SearchCancelledError());
         } else {
-          resolve({ timedOut, exitCode, stderr });
+          resolve({ timedOut, stopped, exitCode, stderr });
         }
       });
     });
@@ -196,7 +231,7 @@ export class RipgrepSearchEngine implements SearchEngine {
 
 /** Exit code 2 is an error; with --no-messages it only comes from fatal ones when nothing was found. */
 function failOnError(run: RipgrepRun, foundSomething: boolean): void {
-  if (!run.timedOut && run.exitCode === 2 && !foundSomething && run.stderr.trim() !== '') {
+  if (!run.timedOut && !run.stopped && run.exitCode === 2 && !foundSomething && run.stderr.trim() !== '') {
     throw new Error(`ripgrep failed: ${run.stderr.trim()}`);
   }
 }

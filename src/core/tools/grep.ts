@@ -32,7 +32,7 @@ export const grepTool: ToolSpec<GrepInput> = {
   modelDescription: [
     'Search the contents of workspace files with a regular expression (ripgrep syntax, e.g. "function\\s+\\w+", "TODO|FIXME"). Use it to find where something is defined or used; to find files by name use workspace_glob.',
     'pattern: the regex, matched within one line (set fixed_strings to true to search for literal text such as "a.b(c)"). path: a file or folder to search, workspace-relative; default the workspace root. glob: only search files whose path matches; without a "/" it matches the file name at any depth ("*.ts", "*.{js,jsx}"), with one it matches the path relative to path ("src/**/*.py"); a leading "!" excludes ("!*.min.js").',
-    'output_mode: "content" (default) prints matching lines as path:line:text (context lines as path-line-text, "--" between separate groups); "files_with_matches" prints only paths; "count" prints path:count (matching lines per file). context: lines of context before and after each match (content mode). case_insensitive: default false. max_results: at most this many matching lines (content) or files (default 100); the output says how many more were left out. Files are listed in path order.',
+    'output_mode: "content" (default) prints matching lines as path:line:text (context lines as path-line-text, "--" between separate groups); "files_with_matches" prints only paths; "count" prints path:count (matching lines per file). context: lines of context before and after each match (content mode). case_insensitive: default false. max_results: at most this many matching lines (content) or files (default 100); when more exist the search stops early and says so. Files are listed in path order.',
     `Files hidden by .gitignore or files.exclude, binary files and .env files are skipped; symbolic links are not followed. Lines longer than ${MAX_GREP_LINE_CHARS} characters are cut to a window around the match.`,
   ].join('\n'),
   inputSchema: {
@@ -81,6 +81,7 @@ export async function searchText(input: GrepInput, ctx: ToolContext, budgetMs: n
   const collector = new SortedGrepCollector(mode, maxResults);
   const engine = selectSearchEngine(scope, ctx);
   let timedOut: boolean;
+  let stoppedEarly: boolean | undefined;
   try {
     const request = {
       scope,
@@ -90,7 +91,7 @@ export async function searchText(input: GrepInput, ctx: ToolContext, budgetMs: n
       include,
       hints: input.glob ? globHints(input.glob.trim(), true) : {},
     };
-    ({ timedOut } = await engine.grep(request, searchLimits(ctx, budgetMs), collector));
+    ({ timedOut, stoppedEarly } = await engine.grep(request, searchLimits(ctx, budgetMs), collector));
   } catch (error) {
     if (error instanceof InvalidRegexError) {
       throw new ToolError(
@@ -105,8 +106,10 @@ export async function searchText(input: GrepInput, ctx: ToolContext, budgetMs: n
 
   const report = formatGrep(collector, mode, context, maxResults, scope.show);
   const notes: string[] = [];
-  if (report.omitted > 0) {
-    const what = mode === 'content' ? `matching lines` : 'files';
+  const what = mode === 'content' ? 'matching lines' : 'files';
+  if (stoppedEarly) {
+    notes.push(`[More than ${maxResults} ${what} exist; these are the first ${report.shownMatches} found, in path order. The search stopped there, so the total is unknown. Narrow the search with path or glob, or raise max_results.]`);
+  } else if (report.omitted > 0) {
     const files = mode === 'content' ? ` (${collector.totalMatches} matching lines in ${collector.totalFiles} files in all)` : '';
     notes.push(`[${report.omitted} more ${what} not shown${files}. Narrow the search with path or glob, or raise max_results.]`);
   }

@@ -86,6 +86,23 @@ describe('workspace_glob (ripgrep engine)', () => {
     }
   });
 
+  it('honours .gitignore for a name glob with many matches as well as with few', async () => {
+    const many = path.join(tree.root, 'many-ignored');
+    fs.mkdirSync(many);
+    fs.writeFileSync(path.join(many, '.gitignore'), 'f7.txt\n');
+    for (let i = 0; i < 320; i += 1) {
+      fs.writeFileSync(path.join(many, `f${i}.txt`), '');
+    }
+    try {
+      const text = await glob('many-ignored/*.txt');
+      assert.ok(!text.split('\n').includes('many-ignored/f7.txt'));
+      assert.match(text, /\n\[219 more not shown\]$/);
+      assert.doesNotMatch(await glob('many-ignored/f7*'), /f7\.txt/);
+    } finally {
+      fs.rmSync(many, { recursive: true });
+    }
+  });
+
   it('says when nothing matches', async () => {
     assert.match(await glob('**/*.nothing'), /^No files match \*\*\/\*\.nothing in the workspace/);
   });

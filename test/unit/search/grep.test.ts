@@ -62,15 +62,25 @@ describe('workspace_grep (ripgrep engine)', () => {
     );
   });
 
-  it('caps matches at max_results and says how many were left out', async () => {
+  it('stops at max_results matching lines and says that more exist', async () => {
     const lines = (await grep({ pattern: 'TODO', max_results: 2 })).split('\n');
-    assert.deepEqual(lines.slice(0, 2), ['.github/workflows/ci.yml:2:# TODO: cache', 'crlf.txt:2:TODO crlf line']);
-    assert.match(lines[2], /^\[5 more matching lines not shown \(7 matching lines in 7 files in all\)/);
+    assert.equal(lines.length, 3);
+    assert.ok(lines.slice(0, 2).every((line) => /^[^:]+:\d+:.*TODO/.test(line)), lines.join('\n'));
+    assert.ok(lines[0] < lines[1], 'in path order');
+    assert.equal(lines[2], '[More than 2 matching lines exist; these are the first 2 found, in path order. The search stopped there, so the total is unknown. Narrow the search with path or glob, or raise max_results.]');
   });
 
-  it('caps files in files_with_matches mode', async () => {
+  it('stops at max_results files in files_with_matches mode', async () => {
     const lines = (await grep({ pattern: 'TODO', output_mode: 'files_with_matches', max_results: 1 })).split('\n');
-    assert.deepEqual(lines, ['.github/workflows/ci.yml', '[6 more files not shown. Narrow the search with path or glob, or raise max_results.]']);
+    assert.equal(lines.length, 2);
+    assert.match(lines[1], /^\[More than 1 files exist; these are the first 1 found/);
+  });
+
+  it('counts what was left out when the last file found is the one past the cap', async () => {
+    assert.equal(
+      await grep({ pattern: 'MARK', path: 'context.txt', max_results: 2 }),
+      ['context.txt:3:line 3 MARK', 'context.txt:5:line 5 MARK', '[1 more matching lines not shown (3 matching lines in 1 files in all). Narrow the search with path or glob, or raise max_results.]'].join('\n'),
+    );
   });
 
   it('matches $ before a CRLF line ending and prints the line without the carriage return', async () => {

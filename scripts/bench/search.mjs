@@ -1,0 +1,362 @@
+// workspace_grep and workspace_glob on a large tree, side by side in one run with raw ripgrep (the
+// same flags; for glob `rg --files -g` plus the sort by modification time) and with the peers
+// @modelcontextprotocol/server-filesystem and @google/gemini-cli-core, installed only into a bench
+// folder outside the project. Prints medians, ratios and output sizes in characters.
+//
+// The tree: Debian's linux-source-6.1 (apt-get download, unpacked once into <scratch>/linux-src, the
+// Debian block of its root .gitignore cut, git init), else a generated tree of the same shape.
+// Peers: <scratch>/../bench-peers (or WAT_BENCH_PEERS), installed with npm on first use.
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import * as fsp from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import * as path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { performance } from 'node:perf_hooks';
+import { printTable, ratio } from './measure.mjs';
+
+const require = createRequire(import.meta.url);
+const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const RG = path.join(repo, 'node_modules/@vscode/ripgrep-linux-x64/bin/rg');
+const RUNS = Number(process.env.WAT_BENCH_RUNS ?? 7);
+const PEER_RUNS = Number(process.env.WAT_BENCH_PEER_RUNS ?? 3);
+
+// ---------------------------------------------------------------------------------------------
+// The tree
+
+function run(command, args, options = {}) {
+  const result = spawnSync(command, args, { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, ...options });
+  if (result.status !== 0) {
+    throw new Error(`${command} ${args.join(' ')} failed (${result.status}): ${result.stderr || result.error}`);
+  }
+  return result.stdout;
+}
+
+function prepareLinuxTree(base, log) {
+  const root = path.join(base, 'linux-source-6.1');
+  const marker = path.join(base, '.prepared');
+  if (existsSync(marker)) return root;
+  mkdirSync(base, { recursive: true });
+  let deb = readdirSync(base).find((name) => name.startsWith('linux-source-6.1_') && name.endsWith('.deb'));
+  if (!deb) {
+    log('Downloading linux-source-6.1 with apt-get download ...');
+    run('apt-get', ['download', 'linux-source-6.1'], { cwd: base });
+    deb = readdirSync(base).find((name) => name.startsWith('linux-source-6.1_') && name.endsWith('.deb'));
+  }
+  if (!existsSync(root)) {
+    log(`Unpacking ${deb} (about a minute) ...`);
+    run('sh', ['-c', 'dpkg-deb --fsys-tarfile "$1" | tar -x ./usr/src/ && tar -xJf usr/src/linux-source-6.1.tar.xz && rm -rf usr', 'unpack', deb], { cwd: base });
+  }
+  // Debian's block at the end of the root .gitignore ignores everything at the top level.
+  const gitignore = path.join(root, '.gitignore');
+  const text = readFileSync(gitignore, 'utf8');
+  const cut = text.indexOf('# Debian packaging');
+  if (cut !== -1) writeFileSync(gitignore, text.slice(0, cut));
+  if (!existsSync(path.join(root, '.git'))) run('git', ['init', '-q'], { cwd: root });
+  writeFileSync(marker, new Date().toISOString());
+  return root;
+}
+
+/** A tree shaped like the kernel's: ~78k files in nested folders, C sources and headers, Makefiles, Kconfig. */
+async function generateTree(root, log) {
+  const marker = path.join(root, '.generated');
+  if (existsSync(marker)) return root;
+  log('Generating a kernel-shaped tree of ~78k files ...');
+  const words = ['kmalloc_array', 'spin_lock_irqsave', 'MODULE_AUTHOR', 'copyright', 'EXPORT_SYMBOL_GPL', 'mutex_lock', 'static int', 'return -EINVAL;'];
+  let made = 0;
+  for (let a = 0; a < 20 && made < 78_000; a += 1) {
+    for (let b = 0; b < 40 && made < 78_000; b += 1) {
+      for (let c = 0; c < 12 && made < 78_000; c += 1) {
+        const dir = path.join(root, `sub${a}`, `part${b}`, `mod${c}`);
+        await fsp.mkdir(dir, { recursive: true });
+        const files = [['Makefile', 'obj-y += x.o\n'], ['Kconfig', 'config X\n\tbool\n'], ...Array.from({ length: 6 }, (_, i) => [`f${i}.${i % 3 === 0 ? 'h' : 'c'}`, ''])];
+        for (const [name, fixed] of files) {
+          let body = fixed;
+          if (!body) {
+            for (let line = 0; line < 150; line += 1) body += `${words[(line * 7 + made) % words.length]}(${line}); /* line ${line} of ${name} */\n`;
+          }
+          await fsp.writeFile(path.join(dir, name), body);
+          made += 1;
+        }
+      }
+    }
+  }
+  writeFileSync(path.join(root, '.gitignore'), '*.o\n');
+  run('git', ['init', '-q'], { cwd: root });
+  writeFileSync(marker, String(made));
+  return root;
+}
+
+async function ensureTree(scratchDir, log) {
+  try {
+    return { root: prepareLinuxTree(path.join(scratchDir, 'linux-src'), log), label: "Debian's linux-source-6.1" };
+  } catch (error) {
+    log(`linux-source-6.1 is not available (${String(error.message).split('\n')[0]}); using a generated tree.`);
+    return { root: await generateTree(path.join(scratchDir, 'generated-tree'), log), label: 'a generated kernel-shaped tree' };
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Subjects
+
+function ourContext(root) {
+  const { NodeFileSystem } = require(path.join(repo, 'out/src/core/fs/nodeFileSystem.js'));
+  const { MemoryReadLedger } = require(path.join(repo, 'out/src/core/edit/readLedger.js'));
+  const { fileLocation } = require(path.join(repo, 'out/src/core/guard/workspacePaths.js'));
+  return {
+    fs: new NodeFileSystem(),
+    buffers: { dirtyText: () => undefined },
+    approver: { confirm: async () => false },
+    workspace: { folders: [{ name: 'linux', location: fileLocation(root) }], trusted: true, home: '/nonexistent' },
+    settings: { riskLevel: 'medium', planMode: false, allowedReadPaths: [], allowedWritePaths: [], filesExclude: FILES_EXCLUDE },
+    reads: new MemoryReadLedger(),
+    clock: { now: () => Date.now() },
+    token: { isCancellationRequested: false, onCancellationRequested: () => ({ dispose() {} }) },
+    ripgrepPath: RG,
+  };
+}
+
+/** ripgrep spawned as a tool would: stdout piped and read to the end (a /dev/null stdout makes rg quit early). */
+function spawnCollect(command, args, cwd) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+    const chunks = [];
+    child.stdout.on('data', (chunk) => chunks.push(chunk));
+    child.on('error', reject);
+    child.on('close', (code) => (code === 0 || code === 1 ? resolve(Buffer.concat(chunks).toString('utf8')) : reject(new Error(`${command} exited ${code}`))));
+  });
+}
+
+const FILES_EXCLUDE = ['**/.git', '**/.svn', '**/.hg', '**/CVS', '**/.DS_Store', '**/Thumbs.db'];
+// The flags our engine passes to get the same files (files.exclude's defaults included), so the
+// reference does the same work; only the output format differs (text here, --json in ours).
+const RULE_FLAGS = ['--no-config', '--no-require-git', '--no-ignore-dot', '--no-ignore-global', '--hidden', '--no-messages', '-g', '!.git', ...FILES_EXCLUDE.flatMap((glob) => ['-g', `!${glob}`])];
+
+function rawGrepArgs(query) {
+  const args = [...RULE_FLAGS];
+  args.push('--crlf');
+  if (query.output_mode === 'files_with_matches') args.push('--files-with-matches');
+  else if (query.output_mode === 'count') args.push('--count');
+  else args.push('--line-number');
+  if (query.case_insensitive) args.push('--ignore-case');
+  if (query.fixed_strings) args.push('--fixed-strings');
+  if (query.glob) args.push('-g', query.glob);
+  args.push('-e', query.pattern, '--', query.path ?? '.');
+  return args;
+}
+
+async function rawGlob(root, query) {
+  const listed = await spawnCollect(RG, ['--files', ...RULE_FLAGS, '-g', query.pattern, '--', '.'], root);
+  const files = listed.split('\n').filter(Boolean);
+  const dated = [];
+  for (let start = 0; start < files.length; start += 128) {
+    const batch = files.slice(start, start + 128);
+    const stats = await Promise.all(batch.map((file) => fsp.stat(path.join(root, file))));
+    batch.forEach((file, index) => dated.push([stats[index].mtimeMs, file]));
+  }
+  dated.sort((a, b) => b[0] - a[0]);
+  return dated.map(([, file]) => file).join('\n');
+}
+
+/** @modelcontextprotocol/server-filesystem over its stdio protocol, with the SDK's own client. */
+async function startMcpPeer(peersDir, root) {
+  const modules = path.join(peersDir, 'node_modules/@modelcontextprotocol');
+  const serverEntry = path.join(modules, 'server-filesystem/dist/index.js');
+  const { Client } = await import(pathToFileURL(path.join(modules, 'sdk/dist/esm/client/index.js')).href);
+  const { StdioClientTransport } = await import(pathToFileURL(path.join(modules, 'sdk/dist/esm/client/stdio.js')).href);
+  const client = new Client({ name: 'wat-bench', version: '0.0.0' });
+  await client.connect(new StdioClientTransport({ command: process.execPath, args: [serverEntry, root], stderr: 'ignore' }));
+  return {
+    async glob(query) {
+      const result = await client.callTool({ name: 'search_files', arguments: { path: root, pattern: query.pattern } }, undefined, { timeout: 600_000 });
+      return result.content.map((part) => part.text ?? '').join('\n');
+    },
+    close: () => client.close(),
+  };
+}
+
+/** @google/gemini-cli-core's GlobTool and RipGrepTool, in process, with the config they read. */
+async function startGeminiPeer(peersDir, root) {
+  const peerRequire = createRequire(path.join(peersDir, 'package.json'));
+  const core = await import(pathToFileURL(peerRequire.resolve('@google/gemini-cli-core')).href);
+  const fileFiltering = { respectGitIgnore: true, respectGeminiIgnore: true };
+  const config = {
+    getTargetDir: () => root,
+    getWorkspaceContext: () => new core.WorkspaceContext(root),
+    getFileService: () => new core.FileDiscoveryService(root, fileFiltering),
+    getFileExclusions: () => ({ getGlobExcludes: () => [] }),
+    getFileFilteringOptions: () => fileFiltering,
+    getFileFilteringRespectGitIgnore: () => true,
+    getDebugMode: () => false,
+    getRipgrepPath: async () => RG,
+    validatePathAccess: () => null,
+    sandboxManager: undefined,
+  };
+  const bus = new core.MessageBus(core.PolicyEngine ? new core.PolicyEngine({}) : undefined);
+  const globTool = new core.GlobTool(config, bus);
+  const grepTool = new core.RipGrepTool(config, bus);
+  const text = (result) => {
+    if (result.error) throw new Error(result.error.message ?? String(result.error));
+    return typeof result.llmContent === 'string' ? result.llmContent : JSON.stringify(result.llmContent);
+  };
+  const options = () => ({ abortSignal: new AbortController().signal });
+  return {
+    async glob(query) {
+      return text(await globTool.build({ pattern: query.pattern }).execute(options()));
+    },
+    async grep(query) {
+      const params = { pattern: query.pattern, dir_path: query.path, include: query.glob, case_sensitive: !query.case_insensitive, fixed_strings: query.fixed_strings, names_only: query.output_mode === 'files_with_matches' };
+      for (const key of Object.keys(params)) if (params[key] === undefined) delete params[key];
+      return text(await grepTool.build(params).execute(options()));
+    },
+    close: async () => undefined,
+  };
+}
+
+async function ensurePeers(peersDir, log) {
+  const marker = path.join(peersDir, 'node_modules/@google/gemini-cli-core/package.json');
+  if (existsSync(marker) && existsSync(path.join(peersDir, 'node_modules/@modelcontextprotocol/server-filesystem/package.json'))) return;
+  mkdirSync(peersDir, { recursive: true });
+  if (!existsSync(path.join(peersDir, 'package.json'))) writeFileSync(path.join(peersDir, 'package.json'), '{ "name": "wat-bench-peers", "private": true }\n');
+  log(`Installing the peers into ${peersDir} (not into the project) ...`);
+  run('npm', ['install', '--no-audit', '--no-fund', '@modelcontextprotocol/server-filesystem', '@google/gemini-cli-core'], { cwd: peersDir });
+}
+
+async function startPeer(name, start, log) {
+  try {
+    return await start();
+  } catch (error) {
+    log(`${name} could not be started on Node ${process.versions.node}: ${String(error.message).split('\n')[0]}`);
+    return undefined;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The run
+
+const GREP_QUERIES = [
+  { pattern: 'CONFIG_KASAN_HW_TAGS' },
+  { pattern: 'kmalloc_array\\(', glob: '*.c' },
+  { pattern: 'MODULE_AUTHOR', output_mode: 'files_with_matches' },
+  { pattern: 'spin_lock_irqsave', output_mode: 'count', glob: '*.c' },
+  { pattern: 'copyright', case_insensitive: true, fixed_strings: true, path: 'drivers/net', output_mode: 'files_with_matches' },
+];
+const GLOB_QUERIES = [{ pattern: '**/*.rs' }, { pattern: 'drivers/net/**/*.c' }, { pattern: '**/Makefile' }, { pattern: '**/*' }];
+
+function describeQuery(query) {
+  return Object.entries(query)
+    .map(([key, value]) => (key === 'pattern' ? JSON.stringify(value) : `${key}=${value}`))
+    .join(' ');
+}
+
+/**
+ * Median wall time of each subject, measured in turns (a, b, a, b, ...) after one warm-up call
+ * each, so load from anything else on the machine falls on all subjects alike.
+ */
+async function paired(runs, subjects) {
+  const outputs = [];
+  for (const subject of subjects) outputs.push(await subject());
+  const times = subjects.map(() => []);
+  for (let run = 0; run < runs; run += 1) {
+    for (const [index, subject] of subjects.entries()) {
+      const start = performance.now();
+      outputs[index] = await subject();
+      times[index].push(performance.now() - start);
+    }
+  }
+  return times.map((list, index) => {
+    list.sort((a, b) => a - b);
+    return { ms: list[Math.floor(list.length / 2)], chars: outputs[index].length };
+  });
+}
+
+/** A peer's median; a call slower than 10 s is measured once (after no warm-up), and marked so. */
+async function timedPeer(peer, method, query) {
+  if (!peer || !peer[method]) return undefined;
+  try {
+    const start = performance.now();
+    let output = await peer[method](query);
+    const first = performance.now() - start;
+    if (first > 10_000) return { ms: first, chars: output.length, once: true };
+    const times = [];
+    for (let run = 0; run < PEER_RUNS; run += 1) {
+      const begin = performance.now();
+      output = await peer[method](query);
+      times.push(performance.now() - begin);
+    }
+    times.sort((a, b) => a - b);
+    return { ms: times[Math.floor(times.length / 2)], chars: output.length };
+  } catch (error) {
+    return { error: String(error.message).split('\n')[0] };
+  }
+}
+
+function cell(result, ours) {
+  if (!result) return 'n/a';
+  if (result.error) return `failed: ${result.error.slice(0, 40)}`;
+  return `${result.ms.toFixed(0)} ms${result.once ? ' (1 run)' : ''} = ${ratio(result.ms, ours.ms)} ours, ${result.chars} ch`;
+}
+
+export async function benchSearch({ log, scratchDir }) {
+  const { root, label } = await ensureTree(scratchDir, log);
+  const fileCount = run(RG, ['--files', ...RULE_FLAGS], { cwd: root }).split('\n').filter(Boolean).length;
+  const peersDir = process.env.WAT_BENCH_PEERS ?? path.join(path.dirname(scratchDir), 'bench-peers');
+  let mcp;
+  let gemini;
+  try {
+    await ensurePeers(peersDir, log);
+    mcp = await startPeer('@modelcontextprotocol/server-filesystem', () => startMcpPeer(peersDir, root), log);
+    gemini = await startPeer('@google/gemini-cli-core', () => startGeminiPeer(peersDir, root), log);
+  } catch (error) {
+    log(`The peers could not be installed: ${String(error.message).split('\n')[0]}`);
+  }
+  const { grepTool } = require(path.join(repo, 'out/src/core/tools/grep.js'));
+  const { globTool } = require(path.join(repo, 'out/src/core/tools/glob.js'));
+  const ctx = ourContext(root);
+  const textOf = (result) => result.parts.map((part) => part.text ?? '').join('\n');
+  const verdicts = [];
+
+  const only = process.env.WAT_BENCH_SEARCH_ONLY;
+  log('');
+  log(`workspace_grep on ${label} (${fileCount} searchable files), median of ${RUNS} taken in turns with raw rg and gemini-cli-core (warm cache), ${root}`);
+  log('Ours and the peer stop once more than the 100 results they print were found; raw rg prints everything it finds.');
+  const grepRows = [];
+  for (const query of only === 'glob' ? [] : GREP_QUERIES) {
+    // Gemini's grep is fast enough to be measured in the same turns as ours and rg's.
+    const subjects = [async () => textOf(await grepTool.run(query, ctx)), () => spawnCollect(RG, rawGrepArgs(query), root)];
+    let geminiResult;
+    try {
+      if (gemini) await gemini.grep(query);
+      if (gemini) subjects.push(() => gemini.grep(query));
+    } catch (error) {
+      geminiResult = { error: String(error.message).split('\n')[0] };
+    }
+    const [ours, rg, geminiPaired] = await paired(RUNS, subjects);
+    geminiResult ??= geminiPaired;
+    grepRows.push([describeQuery(query), `${ours.ms.toFixed(0)} ms`, `${ours.chars} ch`, `${rg.ms.toFixed(0)} ms ${rg.chars} ch`, ratio(ours.ms, rg.ms), 'no grep tool', cell(geminiResult, ours)]);
+    verdicts.push({ what: `grep ${describeQuery(query)}`, ratio: ours.ms / rg.ms, budget: 1.3, peers: [geminiResult].filter((r) => r && !r.error).map((r) => r.ms > ours.ms) });
+  }
+  printTable(log, ['query', 'ours', 'ours output', 'raw rg (same flags)', 'ours/rg', 'mcp server-filesystem', 'gemini-cli-core RipGrepTool'], grepRows);
+
+  log('');
+  log(`workspace_glob on ${label}: raw = rg --files -g <pattern> plus stat and sort by mtime, in turns with ours; peers: median of ${PEER_RUNS} after a warm-up (one run when slower than 10 s)`);
+  const globRows = [];
+  for (const query of only === 'grep' ? [] : GLOB_QUERIES) {
+    const [ours, raw] = await paired(RUNS, [async () => textOf(await globTool.run(query, ctx)), () => rawGlob(root, query)]);
+    const mcpResult = await timedPeer(mcp, 'glob', query);
+    const geminiResult = await timedPeer(gemini, 'glob', query);
+    globRows.push([describeQuery(query), `${ours.ms.toFixed(0)} ms`, `${ours.chars} ch`, `${raw.ms.toFixed(0)} ms ${raw.chars} ch`, ratio(ours.ms, raw.ms), cell(mcpResult, ours), cell(geminiResult, ours)]);
+    verdicts.push({ what: `glob ${describeQuery(query)}`, ratio: ours.ms / raw.ms, budget: 1.5, peers: [mcpResult, geminiResult].filter((r) => r && !r.error).map((r) => r.ms > ours.ms) });
+  }
+  printTable(log, ['query', 'ours', 'ours output', 'rg --files + sort', 'ours/raw', 'mcp server-filesystem search_files', 'gemini-cli-core GlobTool'], globRows);
+
+  log('');
+  for (const verdict of verdicts) {
+    const withinBudget = verdict.ratio <= verdict.budget ? 'within' : 'OVER';
+    const peers = verdict.peers.length ? (verdict.peers.every(Boolean) ? 'faster than every peer that ran' : 'SLOWER than a peer') : 'no peer ran';
+    log(`${withinBudget} budget ${verdict.budget}x (${verdict.ratio.toFixed(2)}x), ${peers}: ${verdict.what}`);
+  }
+  await mcp?.close();
+  await gemini?.close();
+  return { case: 'search', verdicts };
+}
