@@ -1,5 +1,6 @@
 import * as fs from 'node:fs/promises';
 import * as vscode from 'vscode';
+import { decodeText } from '../core/edit/encoding';
 import { hasMixedLineEndings, splitLines } from '../core/edit/lineEndings';
 import type { AppliedChange, CancellationSignal, ChangeApplier, ChangePlan, Location, PlannedFileChange } from '../core/ports';
 import { ToolError } from '../core/tools/toolSpec';
@@ -17,6 +18,12 @@ interface Restorable {
   readonly mode?: number;
   /** The unsaved editor text the user had, to put back into the editor. */
   readonly editorText?: string;
+}
+
+async function replaceDocumentText(document: vscode.TextDocument, text: string): Promise<void> {
+  const edit = new vscode.WorkspaceEdit();
+  edit.replace(document.uri, new vscode.Range(document.positionAt(0), document.positionAt(document.getText().length)), inDocumentEol(text, document));
+  await vscode.workspace.applyEdit(edit);
 }
 
 /** Creates the missing ancestors of a file, returning the folders it created, outermost first. */
@@ -312,6 +319,13 @@ export class WorkspaceEditApplier implements ChangeApplier {
     const problems: string[] = [];
     for (const item of [...restorables].reverse()) {
       try {
+        const document = openDocument(item.uri);
+        if (document?.isDirty && item.editorText === undefined && item.existed && item.bytes) {
+          // The document holds the failed change: bring it back to the file's content and save, so
+          // a later save by the user cannot write the change after all. The exact bytes follow.
+          await replaceDocumentText(document, decodeText(item.bytes).text);
+          await document.save();
+        }
         if (item.existed && item.bytes) {
           await vscode.workspace.fs.writeFile(item.uri, item.bytes);
           if (item.mode !== undefined) {
@@ -320,11 +334,9 @@ export class WorkspaceEditApplier implements ChangeApplier {
         } else if (await exists(item.uri)) {
           await vscode.workspace.fs.delete(item.uri, { useTrash: false });
         }
-        const document = openDocument(item.uri);
         if (item.editorText !== undefined && document && document.getText() !== item.editorText) {
-          const undo = new vscode.WorkspaceEdit();
-          undo.replace(item.uri, new vscode.Range(document.positionAt(0), document.positionAt(document.getText().length)), item.editorText);
-          await vscode.workspace.applyEdit(undo);
+          // The user's unsaved text goes back into the editor, still unsaved.
+          await replaceDocumentText(document, item.editorText);
         }
       } catch {
         problems.push(item.uri.scheme === 'file' ? item.uri.fsPath : item.uri.toString());
@@ -347,14 +359,21 @@ export class WorkspaceEditApplier implements ChangeApplier {
     const uris = plan.files.filter((file) => file.kind !== 'delete').map((file) => toUri(file.moveTo ?? file.location));
     // Plain text has no language service to wait for.
     const analysed = uris.some((uri) => (openDocument(uri)?.languageId ?? 'plaintext') !== 'plaintext');
+    const hasNewErrors = (): boolean =>
+      uris.some((uri) => {
+        const known = before.get(uri.toString()) ?? new Set<string>();
+        return errorsOf(uri).some((diagnostic) => !known.has(diagnosticKey(diagnostic)));
+      });
+    // The first diagnostics event after the write may still describe the old text, so wait until new
+    // errors show up or the deadline passes; a clean edit of code costs the full (short) wait.
     await new Promise<void>((resolve) => {
-      if (!analysed) {
+      if (!analysed || hasNewErrors()) {
         resolve();
         return;
       }
       const timer = setTimeout(done, DIAGNOSTICS_WAIT_MS);
       const listener = vscode.languages.onDidChangeDiagnostics((event) => {
-        if (event.uris.some((uri) => uris.some((wanted) => wanted.toString() === uri.toString()))) {
+        if (event.uris.some((uri) => uris.some((wanted) => wanted.toString() === uri.toString())) && hasNewErrors()) {
           done();
         }
       });
