@@ -143,6 +143,8 @@ export class WorkspaceEditApplier implements ChangeApplier {
     const errorsBefore = plan.reportDiagnostics ? this.errorKeys(plan) : new Map<string, Set<string>>();
     const edit = new vscode.WorkspaceEdit();
     let editCount = 0;
+    // Replacement ranges are computed against these document versions; typing in between would make them wrong.
+    const versions: { document: vscode.TextDocument; version: number; shownPath: string }[] = [];
     const saves: { uri: vscode.Uri; expected?: Uint8Array }[] = [];
     const byteWrites: { uri: vscode.Uri; bytes: Uint8Array }[] = [];
     const modes: { uri: vscode.Uri; mode: number }[] = [];
@@ -173,6 +175,7 @@ export class WorkspaceEditApplier implements ChangeApplier {
           const wasDirty = document.isDirty;
           const replacement = minimalReplacement(document, inDocumentEol(this.afterOf(file).text, document));
           if (replacement) {
+            versions.push({ document, version: document.version, shownPath: file.shownPath });
             edit.replace(uri, replacement.range, replacement.text);
             editCount += 1;
             saves.push({ uri, expected: wasDirty ? undefined : this.afterOf(file).bytes });
@@ -184,6 +187,7 @@ export class WorkspaceEditApplier implements ChangeApplier {
       }
     }
     const createdFolders: vscode.Uri[] = [];
+    let writing = false;
     try {
       // WorkspaceEdit.createFile does not create missing parent folders; create them first (and remove them on failure).
       for (const file of plan.files) {
@@ -192,7 +196,13 @@ export class WorkspaceEditApplier implements ChangeApplier {
           createdFolders.push(...(await createParents(toUri(destination))));
         }
       }
-      // WorkspaceEdit.size counts only text edits, so track file operations separately.
+      for (const { document, version, shownPath } of versions) {
+        if (document.version !== version) {
+          throw new ToolError(`${shownPath} was edited in the editor just now, while the change was being written; nothing was written. Read it again and redo the change.`);
+        }
+      }
+      writing = true;
+      // WorkspaceEdit.size counts only text edits, so file operations are counted separately.
       if (editCount > 0 && !(await vscode.workspace.applyEdit(edit, { isRefactoring: false }))) {
         throw new Error('VS Code refused the workspace edit');
       }
@@ -230,12 +240,20 @@ export class WorkspaceEditApplier implements ChangeApplier {
         }
       }
     } catch (error) {
-      const problems = await this.restore(restorables);
+      // Before the edit nothing but empty folders was written: remove them and leave the files alone.
+      const problems = writing ? await this.restore(restorables) : [];
       for (const folder of createdFolders.reverse()) {
         await vscode.workspace.fs.delete(folder, { recursive: false, useTrash: false }).then(undefined, () => undefined);
       }
+      if (!writing && error instanceof ToolError) {
+        throw error;
+      }
       const detail = error instanceof Error ? error.message : String(error);
-      const restored = problems.length === 0 ? 'Every file was restored to its previous content.' : `Restoring failed for: ${problems.join(', ')}; check these files.`;
+      const restored = !writing
+        ? 'Nothing was written.'
+        : problems.length === 0
+          ? 'Every file was restored to its previous content.'
+          : `Restoring failed for: ${problems.join(', ')}; check these files.`;
       throw new ToolError(`Writing the change failed (${detail}). ${restored}`);
     }
     const notes = plan.reportDiagnostics ? await this.newErrors(plan, errorsBefore) : [];
