@@ -25,6 +25,13 @@ const options = {
   logLevel: 'info',
 };
 
+// The shell parser (web-tree-sitter, bundled) loads its wasm files from the bundle's folder at run
+// time, so they ship in dist/ next to extension.js (vsce includes dist/; node_modules is not shipped).
+const TREE_SITTER_WASM = ['tree-sitter.wasm', 'tree-sitter-bash.wasm'];
+for (const file of TREE_SITTER_WASM) {
+  copyFileSync(`node_modules/@vscode/tree-sitter-wasm/wasm/${file}`, `dist/${file}`);
+}
+
 if (watch) {
   const ctx = await esbuild.context(options);
   await ctx.watch();

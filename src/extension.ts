@@ -1,18 +1,61 @@
+import { existsSync } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { pruneCommandLogs } from './core/command/commandLogs';
+import { stopAllCommands } from './core/command/processRunner';
+import { chooseCommandShell } from './core/command/shellChoice';
 import { MemoryReadLedger } from './core/edit/readLedger';
 import { TOOL_SPECS } from './core/tools';
+import { ActivityLog, registerActivityView } from './vscode/activityLog';
 import { PendingApprovals, registerApprovalCommands } from './vscode/approvals';
 import { WorkspaceEditApplier } from './vscode/changeApplier';
 import { DiffReview } from './vscode/changeReview';
+import { commandHostFor, CommandTerminals } from './vscode/commandTerminals';
 import { ProposedContent } from './vscode/proposedContent';
+import { locateRipgrep } from './vscode/ripgrepLocator';
+import { GuardStatusBar, registerGuardCommands } from './vscode/statusBar';
+import { registerInvokeToolCommand, registerToolCommands, RESULT_SCHEME, ToolResultDocuments } from './vscode/toolPalette';
 import { registerTools } from './vscode/toolRegistration';
+
+const KEPT_COMMAND_LOGS = 200;
+
+/** The extension's storage on the extension host's disk: the activity log and full command logs go there. */
+function storageDirectory(context: vscode.ExtensionContext): string {
+  const storage = [context.storageUri, context.globalStorageUri].find((uri) => uri?.scheme === 'file');
+  return storage?.fsPath ?? path.join(os.tmpdir(), 'workspace-agent-tools');
+}
 
 export function activate(context: vscode.ExtensionContext): void {
   const approvals = new PendingApprovals();
+  const activity = new ActivityLog(storageDirectory(context));
+  const terminals = new CommandTerminals();
+  const logDirectory = path.join(storageDirectory(context), 'command-logs');
+  pruneCommandLogs(logDirectory, KEPT_COMMAND_LOGS);
+  const commands = commandHostFor(terminals, chooseCommandShell(vscode.env.shell, existsSync), logDirectory);
   const proposals = new ProposedContent();
   const changes = new WorkspaceEditApplier(new DiffReview(approvals, proposals));
-  const services = { approver: approvals, reads: new MemoryReadLedger(), changes };
-  context.subscriptions.push(proposals, approvals, ...registerApprovalCommands(approvals), ...registerTools(TOOL_SPECS, services));
+  const services = { approver: approvals, reads: new MemoryReadLedger(), commands, changes, activity, ripgrepPath: locateRipgrep(context.extensionPath) };
+  const resultDocuments = new ToolResultDocuments();
+  context.subscriptions.push(
+    proposals,
+    approvals,
+    activity,
+    terminals,
+    new GuardStatusBar(),
+    ...registerGuardCommands(),
+    ...registerActivityView(activity),
+    // Not in the palette: lets integration tests see what the last command terminal showed.
+    vscode.commands.registerCommand('workspaceAgentTools.lastCommandTerminal', () => terminals.lastTranscript()),
+    ...registerApprovalCommands(approvals),
+    ...registerTools(TOOL_SPECS, services),
+    vscode.workspace.registerTextDocumentContentProvider(RESULT_SCHEME, resultDocuments),
+    registerInvokeToolCommand(TOOL_SPECS, resultDocuments),
+    ...registerToolCommands(TOOL_SPECS),
+  );
 }
 
-export function deactivate(): void {}
+/** Commands still running must not outlive the extension host. */
+export function deactivate(): Promise<void> {
+  return stopAllCommands(500);
+}

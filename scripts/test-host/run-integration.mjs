@@ -269,7 +269,7 @@ async function runPass(browser, pass) {
   cs.process.once('exit', (code, signal) => settle({ kind: 'server-exit', code, signal }));
   const timer = setTimeout(() => settle({ kind: 'timeout' }), passTimeoutMs);
   const screenshots = setInterval(() => void answerScreenshotRequests(page, pass), 200);
-  cleanups.add(() => clearInterval(screenshots));
+  cleanups.add(async () => clearInterval(screenshots));
 
   const tail = tailFile(reportFile);
   let res;

@@ -100,6 +100,20 @@ export interface ToolSettings {
   readonly allowedReadPaths: readonly string[];
   /** When non-empty, replaces the workspace folders as the roots writes may use. */
   readonly allowedWritePaths: readonly string[];
+  /** Replace credentials in results with markers before the model sees them. Default true. */
+  readonly redactSecrets?: boolean;
+  /** workspaceAgentTools.runCommand.allow: command prefixes or /regex/ that run without asking. */
+  readonly runCommandAllow?: readonly string[];
+  /** workspaceAgentTools.runCommand.deny: command prefixes or /regex/ that are refused; undefined means the defaults. */
+  readonly runCommandDeny?: readonly string[];
+  /** Globs (relative to a workspace folder) of files and folders the search tools hide, as VS Code's files.exclude. */
+  readonly filesExclude?: readonly string[];
+}
+
+/** Hears what happens inside a call, for the activity log. */
+export interface CallObserver {
+  /** A guard verdict was reached for a path (allow verdicts of plain paths included). */
+  onGuardVerdict(verdict: { readonly decision: string; readonly rule?: string; readonly reason: string }, subject: string): void;
 }
 
 /** Remembers what the tools have read, so writes can refuse to overwrite what the agent has not seen. */
@@ -123,6 +137,26 @@ export interface FileFingerprint {
 export interface Clock {
   /** Milliseconds since the epoch. */
   now(): number;
+}
+
+/** Where a running command's output is shown to the user as it arrives. */
+export interface CommandTerminal {
+  /** Shows a chunk of the command's output (raw, as the process wrote it). */
+  write(text: string): void;
+  /** Shows the closing line (exit code, duration) and marks the terminal finished. */
+  finish(summary: string): void;
+  /** Fires when the user asks to stop the command (Ctrl+C in its terminal, or closing it). */
+  onInterrupt(listener: () => void): { dispose(): void };
+}
+
+/** What workspace_run_command needs from the host: a shell, a place for logs, a terminal. */
+export interface CommandHost {
+  /** The POSIX shell that runs command lines with `-c`. */
+  readonly shell: string;
+  /** A local folder where full command logs are written; reads of it are allowed. */
+  readonly logDirectory: string;
+  /** Opens (or reuses) the terminal the user watches for one command. */
+  openTerminal(commandLine: string, cwd: string): CommandTerminal;
 }
 
 /** What a file held when a change was planned: the basis the user reviews and the applier checks. */
@@ -189,6 +223,16 @@ export interface ToolContext {
   readonly reads: ReadLedger;
   readonly clock: Clock;
   readonly token: CancellationSignal;
+  /** Optional listener for the activity log. */
+  readonly observer?: CallObserver;
+  /** Present where commands can run (a local file workspace); absent on virtual workspaces. */
+  readonly commands?: CommandHost;
+  /** Extra folders reads may use without the outside-workspace rule, such as the command log folder. */
+  readonly extraReadRoots?: readonly Location[];
+  /** True when VS Code's chat already showed this call's confirmation and the user accepted it. */
+  readonly confirmedInChat?: boolean;
   /** Reviews and applies file changes; absent where the host cannot write (the write tools then refuse). */
   readonly changes?: ChangeApplier;
+  /** A ripgrep binary on the extension host's disk; without it the search tools walk the FileSystem port. */
+  readonly ripgrepPath?: string;
 }

@@ -16,10 +16,11 @@ export interface GuardedPath {
 /** The roots a read or a write may use: the allowed-paths setting when set, else the workspace folders. */
 export function allowedRoots(access: GuardAccess, ctx: ToolContext): Location[] {
   const configured = access === 'read' ? ctx.settings.allowedReadPaths : ctx.settings.allowedWritePaths;
+  const extra = access === 'read' ? ctx.extraReadRoots ?? [] : [];
   if (configured.length > 0) {
-    return configured.map((entry) => resolveWorkspacePath(entry, ctx.workspace));
+    return [...configured.map((entry) => resolveWorkspacePath(entry, ctx.workspace)), ...extra];
   }
-  return ctx.workspace.folders.map((folder) => folder.location);
+  return [...ctx.workspace.folders.map((folder) => folder.location), ...extra];
 }
 
 /** The verdict of the rule table for one location, pure apart from reading settings. */
@@ -43,6 +44,7 @@ export function verdictFor(location: Location, access: GuardAccess, roots: reado
  * the model can tell a policy from a failure.
  */
 export async function enforceVerdict(verdict: GuardVerdict, subject: string, ctx: ToolContext): Promise<void> {
+  ctx.observer?.onGuardVerdict(verdict, subject);
   if (verdict.decision === 'deny') {
     throw new ToolError(denialMessage(verdict));
   }
@@ -79,7 +81,7 @@ export async function guardPath(input: string, access: GuardAccess, ctx: ToolCon
 }
 
 /** Roots with their own symlinks resolved, so a workspace opened through a link still contains its files. */
-async function resolveRoots(access: GuardAccess, ctx: ToolContext): Promise<Location[]> {
+export async function resolveRoots(access: GuardAccess, ctx: ToolContext): Promise<Location[]> {
   const roots = allowedRoots(access, ctx);
   const real = await Promise.all(roots.map((root) => ctx.fs.realpath(root)));
   return [...roots, ...real];

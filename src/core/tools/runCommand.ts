@@ -1,11 +1,25 @@
-import { notAvailableYet } from './notAvailable';
-import type { ToolSpec } from './toolSpec';
+import * as path from 'node:path';
+import { nonInteractiveEnvironment } from '../command/commandEnvironment';
+import { commandPathJudge } from '../command/commandPathJudge';
+import { runProcess, type ProcessOutcome } from '../command/processRunner';
+import { DEFAULT_DENY_PATTERNS, evaluateCommandPolicy, type CommandVerdict } from '../guard/commandPolicy';
+import { resolveRoots, verdictFor } from '../guard/pathGuard';
+import { denialMessage } from '../guard/rules';
+import { displayPath, isInside, resolveWorkspacePath } from '../guard/workspacePaths';
+import type { CommandHost, ToolContext } from '../ports';
+import { textResult, ToolError, type ToolSpec } from './toolSpec';
 
 export interface RunCommandInput {
   command: string;
   cwd?: string;
   timeout?: number;
 }
+
+export const DEFAULT_TIMEOUT_SECONDS = 120;
+/** Characters of each stream the model sees: the first 40% and the last 60% of this budget. */
+export const STREAM_BUDGET_CHARS = 30_000;
+const KILL_GRACE_MS = 2000;
+const MAX_LOG_CHARS = 50 * 1024 * 1024;
 
 export const runCommandTool: ToolSpec<RunCommandInput> = {
   name: 'workspace_run_command',
@@ -30,6 +44,183 @@ export const runCommandTool: ToolSpec<RunCommandInput> = {
     required: ['command'],
     additionalProperties: false,
   },
-  invocationMessage: (input) => `Running ${input.command}`,
-  run: async () => notAvailableYet('workspace_run_command', 'Tell the user which command to run instead.'),
+  invocationMessage: (input) => `Running \`${oneLine(input.command)}\``,
+  // Virtual workspaces have no disk to run in; the tool still fails clearly if invoked directly.
+  when: '!virtualWorkspace',
+  confirmation: (input, ctx) => commandConfirmation(input, ctx),
+
+  async run(input, ctx) {
+    const host = commandHost(ctx);
+    const command = checkedCommand(input.command);
+    const cwd = await resolveCommandCwd(input.cwd, ctx);
+    const verdict = await judgeCommand(command, cwd.path, ctx);
+    if (verdict.decision === 'deny') {
+      throw new ToolError(`The command was refused by the command policy:\n${bulleted(verdict.reasons)}\nSuggestion: run something else, or ask the user to run it themselves.`);
+    }
+    if (verdict.decision === 'ask' && !ctx.confirmedInChat) {
+      const approved = await ctx.approver.confirm(
+        {
+          kind: 'command',
+          title: `workspace_run_command: ${oneLine(command)}`,
+          detail: `in ${cwd.shown}. ${needsApproval(verdict).join('; ')}. Run it?`,
+        },
+        ctx.token,
+      );
+      if (!approved) {
+        throw new ToolError(`The user declined to run \`${oneLine(command)}\`. Do not retry it; ask the user how to proceed or do something else.`);
+      }
+    }
+    if (ctx.token.isCancellationRequested) {
+      throw new ToolError('The command was cancelled before it started.');
+    }
+    const timeoutSeconds = input.timeout ?? DEFAULT_TIMEOUT_SECONDS;
+    const terminal = host.openTerminal(command, cwd.path);
+    const outcome = await runProcess({
+      shell: host.shell,
+      commandLine: command,
+      cwd: cwd.path,
+      env: nonInteractiveEnvironment(process.env),
+      timeoutMs: timeoutSeconds * 1000,
+      killGraceMs: KILL_GRACE_MS,
+      logPath: logPathFor(host, command, ctx.clock.now()),
+      headChars: Math.floor(STREAM_BUDGET_CHARS * 0.4),
+      tailChars: STREAM_BUDGET_CHARS - Math.floor(STREAM_BUDGET_CHARS * 0.4),
+      maxLogChars: MAX_LOG_CHARS,
+      token: ctx.token,
+      onOutput: (chunk) => terminal.write(chunk),
+      onInterrupt: (listener) => terminal.onInterrupt(listener),
+    });
+    const status = statusLine(outcome, timeoutSeconds);
+    terminal.finish(`${status} (${seconds(outcome.durationMs)})`);
+    if (outcome.spawnError) {
+      throw new ToolError(`The command could not be started: ${outcome.spawnError}. Check that ${host.shell} exists and that the folder ${cwd.shown} is readable.`);
+    }
+    return textResult(formatOutcome(outcome, status, cwd.shown));
+  },
 };
+
+/** The chat confirmation for a call, or undefined when the policy lets it run without asking. */
+export async function commandConfirmation(input: RunCommandInput, ctx: ToolContext): Promise<{ title: string; message: string } | undefined> {
+  let cwdShown = input.cwd ?? '.';
+  let verdict: CommandVerdict;
+  try {
+    const cwd = await resolveCommandCwd(input.cwd, ctx);
+    cwdShown = cwd.shown;
+    verdict = await judgeCommand(checkedCommand(input.command), cwd.path, ctx);
+  } catch (error) {
+    // The run fails with the same error; asking first costs nothing and keeps the rule "nothing unapproved".
+    verdict = { decision: 'ask', reasons: [error instanceof Error ? error.message : String(error)] };
+  }
+  if (verdict.decision !== 'ask') {
+    return undefined;
+  }
+  return {
+    title: 'Run this command?',
+    message: `\`\`\`sh\n${input.command}\n\`\`\`\nin \`${cwdShown}\`\n\nIt needs approval because:\n${bulleted(needsApproval(verdict))}`,
+  };
+}
+
+function commandHost(ctx: ToolContext): CommandHost {
+  const first = ctx.workspace.folders[0];
+  if (!ctx.commands || (first && first.location.scheme !== 'file')) {
+    throw new ToolError('workspace_run_command is not available here: the workspace is not on a local or remote disk where processes can run (a virtual workspace). Use the file tools instead, or ask the user to run the command.');
+  }
+  if (!first) {
+    throw new ToolError('workspace_run_command needs an open workspace folder to run in. Ask the user to open a folder.');
+  }
+  return ctx.commands;
+}
+
+function checkedCommand(command: string): string {
+  if (command.trim() === '') {
+    throw new ToolError('The command is empty. Pass the command line to run, e.g. "npm test".');
+  }
+  if (command.includes('\0')) {
+    throw new ToolError('The command contains a NUL character, which no shell accepts. Remove it.');
+  }
+  return command;
+}
+
+/** The folder to run in: inside the folders writes may use, and a directory. */
+async function resolveCommandCwd(input: string | undefined, ctx: ToolContext): Promise<{ path: string; shown: string }> {
+  const literal = resolveWorkspacePath(input ?? '.', ctx.workspace);
+  const resolved = await ctx.fs.realpath(literal);
+  const roots = await resolveRoots('write', ctx);
+  const shown = displayPath(literal, ctx.workspace);
+  if (!roots.some((root) => isInside(resolved, root))) {
+    throw new ToolError(`The cwd ${shown} is outside the workspace; commands only run inside the workspace folders. Pass a workspace-relative folder, or omit cwd for the workspace root.`);
+  }
+  for (const location of [literal, resolved]) {
+    const verdict = verdictFor(location, 'write', roots, ctx);
+    if (verdict.decision === 'deny') {
+      throw new ToolError(denialMessage(verdict));
+    }
+  }
+  const stat = await ctx.fs.stat(resolved);
+  if (!stat || stat.kind !== 'directory') {
+    throw new ToolError(`The cwd ${shown} ${stat ? 'is not a folder' : 'does not exist'}. Pass an existing workspace folder; use workspace_list_directory to see what exists.`);
+  }
+  return { path: ctx.fs.localPath(resolved) ?? resolved.path, shown };
+}
+
+async function judgeCommand(command: string, cwd: string, ctx: ToolContext): Promise<CommandVerdict> {
+  return evaluateCommandPolicy(command, {
+    cwd,
+    home: ctx.workspace.home,
+    allow: ctx.settings.runCommandAllow ?? [],
+    deny: ctx.settings.runCommandDeny ?? DEFAULT_DENY_PATTERNS,
+    judgePath: await commandPathJudge(ctx),
+  });
+}
+
+function needsApproval(verdict: CommandVerdict): string[] {
+  const asking = verdict.reasons.filter((reason) => !reason.includes(': runs without asking ('));
+  return asking.length ? asking : [...verdict.reasons];
+}
+
+function bulleted(lines: readonly string[]): string {
+  return lines.map((line) => `- ${line}`).join('\n');
+}
+
+function oneLine(command: string): string {
+  const flat = command.replace(/\s*\n\s*/g, ' ⏎ ').trim();
+  return flat.length > 80 ? `${flat.slice(0, 77)}...` : flat;
+}
+
+function seconds(ms: number): string {
+  return `${(ms / 1000).toFixed(1)} s`;
+}
+
+function logPathFor(host: CommandHost, command: string, now: number): string {
+  const stamp = new Date(now).toISOString().replace(/[:.]/g, '-');
+  const slug = command.replace(/[^A-Za-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 40) || 'command';
+  return path.join(host.logDirectory, `${stamp}-${process.pid}-${Math.floor(Math.random() * 1e6)}-${slug}.log`);
+}
+
+function statusLine(outcome: ProcessOutcome, timeoutSeconds: number): string {
+  switch (outcome.stopped) {
+    case 'timeout':
+      return `Timed out after ${timeoutSeconds} s: the command and every process it started were stopped (TERM, then KILL)`;
+    case 'cancelled':
+      return 'Cancelled: the command and every process it started were stopped';
+    case 'interrupted':
+      return 'Stopped by the user (Ctrl+C in the terminal)';
+    default:
+      return outcome.signal ? `Killed by signal ${outcome.signal}` : `Exit code: ${outcome.exitCode ?? 'unknown'}`;
+  }
+}
+
+function formatOutcome(outcome: ProcessOutcome, status: string, cwdShown: string): string {
+  const lines = [status, `Duration: ${seconds(outcome.durationMs)}`, `Cwd: ${cwdShown}`];
+  if (outcome.leftoversStopped) {
+    lines.push('Background processes still running after the shell exited were stopped.');
+  }
+  for (const [name, kept] of [['stdout', outcome.stdout], ['stderr', outcome.stderr]] as const) {
+    lines.push('', `--- ${name} ---`, kept.totalChars === 0 ? '(empty)' : kept.text.replace(/\n$/, ''));
+    if (kept.omittedChars > 0) {
+      lines.push(`[${name} was ${kept.totalChars} characters; ${kept.omittedChars} in the middle were left out. The full output is in the log below: read it with workspace_read_file (offset and limit), or search it with workspace_grep.]`);
+    }
+  }
+  lines.push('', `Full log: ${outcome.logPath}${outcome.logTruncated ? ' (the log itself stopped growing at 50 MB)' : ''}`);
+  return lines.join('\n');
+}

@@ -1,4 +1,5 @@
 import type { ToolContext } from '../ports';
+import type { Redaction } from '../secrets/redactSecrets';
 
 /** The subset of JSON Schema the tool inputs use; the manifest copies it verbatim. */
 export interface JsonSchema {
@@ -25,6 +26,8 @@ export type ToolResultPart =
 
 export interface ToolResult {
   readonly parts: readonly ToolResultPart[];
+  /** Secrets replaced by markers before the model saw the result. */
+  readonly redactions?: readonly Redaction[];
 }
 
 /** A tool: how the manifest describes it to VS Code and the model, and what it does. */
@@ -40,12 +43,29 @@ export interface ToolSpec<Input = Record<string, unknown>> {
   readonly inputSchema: JsonSchema;
   /** A short present-tense line shown while the tool runs, e.g. "Reading src/a.ts". */
   invocationMessage(input: Input): string;
+  /** The manifest's `when` clause: a context expression under which the tool is offered to chat. */
+  readonly when?: string;
+  /**
+   * The confirmation chat shows before the call, or undefined to run without asking. Only tools
+   * that ask per call (run_command) have it; VS Code shows it when a chat invocation token exists.
+   */
+  confirmation?(input: Input, ctx: ToolContext): Promise<ToolConfirmation | undefined>;
   run(input: Input, ctx: ToolContext): Promise<ToolResult>;
+}
+
+/** What chat's confirmation shows: a title and a Markdown message. */
+export interface ToolConfirmation {
+  readonly title: string;
+  readonly message: string;
 }
 
 /** An error whose message is written for the model: what was wrong and what to do next. */
 export class ToolError extends Error {
-  constructor(message: string) {
+  constructor(
+    message: string,
+    /** Secrets replaced by markers in the message. */
+    readonly redactions: readonly Redaction[] = [],
+  ) {
     super(message);
     this.name = 'ToolError';
   }

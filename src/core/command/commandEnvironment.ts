@@ -1,0 +1,32 @@
+/**
+ * The environment a command runs in: the extension host's, minus what only makes sense inside the
+ * editor, plus everything that turns prompts, pagers and colours off. CI is left alone: it changes
+ * more than interactivity (some builds fail on warnings under CI), and with no TTY on stdout the
+ * watch modes of test runners stay off anyway.
+ */
+export function nonInteractiveEnvironment(base: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...base };
+  // Electron's flag would make any Electron app (the `code` CLI included) behave as plain Node.
+  delete env.ELECTRON_RUN_AS_NODE;
+  delete env.FORCE_COLOR;
+  delete env.CLICOLOR_FORCE;
+  return {
+    ...env,
+    PAGER: 'cat',
+    GIT_PAGER: 'cat',
+    MANPAGER: 'cat',
+    SYSTEMD_PAGER: '',
+    LESS: '-FRX',
+    GIT_TERMINAL_PROMPT: '0',
+    GIT_EDITOR: 'true',
+    GCM_INTERACTIVE: 'never',
+    SSH_ASKPASS_REQUIRE: 'never',
+    DEBIAN_FRONTEND: 'noninteractive',
+    PIP_NO_INPUT: '1',
+    NPM_CONFIG_FUND: 'false',
+    NPM_CONFIG_UPDATE_NOTIFIER: 'false',
+    NO_UPDATE_NOTIFIER: '1',
+    NO_COLOR: '1',
+    TERM: 'dumb',
+  };
+}

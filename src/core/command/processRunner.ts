@@ -1,0 +1,281 @@
+// Runs one command line in its own process group and makes sure every process of that group has
+// ended before the result is returned: on timeout, cancellation or an interrupt, and also when the
+// shell exits and leaves background processes behind. TERM first, KILL after a grace period.
+//
+// Limit: a process that leaves the group (setsid, or a daemon that double-forks into a new
+// session) is out of reach of a group signal; it is not tracked and may outlive the command.
+import { spawn } from 'node:child_process';
+import { createWriteStream, existsSync, mkdirSync, readdirSync, readFileSync, type WriteStream } from 'node:fs';
+import * as path from 'node:path';
+import { StringDecoder } from 'node:string_decoder';
+import type { CancellationSignal } from '../ports';
+import { BoundedOutput, stripAnsi, type KeptOutput } from './boundedOutput';
+
+export interface ProcessRequest {
+  readonly shell: string;
+  readonly commandLine: string;
+  readonly cwd: string;
+  readonly env: NodeJS.ProcessEnv;
+  readonly timeoutMs: number;
+  /** How long processes get after TERM before KILL. */
+  readonly killGraceMs: number;
+  /** Where the full output is written (stdout and stderr interleaved, escapes stripped). */
+  readonly logPath: string;
+  /** Characters of each stream kept at the start and at the end. */
+  readonly headChars: number;
+  readonly tailChars: number;
+  /** The log stops growing past this many characters (a note says so). */
+  readonly maxLogChars: number;
+  readonly token: CancellationSignal;
+  /** Live output for the terminal, raw. */
+  onOutput?(chunk: string, stream: 'stdout' | 'stderr'): void;
+  /** Registers the user's stop request (Ctrl+C in the terminal). */
+  onInterrupt?(listener: () => void): { dispose(): void };
+}
+
+export type StopReason = 'timeout' | 'cancelled' | 'interrupted';
+
+export interface ProcessOutcome {
+  readonly exitCode: number | null;
+  readonly signal: string | null;
+  /** Why the process group was stopped early, if it was. */
+  readonly stopped?: StopReason;
+  /** True when background processes were still running after the shell exited and were stopped. */
+  readonly leftoversStopped: boolean;
+  /** A spawn failure (shell or folder missing). */
+  readonly spawnError?: string;
+  readonly durationMs: number;
+  readonly stdout: KeptOutput;
+  readonly stderr: KeptOutput;
+  readonly logPath: string;
+  readonly logTruncated: boolean;
+}
+
+const POLL_MS = 50;
+/** After the group is gone, how long to wait for the pipes to report end of file. */
+const DRAIN_MS = 500;
+/** After KILL, how long to wait for the group to disappear before giving up on it. */
+const AFTER_KILL_MS = 2000;
+
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/**
+ * True while a living process of the group exists. On Linux /proc is read so that zombies (dead
+ * processes nobody reaped, common in containers whose init does not reap) do not count as alive;
+ * elsewhere a signal 0 to the group answers.
+ */
+export function groupAlive(pgid: number): boolean {
+  if (existsSync('/proc/self/stat')) {
+    return livingMembersOnLinux(pgid);
+  }
+  try {
+    process.kill(-pgid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+function livingMembersOnLinux(pgid: number): boolean {
+  let entries: string[];
+  try {
+    entries = readdirSync('/proc');
+  } catch {
+    return false;
+  }
+  for (const entry of entries) {
+    if (!/^\d+$/.test(entry)) {
+      continue;
+    }
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+    } catch {
+      continue;
+    }
+    // pid (comm) state ppid pgrp ...: comm may hold spaces and parentheses, so split after the last ')'.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    if (Number(fields[2]) === pgid && fields[0] !== 'Z' && fields[0] !== 'X') {
+      return true;
+    }
+  }
+  return false;
+}
+
+function signalGroup(pgid: number, signal: NodeJS.Signals): void {
+  try {
+    process.kill(-pgid, signal);
+  } catch {
+    // The group is already gone.
+  }
+}
+
+async function waitUntilGone(pgid: number, ms: number): Promise<boolean> {
+  const deadline = Date.now() + ms;
+  while (groupAlive(pgid)) {
+    if (Date.now() >= deadline) {
+      return false;
+    }
+    await delay(POLL_MS);
+  }
+  return true;
+}
+
+/** TERM to the whole group, KILL to whatever is left after the grace period. */
+export async function terminateGroup(pgid: number, graceMs: number): Promise<void> {
+  signalGroup(pgid, 'SIGTERM');
+  if (await waitUntilGone(pgid, graceMs)) {
+    return;
+  }
+  signalGroup(pgid, 'SIGKILL');
+  await waitUntilGone(pgid, AFTER_KILL_MS);
+}
+
+/** Process groups of commands still running, so the extension can stop them when it shuts down. */
+const runningGroups = new Set<number>();
+
+/** Stops every command still running (extension deactivation): TERM, then KILL after the grace. */
+export async function stopAllCommands(graceMs: number): Promise<void> {
+  await Promise.all([...runningGroups].map((pgid) => terminateGroup(pgid, graceMs)));
+}
+
+/** The log file: bounded, and the pipes pause while the disk catches up so memory stays flat. */
+class LogWriter {
+  private readonly stream: WriteStream;
+  private written = 0;
+  truncated = false;
+
+  constructor(logPath: string, header: string, private readonly maxChars: number) {
+    mkdirSync(path.dirname(logPath), { recursive: true });
+    this.stream = createWriteStream(logPath, { encoding: 'utf8' });
+    this.stream.on('error', () => {
+      this.truncated = true;
+    });
+    this.stream.write(header);
+  }
+
+  /** Writes a chunk; calls `resume` later when the caller should wait for the disk. */
+  write(text: string, pause: () => void, resume: () => void): void {
+    if (this.truncated) {
+      return;
+    }
+    if (this.written + text.length > this.maxChars) {
+      this.truncated = true;
+      this.stream.write(`${text.slice(0, Math.max(0, this.maxChars - this.written))}\n[log truncated at ${this.maxChars} characters]\n`);
+      return;
+    }
+    this.written += text.length;
+    if (!this.stream.write(text)) {
+      pause();
+      this.stream.once('drain', resume);
+    }
+  }
+
+  close(footer: string): Promise<void> {
+    return new Promise((resolve) => {
+      if (this.stream.destroyed) {
+        resolve();
+        return;
+      }
+      this.stream.end(footer, () => resolve());
+    });
+  }
+}
+
+export async function runProcess(request: ProcessRequest): Promise<ProcessOutcome> {
+  const started = Date.now();
+  const stdout = new BoundedOutput(request.headChars, request.tailChars);
+  const stderr = new BoundedOutput(request.headChars, request.tailChars);
+  const log = new LogWriter(request.logPath, `$ ${request.commandLine}\n# cwd: ${request.cwd}\n`, request.maxLogChars);
+
+  const child = spawn(request.shell, ['-c', request.commandLine], {
+    cwd: request.cwd,
+    env: request.env,
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+
+  let spawnError: string | undefined;
+  const exited = new Promise<{ code: number | null; signal: string | null }>((resolve) => {
+    child.once('exit', (code, signal) => resolve({ code, signal }));
+    child.once('error', (error) => {
+      spawnError = error.message;
+      resolve({ code: null, signal: null });
+    });
+  });
+  const closed = new Promise<void>((resolve) => child.once('close', () => resolve()));
+
+  const pipes = [child.stdout, child.stderr];
+  const pause = (): void => pipes.forEach((pipe) => pipe.pause());
+  const resume = (): void => pipes.forEach((pipe) => pipe.resume());
+  for (const [pipe, name, kept] of [[child.stdout, 'stdout', stdout], [child.stderr, 'stderr', stderr]] as const) {
+    const decoder = new StringDecoder('utf8');
+    pipe.on('data', (data: Buffer) => {
+      const text = decoder.write(data);
+      if (text.length === 0) {
+        return;
+      }
+      kept.append(text);
+      request.onOutput?.(text, name);
+      log.write(stripAnsi(text), pause, resume);
+    });
+  }
+
+  let stopped: StopReason | undefined;
+  let stopping: Promise<void> | undefined;
+  const pgid = child.pid;
+  if (pgid !== undefined) {
+    runningGroups.add(pgid);
+  }
+  const stop = (reason: StopReason): void => {
+    if (stopping || pgid === undefined) {
+      return;
+    }
+    stopped = reason;
+    stopping = terminateGroup(pgid, request.killGraceMs);
+  };
+  const timer = setTimeout(() => stop('timeout'), request.timeoutMs);
+  const cancellation = request.token.onCancellationRequested(() => stop('cancelled'));
+  const interrupt = request.onInterrupt?.(() => stop('interrupted'));
+  if (request.token.isCancellationRequested) {
+    stop('cancelled');
+  }
+
+  const exit = await exited;
+  clearTimeout(timer);
+  cancellation.dispose();
+  interrupt?.dispose();
+
+  let leftoversStopped = false;
+  if (pgid !== undefined && !spawnError) {
+    if (!stopping && groupAlive(pgid)) {
+      // The shell is done but something it started in the background still runs: it must not outlive the command.
+      leftoversStopped = true;
+      stopping = terminateGroup(pgid, request.killGraceMs);
+    }
+    await stopping;
+    await Promise.race([closed, delay(DRAIN_MS)]);
+  }
+  pipes.forEach((pipe) => pipe.destroy());
+  if (pgid !== undefined) {
+    runningGroups.delete(pgid);
+  }
+
+  const durationMs = Date.now() - started;
+  const how = stopped ? `stopped (${stopped})` : exit.signal ? `killed by ${exit.signal}` : `exit code ${exit.code ?? 'unknown'}`;
+  await log.close(`\n# ${how}, ${(durationMs / 1000).toFixed(1)} s\n`);
+  return {
+    exitCode: exit.code,
+    signal: exit.signal,
+    stopped,
+    leftoversStopped,
+    spawnError,
+    durationMs,
+    stdout: stdout.result(),
+    stderr: stderr.result(),
+    logPath: request.logPath,
+    logTruncated: log.truncated,
+  };
+}

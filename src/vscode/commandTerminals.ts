@@ -1,0 +1,185 @@
+import * as vscode from 'vscode';
+import type { CommandHost, CommandTerminal } from '../core/ports';
+
+/** Output is handed to the terminal at most this often, so `yes` cannot flood the renderer. */
+const FLUSH_MS = 30;
+/** The most characters one flush shows; the rest of a burst is summarised (the log has it all). */
+const MAX_FLUSH_CHARS = 64 * 1024;
+/** What the transcript keeps of a terminal for the test command. */
+const MAX_TRANSCRIPT_CHARS = 256 * 1024;
+
+const BOLD = '\u001b[1m';
+const DIM = '\u001b[2m';
+const RESET = '\u001b[0m';
+
+/** `\n` to `\r\n`, as a terminal needs, without doubling existing `\r\n`. */
+export function toTerminalNewlines(text: string): string {
+  return text.replace(/\r?\n/g, '\r\n');
+}
+
+function terminalName(commandLine: string): string {
+  const flat = commandLine.replace(/\s+/g, ' ').trim();
+  return flat.length > 40 ? `${flat.slice(0, 37)}...` : flat;
+}
+
+/**
+ * One terminal the user watches: a Pseudoterminal that shows the command, its live output and the
+ * closing status, and turns Ctrl+C (or closing the terminal) into a stop request.
+ */
+class WatchedTerminal implements CommandTerminal {
+  readonly terminal: vscode.Terminal;
+  private readonly writeEmitter = new vscode.EventEmitter<string>();
+  private readonly nameEmitter = new vscode.EventEmitter<string>();
+  private readonly interrupts = new Set<() => void>();
+  private opened = false;
+  private beforeOpen: string[] = [];
+  private pending = '';
+  private dropped = 0;
+  private flushTimer: NodeJS.Timeout | undefined;
+  running = false;
+  closed = false;
+  transcript = '';
+
+  constructor(commandLine: string, private readonly onClosed: (terminal: WatchedTerminal) => void) {
+    const pty: vscode.Pseudoterminal = {
+      onDidWrite: this.writeEmitter.event,
+      onDidChangeName: this.nameEmitter.event,
+      open: () => {
+        this.opened = true;
+        for (const text of this.beforeOpen) {
+          this.writeEmitter.fire(text);
+        }
+        this.beforeOpen = [];
+      },
+      close: () => {
+        this.closed = true;
+        this.interrupt();
+        this.onClosed(this);
+      },
+      handleInput: (data) => {
+        if (data.includes('\u0003')) {
+          this.show(`${DIM}^C${RESET}\r\n`);
+          this.interrupt();
+        }
+      },
+    };
+    this.terminal = vscode.window.createTerminal({ name: terminalName(commandLine), pty, iconPath: new vscode.ThemeIcon('terminal') });
+  }
+
+  /** Starts showing one command (the terminal is reused for the next one of the same agent step). */
+  begin(commandLine: string, cwd: string): void {
+    this.running = true;
+    this.nameEmitter.fire(terminalName(commandLine));
+    this.show(`${BOLD}$ ${toTerminalNewlines(commandLine)}${RESET}\r\n${DIM}in ${cwd}, no stdin; Ctrl+C stops it${RESET}\r\n`);
+  }
+
+  write(text: string): void {
+    if (this.pending.length + text.length > MAX_FLUSH_CHARS) {
+      const room = Math.max(0, MAX_FLUSH_CHARS - this.pending.length);
+      this.pending += text.slice(0, room);
+      this.dropped += text.length - room;
+    } else {
+      this.pending += text;
+    }
+    this.flushTimer ??= setTimeout(() => this.flush(), FLUSH_MS);
+  }
+
+  finish(summary: string): void {
+    this.flush();
+    this.running = false;
+    this.show(`\r\n${BOLD}${summary}${RESET}\r\n\r\n`);
+  }
+
+  onInterrupt(listener: () => void): { dispose(): void } {
+    this.interrupts.add(listener);
+    return { dispose: () => this.interrupts.delete(listener) };
+  }
+
+  private interrupt(): void {
+    for (const listener of [...this.interrupts]) {
+      listener();
+    }
+  }
+
+  private flush(): void {
+    if (this.flushTimer) {
+      clearTimeout(this.flushTimer);
+      this.flushTimer = undefined;
+    }
+    let text = this.pending;
+    if (this.dropped > 0) {
+      text += `\n[${this.dropped} characters of fast output not shown here; the full log has them]\n`;
+    }
+    this.pending = '';
+    this.dropped = 0;
+    if (text) {
+      this.show(toTerminalNewlines(text));
+    }
+  }
+
+  private show(text: string): void {
+    this.transcript = (this.transcript + text).slice(-MAX_TRANSCRIPT_CHARS);
+    if (this.opened) {
+      this.writeEmitter.fire(text);
+    } else {
+      this.beforeOpen.push(text);
+    }
+  }
+
+  dispose(): void {
+    this.flush();
+    this.writeEmitter.dispose();
+    this.nameEmitter.dispose();
+  }
+}
+
+/**
+ * The terminals of workspace_run_command. A terminal is reused while its last command has finished
+ * and the user has not closed it, so the commands of one agent step read as one session; a
+ * command that starts while another runs gets its own terminal.
+ */
+export class CommandTerminals implements vscode.Disposable {
+  private readonly terminals: WatchedTerminal[] = [];
+  private last: WatchedTerminal | undefined;
+
+  open(commandLine: string, cwd: string): CommandTerminal {
+    let terminal = this.terminals.find((candidate) => !candidate.running && !candidate.closed && candidate === this.last);
+    if (!terminal) {
+      terminal = new WatchedTerminal(commandLine, (closed) => this.forget(closed));
+      this.terminals.push(terminal);
+    }
+    this.last = terminal;
+    terminal.begin(commandLine, cwd);
+    terminal.terminal.show(true);
+    return terminal;
+  }
+
+  /** What the most recent terminal showed, escapes included: for tests and diagnostics. */
+  lastTranscript(): { name: string; text: string } | undefined {
+    return this.last ? { name: this.last.terminal.name, text: this.last.transcript } : undefined;
+  }
+
+  private forget(terminal: WatchedTerminal): void {
+    const index = this.terminals.indexOf(terminal);
+    if (index !== -1) {
+      this.terminals.splice(index, 1);
+    }
+  }
+
+  dispose(): void {
+    for (const terminal of this.terminals) {
+      terminal.dispose();
+      terminal.terminal.dispose();
+    }
+    this.terminals.length = 0;
+  }
+}
+
+/** The CommandHost of a local-disk workspace: the shell, the log folder and these terminals. */
+export function commandHostFor(terminals: CommandTerminals, shell: string, logDirectory: string): CommandHost {
+  return {
+    shell,
+    logDirectory,
+    openTerminal: (commandLine, cwd) => terminals.open(commandLine, cwd),
+  };
+}

@@ -1,0 +1,174 @@
+// workspace_run_command in the real extension host: the process, its output, its terminal, its
+// approval, and that every process it started has ended when the result comes back.
+import * as assert from 'assert';
+import * as fs from 'fs';
+import * as path from 'path';
+import * as vscode from 'vscode';
+import { answerNextApproval, invoke, invokeError, workspaceRoot } from './support/tools';
+
+const TOOL = 'workspace_run_command';
+
+/** A process that exists and is not a zombie (a container's init may leave zombies unreaped). */
+function alive(pid: number): boolean {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return !['Z', 'X'].includes(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[0]);
+  } catch {
+    try {
+      process.kill(pid, 0);
+      return !fs.existsSync('/proc/self/stat');
+    } catch {
+      return false;
+    }
+  }
+}
+
+async function until(condition: () => boolean | Promise<boolean>, what: string, timeoutMs = 20_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+function section(text: string, name: 'stdout' | 'stderr'): string {
+  return new RegExp(`--- ${name} ---\\n([\\s\\S]*?)(?=\\n\\n--- |\\n\\[${name} was|\\n\\nFull log:)`).exec(text)?.[1] ?? '';
+}
+
+describe('workspace_run_command (extension host)', function () {
+  let root: string;
+  let scratch: string;
+
+  before(function () {
+    if (!vscode.workspace.isTrusted) this.skip();
+    root = workspaceRoot();
+    scratch = path.join(root, 'run-command-scratch');
+    fs.mkdirSync(scratch, { recursive: true });
+  });
+
+  it('returns the exit code and stdout and stderr separately', async () => {
+    const { text } = await invoke(TOOL, { command: 'echo to-stdout; echo to-stderr >&2' });
+    assert.match(text, /^Exit code: 0\n/);
+    assert.equal(section(text, 'stdout'), 'to-stdout');
+    assert.equal(section(text, 'stderr'), 'to-stderr');
+  });
+
+  it('returns a failing command as a result with its exit code and error output', async () => {
+    const { text } = await invoke(TOOL, { command: 'ls no-such-file-here' });
+    assert.match(text, /^Exit code: 2\n/);
+    assert.match(section(text, 'stderr'), /no-such-file-here/);
+  });
+
+  it('keeps output larger than the budget bounded, head and tail, with the full log readable', async () => {
+    const { text } = await invoke(TOOL, { command: 'seq 1 300000' });
+    const stdout = section(text, 'stdout');
+    assert.ok(stdout.length < 31_000, `the model got ${stdout.length} characters`);
+    assert.match(stdout, /^1\n2\n3\n/);
+    assert.match(stdout, /\n300000$/);
+    assert.match(text, /\[stdout was 1988895 characters; \d+ in the middle were left out/);
+    const logPath = /Full log: (\S+)/.exec(text)?.[1] ?? '';
+    const read = await invoke('workspace_read_file', { file_path: logPath, offset: 150_002, limit: 1 });
+    assert.match(read.text, /^\s*150002\t150000$/m);
+  });
+
+  it('on timeout kills a child that ignores TERM and a background grandchild, and returns the output so far', async () => {
+    const pids = path.join(scratch, 'timeout.pids');
+    fs.rmSync(pids, { force: true });
+    const command = `sh -c 'trap "" TERM; echo ignoring; sleep 600' & echo $! > ${pids}; (sleep 600 & echo $! >> ${pids}; wait) & wait`;
+    const answered = answerNextApproval(true);
+    const { text } = await invoke(TOOL, { command, cwd: 'run-command-scratch', timeout: 2 });
+    await answered;
+    assert.match(text, /^Timed out after 2 s/);
+    assert.match(section(text, 'stdout'), /ignoring/);
+    const started = fs.readFileSync(pids, 'utf8').trim().split('\n').map(Number);
+    assert.equal(started.length, 2);
+    assert.deepEqual(started.filter(alive), [], 'no process of the command survives');
+  });
+
+  it('stops the process group when the call is cancelled', async () => {
+    const pidFile = path.join(scratch, 'cancel.pid');
+    fs.rmSync(pidFile, { force: true });
+    const source = new vscode.CancellationTokenSource();
+    const answered = answerNextApproval(true);
+    const pending = invoke(TOOL, { command: `sleep 600 & echo $! > ${pidFile}; wait` }, source.token);
+    await answered;
+    await until(() => fs.existsSync(pidFile) && fs.readFileSync(pidFile, 'utf8').trim() !== '', 'the command to start');
+    source.cancel();
+    const outcome = await pending.then((result) => result.text, (error: Error) => error.message);
+    assert.match(outcome, /Cancelled|cancel/i);
+    const pid = Number(fs.readFileSync(pidFile, 'utf8').trim());
+    await until(() => !alive(pid), 'the cancelled process to end', 5000);
+  });
+
+  it('refuses a cwd outside the workspace', async () => {
+    const message = await invokeError(TOOL, { command: 'ls', cwd: path.dirname(root) });
+    assert.match(message, /outside the workspace/);
+  });
+
+  it('shows the command and its output in a terminal named after it', async () => {
+    await invoke(TOOL, { command: 'echo shown-in-terminal' });
+    const transcript = await vscode.commands.executeCommand<{ name: string; text: string }>('workspaceAgentTools.lastCommandTerminal');
+    assert.match(transcript?.text ?? '', /\$ echo shown-in-terminal/);
+    assert.match(transcript?.text ?? '', /shown-in-terminal\r\n/);
+    assert.match(transcript?.text ?? '', /Exit code: 0/);
+    assert.equal(transcript?.name, 'echo shown-in-terminal');
+    await until(() => vscode.window.terminals.some((terminal) => terminal.name === 'echo shown-in-terminal'), 'a terminal named after the command');
+  });
+
+  it('stops the command when the user presses Ctrl+C in its terminal', async () => {
+    const pending = invoke(TOOL, { command: 'echo waiting-for-ctrl-c; sleep 600' });
+    await until(async () => {
+      const transcript = await vscode.commands.executeCommand<{ name: string; text: string }>('workspaceAgentTools.lastCommandTerminal');
+      return /waiting-for-ctrl-c\r\n/.test(transcript?.text ?? '');
+    }, 'the command output in the terminal');
+    const terminal = vscode.window.terminals.filter((candidate) => candidate.name.startsWith('echo waiting-for-ctrl-c')).pop();
+    assert.ok(terminal, 'the command has a terminal');
+    terminal.sendText('\u0003', false);
+    assert.match((await pending).text, /^Stopped by the user \(Ctrl\+C in the terminal\)/);
+  });
+
+  it('waits for approval of a command the policy asks about, then runs it', async () => {
+    const made = path.join(scratch, 'approved.txt');
+    fs.rmSync(made, { force: true });
+    const pending = invoke(TOOL, { command: 'touch approved.txt', cwd: 'run-command-scratch' });
+    let asked: Array<{ kind: string; title: string; detail: string }> = [];
+    await until(async () => {
+      asked = (await vscode.commands.executeCommand<typeof asked>('workspaceAgentTools.listPendingApprovals')) ?? [];
+      return asked.length > 0;
+    }, 'the approval question');
+    assert.equal(asked[0].kind, 'command');
+    assert.match(asked[0].title, /touch approved\.txt/);
+    assert.match(asked[0].detail, /run-command-scratch[\s\S]*touch/);
+    assert.equal(fs.existsSync(made), false, 'nothing runs before the answer');
+    await answerNextApproval(true);
+    const { text } = await pending;
+    assert.match(text, /^Exit code: 0/);
+    assert.ok(fs.existsSync(made));
+  });
+
+  it('does not run a command the user rejects', async () => {
+    const made = path.join(scratch, 'rejected.txt');
+    const pending = invokeError(TOOL, { command: 'touch rejected.txt', cwd: 'run-command-scratch' });
+    await answerNextApproval(false);
+    assert.match(await pending, /declined/);
+    assert.equal(fs.existsSync(made), false);
+  });
+
+  it('runs a read-only command without asking', async () => {
+    const waiting = await vscode.commands.executeCommand<unknown[]>('workspaceAgentTools.listPendingApprovals');
+    assert.equal(waiting?.length ?? 0, 0);
+    const { text } = await invoke(TOOL, { command: 'git --version >/dev/null; ls' });
+    assert.match(text, /^Exit code: 0/);
+  });
+
+  it('refuses a denied command with the reason', async () => {
+    assert.match(await invokeError(TOOL, { command: 'rm -rf ~' }), /refused by the command policy[\s\S]*runCommand\.deny/);
+  });
+});
+
+describe('workspace_run_command in an untrusted workspace (extension host)', () => {
+  it('is refused with a reason', async function () {
+    if (vscode.workspace.isTrusted) this.skip();
+    assert.match(await invokeError(TOOL, { command: 'echo hi' }), /not trusted/);
+  });
+});
