@@ -1,5 +1,6 @@
 import * as fs from 'node:fs/promises';
 import * as vscode from 'vscode';
+import { decodeText } from '../core/edit/encoding';
 import { hasMixedLineEndings, splitLines } from '../core/edit/lineEndings';
 import type { AppliedChange, CancellationSignal, ChangeApplier, ChangePlan, Location, PlannedFileChange } from '../core/ports';
 import { ToolError } from '../core/tools/toolSpec';
@@ -17,6 +18,12 @@ interface Restorable {
   readonly mode?: number;
   /** The unsaved editor text the user had, to put back into the editor. */
   readonly editorText?: string;
+}
+
+async function replaceDocumentText(document: vscode.TextDocument, text: string): Promise<void> {
+  const edit = new vscode.WorkspaceEdit();
+  edit.replace(document.uri, new vscode.Range(document.positionAt(0), document.positionAt(document.getText().length)), inDocumentEol(text, document));
+  await vscode.workspace.applyEdit(edit);
 }
 
 /** Creates the missing ancestors of a file, returning the folders it created, outermost first. */
@@ -136,6 +143,8 @@ export class WorkspaceEditApplier implements ChangeApplier {
     const errorsBefore = plan.reportDiagnostics ? this.errorKeys(plan) : new Map<string, Set<string>>();
     const edit = new vscode.WorkspaceEdit();
     let editCount = 0;
+    // Replacement ranges are computed against these document versions; typing in between would make them wrong.
+    const versions: { document: vscode.TextDocument; version: number; shownPath: string }[] = [];
     const saves: { uri: vscode.Uri; expected?: Uint8Array }[] = [];
     const byteWrites: { uri: vscode.Uri; bytes: Uint8Array }[] = [];
     const modes: { uri: vscode.Uri; mode: number }[] = [];
@@ -166,6 +175,7 @@ export class WorkspaceEditApplier implements ChangeApplier {
           const wasDirty = document.isDirty;
           const replacement = minimalReplacement(document, inDocumentEol(this.afterOf(file).text, document));
           if (replacement) {
+            versions.push({ document, version: document.version, shownPath: file.shownPath });
             edit.replace(uri, replacement.range, replacement.text);
             editCount += 1;
             saves.push({ uri, expected: wasDirty ? undefined : this.afterOf(file).bytes });
@@ -177,6 +187,7 @@ export class WorkspaceEditApplier implements ChangeApplier {
       }
     }
     const createdFolders: vscode.Uri[] = [];
+    let writing = false;
     try {
       // WorkspaceEdit.createFile does not create missing parent folders; create them first (and remove them on failure).
       for (const file of plan.files) {
@@ -185,7 +196,13 @@ export class WorkspaceEditApplier implements ChangeApplier {
           createdFolders.push(...(await createParents(toUri(destination))));
         }
       }
-      // WorkspaceEdit.size counts only text edits, so track file operations separately.
+      for (const { document, version, shownPath } of versions) {
+        if (document.version !== version) {
+          throw new ToolError(`${shownPath} was edited in the editor just now, while the change was being written; nothing was written. Read it again and redo the change.`);
+        }
+      }
+      writing = true;
+      // WorkspaceEdit.size counts only text edits, so file operations are counted separately.
       if (editCount > 0 && !(await vscode.workspace.applyEdit(edit, { isRefactoring: false }))) {
         throw new Error('VS Code refused the workspace edit');
       }
@@ -223,12 +240,20 @@ export class WorkspaceEditApplier implements ChangeApplier {
         }
       }
     } catch (error) {
-      const problems = await this.restore(restorables);
+      // Before the edit nothing but empty folders was written: remove them and leave the files alone.
+      const problems = writing ? await this.restore(restorables) : [];
       for (const folder of createdFolders.reverse()) {
         await vscode.workspace.fs.delete(folder, { recursive: false, useTrash: false }).then(undefined, () => undefined);
       }
+      if (!writing && error instanceof ToolError) {
+        throw error;
+      }
       const detail = error instanceof Error ? error.message : String(error);
-      const restored = problems.length === 0 ? 'Every file was restored to its previous content.' : `Restoring failed for: ${problems.join(', ')}; check these files.`;
+      const restored = !writing
+        ? 'Nothing was written.'
+        : problems.length === 0
+          ? 'Every file was restored to its previous content.'
+          : `Restoring failed for: ${problems.join(', ')}; check these files.`;
       throw new ToolError(`Writing the change failed (${detail}). ${restored}`);
     }
     const notes = plan.reportDiagnostics ? await this.newErrors(plan, errorsBefore) : [];
@@ -312,6 +337,13 @@ export class WorkspaceEditApplier implements ChangeApplier {
     const problems: string[] = [];
     for (const item of [...restorables].reverse()) {
       try {
+        const document = openDocument(item.uri);
+        if (document?.isDirty && item.editorText === undefined && item.existed && item.bytes) {
+          // The document holds the failed change: bring it back to the file's content and save, so
+          // a later save by the user cannot write the change after all. The exact bytes follow.
+          await replaceDocumentText(document, decodeText(item.bytes).text);
+          await document.save();
+        }
         if (item.existed && item.bytes) {
           await vscode.workspace.fs.writeFile(item.uri, item.bytes);
           if (item.mode !== undefined) {
@@ -320,11 +352,9 @@ export class WorkspaceEditApplier implements ChangeApplier {
         } else if (await exists(item.uri)) {
           await vscode.workspace.fs.delete(item.uri, { useTrash: false });
         }
-        const document = openDocument(item.uri);
         if (item.editorText !== undefined && document && document.getText() !== item.editorText) {
-          const undo = new vscode.WorkspaceEdit();
-          undo.replace(item.uri, new vscode.Range(document.positionAt(0), document.positionAt(document.getText().length)), item.editorText);
-          await vscode.workspace.applyEdit(undo);
+          // The user's unsaved text goes back into the editor, still unsaved.
+          await replaceDocumentText(document, item.editorText);
         }
       } catch {
         problems.push(item.uri.scheme === 'file' ? item.uri.fsPath : item.uri.toString());
@@ -347,14 +377,21 @@ export class WorkspaceEditApplier implements ChangeApplier {
     const uris = plan.files.filter((file) => file.kind !== 'delete').map((file) => toUri(file.moveTo ?? file.location));
     // Plain text has no language service to wait for.
     const analysed = uris.some((uri) => (openDocument(uri)?.languageId ?? 'plaintext') !== 'plaintext');
+    const hasNewErrors = (): boolean =>
+      uris.some((uri) => {
+        const known = before.get(uri.toString()) ?? new Set<string>();
+        return errorsOf(uri).some((diagnostic) => !known.has(diagnosticKey(diagnostic)));
+      });
+    // The first diagnostics event after the write may still describe the old text, so wait until new
+    // errors show up or the deadline passes; a clean edit of code costs the full (short) wait.
     await new Promise<void>((resolve) => {
-      if (!analysed) {
+      if (!analysed || hasNewErrors()) {
         resolve();
         return;
       }
       const timer = setTimeout(done, DIAGNOSTICS_WAIT_MS);
       const listener = vscode.languages.onDidChangeDiagnostics((event) => {
-        if (event.uris.some((uri) => uris.some((wanted) => wanted.toString() === uri.toString()))) {
+        if (event.uris.some((uri) => uris.some((wanted) => wanted.toString() === uri.toString())) && hasNewErrors()) {
           done();
         }
       });

@@ -5,7 +5,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import * as vscode from 'vscode';
-import { answerNextApproval, invoke, invokeError, REPO, withSettings, workspaceRoot } from './support/tools';
+import { answerNextApproval, invoke, invokeError, REPO, screenshot, withSettings, workspaceRoot } from './support/tools';
 
 const FIXTURES = path.join(REPO, 'test/fixtures/workspace/writing');
 const PROPOSAL_SCHEME = 'workspace-agent-tools-proposal';
@@ -74,6 +74,7 @@ describe('writing tools (extension host)', () => {
     assert.strictEqual(proposal, 'one\nTWO\nthree\n');
     assert.strictEqual((await vscode.workspace.openTextDocument(diff.original)).getText(), 'one\ntwo\nthree\n');
     assert.strictEqual(bytes(`${dir}/plain.txt`).toString(), 'one\ntwo\nthree\n', 'nothing may be written before Accept');
+    await screenshot('writing-diff-review');
     // The title-bar button passes the diff editor's resource.
     assert.strictEqual(await vscode.commands.executeCommand('workspaceAgentTools.approve', diff.modified), true);
     const { text } = await call;
@@ -235,6 +236,27 @@ describe('writing tools (extension host)', () => {
     assert.strictEqual((await call).text, `Success. Updated the following files:\nA ${dir}/added.txt\nM ${dir}/plain.txt\nD ${dir}/latin1.txt`);
     assert.strictEqual(bytes(`${dir}/added.txt`).toString(), 'new\n');
     assert.ok(!fs.existsSync(abs(`${dir}/latin1.txt`)));
+  });
+
+  it('rolls back the files already written when a later part of the change fails', async () => {
+    const dir = freshFolder();
+    // The second file cannot be created: its parent is a file. Planning cannot know; writing fails.
+    const patch = `*** Begin Patch\n*** Update File: ${dir}/plain.txt\n@@\n-one\n+ONE\n*** Add File: ${dir}/crlf.txt/child.txt\n+x\n*** End Patch`;
+    const outcome = await callAndAnswer('workspace_apply_patch', { patch }, true);
+    assert.match(outcome.error ?? '', /Writing the change failed .*Every file was restored/);
+    assert.strictEqual(bytes(`${dir}/plain.txt`).toString(), 'one\ntwo\nthree\n');
+    const document = vscode.workspace.textDocuments.find((candidate) => candidate.uri.fsPath === abs(`${dir}/plain.txt`));
+    assert.ok(!document?.isDirty, 'the editor must not keep the failed change');
+    assert.strictEqual(bytes(`${dir}/crlf.txt`).toString(), 'alpha\r\nbeta\r\ngamma\r\n');
+  });
+
+  it('appends errors that appear in the edited file open in an editor', async () => {
+    const dir = freshFolder();
+    fs.writeFileSync(abs(`${dir}/data.json`), '{\n  "a": 1\n}\n');
+    // Language services (JSON pulls diagnostics) check files shown in an editor, as the user's open files are.
+    await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(vscode.Uri.file(abs(`${dir}/data.json`))));
+    const outcome = await callAndAnswer('workspace_edit_file', { file_path: `${dir}/data.json`, old_string: '"a": 1', new_string: '"a": 1,,' }, true);
+    assert.match(outcome.text ?? outcome.error ?? '', /New errors reported in .*data\.json after the edit:\n  line 2: /);
   });
 
   it('refuses to move a file onto an existing one', async () => {

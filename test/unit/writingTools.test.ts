@@ -65,6 +65,15 @@ describe('writing tools (core, over the local disk)', () => {
       assert.equal(await run(writeFileTool, { file_path: 'plain.txt', content: 'b\n' }), 'Updated plain.txt (+1 -1 lines)');
     });
 
+    it("may overwrite a file whose unsaved editor text it read, and refuses once the user types more", async () => {
+      const dirty = new Map([[file('plain.txt'), 'one\ntwo (typed)\nthree\n']]);
+      withOptions({ dirty });
+      await read('plain.txt');
+      assert.equal(await run(writeFileTool, { file_path: 'plain.txt', content: 'one\ntwo (typed)\nthree\nfour\n' }), 'Updated plain.txt (+1 -0 lines)');
+      dirty.set(file('plain.txt'), 'one\ntwo (typed more)\nthree\nfour\n');
+      await assert.rejects(run(writeFileTool, { file_path: 'plain.txt', content: 'x\n' }), /has changed since you last read it/);
+    });
+
     it("keeps a CRLF file's line endings when the content uses LF", async () => {
       await read('crlf.txt');
       await run(writeFileTool, { file_path: 'crlf.txt', content: 'alpha\nBETA\ngamma\n' });
@@ -157,6 +166,10 @@ describe('writing tools (core, over the local disk)', () => {
     it('keeps the BOM and UTF-16 encoding', async () => {
       await run(editFileTool, { file_path: 'utf16be.txt', old_string: 'second', new_string: 'zweite' });
       assert.deepEqual(bytes('utf16be.txt'), Buffer.concat([Buffer.from([0xfe, 0xff]), Buffer.from('first ☃\nzweite\n', 'utf16le').swap16()]));
+    });
+
+    it('edits a file it has not read when old_string matches exactly once', async () => {
+      assert.equal(await run(editFileTool, { file_path: 'plain.txt', old_string: 'three', new_string: 'THREE' }), 'Edited plain.txt: 1 replacement(s)\n     3\tTHREE');
     });
 
     it('refuses an ambiguous match with the line numbers', async () => {

@@ -49,6 +49,29 @@ describe('planners keep every line outside the edited region (property)', () => 
     );
   });
 
+  it('edit_file: replacing any unique span, mid-line included, leaves the lines it does not touch byte-identical', () => {
+    fc.assert(
+      fc.property(fileArbitrary, fc.nat(), fc.nat(), fc.stringMatching(/^[A-Z\n]{0,12}$/), (text, a, b, newString) => {
+        const lines = splitLines(text);
+        // The span is taken from the LF view the model reads; it may start and end inside lines.
+        const lf = lines.map((line) => line.text + (line.eol === '' ? '' : '\n')).join('');
+        const start = a % lf.length;
+        const oldString = lf.slice(start, start + 1 + (b % (lf.length - start)));
+        fc.pre(lf.indexOf(oldString) === lf.lastIndexOf(oldString) && oldString !== newString);
+        const firstLine = lf.slice(0, start).split('\n').length - 1;
+        const lastLine = lf.slice(0, start + oldString.length - 1).split('\n').length - 1;
+        const outcome = planTextEdit(lines, { oldString, newString, replaceAll: false }, 'f');
+        assert.deepEqual(outcome.lines.slice(0, firstLine), lines.slice(0, firstLine));
+        const untouchedAfter = lines.slice(lastLine + 1);
+        assert.deepEqual(outcome.lines.slice(outcome.lines.length - untouchedAfter.length), untouchedAfter);
+        // The replaced text is really there, in the LF view of the new file.
+        const newLf = outcome.lines.map((line) => line.text + (line.eol === '' ? '' : '\n')).join('');
+        assert.equal(newLf, lf.slice(0, start) + newString + lf.slice(start + oldString.length));
+      }),
+      { numRuns: 500 },
+    );
+  });
+
   it('apply_patch: an update chunk leaves all other lines and terminators byte-identical', () => {
     fc.assert(
       fc.property(fileArbitrary, fc.nat(), fc.nat(), fc.array(fc.stringMatching(/^[A-Z]{1,8}$/), { minLength: 0, maxLength: 4 }), (text, a, b, replacement) => {
