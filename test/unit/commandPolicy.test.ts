@@ -105,6 +105,9 @@ describe('command policy', () => {
     expectDecision('nice -n 5 rm x', 'ask', 'nice wrapping rm');
     expectDecision('timeout 5 rm x', 'ask', 'timeout wrapping rm');
     expectDecision('time rm x', 'ask', 'time wrapping rm');
+    expectDecision('find . -de\\\nlete', 'ask', 'a backslash-newline joining a flag the grammar would split');
+    expectDecision('ls\r\nrm x', 'ask', 'a carriage return');
+    expectDecision('grep -rn foo \\\n  src', 'allow', 'a line continuation between words');
   });
 
   describe('interpreters, eval and shell state ask', () => {
@@ -151,6 +154,8 @@ describe('command policy', () => {
     expectDecision('git log --output=x', 'ask', 'git --output');
     expectDecision('git branch newbranch', 'ask', 'creates a branch');
     expectDecision('sort -o out src/a.ts', 'ask', 'sort -o');
+    expectDecision('sort --compress-program=sh src/a.ts', 'ask', 'sort --compress-program');
+    expectDecision("awk -e 'print' -e 'system(\"id\")' src/a.ts", 'ask', 'awk with a second program');
   });
 
   describe('redirections and paths are judged with the guard rules', () => {

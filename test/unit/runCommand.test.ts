@@ -5,6 +5,7 @@ import * as path from 'node:path';
 import { BoundedOutput, stripAnsi } from '../../src/core/command/boundedOutput';
 import { groupAlive, stopAllCommands } from '../../src/core/command/processRunner';
 import { chooseCommandShell } from '../../src/core/command/shellChoice';
+import { nonInteractiveEnvironment } from '../../src/core/command/commandEnvironment';
 import type { CancellationSignal, CommandHost, CommandTerminal } from '../../src/core/ports';
 import { invokeTool } from '../../src/core/tools/invoke';
 import { commandConfirmation, runCommandTool } from '../../src/core/tools/runCommand';
@@ -255,5 +256,15 @@ describe('the shell that runs commands', () => {
   });
   it('is /bin/sh when there is no bash', () => {
     assert.equal(chooseCommandShell('/usr/bin/fish', () => false), '/bin/sh');
+  });
+});
+
+describe('the command environment', () => {
+  it('drops empty and relative PATH entries, so a bare name never means a workspace file', () => {
+    assert.equal(nonInteractiveEnvironment({ PATH: '.:/usr/bin::node_modules/.bin:/bin' }).PATH, '/usr/bin:/bin');
+  });
+  it('turns pagers, prompts and colours off', () => {
+    const env = nonInteractiveEnvironment({ FORCE_COLOR: '1' });
+    assert.deepEqual([env.PAGER, env.GIT_PAGER, env.GIT_TERMINAL_PROMPT, env.DEBIAN_FRONTEND, env.NO_COLOR, env.FORCE_COLOR], ['cat', 'cat', '0', 'noninteractive', '1', undefined]);
   });
 });

@@ -83,6 +83,20 @@ class LineJudge {
     this.findings.push({ subject: shorten(subject), judgement });
   }
 
+  /**
+   * Where the grammar splits words differently from bash, the parse cannot be trusted: a
+   * backslash-newline inside a word (bash joins `-de\<newline>lete` into `-delete`, the grammar
+   * sees two words) and carriage returns (bash treats them as word characters).
+   */
+  checkTokenization(): void {
+    if (/\S\\\r?\n\S/.test(this.source)) {
+      this.note(this.source, { decision: 'ask', reason: 'a backslash-newline joins parts of a word, which this policy does not read the way the shell does' });
+    }
+    if (this.source.includes('\r')) {
+      this.note(this.source, { decision: 'ask', reason: 'the line contains a carriage return, which the shell treats as part of a word' });
+    }
+  }
+
   async walk(node: SyntaxNode): Promise<void> {
     if (node.type === 'ERROR' || node.isMissing) {
       this.note(node.text || this.source, { decision: 'ask', reason: 'the shell parser could not make sense of this part, so it cannot be checked' });
@@ -270,6 +284,7 @@ export async function evaluateCommandPolicy(command: string, options: CommandPol
   }
   try {
     const judge = new LineJudge(command, options);
+    judge.checkTokenization();
     await judge.walk(tree.rootNode);
     return judge.verdict();
   } finally {

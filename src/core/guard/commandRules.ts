@@ -235,6 +235,9 @@ const SPECIAL_FLAGS: Record<string, (args: readonly ShellWord[]) => Judgement | 
     return pre ? ask(`rg ${pre.text} runs a program on every file it searches`) : undefined;
   },
   sort: (args) => {
+    if (args.some((word) => word.text.startsWith('--compress-program'))) {
+      return ask('sort --compress-program runs a program');
+    }
     const output = args.find((word) => /^-[a-zA-Z]*o/.test(word.text) && !word.text.startsWith('--'));
     return output ? ask('sort -o writes a file') : undefined;
   },
@@ -359,24 +362,21 @@ export function unsafeSedCommand(script: string): string | undefined {
 }
 
 function judgeAwk(name: string, args: readonly ShellWord[]): Judgement | undefined {
-  let program: string | undefined;
-  for (let index = 0; index < args.length; index += 1) {
-    const word = args[index].text;
-    if (word === '-f' || word.startsWith('--file') || word === '-i' || word.startsWith('--include') || word === '-l' || word.startsWith('--load') || word === '-E' || word.startsWith('--exec')) {
-      return ask(`${name} ${word} loads a program from a file, which cannot be checked`);
-    }
-    if (word === '-v' || word === '-F' || word === '--assign' || word === '--field-separator') {
-      index += 1;
-    } else if (!word.startsWith('-') || word === '-') {
-      program = word;
-      break;
+  for (const word of args) {
+    const text = word.text;
+    if (text === '-f' || text.startsWith('--file') || text === '-i' || text.startsWith('--include') || text === '-l' || text.startsWith('--load') || text === '-E' || text.startsWith('--exec')) {
+      return ask(`${name} ${text} loads a program from a file, which cannot be checked`);
     }
   }
-  if (program === undefined) {
-    return ask(`${name} without a program reads its program from nowhere checkable`);
+  // Programs can come as the first operand or through any number of -e/--source options, so every
+  // argument is checked: a file name with these characters asks too, which is the safe side.
+  for (const word of args) {
+    const unsafe = /\bsystem\s*\(|\|&?|>|\bgetline\b|@load|\bENVIRON\b/.exec(word.text);
+    if (unsafe) {
+      return ask(`${name} program uses ${unsafe[0].trim()}, which can run commands or read and write files`);
+    }
   }
-  const unsafe = /\bsystem\s*\(|\|&?|>|\bgetline\b|@load|\bENVIRON\b/.exec(program);
-  return unsafe ? ask(`${name} program uses ${unsafe[0].trim()}, which can run commands or read and write files`) : undefined;
+  return positional(args).length === 0 ? ask(`${name} has no program to check`) : undefined;
 }
 
 const GIT_READ_ONLY = new Set([
