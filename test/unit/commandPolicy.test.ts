@@ -79,6 +79,9 @@ describe('command policy', () => {
     expectDecision('echo `rm x`', 'ask', 'rm in backticks');
     expectDecision('$(echo rm) x', 'ask', 'substitution in command position');
     expectDecision('`echo rm` x', 'ask', 'backticks in command position');
+    expectDecision('echo `echo \\`rm x\\``', 'ask', 'escaped backticks nested inside backticks');
+    expectDecision('echo `echo \\$(rm x)`', 'ask', 'an escaped $( inside backticks');
+    expectDecision('echo `echo \\`ls\\``', 'allow', 'nested backticks of a reader');
     expectDecision('cat <(rm x)', 'ask', 'rm in a process substitution');
     expectDecision('echo $(( $(rm x) + 1 ))', 'ask', 'rm inside arithmetic');
     expectDecision('(rm x)', 'ask', 'rm in a subshell');
