@@ -1,23 +1,31 @@
-// Writes contributes.languageModelTools of package.json from the tool specs in code (the single
-// source of truth). `--check` only compares and exits 1 on drift. Needs `tsc` output in out/.
+// Writes the tool parts of package.json from the tool specs in code (the single source of truth):
+// contributes.languageModelTools, and each tool's palette command with its `when` clause.
+// `--check` only compares and exits 1 on drift. Needs `tsc` output in out/.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { isDeepStrictEqual } from 'node:util';
 
 const require = createRequire(import.meta.url);
 const { TOOL_SPECS } = require('../out/src/core/tools/index.js');
-const { manifestEntry } = require('../out/src/core/tools/manifest.js');
+const { manifestCommand, manifestEntry, paletteWhen } = require('../out/src/core/tools/manifest.js');
 
 const file = new URL('../package.json', import.meta.url);
 const manifest = JSON.parse(readFileSync(file, 'utf8'));
-const entries = TOOL_SPECS.map(manifestEntry);
+const contributes = manifest.contributes;
+const isToolCommand = (entry) => entry.command.startsWith('workspaceAgentTools.tool.');
+
+const expected = structuredClone(contributes);
+expected.languageModelTools = TOOL_SPECS.map(manifestEntry);
+expected.commands = [...contributes.commands.filter((entry) => !isToolCommand(entry)), ...TOOL_SPECS.map(manifestCommand)];
+expected.menus.commandPalette = [...contributes.menus.commandPalette.filter((entry) => !isToolCommand(entry)), ...TOOL_SPECS.map(paletteWhen)];
+
 if (process.argv.includes('--check')) {
-  if (!isDeepStrictEqual(manifest.contributes.languageModelTools, entries)) {
-    console.error('package.json languageModelTools differs from the tool specs: run `npm run manifest`.');
+  if (!isDeepStrictEqual(contributes, expected)) {
+    console.error('package.json differs from the tool specs (languageModelTools or tool commands): run `npm run manifest`.');
     process.exit(1);
   }
 } else {
-  manifest.contributes.languageModelTools = entries;
+  manifest.contributes = expected;
   writeFileSync(file, `${JSON.stringify(manifest, null, 2)}\n`);
-  console.log(`Wrote ${entries.length} tools to package.json.`);
+  console.log(`Wrote ${TOOL_SPECS.length} tools and their palette commands to package.json.`);
 }

@@ -7,36 +7,44 @@ import { stopAllCommands } from './core/command/processRunner';
 import { chooseCommandShell } from './core/command/shellChoice';
 import { MemoryReadLedger } from './core/edit/readLedger';
 import { TOOL_SPECS } from './core/tools';
+import { ActivityLog, registerActivityView } from './vscode/activityLog';
 import { PendingApprovals, registerApprovalCommands } from './vscode/approvals';
-import { registerInvokeToolCommand, RESULT_SCHEME, ToolResultDocuments } from './vscode/toolPalette';
 import { commandHostFor, CommandTerminals } from './vscode/commandTerminals';
+import { GuardStatusBar, registerGuardCommands } from './vscode/statusBar';
+import { registerInvokeToolCommand, registerToolCommands, RESULT_SCHEME, ToolResultDocuments } from './vscode/toolPalette';
 import { registerTools } from './vscode/toolRegistration';
 
 const KEPT_COMMAND_LOGS = 200;
 
-/** Where full command logs go: the extension's storage on the extension host's disk. */
-function commandLogDirectory(context: vscode.ExtensionContext): string {
+/** The extension's storage on the extension host's disk: the activity log and full command logs go there. */
+function storageDirectory(context: vscode.ExtensionContext): string {
   const storage = [context.storageUri, context.globalStorageUri].find((uri) => uri?.scheme === 'file');
-  return path.join(storage?.fsPath ?? path.join(os.tmpdir(), 'workspace-agent-tools'), 'command-logs');
+  return storage?.fsPath ?? path.join(os.tmpdir(), 'workspace-agent-tools');
 }
 
 export function activate(context: vscode.ExtensionContext): void {
   const approvals = new PendingApprovals();
+  const activity = new ActivityLog(storageDirectory(context));
   const terminals = new CommandTerminals();
-  const logDirectory = commandLogDirectory(context);
+  const logDirectory = path.join(storageDirectory(context), 'command-logs');
   pruneCommandLogs(logDirectory, KEPT_COMMAND_LOGS);
   const commands = commandHostFor(terminals, chooseCommandShell(vscode.env.shell, existsSync), logDirectory);
-  const services = { approver: approvals, reads: new MemoryReadLedger(), commands };
+  const services = { approver: approvals, reads: new MemoryReadLedger(), commands, activity };
   const resultDocuments = new ToolResultDocuments();
   context.subscriptions.push(
     approvals,
+    activity,
     terminals,
+    new GuardStatusBar(),
+    ...registerGuardCommands(),
+    ...registerActivityView(activity),
     // Not in the palette: lets integration tests see what the last command terminal showed.
     vscode.commands.registerCommand('workspaceAgentTools.lastCommandTerminal', () => terminals.lastTranscript()),
     ...registerApprovalCommands(approvals),
     ...registerTools(TOOL_SPECS, services),
     vscode.workspace.registerTextDocumentContentProvider(RESULT_SCHEME, resultDocuments),
     registerInvokeToolCommand(TOOL_SPECS, resultDocuments),
+    ...registerToolCommands(TOOL_SPECS),
   );
 }
 

@@ -99,10 +99,18 @@ export interface ToolSettings {
   readonly allowedReadPaths: readonly string[];
   /** When non-empty, replaces the workspace folders as the roots writes may use. */
   readonly allowedWritePaths: readonly string[];
+  /** Replace credentials in results with markers before the model sees them. Default true. */
+  readonly redactSecrets?: boolean;
   /** workspaceAgentTools.runCommand.allow: command prefixes or /regex/ that run without asking. */
   readonly runCommandAllow?: readonly string[];
   /** workspaceAgentTools.runCommand.deny: command prefixes or /regex/ that are refused; undefined means the defaults. */
   readonly runCommandDeny?: readonly string[];
+}
+
+/** Hears what happens inside a call, for the activity log. */
+export interface CallObserver {
+  /** A guard verdict was reached for a path (allow verdicts of plain paths included). */
+  onGuardVerdict(verdict: { readonly decision: string; readonly rule?: string; readonly reason: string }, subject: string): void;
 }
 
 /** Remembers what the tools have read, so writes can refuse to overwrite what the agent has not seen. */
@@ -156,6 +164,8 @@ export interface ToolContext {
   readonly reads: ReadLedger;
   readonly clock: Clock;
   readonly token: CancellationSignal;
+  /** Optional listener for the activity log. */
+  readonly observer?: CallObserver;
   /** Present where commands can run (a local file workspace); absent on virtual workspaces. */
   readonly commands?: CommandHost;
   /** Extra folders reads may use without the outside-workspace rule, such as the command log folder. */

@@ -16,6 +16,7 @@ export function readToolSettings(): ToolSettings {
     planMode: config.get<boolean>('planMode', false),
     allowedReadPaths: config.get<string[]>('allowedReadPaths', []),
     allowedWritePaths: config.get<string[]>('allowedWritePaths', []),
+    redactSecrets: config.get<boolean>('redactSecrets', true),
     runCommandAllow: config.get<string[]>('runCommand.allow', []),
     runCommandDeny: config.get<string[]>('runCommand.deny'),
   };

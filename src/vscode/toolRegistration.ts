@@ -1,8 +1,10 @@
 import * as vscode from 'vscode';
 import type { Approver, Clock, CommandHost, ReadLedger, ToolContext } from '../core/ports';
+import { summarizeInput, type RecordedApproval, type RecordedVerdict } from '../core/activity/activityLog';
 import { fileLocation } from '../core/guard/workspacePaths';
 import { checkAvailability, invokeTool } from '../core/tools/invoke';
 import { ToolError, type ToolConfirmation, type ToolResult, type ToolSpec } from '../core/tools/toolSpec';
+import type { ActivityLog } from './activityLog';
 import { VsCodeEditorBuffers } from './editorBuffers';
 import { VsCodeFileSystem } from './fileSystemPort';
 import { readToolSettings, readWorkspaceInfo } from './settings';
@@ -13,6 +15,7 @@ export interface ToolServices {
   readonly reads: ReadLedger;
   /** Runs commands where the workspace is on a disk; absent means workspace_run_command cannot run. */
   readonly commands?: CommandHost;
+  readonly activity?: ActivityLog;
 }
 
 const systemClock: Clock = { now: () => Date.now() };
@@ -35,6 +38,50 @@ function contextFor(services: ToolServices, token: vscode.CancellationToken, con
     clock: systemClock,
     token,
   };
+}
+
+/** What one call saw, collected for its activity record. */
+interface CallTrace {
+  readonly verdicts: RecordedVerdict[];
+  readonly approvals: RecordedApproval[];
+}
+
+/** The context of one call, with the approver and observer wired to record into `trace`. */
+function tracedContext(services: ToolServices, token: vscode.CancellationToken, confirmedInChat: boolean, trace: CallTrace): ToolContext {
+  return {
+    ...contextFor(services, token, confirmedInChat),
+    approver: {
+      confirm: async (request, signal) => {
+        const allowed = await services.approver.confirm(request, signal);
+        trace.approvals.push({ kind: request.kind, title: request.title, allowed });
+        return allowed;
+      },
+    },
+    observer: {
+      onGuardVerdict: (verdict, subject) => trace.verdicts.push({ decision: verdict.decision, rule: verdict.rule, subject }),
+    },
+  };
+}
+
+function resultChars(result: ToolResult): number {
+  return result.parts.reduce((total, part) => total + (part.kind === 'text' ? part.text.length : part.data.length), 0);
+}
+
+/** Runs one call through core and records it in the activity log, whatever the outcome. */
+async function invokeAndRecord(spec: ToolSpec<never>, input: unknown, services: ToolServices, token: vscode.CancellationToken, confirmedInChat: boolean): Promise<ToolResult> {
+  const trace: CallTrace = { verdicts: [], approvals: [] };
+  const started = Date.now();
+  const base = { startedAt: new Date(started).toISOString(), tool: spec.name, input: summarizeInput(input), verdicts: trace.verdicts, approvals: trace.approvals, changedPaths: [] };
+  try {
+    const result = await invokeTool(spec, input, tracedContext(services, token, confirmedInChat, trace));
+    services.activity?.add({ ...base, id: services.activity.newId(), durationMs: Date.now() - started, outcome: 'ok', resultChars: resultChars(result), redactions: result.redactions ?? [] }, input);
+    return result;
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    const redactions = error instanceof ToolError ? error.redactions : [];
+    services.activity?.add({ ...base, id: services.activity.newId(), durationMs: Date.now() - started, outcome: 'error', resultChars: 0, error: message, redactions }, input);
+    throw error;
+  }
 }
 
 type DataPartFactory = { image(data: Uint8Array, mimeType: string): unknown };
@@ -86,7 +133,7 @@ export function registerTools(specs: readonly ToolSpec<never>[], services: ToolS
         try {
           // A chat invocation token means chat showed prepareInvocation's confirmation and the user accepted it.
           const fromChat = options.toolInvocationToken !== undefined;
-          return toLanguageModelResult(await invokeTool(spec, options.input, contextFor(services, token, fromChat)));
+          return toLanguageModelResult(await invokeAndRecord(spec, options.input, services, token, fromChat));
         } catch (error) {
           if (error instanceof ToolError) {
             throw new Error(error.message);

@@ -1,5 +1,7 @@
 import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
 import * as os from 'node:os';
+import * as path from 'node:path';
 import { invokeTool } from '../../src/core/tools/invoke';
 import { TOOL_SPECS } from '../../src/core/tools';
 import { testContext } from './support/context';
@@ -36,5 +38,27 @@ describe('invokeTool', () => {
 
   it('makes tools that are not built yet fail with a clear sentence', async () => {
     await assert.rejects(invokeTool(spec('workspace_grep'), { pattern: 'x' }, ctx), /workspace_grep is not available yet/);
+  });
+
+  describe('secret redaction', () => {
+    let root: string;
+    before(() => {
+      root = fs.mkdtempSync(path.join(os.tmpdir(), 'wat-redact-'));
+      fs.writeFileSync(path.join(root, 'config.sh'), 'export GITHUB_TOKEN=ghp_R5v8KzQ2mN7pL4xW9tY3bC6dF1gH0jK2sA5e\necho ok\n');
+    });
+    after(() => fs.rmSync(root, { recursive: true, force: true }));
+
+    it('replaces secrets in results before they leave core and reports them', async () => {
+      const result = await invokeTool(spec('workspace_read_file'), { file_path: 'config.sh' }, testContext({ root }));
+      const text = result.parts.map((part) => (part.kind === 'text' ? part.text : '')).join('');
+      assert.equal(text, '     1\texport GITHUB_TOKEN=[REDACTED github secret, line 1]\n     2\techo ok');
+      assert.deepEqual(result.redactions, [{ kind: 'github', line: 1 }]);
+    });
+
+    it('leaves results alone when the user turned redaction off', async () => {
+      const result = await invokeTool(spec('workspace_read_file'), { file_path: 'config.sh' }, testContext({ root, settings: { redactSecrets: false } }));
+      const text = result.parts.map((part) => (part.kind === 'text' ? part.text : '')).join('');
+      assert.match(text, /ghp_R5v8KzQ2mN7pL4xW9tY3bC6dF1gH0jK2sA5e/);
+    });
   });
 });

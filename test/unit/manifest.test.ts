@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { TOOL_SPECS } from '../../src/core/tools';
-import { manifestEntry } from '../../src/core/tools/manifest';
+import { manifestCommand, manifestEntry, paletteWhen, toolCommandId } from '../../src/core/tools/manifest';
 
 const manifest = JSON.parse(fs.readFileSync(path.resolve(__dirname, '../../../package.json'), 'utf8'));
 
@@ -32,5 +32,16 @@ describe('package.json and the tool specs', () => {
     assert.equal(manifest.capabilities.untrustedWorkspaces.supported, 'limited');
     assert.ok(manifest.capabilities.untrustedWorkspaces.description.length > 20);
     assert.ok(manifest.capabilities.virtualWorkspaces);
+  });
+
+  it('contributes a palette command per tool, hidden where the tool cannot work', () => {
+    for (const spec of TOOL_SPECS) {
+      const command = manifest.contributes.commands.find((entry: { command: string }) => entry.command === toolCommandId(spec));
+      assert.deepEqual(command, manifestCommand(spec));
+      const menu = manifest.contributes.menus.commandPalette.find((entry: { command: string }) => entry.command === toolCommandId(spec));
+      assert.deepEqual(menu, paletteWhen(spec));
+    }
+    assert.equal(paletteWhen(TOOL_SPECS.find((spec) => spec.name === 'workspace_run_command')!).when, 'isWorkspaceTrusted && !virtualWorkspace');
+    assert.equal(paletteWhen(TOOL_SPECS.find((spec) => spec.name === 'workspace_write_file')!).when, 'isWorkspaceTrusted');
   });
 });

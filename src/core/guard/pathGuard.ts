@@ -44,6 +44,7 @@ export function verdictFor(location: Location, access: GuardAccess, roots: reado
  * the model can tell a policy from a failure.
  */
 export async function enforceVerdict(verdict: GuardVerdict, subject: string, ctx: ToolContext): Promise<void> {
+  ctx.observer?.onGuardVerdict(verdict, subject);
   if (verdict.decision === 'deny') {
     throw new ToolError(denialMessage(verdict));
   }

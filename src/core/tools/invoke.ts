@@ -1,6 +1,7 @@
 import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
 import type { ToolContext } from '../ports';
-import type { ToolResult, ToolSpec } from './toolSpec';
+import { redactSecrets, type Redaction } from '../secrets/redactSecrets';
+import type { ToolResult, ToolResultPart, ToolSpec } from './toolSpec';
 import { ToolError } from './toolSpec';
 
 const ajv = new Ajv({ allErrors: true, strict: false });
@@ -53,12 +54,44 @@ export function checkAvailability(spec: ToolSpec<never>, ctx: ToolContext): void
   }
 }
 
-/** Validates, checks availability and runs one tool call. The single path every invocation takes. */
+/** Replaces secrets in every text part, unless the user turned redaction off. */
+async function redactResult(result: ToolResult, ctx: ToolContext): Promise<ToolResult> {
+  if (ctx.settings.redactSecrets === false) {
+    return result;
+  }
+  const redactions: Redaction[] = [];
+  const parts: ToolResultPart[] = [];
+  for (const part of result.parts) {
+    if (part.kind !== 'text') {
+      parts.push(part);
+      continue;
+    }
+    const redacted = await redactSecrets(part.text);
+    redactions.push(...redacted.redactions);
+    parts.push({ kind: 'text', text: redacted.text });
+  }
+  return { parts, redactions: [...(result.redactions ?? []), ...redactions] };
+}
+
+/**
+ * Validates, checks availability, runs one tool call and takes secrets out of what it returns
+ * (error messages included). The single path every invocation takes.
+ */
 export async function invokeTool(spec: ToolSpec<never>, input: unknown, ctx: ToolContext): Promise<ToolResult> {
   validateInput(spec, input);
   checkAvailability(spec, ctx);
   if (ctx.token.isCancellationRequested) {
     throw new ToolError(`${spec.name} was cancelled before it started.`);
   }
-  return (spec as unknown as ToolSpec<unknown>).run(input, ctx);
+  let result: ToolResult;
+  try {
+    result = await (spec as unknown as ToolSpec<unknown>).run(input, ctx);
+  } catch (error) {
+    if (!(error instanceof ToolError) || ctx.settings.redactSecrets === false) {
+      throw error;
+    }
+    const redacted = await redactSecrets(error.message);
+    throw redacted.redactions.length ? new ToolError(redacted.text, redacted.redactions) : error;
+  }
+  return redactResult(result, ctx);
 }

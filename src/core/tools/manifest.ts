@@ -29,3 +29,25 @@ export function manifestEntry(spec: ToolSpec<never>): ManifestToolEntry {
     inputSchema: spec.inputSchema,
   };
 }
+
+/** The palette command of a tool: it collects the input and runs the tool through invokeTool. */
+export function toolCommandId(spec: ToolSpec<never>): string {
+  return `workspaceAgentTools.tool.${spec.toolReferenceName}`;
+}
+
+export interface ManifestCommand {
+  command: string;
+  title: string;
+  category: string;
+  icon: string;
+}
+
+export function manifestCommand(spec: ToolSpec<never>): ManifestCommand {
+  return { command: toolCommandId(spec), title: `${spec.displayName}...`, category: 'Workspace Agent Tools', icon: spec.icon };
+}
+
+/** Where a tool's palette command shows: writes need trust, commands also a real file system. */
+export function paletteWhen(spec: ToolSpec<never>): { command: string; when: string } {
+  const when = spec.access === 'read' ? 'true' : spec.access === 'write' ? 'isWorkspaceTrusted' : 'isWorkspaceTrusted && !virtualWorkspace';
+  return { command: toolCommandId(spec), when };
+}

@@ -1,4 +1,5 @@
 import type { ToolContext } from '../ports';
+import type { Redaction } from '../secrets/redactSecrets';
 
 /** The subset of JSON Schema the tool inputs use; the manifest copies it verbatim. */
 export interface JsonSchema {
@@ -25,6 +26,8 @@ export type ToolResultPart =
 
 export interface ToolResult {
   readonly parts: readonly ToolResultPart[];
+  /** Secrets replaced by markers before the model saw the result. */
+  readonly redactions?: readonly Redaction[];
 }
 
 /** A tool: how the manifest describes it to VS Code and the model, and what it does. */
@@ -58,7 +61,11 @@ export interface ToolConfirmation {
 
 /** An error whose message is written for the model: what was wrong and what to do next. */
 export class ToolError extends Error {
-  constructor(message: string) {
+  constructor(
+    message: string,
+    /** Secrets replaced by markers in the message. */
+    readonly redactions: readonly Redaction[] = [],
+  ) {
     super(message);
     this.name = 'ToolError';
   }

@@ -1,0 +1,114 @@
+// Plan mode, the risk-level setting and the activity log, in the real extension host.
+import * as assert from 'assert';
+import * as fs from 'fs';
+import * as path from 'path';
+import * as vscode from 'vscode';
+import { answerNextApproval, invoke, invokeError, withSettings, workspaceRoot } from './support/tools';
+
+interface Record {
+  id: number;
+  tool: string;
+  input: string;
+  verdicts: { decision: string; rule?: string; subject: string }[];
+  approvals: { kind: string; allowed: boolean }[];
+  outcome: string;
+  error?: string;
+  resultChars: number;
+  redactions: { kind: string; line: number }[];
+}
+
+const activity = async () => (await vscode.commands.executeCommand<Record[]>('workspaceAgentTools.listActivity')) ?? [];
+const newest = async () => (await activity())[0];
+
+describe('plan mode (extension host)', () => {
+  it('is toggled by its command and restored', async () => {
+    const before = vscode.workspace.getConfiguration('workspaceAgentTools').get<boolean>('planMode');
+    const enabled = await vscode.commands.executeCommand<boolean>('workspaceAgentTools.togglePlanMode');
+    assert.strictEqual(enabled, !before);
+    assert.strictEqual(vscode.workspace.getConfiguration('workspaceAgentTools').get<boolean>('planMode'), enabled);
+    await vscode.commands.executeCommand('workspaceAgentTools.togglePlanMode');
+    assert.strictEqual(vscode.workspace.getConfiguration('workspaceAgentTools').get<boolean>('planMode'), before);
+    assert.ok(!fs.existsSync(path.join(workspaceRoot(), '.vscode/settings.json')), 'toggling must not create workspace settings');
+  });
+
+  const CALLS: [string, object][] = [
+    ['workspace_write_file', { file_path: 'plan.txt', content: 'x\n' }],
+    ['workspace_edit_file', { file_path: 'notes.txt', old_string: 'a', new_string: 'b' }],
+    ['workspace_apply_patch', { patch: '*** Begin Patch\n*** Add File: plan.txt\n+x\n*** End Patch\n' }],
+    ['workspace_run_command', { command: 'echo hi' }],
+  ];
+  for (const [name, input] of CALLS) {
+    it(`refuses ${name} in plan mode with a message for the model`, async function () {
+      if (!vscode.workspace.isTrusted) this.skip(); // untrusted refuses first, tested in trust.test
+      const message = await withSettings({ planMode: true }, () => invokeError(name, input));
+      assert.match(message, new RegExp(`^${name} is refused because the user has the workspace in plan mode`));
+    });
+  }
+
+  it('still allows reads in plan mode', async () => {
+    const { text } = await withSettings({ planMode: true }, () => invoke('workspace_list_directory', {}));
+    assert.match(text, /^\.\/ \(/);
+  });
+});
+
+describe('activity log (extension host)', () => {
+  it('records one entry per call with the allow verdict, duration and size', async () => {
+    const before = (await activity()).length;
+    const { text } = await invoke('workspace_read_file', { file_path: 'notes.txt' });
+    const records = await activity();
+    assert.strictEqual(records.length, before + 1);
+    const record = records[0];
+    assert.strictEqual(record.tool, 'workspace_read_file');
+    assert.strictEqual(record.outcome, 'ok');
+    assert.strictEqual(record.resultChars, text.length);
+    assert.deepStrictEqual(record.verdicts.map((verdict) => verdict.decision), ['allow']);
+    assert.strictEqual(JSON.parse(record.input).file_path, 'notes.txt');
+  });
+
+  it('appends every record to a JSON Lines file in the extension storage', async () => {
+    await invoke('workspace_list_directory', {});
+    const record = await newest();
+    const file = await vscode.commands.executeCommand<string>('workspaceAgentTools.activityLogFile');
+    let lines: Record[] = [];
+    for (let attempt = 0; attempt < 50 && !lines.some((line) => line.id === record.id); attempt += 1) {
+      await new Promise((resolve) => setTimeout(resolve, 20)); // the append is asynchronous
+      lines = fs.readFileSync(file, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as Record);
+    }
+    assert.deepStrictEqual(lines.find((line) => line.id === record.id), JSON.parse(JSON.stringify(record)));
+  });
+
+  it('records a denial with its rule id', async () => {
+    await withSettings({ riskLevel: 'low' }, () => invokeError('workspace_read_file', { file_path: '../outside.txt' }));
+    const record = await newest();
+    assert.strictEqual(record.outcome, 'error');
+    assert.deepStrictEqual(record.verdicts.map((verdict) => [verdict.decision, verdict.rule]), [['deny', 'file.outside_workspace_read']]);
+    assert.match(record.error ?? '', /^Denied by file\.outside_workspace_read/);
+  });
+
+  it('records a warning, the question and the answer', async () => {
+    const outsideFile = path.join(path.dirname(workspaceRoot()), 'activity-outside.txt');
+    fs.writeFileSync(outsideFile, 'outside\n');
+    const pending = invokeError('workspace_read_file', { file_path: outsideFile });
+    await answerNextApproval(false);
+    await pending;
+    const record = await newest();
+    assert.deepStrictEqual(record.verdicts.map((verdict) => [verdict.decision, verdict.rule]), [['warn', 'file.outside_workspace_read']]);
+    assert.deepStrictEqual(record.approvals.map((approval) => [approval.kind, approval.allowed]), [['guard', false]]);
+  });
+
+  it('records redactions without keeping the secret', async () => {
+    const secret = 'ghp_R5v8KzQ2mN7pL4xW9tY3bC6dF1gH0jK2sA5e';
+    fs.writeFileSync(path.join(workspaceRoot(), 'token.env.sh'), `TOKEN=${secret}\n`);
+    await invoke('workspace_read_file', { file_path: 'token.env.sh' });
+    const record = await newest();
+    assert.deepStrictEqual(record.redactions, [{ kind: 'github', line: 1 }]);
+    assert.ok(!JSON.stringify(record).includes(secret));
+  });
+
+  it('keeps no more than a short excerpt of long inputs', async () => {
+    await invokeError('workspace_read_file', { file_path: 'x'.repeat(500) });
+    const record = await newest();
+    assert.ok(record.input.length < 200, record.input);
+    assert.match(record.input, /\(500 chars\)/);
+  });
+});

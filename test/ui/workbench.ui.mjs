@@ -1,0 +1,107 @@
+// Drives the extension's UI through the page itself, as a person would: the status bar item, the
+// Activity view, and a palette command, in code-server 1.100.3 with headless Chromium.
+// Screenshots land in test-output/screenshots/ui-*.png.
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as fsp from 'node:fs/promises';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { chromium } from 'playwright-core';
+import { REPO_DIR, startCodeServer, workbenchUrl } from '../../scripts/test-host/code-server.mjs';
+
+const SCREENSHOTS = path.join(REPO_DIR, 'test-output', 'screenshots');
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+describe('workbench UI (code-server + Chromium)', function () {
+  this.timeout(180_000);
+  let server;
+  let browser;
+  let page;
+  let tmp;
+
+  const shot = (name) => page.screenshot({ path: path.join(SCREENSHOTS, `ui-${name}.png`) });
+  const statusItem = () => page.locator('.statusbar-item', { hasText: 'Agent:' }).first();
+
+  /** Runs a command through the command palette by its title, as typed by a person. */
+  async function runFromPalette(title) {
+    await page.keyboard.press('F1');
+    const input = page.locator('.quick-input-widget input');
+    await input.waitFor({ state: 'visible' });
+    await input.fill(`>${title}`);
+    await page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first().waitFor();
+    await page.keyboard.press('Enter');
+  }
+
+  /** Types into the open quick input and accepts. */
+  async function answerQuickInput(text) {
+    const input = page.locator('.quick-input-widget input');
+    await input.waitFor({ state: 'visible' });
+    await input.fill(text);
+    await page.waitForTimeout(150);
+    await page.keyboard.press('Enter');
+  }
+
+  before(async () => {
+    fs.mkdirSync(SCREENSHOTS, { recursive: true });
+    tmp = await fsp.mkdtemp(path.join(os.tmpdir(), 'wat-ui-'));
+    const workspace = path.join(tmp, 'ws');
+    await fsp.cp(path.join(REPO_DIR, 'test', 'fixtures', 'workspace'), workspace, { recursive: true });
+    server = await startCodeServer({ trustDisabled: true });
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      headless: true,
+      env: { ...process.env, HOME: tmp },
+      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    });
+    page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    await page.goto(workbenchUrl({ port: server.port, folder: workspace, extensionDir: REPO_DIR }), { waitUntil: 'domcontentloaded' });
+    await statusItem().waitFor({ state: 'visible', timeout: 90_000 });
+  });
+
+  after(async () => {
+    await browser?.close();
+    await server?.stop();
+    if (tmp) await fsp.rm(tmp, { recursive: true, force: true });
+  });
+
+  it('shows the risk level in the status bar', async () => {
+    assert.match(await statusItem().innerText(), /Agent: medium/);
+    await shot('status-bar');
+  });
+
+  it('turns plan mode on from the status bar quick pick, and shows it', async () => {
+    await statusItem().click();
+    const option = page.locator('.quick-input-list .monaco-list-row', { hasText: 'Turn plan mode on' });
+    await option.waitFor();
+    await shot('guard-menu');
+    await option.click();
+    await page.locator('.statusbar-item', { hasText: 'plan mode' }).first().waitFor();
+    assert.match(await statusItem().innerText(), /Agent: medium.*plan mode/s);
+    await shot('plan-mode-on');
+    await runFromPalette('Workspace Agent Tools: Toggle Plan Mode');
+    await page.waitForFunction(() => ![...document.querySelectorAll('.statusbar-item')].some((item) => item.textContent?.includes('plan mode')));
+  });
+
+  it('runs List Directory from the palette with a path picker and shows the result', async () => {
+    await runFromPalette('Workspace Agent Tools: List Directory...');
+    await answerQuickInput('src'); // path
+    await answerQuickInput(''); // ignore: default
+    await page.locator('.quick-input-list .monaco-list-row', { hasText: '(default)' }).first().waitFor();
+    await page.keyboard.press('Enter'); // respect_git_ignore: default
+    const editor = page.locator('.editor-instance .view-lines');
+    await page.locator('.tab', { hasText: 'workspace_list_directory.txt' }).waitFor();
+    await editor.first().waitFor();
+    const text = (await editor.first().innerText()).replace(/\u00a0/g, ' '); // Monaco renders spaces as NBSP
+    assert.match(text, /src\/ \(0 directories, 1 files\)/);
+    assert.match(text, /greet\.ts/);
+    await shot('palette-result');
+  });
+
+  it('lists the call in the Activity view with its outcome', async () => {
+    await page.locator('.activitybar .action-item a[aria-label^="Workspace Agent Tools"]').first().click();
+    const row = page.locator('.monaco-list-row', { hasText: 'list_directory src' }).first();
+    await row.waitFor();
+    assert.match(await row.innerText(), /ok/);
+    await shot('activity-view');
+  });
+});
