@@ -121,9 +121,10 @@ describe('workspace_run_command (extension host)', function () {
       const transcript = await vscode.commands.executeCommand<{ name: string; text: string }>('workspaceAgentTools.lastCommandTerminal');
       return /waiting-for-ctrl-c\r\n/.test(transcript?.text ?? '');
     }, 'the command output in the terminal');
-    const terminal = vscode.window.terminals.filter((candidate) => candidate.name.startsWith('echo waiting-for-ctrl-c')).pop();
-    assert.ok(terminal, 'the command has a terminal');
-    terminal.sendText('\u0003', false);
+    // A reused terminal is renamed through an event that reaches vscode.window.terminals a moment later.
+    const named = (): vscode.Terminal | undefined => vscode.window.terminals.filter((candidate) => candidate.name.startsWith('echo waiting-for-ctrl-c')).pop();
+    await until(() => named() !== undefined, 'the terminal to be named after the command');
+    named()?.sendText('\u0003', false);
     assert.match((await pending).text, /^Stopped by the user \(Ctrl\+C in the terminal\)/);
   });
 
