@@ -8,6 +8,7 @@ import { chooseCommandShell } from '../../src/core/command/shellChoice';
 import { nonInteractiveEnvironment } from '../../src/core/command/commandEnvironment';
 import type { CancellationSignal, CommandHost, CommandTerminal } from '../../src/core/ports';
 import { invokeTool } from '../../src/core/tools/invoke';
+import { manifestEntry } from '../../src/core/tools/manifest';
 import { commandConfirmation, runCommandTool } from '../../src/core/tools/runCommand';
 import { resultText, ScriptedApprover, testContext } from './support/context';
 
@@ -222,6 +223,22 @@ describe('workspace_run_command in core', () => {
     }
     await stopAllCommands(1000);
     assert.match(resultText(await pending), /^Killed by signal SIGTERM/);
+  });
+
+  it('is refused on a virtual workspace, where no process can run', async () => {
+    const { ctx } = setup();
+    const virtual = { ...ctx, workspace: { ...ctx.workspace, folders: [{ name: 'mem', location: { scheme: 'memfs', authority: '', path: '/' } }] } };
+    await assert.rejects(invokeTool(runCommandTool as never, { command: 'ls' }, virtual), /not available here[\s\S]*virtual workspace/);
+  });
+
+  it('is hidden from chat on virtual workspaces by its when clause', () => {
+    assert.equal(manifestEntry(runCommandTool as never).when, '!virtualWorkspace');
+  });
+
+  it('is refused in plan mode before anything runs', async () => {
+    const { ctx, terminal } = setup({ approve: true });
+    await assert.rejects(invokeTool(runCommandTool as never, { command: 'touch plan.txt' }, { ...ctx, settings: { ...ctx.settings, planMode: true } }), /plan mode/);
+    assert.equal(terminal.text, '');
   });
 
   it('reports a group as gone once its processes ended', () => {
