@@ -66,6 +66,7 @@ describe('command policy', () => {
     expectDecision('node --version', 'allow', 'an interpreter printing its version');
     expectDecision('echo hi > out.txt', 'allow', 'writes inside the workspace');
     expectDecision('for f in src/*.ts; do echo $f; done', 'allow', 'a loop of echo');
+    expectDecision('sleep 1 & wait', 'allow', 'waiting for a background reader');
   });
 
   describe('chains, newlines and substitutions judge every command', () => {

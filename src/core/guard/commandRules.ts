@@ -35,7 +35,7 @@ export function strictest(judgements: readonly Judgement[], fallback: Judgement)
 const INERT_ARGUMENTS = new Set([
   'echo', 'printf', 'pwd', 'true', 'false', ':', 'sleep', 'whoami', 'id', 'uname', 'nproc', 'uptime', 'free',
   'locale', 'ps', 'which', 'whereis', 'type', 'basename', 'dirname', 'seq', 'expr', 'test', '[', 'printenv', 'tty',
-  'groups', 'arch', 'getconf', 'cal',
+  'groups', 'arch', 'getconf', 'cal', 'wait', 'jobs', 'times', 'caller',
 ]);
 
 /** Programs that only read the files they are given (checked like workspace_read_file paths). */
@@ -66,7 +66,7 @@ const KNOWN_RISKS: ReadonlyArray<[readonly string[], string]> = [
   [['eval'], 'runs a string as shell code, which cannot be checked'],
   [['source', '.'], 'runs the commands of a file in this shell, which cannot be checked'],
   [['exec'], 'replaces the shell with another program or changes its file descriptors'],
-  [['trap', 'alias', 'builtin', 'enable', 'coproc', 'hash', 'set', 'shopt', 'ulimit', 'umask', 'pushd', 'popd', 'fc', 'history', 'bind', 'complete', 'compgen', 'read', 'mapfile', 'readarray', 'let', 'wait', 'disown', 'jobs', 'fg', 'bg', 'suspend', 'logout', 'exit', 'return', 'shift', 'getopts', 'caller', 'times'], 'is a shell builtin that changes how the rest of the line runs'],
+  [['trap', 'alias', 'builtin', 'enable', 'coproc', 'hash', 'set', 'shopt', 'ulimit', 'umask', 'pushd', 'popd', 'fc', 'history', 'bind', 'complete', 'compgen', 'read', 'mapfile', 'readarray', 'let', 'disown', 'fg', 'bg', 'suspend', 'logout', 'exit', 'return', 'shift', 'getopts'], 'is a shell builtin that changes how the rest of the line runs'],
   [['xargs', 'parallel', 'watch', 'flock', 'chroot', 'nsenter', 'unshare', 'setsid', 'strace', 'ltrace', 'script'], 'runs other commands that cannot be checked'],
   [['npm', 'npx', 'yarn', 'pnpm', 'pip', 'pip3', 'pipx', 'uv', 'poetry', 'cargo', 'go', 'make', 'cmake', 'ninja', 'gradle', 'gradlew', 'mvn', 'dotnet', 'bundle', 'gem', 'composer', 'apt', 'apt-get', 'brew', 'dnf', 'yum', 'pacman', 'snap', 'docker', 'podman', 'kubectl', 'tsc', 'esbuild', 'jest', 'mocha', 'vitest', 'pytest'], 'runs project scripts, builds or installs packages, which can run any code'],
   [['crontab', 'systemctl', 'service', 'mount', 'umount', 'shutdown', 'reboot', 'halt', 'poweroff', 'mkfs', 'fdisk', 'parted', 'iptables', 'useradd', 'userdel', 'passwd'], 'changes the system'],

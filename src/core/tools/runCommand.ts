@@ -62,7 +62,7 @@ export const runCommandTool: ToolSpec<RunCommandInput> = {
         {
           kind: 'command',
           title: `workspace_run_command: ${oneLine(command)}`,
-          detail: `in ${cwd.shown}. ${needsApproval(verdict).join('; ')}. Run it?`,
+          detail: `In ${cwd.shown === '.' ? 'the workspace root' : cwd.shown}, it needs approval because: ${needsApproval(verdict).join('; ')}. Run it?`,
         },
         ctx.token,
       );
