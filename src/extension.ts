@@ -9,7 +9,11 @@ import { MemoryReadLedger } from './core/edit/readLedger';
 import { TOOL_SPECS } from './core/tools';
 import { ActivityLog, registerActivityView } from './vscode/activityLog';
 import { PendingApprovals, registerApprovalCommands } from './vscode/approvals';
+import { WorkspaceEditApplier } from './vscode/changeApplier';
+import { DiffReview } from './vscode/changeReview';
 import { commandHostFor, CommandTerminals } from './vscode/commandTerminals';
+import { ProposedContent } from './vscode/proposedContent';
+import { locateRipgrep } from './vscode/ripgrepLocator';
 import { GuardStatusBar, registerGuardCommands } from './vscode/statusBar';
 import { registerInvokeToolCommand, registerToolCommands, RESULT_SCHEME, ToolResultDocuments } from './vscode/toolPalette';
 import { registerTools } from './vscode/toolRegistration';
@@ -29,9 +33,12 @@ export function activate(context: vscode.ExtensionContext): void {
   const logDirectory = path.join(storageDirectory(context), 'command-logs');
   pruneCommandLogs(logDirectory, KEPT_COMMAND_LOGS);
   const commands = commandHostFor(terminals, chooseCommandShell(vscode.env.shell, existsSync), logDirectory);
-  const services = { approver: approvals, reads: new MemoryReadLedger(), commands, activity };
+  const proposals = new ProposedContent();
+  const changes = new WorkspaceEditApplier(new DiffReview(approvals, proposals));
+  const services = { approver: approvals, reads: new MemoryReadLedger(), commands, changes, activity, ripgrepPath: locateRipgrep(context.extensionPath) };
   const resultDocuments = new ToolResultDocuments();
   context.subscriptions.push(
+    proposals,
     approvals,
     activity,
     terminals,

@@ -1,5 +1,6 @@
 // The interfaces core needs from its host. The vscode layer implements them with VS Code's APIs;
 // unit tests implement them with plain Node. Nothing here imports 'vscode'.
+import type { TextEncodingName } from './edit/encoding';
 
 /** A location in some file system: the scheme, authority and POSIX path of a URI. */
 export interface Location {
@@ -105,6 +106,8 @@ export interface ToolSettings {
   readonly runCommandAllow?: readonly string[];
   /** workspaceAgentTools.runCommand.deny: command prefixes or /regex/ that are refused; undefined means the defaults. */
   readonly runCommandDeny?: readonly string[];
+  /** Globs (relative to a workspace folder) of files and folders the search tools hide, as VS Code's files.exclude. */
+  readonly filesExclude?: readonly string[];
 }
 
 /** Hears what happens inside a call, for the activity log. */
@@ -126,6 +129,8 @@ export interface FileFingerprint {
   readonly size: number;
   readonly mtime: number;
   readonly sha256?: string;
+  /** SHA-256 of the UTF-8 of an editor's unsaved text, when the agent read that instead of the file. */
+  readonly textSha256?: string;
 }
 
 /** Wall-clock time, so tests can control it. */
@@ -154,6 +159,60 @@ export interface CommandHost {
   openTerminal(commandLine: string, cwd: string): CommandTerminal;
 }
 
+/** What a file held when a change was planned: the basis the user reviews and the applier checks. */
+export interface FileBaseline {
+  /** The file's bytes on disk at planning time. */
+  readonly bytes: Uint8Array;
+  readonly encoding: TextEncodingName;
+  /** The text the change was computed from: the editor's unsaved text when there is some, else the decoded file. */
+  readonly text: string;
+  /** True when `text` came from an editor with unsaved changes. */
+  readonly fromEditor: boolean;
+}
+
+/** One file of a planned change. */
+export interface PlannedFileChange {
+  readonly kind: 'create' | 'modify' | 'delete';
+  /** The file really written (symlinks resolved, so a link stays a link). */
+  readonly location: Location;
+  /** For a modify that also renames the file: its new location. */
+  readonly moveTo?: Location;
+  /** Workspace-relative paths as the user and the model see them. */
+  readonly shownPath: string;
+  readonly shownMoveTo?: string;
+  /** The current content (absent when creating). */
+  readonly before?: FileBaseline;
+  /** The new content with its final line endings, and its bytes in the file's encoding (absent when deleting). */
+  readonly after?: { readonly text: string; readonly bytes: Uint8Array; readonly encoding: TextEncodingName };
+  /** Why the user must review this file even where auto-approve would skip it (a guard rule that warned). */
+  readonly alwaysAsk?: string;
+}
+
+/** Everything one tool call would change: reviewed as one decision and applied as one step. */
+export interface ChangePlan {
+  /** The tool that proposes it, e.g. workspace_edit_file. */
+  readonly tool: string;
+  /** One line for the user, e.g. "Edit src/a.ts". */
+  readonly summary: string;
+  readonly files: readonly PlannedFileChange[];
+  /** Report errors that the language services find in the changed files afterwards. */
+  readonly reportDiagnostics?: boolean;
+}
+
+/** What applying reports back to the model beyond the change itself. */
+export interface AppliedChange {
+  /** Extra lines for the result, such as new errors in the edited files. */
+  readonly notes: readonly string[];
+}
+
+/** Shows planned changes to the user and writes them. Core never writes files itself. */
+export interface ChangeApplier {
+  /** Shows the change (or skips the question where auto-approve allows) and resolves true when accepted. */
+  review(plan: ChangePlan, token: CancellationSignal): Promise<boolean>;
+  /** Writes the whole plan as one step; on failure restores what it had written and throws. */
+  apply(plan: ChangePlan, token: CancellationSignal): Promise<AppliedChange>;
+}
+
 /** Everything a tool's run function may use. */
 export interface ToolContext {
   readonly fs: FileSystem;
@@ -172,4 +231,8 @@ export interface ToolContext {
   readonly extraReadRoots?: readonly Location[];
   /** True when VS Code's chat already showed this call's confirmation and the user accepted it. */
   readonly confirmedInChat?: boolean;
+  /** Reviews and applies file changes; absent where the host cannot write (the write tools then refuse). */
+  readonly changes?: ChangeApplier;
+  /** A ripgrep binary on the extension host's disk; without it the search tools walk the FileSystem port. */
+  readonly ripgrepPath?: string;
 }

@@ -1,12 +1,27 @@
 import * as vscode from 'vscode';
 import type { ApprovalRequest, Approver, CancellationSignal } from '../core/ports';
+import { PROPOSAL_SCHEME } from './proposedContent';
 
 const PENDING_CONTEXT_KEY = 'workspaceAgentTools.approvalPending';
 
 interface Pending {
   readonly id: number;
   readonly request: ApprovalRequest;
+  readonly presenter?: ApprovalPresenter;
   settle(allowed: boolean): void;
+}
+
+/**
+ * Shows a pending question somewhere richer than a notification, such as a diff editor. The
+ * notification still offers Accept and Reject (plus the presenter's actions); what `show` opens is
+ * closed when the question is answered, whichever way.
+ */
+export interface ApprovalPresenter {
+  show(): Promise<vscode.Disposable>;
+  /** Extra notification buttons, e.g. to open another file's diff; the notification comes back after one. */
+  readonly actions?: readonly { readonly label: string; run(): void }[];
+  /** True when a URI (e.g. the diff editor whose title-bar button was pressed) belongs to this question. */
+  owns?(uri: vscode.Uri): boolean;
 }
 
 /**
@@ -21,22 +36,25 @@ export class PendingApprovals implements Approver, vscode.Disposable {
   /** Fires when a question is added or answered. */
   readonly onDidChange = this.changed.event;
 
-  confirm(request: ApprovalRequest, token: CancellationSignal): Promise<boolean> {
+  confirm(request: ApprovalRequest, token: CancellationSignal, presenter?: ApprovalPresenter): Promise<boolean> {
     if (token.isCancellationRequested) {
       return Promise.resolve(false);
     }
     return new Promise<boolean>((resolve) => {
       let done = false;
+      let shown: vscode.Disposable | undefined;
       const cancellation = token.onCancellationRequested(() => entry.settle(false));
       const entry: Pending = {
         id: this.nextId++,
         request,
+        presenter,
         settle: (allowed) => {
           if (done) {
             return;
           }
           done = true;
           cancellation.dispose();
+          shown?.dispose();
           this.remove(entry.id);
           resolve(allowed);
         },
@@ -44,7 +62,23 @@ export class PendingApprovals implements Approver, vscode.Disposable {
       this.pending.push(entry);
       this.update();
       this.notify(entry);
+      if (presenter) {
+        presenter.show().then(
+          (disposable) => (done ? disposable.dispose() : (shown = disposable)),
+          () => undefined,
+        );
+      }
     });
+  }
+
+  /** Answers the question a URI belongs to (see ApprovalPresenter.owns); false when none claims it. */
+  answerFor(uri: vscode.Uri, allowed: boolean): boolean {
+    const owner = this.pending.find((entry) => entry.presenter?.owns?.(uri));
+    if (!owner) {
+      return false;
+    }
+    owner.settle(allowed);
+    return true;
   }
 
   /** The questions waiting, oldest first. */
@@ -74,11 +108,18 @@ export class PendingApprovals implements Approver, vscode.Disposable {
     const message = request.rule ? `Workspace Agent Tools, rule ${request.rule}: ${request.detail}` : `Workspace Agent Tools: ${request.title}. ${request.detail}`;
     const allow = request.kind === 'guard' ? 'Allow' : 'Accept';
     const deny = request.kind === 'guard' ? 'Deny' : 'Reject';
-    void vscode.window.showWarningMessage(message, allow, deny).then((choice) => {
+    const actions = entry.presenter?.actions ?? [];
+    void vscode.window.showWarningMessage(message, allow, deny, ...actions.map((action) => action.label)).then((choice) => {
       if (choice === allow) {
         entry.settle(true);
       } else if (choice === deny) {
         entry.settle(false);
+      } else {
+        const action = actions.find((candidate) => candidate.label === choice);
+        if (action && this.pending.includes(entry)) {
+          action.run();
+          this.notify(entry);
+        }
       }
     });
   }
@@ -99,8 +140,11 @@ export class PendingApprovals implements Approver, vscode.Disposable {
 
 /** The approve and reject commands; each returns whether it answered a waiting question. */
 export function registerApprovalCommands(approvals: PendingApprovals): vscode.Disposable[] {
-  const answer = (allowed: boolean) => (): boolean => {
-    const answered = approvals.answerOldest(allowed);
+  // From a diff editor's title bar the command receives that editor's URI: answer the question it shows.
+  const answer = (allowed: boolean) => (target?: unknown): boolean => {
+    const fromDiff = target instanceof vscode.Uri && target.scheme === PROPOSAL_SCHEME;
+    // A diff whose question is already answered must not answer some other question.
+    const answered = fromDiff ? approvals.answerFor(target, allowed) : approvals.answerOldest(allowed);
     if (!answered) {
       void vscode.window.setStatusBarMessage('Workspace Agent Tools: nothing is waiting for approval.', 3000);
     }

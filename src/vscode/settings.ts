@@ -19,7 +19,15 @@ export function readToolSettings(): ToolSettings {
     redactSecrets: config.get<boolean>('redactSecrets', true),
     runCommandAllow: config.get<string[]>('runCommand.allow', []),
     runCommandDeny: config.get<string[]>('runCommand.deny'),
+    filesExclude: enabledGlobs(vscode.workspace.getConfiguration('files').get<Record<string, unknown>>('exclude', {})),
   };
+}
+
+/** The globs of a glob-to-boolean setting such as files.exclude that are switched on (conditional entries are skipped). */
+function enabledGlobs(setting: Record<string, unknown>): string[] {
+  return Object.entries(setting)
+    .filter(([, enabled]) => enabled === true)
+    .map(([glob]) => glob);
 }
 
 export function readWorkspaceInfo(): WorkspaceInfo {

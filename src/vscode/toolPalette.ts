@@ -122,6 +122,12 @@ async function pickPath(field: string, description: string, optional: boolean): 
   });
 }
 
+/** The clipboard's text, or '' where the host refuses (a browser without clipboard permission) or does not answer soon. */
+async function readClipboard(): Promise<string> {
+  const timeout = new Promise<string>((resolve) => setTimeout(() => resolve(''), 1000));
+  return Promise.race([Promise.resolve(vscode.env.clipboard.readText()).then((text) => text, () => ''), timeout]);
+}
+
 /** Collects a tool's input field by field with quick input. Undefined when the user cancels. */
 async function collectInput(spec: ToolSpec<never>): Promise<Record<string, unknown> | undefined> {
   const required = new Set(spec.inputSchema.required ?? []);
@@ -144,7 +150,7 @@ async function collectInput(spec: ToolSpec<never>): Promise<Record<string, unkno
       }
       value = picked === '(default)' ? undefined : schema.type === 'boolean' ? picked === 'true' : picked;
     } else if (MULTILINE_FIELDS.has(field)) {
-      const clipboard = await vscode.env.clipboard.readText();
+      const clipboard = await readClipboard();
       const choice = await vscode.window.showQuickPick(
         [{ label: 'Type one line', id: 'type' }, ...(clipboard ? [{ label: `Use the clipboard (${clipboard.split('\n').length} lines)`, id: 'clipboard' }] : [])],
         { title: field, placeHolder: description },

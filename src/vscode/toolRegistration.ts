@@ -1,10 +1,10 @@
 import * as vscode from 'vscode';
-import type { Approver, Clock, CommandHost, ReadLedger, ToolContext } from '../core/ports';
+import type { Approver, ChangeApplier, Clock, CommandHost, ReadLedger, ToolContext } from '../core/ports';
 import { summarizeInput, type RecordedApproval, type RecordedVerdict } from '../core/activity/activityLog';
 import { fileLocation } from '../core/guard/workspacePaths';
 import { checkAvailability, invokeTool } from '../core/tools/invoke';
 import { ToolError, type ToolConfirmation, type ToolResult, type ToolSpec } from '../core/tools/toolSpec';
-import type { ActivityLog } from './activityLog';
+import type { ActivityLog, RecordedChange } from './activityLog';
 import { VsCodeEditorBuffers } from './editorBuffers';
 import { VsCodeFileSystem } from './fileSystemPort';
 import { readToolSettings, readWorkspaceInfo } from './settings';
@@ -16,6 +16,10 @@ export interface ToolServices {
   /** Runs commands where the workspace is on a disk; absent means workspace_run_command cannot run. */
   readonly commands?: CommandHost;
   readonly activity?: ActivityLog;
+  /** Shows file changes in a diff and writes them; the writing tools refuse without it. */
+  readonly changes?: ChangeApplier;
+  /** The ripgrep binary for local searches, when one was found. */
+  readonly ripgrepPath?: string;
 }
 
 const systemClock: Clock = { now: () => Date.now() };
@@ -37,6 +41,8 @@ function contextFor(services: ToolServices, token: vscode.CancellationToken, con
     reads: services.reads,
     clock: systemClock,
     token,
+    changes: services.changes,
+    ripgrepPath: services.ripgrepPath,
   };
 }
 
@@ -44,12 +50,28 @@ function contextFor(services: ToolServices, token: vscode.CancellationToken, con
 interface CallTrace {
   readonly verdicts: RecordedVerdict[];
   readonly approvals: RecordedApproval[];
+  readonly changes: RecordedChange[];
+}
+
+/** The applier, remembering what each reviewed plan would change so the Activity view can show its diff. */
+function tracedChanges(changes: ChangeApplier | undefined, trace: CallTrace): ChangeApplier | undefined {
+  return changes && {
+    review: (plan, token) => {
+      for (const file of plan.files) {
+        trace.changes.push({ path: file.shownMoveTo ?? file.shownPath, before: file.before?.text ?? '', after: file.after?.text ?? '' });
+      }
+      return changes.review(plan, token);
+    },
+    apply: (plan, token) => changes.apply(plan, token),
+  };
 }
 
 /** The context of one call, with the approver and observer wired to record into `trace`. */
 function tracedContext(services: ToolServices, token: vscode.CancellationToken, confirmedInChat: boolean, trace: CallTrace): ToolContext {
+  const base = contextFor(services, token, confirmedInChat);
   return {
-    ...contextFor(services, token, confirmedInChat),
+    ...base,
+    changes: tracedChanges(base.changes, trace),
     approver: {
       confirm: async (request, signal) => {
         const allowed = await services.approver.confirm(request, signal);
@@ -69,17 +91,18 @@ function resultChars(result: ToolResult): number {
 
 /** Runs one call through core and records it in the activity log, whatever the outcome. */
 async function invokeAndRecord(spec: ToolSpec<never>, input: unknown, services: ToolServices, token: vscode.CancellationToken, confirmedInChat: boolean): Promise<ToolResult> {
-  const trace: CallTrace = { verdicts: [], approvals: [] };
+  const trace: CallTrace = { verdicts: [], approvals: [], changes: [] };
   const started = Date.now();
-  const base = { startedAt: new Date(started).toISOString(), tool: spec.name, input: summarizeInput(input), verdicts: trace.verdicts, approvals: trace.approvals, changedPaths: [] };
+  const base = { startedAt: new Date(started).toISOString(), tool: spec.name, input: summarizeInput(input), verdicts: trace.verdicts, approvals: trace.approvals };
+  const changedPaths = () => trace.changes.map((change) => change.path);
   try {
     const result = await invokeTool(spec, input, tracedContext(services, token, confirmedInChat, trace));
-    services.activity?.add({ ...base, id: services.activity.newId(), durationMs: Date.now() - started, outcome: 'ok', resultChars: resultChars(result), redactions: result.redactions ?? [] }, input);
+    services.activity?.add({ ...base, id: services.activity.newId(), durationMs: Date.now() - started, outcome: 'ok', resultChars: resultChars(result), redactions: result.redactions ?? [], changedPaths: changedPaths() }, input, trace.changes);
     return result;
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     const redactions = error instanceof ToolError ? error.redactions : [];
-    services.activity?.add({ ...base, id: services.activity.newId(), durationMs: Date.now() - started, outcome: 'error', resultChars: 0, error: message, redactions }, input);
+    services.activity?.add({ ...base, id: services.activity.newId(), durationMs: Date.now() - started, outcome: 'error', resultChars: 0, error: message, redactions, changedPaths: changedPaths() }, input, trace.changes);
     throw error;
   }
 }

@@ -41,10 +41,12 @@ describe('workbench UI (code-server + Chromium)', function () {
     await page.keyboard.press('Enter');
   }
 
+  let workspace;
+
   before(async () => {
     fs.mkdirSync(SCREENSHOTS, { recursive: true });
     tmp = await fsp.mkdtemp(path.join(os.tmpdir(), 'wat-ui-'));
-    const workspace = path.join(tmp, 'ws');
+    workspace = path.join(tmp, 'ws');
     await fsp.cp(path.join(REPO_DIR, 'test', 'fixtures', 'workspace'), workspace, { recursive: true });
     server = await startCodeServer({ trustDisabled: true });
     browser = await chromium.launch({
@@ -53,7 +55,7 @@ describe('workbench UI (code-server + Chromium)', function () {
       env: { ...process.env, HOME: tmp },
       args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
     });
-    page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    page = await browser.newPage({ viewport: { width: 1280, height: 800 }, permissions: ['clipboard-read', 'clipboard-write'] });
     await page.goto(workbenchUrl({ port: server.port, folder: workspace, extensionDir: REPO_DIR }), { waitUntil: 'domcontentloaded' });
     await statusItem().waitFor({ state: 'visible', timeout: 90_000 });
   });
@@ -103,5 +105,37 @@ describe('workbench UI (code-server + Chromium)', function () {
     await row.waitFor();
     assert.match(await row.innerText(), /ok/);
     await shot('activity-view');
+  });
+
+  it('shows a proposed write in the diff editor and writes it only after Accept in its title bar', async () => {
+    await runFromPalette('Workspace Agent Tools: Write File...');
+    await answerQuickInput('hello-from-ui.txt'); // file_path, typed
+    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Type one line' }).first().waitFor();
+    await page.keyboard.press('Enter'); // content: type one line
+    await answerQuickInput('Hello from the diff review');
+    const accept = page.locator('.editor-actions [aria-label*="Approve Pending Change"]').first();
+    await accept.waitFor({ timeout: 30_000 });
+    await page.locator('.tab', { hasText: 'hello-from-ui.txt' }).first().waitFor();
+    assert.ok(!fs.existsSync(path.join(workspace, 'hello-from-ui.txt')), 'nothing may be written before Accept');
+    await page.waitForTimeout(500); // let the diff render
+    await shot('diff-approval');
+    await accept.click();
+    await page.locator('.tab', { hasText: 'workspace_write_file.txt' }).first().waitFor();
+    const result = (await page.locator('.editor-instance .view-lines').first().innerText()).replace(/\u00a0/g, ' ');
+    assert.match(result, /^Created hello-from-ui\.txt \(1 lines?\)/);
+    const written = path.join(workspace, 'hello-from-ui.txt');
+    for (let i = 0; i < 50 && !fs.existsSync(written); i += 1) await page.waitForTimeout(100);
+    console.log('DEBUG exists', fs.existsSync(written), fs.readdirSync(workspace));
+    assert.equal(fs.readFileSync(written, 'utf8'), 'Hello from the diff review');
+  });
+
+  it('reopens the diff of that write from the Activity view', async () => {
+    await page.locator('.activitybar .action-item a[aria-label^="Workspace Agent Tools"]').first().click();
+    const row = page.locator('.monaco-list-row', { hasText: 'write_file hello-from-ui.txt' }).first();
+    await row.waitFor();
+    await row.click();
+    await page.locator('.tab', { hasText: 'as proposed' }).first().waitFor();
+    await page.waitForTimeout(500);
+    await shot('activity-diff');
   });
 });

@@ -1,5 +1,17 @@
-import { notAvailableYet } from './notAvailable';
-import type { ToolSpec } from './toolSpec';
+import { reviewAndApply } from '../edit/changeFlow';
+import { encodeText } from '../edit/encoding';
+import { changedMessage, freshness, loadBaseline, MAX_EDITABLE_BYTES } from '../edit/fileBaseline';
+import { joinLines, splitLines } from '../edit/lineEndings';
+import { parsePatch, type PatchOperation } from '../edit/patchParser';
+import { planPatch, type PatchFileState } from '../edit/patchPlanner';
+import { allowedRoots, verdictFor } from '../guard/pathGuard';
+import { denialMessage, type GuardVerdict } from '../guard/rules';
+import { guardWriteLocation, warningText, type WriteTarget } from '../guard/writeGuard';
+import { locationKey, resolveWorkspacePath } from '../guard/workspacePaths';
+import type { FileBaseline, PlannedFileChange, ToolContext } from '../ports';
+import { textResult, ToolError, type ToolSpec } from './toolSpec';
+
+const TOOL = 'workspace_apply_patch';
 
 export interface ApplyPatchInput {
   patch: string;
@@ -38,5 +50,143 @@ export const applyPatchTool: ToolSpec<ApplyPatchInput> = {
     additionalProperties: false,
   },
   invocationMessage: () => 'Applying a patch',
-  run: async () => notAvailableYet('workspace_apply_patch', 'Use workspace_edit_file for each change instead.'),
+
+  async run(input, ctx) {
+    const operations = parsePatch(input.patch);
+    const files = await inspectPatchFiles(operations, ctx);
+    const warnings = [...files.values()].flatMap((file) => (file.target.warning ? [file.target.warning] : []));
+    const deleteCount = operations.filter((operation) => operation.kind === 'delete').length;
+    const deleteWarning = guardDeleteCount(deleteCount, operations, files, ctx);
+    if (deleteWarning) {
+      warnings.unshift(deleteWarning);
+    }
+    const fileFor = (path: string): InspectedFile => {
+      const file = files.get(path);
+      if (!file) {
+        throw new Error(`patch path ${path} was not inspected`);
+      }
+      return file;
+    };
+    const plan = planPatch(operations, {
+      state: (path): PatchFileState => {
+        const { target, baseline } = fileFor(path);
+        return target.stat === undefined ? { kind: 'missing' } : baseline ? { kind: 'file', lines: splitLines(baseline.text) } : { kind: 'directory' };
+      },
+      key: (path) => locationKey(fileFor(path).target.resolved),
+    });
+    const changes: PlannedFileChange[] = [];
+    const summary: string[] = [];
+    for (const operation of plan) {
+      const { target, baseline } = fileFor(operation.path);
+      const alwaysAsk = [target.warning, operation.kind === 'delete' ? deleteWarning : undefined].filter((v): v is GuardVerdict => v !== undefined).map(warningText).join(' ') || undefined;
+      if (operation.kind === 'add') {
+        const after = { text: operation.text, bytes: encodeText(operation.text, 'utf8'), encoding: 'utf8' as const };
+        changes.push({ kind: 'create', location: target.resolved, shownPath: target.shown, after, alwaysAsk });
+        summary.push(`A ${target.shown}`);
+      } else if (operation.kind === 'delete') {
+        changes.push({ kind: 'delete', location: target.resolved, shownPath: target.shown, before: requireBaseline(baseline), alwaysAsk });
+        summary.push(`D ${target.shown}`);
+      } else {
+        const before = requireBaseline(baseline);
+        if (operation.tolerances.length > 0 && freshness(target, before, ctx) === 'changed') {
+          throw new ToolError(`${changedMessage(target.shown)} (Some chunks of the patch only matched loosely.) Nothing was changed.`);
+        }
+        const text = joinLines(operation.lines);
+        const after = { text, bytes: encodeText(text, before.encoding), encoding: before.encoding };
+        const destination = operation.moveTo === undefined ? undefined : fileFor(operation.moveTo).target;
+        const moving = destination && locationKey(destination.resolved) !== locationKey(target.resolved) ? destination : undefined;
+        const moveAsk = moving?.warning ? warningText(moving.warning) : undefined;
+        changes.push({
+          kind: 'modify',
+          location: target.resolved,
+          moveTo: moving?.resolved,
+          shownPath: target.shown,
+          shownMoveTo: moving?.shown,
+          before,
+          after,
+          alwaysAsk: [alwaysAsk, moveAsk].filter(Boolean).join(' ') || undefined,
+        });
+        summary.push(`M ${moving ? moving.shown : target.shown}`);
+      }
+    }
+    const names = changes.map((change) => change.shownMoveTo ?? change.shownPath);
+    await reviewAndApply({ tool: TOOL, summary: `Patch ${names.length === 1 ? names[0] : `${names.length} files`}`, files: changes }, warnings, ctx);
+    return textResult(`Success. Updated the following files:\n${summary.join('\n')}`);
+  },
 };
+
+interface InspectedFile {
+  readonly target: WriteTarget;
+  readonly baseline?: FileBaseline;
+}
+
+/** Guards every path the patch names (sources, move destinations) and reads what is there now. */
+async function inspectPatchFiles(operations: readonly PatchOperation[], ctx: ToolContext): Promise<Map<string, InspectedFile>> {
+  const files = new Map<string, InspectedFile>();
+  const paths = operations.flatMap((operation) => (operation.kind === 'update' && operation.moveTo !== undefined ? [operation.path, operation.moveTo] : [operation.path]));
+  for (const path of paths) {
+    if (files.has(path)) {
+      continue;
+    }
+    if (ctx.token.isCancellationRequested) {
+      throw new ToolError(`${TOOL} was cancelled; nothing was written.`);
+    }
+    const target = await guardPatchPath(path, ctx);
+    const deletedOnly = operations.every((operation) => operation.path !== path || operation.kind === 'delete');
+    const baseline = target.stat?.kind === 'file' ? await (deletedOnly ? loadDeletedBaseline(target, ctx) : loadBaseline(target, ctx)) : undefined;
+    files.set(path, { target, baseline });
+  }
+  return files;
+}
+
+/** A file that is only deleted need not be text: binary files keep their bytes (for the undo) and show as empty. */
+async function loadDeletedBaseline(target: WriteTarget, ctx: ToolContext): Promise<FileBaseline | undefined> {
+  try {
+    return await loadBaseline(target, ctx);
+  } catch (error) {
+    if (error instanceof ToolError && (target.stat?.size ?? 0) <= MAX_EDITABLE_BYTES) {
+      return { bytes: await ctx.fs.readFile(target.resolved), encoding: 'utf8', text: '', fromEditor: false };
+    }
+    throw error;
+  }
+}
+
+async function guardPatchPath(path: string, ctx: ToolContext): Promise<WriteTarget> {
+  try {
+    return await guardWriteLocation(resolveWorkspacePath(path, ctx.workspace), ctx);
+  } catch (error) {
+    if (error instanceof ToolError && /is a directory, not a file/.test(error.message)) {
+      // The planner gives the precise error (for example, Delete File on a directory).
+      const literal = resolveWorkspacePath(path, ctx.workspace);
+      return { literal, resolved: await ctx.fs.realpath(literal), shown: path, stat: await ctx.fs.stat(literal) };
+    }
+    if (error instanceof ToolError) {
+      throw new ToolError(`${error.message} (In the patch: ${path}.) Nothing was changed.`);
+    }
+    throw error;
+  }
+}
+
+/** Runs file.apply_patch_delete_many; returns a warning the review must show, or throws on deny. */
+function guardDeleteCount(deleteCount: number, operations: readonly PatchOperation[], files: Map<string, InspectedFile>, ctx: ToolContext): GuardVerdict | undefined {
+  if (deleteCount === 0) {
+    return undefined;
+  }
+  const first = operations.find((operation) => operation.kind === 'delete');
+  const location = first ? files.get(first.path)?.target.resolved : undefined;
+  if (!location) {
+    return undefined;
+  }
+  const verdict = verdictFor(location, 'patch', allowedRoots('write', ctx), ctx, deleteCount);
+  if (verdict.decision === 'deny') {
+    throw new ToolError(`${denialMessage(verdict)} Nothing was changed.`);
+  }
+  return verdict.decision === 'warn' ? verdict : undefined;
+}
+
+function requireBaseline(baseline: FileBaseline | undefined): FileBaseline {
+  if (!baseline) {
+    throw new Error('the planner accepted a file that could not be read');
+  }
+  return baseline;
+}

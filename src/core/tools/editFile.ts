@@ -1,5 +1,14 @@
-import { notAvailableYet } from './notAvailable';
-import type { ToolSpec } from './toolSpec';
+import { reviewAndApply } from '../edit/changeFlow';
+import { showChangedLines } from '../edit/changeSummary';
+import { describeMatchLevel, planTextEdit, type TextEditOutcome } from '../edit/editPlanner';
+import { encodeText } from '../edit/encoding';
+import { changedMessage, freshness, loadBaseline } from '../edit/fileBaseline';
+import { joinLines, splitLines } from '../edit/lineEndings';
+import { guardWriteTarget, warningText } from '../guard/writeGuard';
+import type { PlannedFileChange } from '../ports';
+import { textResult, ToolError, type ToolSpec } from './toolSpec';
+
+const TOOL = 'workspace_edit_file';
 
 export interface EditFileInput {
   file_path: string;
@@ -33,5 +42,54 @@ export const editFileTool: ToolSpec<EditFileInput> = {
     additionalProperties: false,
   },
   invocationMessage: (input) => `Editing ${input.file_path}`,
-  run: async () => notAvailableYet('workspace_edit_file', 'Tell the user what to change instead.'),
+
+  async run(input, ctx) {
+    const target = await guardWriteTarget(input.file_path, ctx);
+    const baseline = await loadBaseline(target, ctx);
+    const alwaysAsk = target.warning ? warningText(target.warning) : undefined;
+    const warnings = target.warning ? [target.warning] : [];
+    if (!baseline) {
+      if (input.old_string !== '') {
+        throw new ToolError(`File not found: ${target.shown}. Check the path with workspace_glob; to create a new file pass an empty old_string, or use workspace_write_file.`);
+      }
+      const after = { text: input.new_string, bytes: encodeText(input.new_string, 'utf8'), encoding: 'utf8' as const };
+      const file: PlannedFileChange = { kind: 'create', location: target.resolved, shownPath: target.shown, after, alwaysAsk };
+      await reviewAndApply({ tool: TOOL, summary: `Create ${target.shown}`, files: [file] }, warnings, ctx);
+      return textResult(`Created ${target.shown} (${splitLines(input.new_string).length} lines)`);
+    }
+    const state = freshness(target, baseline, ctx);
+    const lines = splitLines(baseline.text);
+    let outcome: TextEditOutcome;
+    if (input.old_string === '' && baseline.text === '') {
+      const newLines = splitLines(input.new_string);
+      outcome = { lines: newLines, level: 'exact', replacements: 1, changedRanges: [{ start: 0, end: newLines.length }] };
+    } else {
+      try {
+        outcome = planTextEdit(lines, { oldString: input.old_string, newString: input.new_string, replaceAll: input.replace_all ?? false }, target.shown);
+      } catch (error) {
+        if (error instanceof ToolError && state === 'changed') {
+          throw new ToolError(`${error.message}\nNote: ${changedMessage(target.shown)}`);
+        }
+        throw error;
+      }
+    }
+    // A file changed since it was read may still be edited when old_string pins the place exactly;
+    // a loose match or a replace-all there could hit text the agent has never seen.
+    if (state === 'changed' && (outcome.level !== 'exact' && outcome.level !== 'line-endings' || outcome.replacements > 1)) {
+      throw new ToolError(changedMessage(target.shown));
+    }
+    const text = joinLines(outcome.lines);
+    if (text === baseline.text) {
+      throw new ToolError(`The edit would leave ${target.shown} unchanged: new_string differs from old_string only in line endings or in whitespace that the file keeps. Nothing was written.`);
+    }
+    const after = { text, bytes: encodeText(text, baseline.encoding), encoding: baseline.encoding };
+    const file: PlannedFileChange = { kind: 'modify', location: target.resolved, shownPath: target.shown, before: baseline, after, alwaysAsk };
+    const applied = await reviewAndApply({ tool: TOOL, summary: `Edit ${target.shown}`, files: [file], reportDiagnostics: true }, warnings, ctx);
+    const parts = [`Edited ${target.shown}: ${outcome.replacements} replacement(s)`];
+    if (outcome.level !== 'exact') {
+      parts.push(`(old_string ${describeMatchLevel(outcome.level)}.)`);
+    }
+    parts.push(showChangedLines(outcome.lines, outcome.changedRanges), ...applied.notes);
+    return textResult(parts.join('\n'));
+  },
 };

@@ -1,10 +1,22 @@
-import { notAvailableYet } from './notAvailable';
-import type { ToolSpec } from './toolSpec';
+import * as path from 'node:path';
+import { guardPath } from '../guard/pathGuard';
+import { joinLocation } from '../guard/workspacePaths';
+import type { ToolContext } from '../ports';
+import { SearchCancelledError } from '../search/engine';
+import { checkGlobBounds, compileGlob, globHints, splitGlobBase } from '../search/globPattern';
+import { resolveSearchScope, searchLimits, selectSearchEngine } from '../search/searchScope';
+import { textResult, ToolError, type ToolResult, type ToolSpec } from './toolSpec';
 
 export interface GlobInput {
   pattern: string;
   path?: string;
 }
+
+/** The most paths one answer lists; the rest are counted. */
+export const MAX_GLOB_RESULTS = 100;
+/** After this long a search returns what it found, with a note. */
+export const GLOB_TIME_BUDGET_MS = 30_000;
+const STAT_CONCURRENCY = 128;
 
 export const globTool: ToolSpec<GlobInput> = {
   name: 'workspace_glob',
@@ -15,18 +27,99 @@ export const globTool: ToolSpec<GlobInput> = {
   userDescription: 'Find workspace files by glob pattern, newest first.',
   modelDescription: [
     'Find files by name with a glob pattern, e.g. "**/*.ts", "src/**/test_*.py", "**/{package,tsconfig}.json". Use it to locate files before reading them; to search file contents use workspace_grep.',
-    'pattern: a glob (minimatch syntax: ** crosses folders, {a,b} alternatives, [abc] classes; dotfiles match only when the pattern names them). path: optional folder to search in, workspace-relative; default the workspace root.',
-    'Output: matching file paths relative to the workspace, most recently modified first, at most 100, then "[N more not shown]". Files hidden by .gitignore are left out.',
+    'pattern: a glob (minimatch syntax: ** crosses folders, {a,b} alternatives, [abc] classes; * never crosses a /, so "*.ts" only matches in the top folder and "**/*.ts" matches everywhere; dotfiles and dot-folders match only when the pattern names them, e.g. "**/.github/**"). It is matched against paths relative to path. path: optional folder to search in, workspace-relative; default the workspace root.',
+    'Output: matching file paths relative to the workspace, most recently modified first, at most 100, then "[N more not shown]". Files hidden by .gitignore or files.exclude are left out; symbolic links are not followed.',
   ].join('\n'),
   inputSchema: {
     type: 'object',
     properties: {
-      pattern: { type: 'string', description: 'The glob pattern to match file paths against.' },
+      pattern: { type: 'string', description: 'The glob pattern to match file paths against, relative to path.' },
       path: { type: 'string', description: 'The folder to search in, workspace-relative. Default: the workspace root.' },
     },
     required: ['pattern'],
     additionalProperties: false,
   },
   invocationMessage: (input) => `Finding files matching ${input.pattern}`,
-  run: async () => notAvailableYet('workspace_glob', 'Use workspace_list_directory to explore folders instead.'),
+  run: (input, ctx) => findFiles(input, ctx, GLOB_TIME_BUDGET_MS),
 };
+
+/** The glob search with an explicit time budget, so tests can make it run out. */
+export async function findFiles(input: GlobInput, ctx: ToolContext, budgetMs: number): Promise<ToolResult> {
+  const pattern = input.pattern.trim();
+  if (pattern === '') {
+    throw new ToolError('The pattern is empty. Pass a glob such as "**/*.ts".');
+  }
+  checkGlobBounds(pattern, 'pattern');
+  // The literal folders a pattern starts with are searched from, so `../**` or `/etc/*` meet the guard.
+  const split = splitGlobBase(pattern);
+  const target = await guardPath(searchFolderInput(input.path, split.base), 'read', ctx);
+  const scope = await resolveSearchScope(target, 'directory', ctx);
+  const stat = await ctx.fs.stat(target.resolved);
+  if (!stat) {
+    throw new ToolError(`Folder not found: ${scope.show('')}. Check the path with workspace_list_directory.`);
+  }
+  if (stat.kind !== 'directory') {
+    throw new ToolError(`${scope.show('')} is a file, not a folder. Pass a folder as path (or leave it out), and the file name pattern as pattern.`);
+  }
+  const matches = compileGlob(split.rest, { matchBase: false, dot: false });
+  const engine = selectSearchEngine(scope, ctx);
+  const limits = searchLimits(ctx, budgetMs);
+  try {
+    const listing = await engine.listFiles(scope, globHints(split.rest, false), limits);
+    const found = listing.files.filter(matches);
+    const dated = await withModificationTimes(found, (relative) => ctx.fs.stat(joinLocation(scope.root, relative)), ctx);
+    dated.sort((a, b) => b.mtime - a.mtime || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+    const lines = dated.slice(0, MAX_GLOB_RESULTS).map((entry) => scope.show(entry.path));
+    const notes: string[] = [];
+    if (dated.length > MAX_GLOB_RESULTS) {
+      notes.push(`[${dated.length - MAX_GLOB_RESULTS} more not shown]`);
+    }
+    if (listing.timedOut) {
+      notes.push(`[The search stopped after ${Math.round(budgetMs / 1000)} s, so these are partial results. Pass a narrower path or pattern.]`);
+    }
+    if (lines.length === 0) {
+      const where = scope.show('') === '.' ? 'the workspace' : scope.show('');
+      return textResult([`No files match ${pattern} in ${where} (files hidden by .gitignore or files.exclude are not searched).`, ...notes].join('\n'));
+    }
+    return textResult([...lines, ...notes].join('\n'));
+  } catch (error) {
+    if (error instanceof SearchCancelledError) {
+      throw new ToolError('The file search was cancelled.');
+    }
+    throw error;
+  }
+}
+
+/** The folder to search: the path argument, extended by the literal folders the pattern starts with. */
+function searchFolderInput(folder: string | undefined, base: string): string {
+  if (base.startsWith('/')) {
+    return base;
+  }
+  const start = folder === undefined || folder.trim() === '' ? '.' : folder;
+  if (base === '') {
+    return start;
+  }
+  return /^[a-zA-Z][a-zA-Z0-9+.-]+:/.test(start) ? `${start.replace(/\/+$/, '')}/${base}` : path.posix.join(start, base);
+}
+
+async function withModificationTimes(
+  files: readonly string[],
+  stat: (relative: string) => Promise<{ mtime: number } | undefined>,
+  ctx: ToolContext,
+): Promise<{ path: string; mtime: number }[]> {
+  const dated: { path: string; mtime: number }[] = [];
+  for (let start = 0; start < files.length; start += STAT_CONCURRENCY) {
+    if (ctx.token.isCancellationRequested) {
+      throw new SearchCancelledError();
+    }
+    const batch = files.slice(start, start + STAT_CONCURRENCY);
+    const stats = await Promise.all(batch.map((relative) => stat(relative).catch(() => undefined)));
+    batch.forEach((relative, index) => {
+      const found = stats[index];
+      if (found) {
+        dated.push({ path: relative, mtime: found.mtime });
+      }
+    });
+  }
+  return dated;
+}

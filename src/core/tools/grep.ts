@@ -1,16 +1,26 @@
-import { notAvailableYet } from './notAvailable';
-import type { ToolSpec } from './toolSpec';
+import { guardPath, refuseNonRegular } from '../guard/pathGuard';
+import { isDotEnvFile } from '../guard/rules';
+import type { ToolContext } from '../ports';
+import { InvalidRegexError, SearchCancelledError, type GrepMode } from '../search/engine';
+import { checkGlobBounds, compileGlob, globHints, type PathTest } from '../search/globPattern';
+import { formatGrep, MAX_GREP_LINE_CHARS, SortedGrepCollector } from '../search/grepOutput';
+import { resolveSearchScope, searchLimits, selectSearchEngine } from '../search/searchScope';
+import { textResult, ToolError, type ToolResult, type ToolSpec } from './toolSpec';
 
 export interface GrepInput {
   pattern: string;
   path?: string;
   glob?: string;
-  output_mode?: 'content' | 'files_with_matches' | 'count';
+  output_mode?: GrepMode;
   case_insensitive?: boolean;
   context?: number;
   max_results?: number;
   fixed_strings?: boolean;
 }
+
+export const DEFAULT_MAX_RESULTS = 100;
+/** After this long a search returns what it found, with a note. */
+export const GREP_TIME_BUDGET_MS = 30_000;
 
 export const grepTool: ToolSpec<GrepInput> = {
   name: 'workspace_grep',
@@ -21,25 +31,97 @@ export const grepTool: ToolSpec<GrepInput> = {
   userDescription: 'Search file contents of the workspace with a regular expression (ripgrep).',
   modelDescription: [
     'Search the contents of workspace files with a regular expression (ripgrep syntax, e.g. "function\\s+\\w+", "TODO|FIXME"). Use it to find where something is defined or used; to find files by name use workspace_glob.',
-    'pattern: the regex (set fixed_strings to true to search for literal text). path: a file or folder to search, workspace-relative; default the workspace root. glob: only search files whose path matches, e.g. "*.ts" or "src/**/*.py".',
-    'output_mode: "content" (default) prints matching lines as path:line:text (context lines as path-line-text); "files_with_matches" prints only paths; "count" prints path:count. context: lines of context before and after each match (content mode). case_insensitive: default false. max_results: at most this many lines or files (default 100); the output says how many more were left out.',
-    'Files hidden by .gitignore and binary files are skipped. Very long lines are cut around the match.',
+    'pattern: the regex, matched within one line (set fixed_strings to true to search for literal text such as "a.b(c)"). path: a file or folder to search, workspace-relative; default the workspace root. glob: only search files whose path matches; without a "/" it matches the file name at any depth ("*.ts", "*.{js,jsx}"), with one it matches the path relative to path ("src/**/*.py"); a leading "!" excludes ("!*.min.js").',
+    'output_mode: "content" (default) prints matching lines as path:line:text (context lines as path-line-text, "--" between separate groups); "files_with_matches" prints only paths; "count" prints path:count (matching lines per file). context: lines of context before and after each match (content mode). case_insensitive: default false. max_results: at most this many matching lines (content) or files (default 100); the output says how many more were left out. Files are listed in path order.',
+    `Files hidden by .gitignore or files.exclude, binary files and .env files are skipped; symbolic links are not followed. Lines longer than ${MAX_GREP_LINE_CHARS} characters are cut to a window around the match.`,
   ].join('\n'),
   inputSchema: {
     type: 'object',
     properties: {
       pattern: { type: 'string', description: 'The regular expression (or literal text with fixed_strings) to search for.' },
       path: { type: 'string', description: 'A file or folder to search, workspace-relative. Default: the workspace root.' },
-      glob: { type: 'string', description: 'Only search files matching this glob, e.g. "*.ts".' },
+      glob: { type: 'string', description: 'Only search files matching this glob, e.g. "*.ts" or "src/**/*.py".' },
       output_mode: { type: 'string', enum: ['content', 'files_with_matches', 'count'], description: 'What to print. Default "content".' },
       case_insensitive: { type: 'boolean', description: 'Ignore case. Default false.' },
       context: { type: 'integer', minimum: 0, maximum: 20, description: 'Lines of context around each match (content mode). Default 0.' },
-      max_results: { type: 'integer', minimum: 1, maximum: 1000, description: 'The most lines or files to return. Default 100.' },
+      max_results: { type: 'integer', minimum: 1, maximum: 1000, description: 'The most matching lines (content) or files to return. Default 100.' },
       fixed_strings: { type: 'boolean', description: 'Treat pattern as literal text, not a regex. Default false.' },
     },
     required: ['pattern'],
     additionalProperties: false,
   },
   invocationMessage: (input) => `Searching for ${input.pattern}`,
-  run: async () => notAvailableYet('workspace_grep', 'Use workspace_read_file on files you expect to contain the text instead.'),
+  run: (input, ctx) => searchText(input, ctx, GREP_TIME_BUDGET_MS),
 };
+
+/** The search with an explicit time budget, so tests can make it run out. */
+export async function searchText(input: GrepInput, ctx: ToolContext, budgetMs: number): Promise<ToolResult> {
+  if (/[\r\n]/.test(input.pattern)) {
+    throw new ToolError('The pattern contains a line break, but patterns match within one line. Search for one line of the text at a time.');
+  }
+  const mode = input.output_mode ?? 'content';
+  const maxResults = input.max_results ?? DEFAULT_MAX_RESULTS;
+  const context = mode === 'content' ? (input.context ?? 0) : 0;
+  let include: PathTest = (relative) => !isSecretFile(relative);
+  if (input.glob !== undefined && input.glob.trim() !== '') {
+    checkGlobBounds(input.glob, 'glob');
+    const matchesGlob = compileGlob(input.glob.trim(), { matchBase: true, dot: true });
+    include = (relative) => !isSecretFile(relative) && matchesGlob(relative);
+  }
+
+  const target = await guardPath(input.path ?? '.', 'read', ctx);
+  const stat = await ctx.fs.stat(target.resolved);
+  const kind = stat?.kind === 'file' ? 'file' : 'directory';
+  const scope = await resolveSearchScope(target, kind, ctx);
+  if (!stat) {
+    throw new ToolError(`Not found: ${scope.show('')}. Check the path with workspace_glob or workspace_list_directory.`);
+  }
+  refuseNonRegular(stat, scope.show(''));
+
+  const collector = new SortedGrepCollector(mode, maxResults);
+  const engine = selectSearchEngine(scope, ctx);
+  let timedOut: boolean;
+  try {
+    const request = {
+      scope,
+      regex: { pattern: input.pattern, caseInsensitive: input.case_insensitive ?? false, fixedStrings: input.fixed_strings ?? false },
+      mode,
+      context,
+      include,
+      hints: input.glob ? globHints(input.glob.trim(), true) : {},
+    };
+    ({ timedOut } = await engine.grep(request, searchLimits(ctx, budgetMs), collector));
+  } catch (error) {
+    if (error instanceof InvalidRegexError) {
+      throw new ToolError(
+        `Invalid regular expression ${JSON.stringify(input.pattern)}:\n${error.detail}\nFix the pattern (escape special characters such as ( [ { . * + ? with a backslash), or set fixed_strings to true to search for the text literally.`,
+      );
+    }
+    if (error instanceof SearchCancelledError) {
+      throw new ToolError('The search was cancelled.');
+    }
+    throw error;
+  }
+
+  const report = formatGrep(collector, mode, context, maxResults, scope.show);
+  const notes: string[] = [];
+  if (report.omitted > 0) {
+    const what = mode === 'content' ? `matching lines` : 'files';
+    const files = mode === 'content' ? ` (${collector.totalMatches} matching lines in ${collector.totalFiles} files in all)` : '';
+    notes.push(`[${report.omitted} more ${what} not shown${files}. Narrow the search with path or glob, or raise max_results.]`);
+  }
+  if (timedOut) {
+    notes.push(`[The search stopped after ${Math.round(budgetMs / 1000)} s, so these are partial results. Pass a narrower path or glob.]`);
+  }
+  if (report.body === '') {
+    const where = scope.show('') === '.' ? 'the workspace' : scope.show('');
+    return textResult([`No matches for ${JSON.stringify(input.pattern)} in ${where}.`, ...notes].join('\n'));
+  }
+  return textResult([report.body, ...notes].join('\n'));
+}
+
+/** Files whose contents are secrets (the guard's file.sensitive_path_read names): never searched. */
+function isSecretFile(relative: string): boolean {
+  const name = relative.slice(relative.lastIndexOf('/') + 1);
+  return isDotEnvFile(name) || name === '.netrc' || name === '_netrc';
+}

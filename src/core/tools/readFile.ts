@@ -57,6 +57,7 @@ export const readFileTool: ToolSpec<ReadFileInput> = {
     const shown = displayPath(target.literal, ctx.workspace);
     const dirty = ctx.buffers.dirtyText(target.literal) ?? ctx.buffers.dirtyText(target.resolved);
     if (dirty !== undefined) {
+      ctx.reads.record(target.resolved, { size: dirty.length, mtime: 0, textSha256: createHash('sha256').update(dirty, 'utf8').digest('hex') });
       const slice = sliceLines(dirty, offset, limit);
       const header = `[${shown} has unsaved changes in the editor; showing the editor's text, not the file on disk.]`;
       return textResult(`${header}\n${formatSlice(slice, shown, offset)}`);

@@ -1,5 +1,11 @@
-import { notAvailableYet } from './notAvailable';
-import type { ToolSpec } from './toolSpec';
+import { reviewAndApply } from '../edit/changeFlow';
+import { countLineChanges } from '../edit/changeSummary';
+import { encodeText } from '../edit/encoding';
+import { changedMessage, freshness, loadBaseline, unreadMessage } from '../edit/fileBaseline';
+import { dominantLineEnding, joinLines, normaliseLineEndings, replaceLineRange, splitLines } from '../edit/lineEndings';
+import { guardWriteTarget, warningText } from '../guard/writeGuard';
+import type { PlannedFileChange } from '../ports';
+import { textResult, ToolError, type ToolSpec } from './toolSpec';
 
 export interface WriteFileInput {
   file_path: string;
@@ -29,5 +35,34 @@ export const writeFileTool: ToolSpec<WriteFileInput> = {
     additionalProperties: false,
   },
   invocationMessage: (input) => `Writing ${input.file_path}`,
-  run: async () => notAvailableYet('workspace_write_file', 'Tell the user what to write instead.'),
+
+  async run(input, ctx) {
+    const target = await guardWriteTarget(input.file_path, ctx);
+    const baseline = await loadBaseline(target, ctx);
+    const alwaysAsk = target.warning ? warningText(target.warning) : undefined;
+    const warnings = target.warning ? [target.warning] : [];
+    if (!baseline) {
+      const after = { text: input.content, bytes: encodeText(input.content, 'utf8'), encoding: 'utf8' as const };
+      const file: PlannedFileChange = { kind: 'create', location: target.resolved, shownPath: target.shown, after, alwaysAsk };
+      await reviewAndApply({ tool: 'workspace_write_file', summary: `Create ${target.shown}`, files: [file] }, warnings, ctx);
+      return textResult(`Created ${target.shown} (${splitLines(input.content).length} lines)`);
+    }
+    const state = freshness(target, baseline, ctx);
+    if (state !== 'fresh') {
+      throw new ToolError(state === 'unread' ? unreadMessage(target.shown) : changedMessage(target.shown));
+    }
+    const lines = splitLines(baseline.text);
+    // The file's own line endings win over the content's: unchanged lines keep theirs, new lines get the dominant one.
+    const hasEndings = lines.some((line) => line.eol !== '');
+    const newLines = hasEndings ? replaceLineRange(lines, 0, lines.length, normaliseLineEndings(input.content), dominantLineEnding(lines)) : splitLines(input.content);
+    const text = joinLines(newLines);
+    if (text === baseline.text) {
+      return textResult(`${target.shown} already has exactly this content; nothing was written.`);
+    }
+    const after = { text, bytes: encodeText(text, baseline.encoding), encoding: baseline.encoding };
+    const file: PlannedFileChange = { kind: 'modify', location: target.resolved, shownPath: target.shown, before: baseline, after, alwaysAsk };
+    await reviewAndApply({ tool: 'workspace_write_file', summary: `Overwrite ${target.shown}`, files: [file] }, warnings, ctx);
+    const { added, removed } = countLineChanges(lines, newLines);
+    return textResult(`Updated ${target.shown} (+${added} -${removed} lines)`);
+  },
 };

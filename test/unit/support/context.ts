@@ -1,5 +1,5 @@
 import * as os from 'node:os';
-import type { ApprovalRequest, CancellationSignal, EditorBuffers, FileSystem, Location, ToolContext, ToolSettings, WorkspaceInfo } from '../../../src/core/ports';
+import type { ApprovalRequest, CancellationSignal, ChangeApplier, EditorBuffers, FileSystem, Location, ToolContext, ToolSettings, WorkspaceInfo } from '../../../src/core/ports';
 import { MemoryReadLedger } from '../../../src/core/edit/readLedger';
 import { NodeFileSystem } from '../../../src/core/fs/nodeFileSystem';
 import { fileLocation } from '../../../src/core/guard/workspacePaths';
@@ -27,6 +27,7 @@ export interface TestContextOptions {
   dirty?: Map<string, string>;
   fs?: FileSystem;
   token?: CancellationSignal;
+  changes?: ChangeApplier;
 }
 
 /** A ToolContext over the real local disk, as the extension builds it, minus VS Code. */
@@ -42,6 +43,7 @@ export function testContext(options: TestContextOptions): ToolContext & { approv
     reads: new MemoryReadLedger(),
     clock: { now: () => Date.now() },
     token: options.token ?? neverCancelled,
+    changes: options.changes,
   };
 }
 

@@ -1,0 +1,117 @@
+// What the search tools ask of an engine. Two engines answer: ripgrep on the local disk and a walk
+// over the FileSystem port everywhere else. Both apply the same rules, so they give the same answers;
+// the tools do the filtering, sorting, capping and formatting that must not differ between them.
+import type { CancellationSignal, Clock, Location } from '../ports';
+import type { ExcludeRules, GlobHints, PathTest } from './globPattern';
+
+/** Where a search runs and which rules hide files there. */
+export interface SearchScope {
+  /** The folder or file to search, symlinks resolved. */
+  readonly root: Location;
+  readonly rootKind: 'directory' | 'file';
+  /** Where .gitignore rules start: the (resolved) workspace folder holding the root, or the root itself. */
+  readonly ignoreRoot: Location;
+  /** The root relative to ignoreRoot ('' when they are the same). */
+  readonly rootFromIgnoreRoot: string;
+  /** False when the root itself lies in a folder .gitignore hides: then only rules inside it apply. */
+  readonly parentRules: boolean;
+  /** files.exclude, relative to ignoreRoot. */
+  readonly excludes: ExcludeRules;
+}
+
+/** When to stop: the user cancelled, or the time budget ran out. */
+export interface SearchLimits {
+  readonly token: CancellationSignal;
+  readonly clock: Clock;
+  /** The clock time after which the engine stops and returns what it has. */
+  readonly deadline: number;
+}
+
+/** A search stopped by the time budget says so; cancellation throws instead. */
+export interface SearchOutcome {
+  readonly timedOut: boolean;
+}
+
+export interface FileListing extends SearchOutcome {
+  /** Paths relative to the scope root, `/`-separated, in no particular order. */
+  readonly files: string[];
+}
+
+export interface RegexQuery {
+  readonly pattern: string;
+  readonly caseInsensitive: boolean;
+  readonly fixedStrings: boolean;
+}
+
+export type GrepMode = 'content' | 'files_with_matches' | 'count';
+
+export interface GrepRequest {
+  readonly scope: SearchScope;
+  readonly regex: RegexQuery;
+  readonly mode: GrepMode;
+  /** Lines of context before and after each match (content mode). */
+  readonly context: number;
+  /** Which files to search, by path relative to the scope root. */
+  readonly include?: PathTest;
+  readonly hints: GlobHints;
+}
+
+/** One printed line of a file: a match (with where its first match is) or a context line. */
+export interface GrepLine {
+  readonly number: number;
+  /** The line without its terminator. */
+  readonly text: string;
+  /** UTF-16 offsets of the first match in text, for match lines. */
+  readonly match?: { readonly start: number; readonly end: number };
+}
+
+/** A file with at least one matching line. */
+export interface GrepFileResult {
+  /** Relative to the scope root; '' when the scope is a single file. */
+  readonly path: string;
+  readonly matchingLines: number;
+  /** Match and context lines in line order (content mode; empty otherwise). */
+  readonly lines: GrepLine[];
+}
+
+/** A regular expression the engine could not compile; the message is the engine's own. */
+export class InvalidRegexError extends Error {
+  constructor(readonly detail: string) {
+    super(detail);
+    this.name = 'InvalidRegexError';
+  }
+}
+
+/** Thrown when the token is cancelled; the tools turn it into a sentence for the model. */
+export class SearchCancelledError extends Error {
+  constructor() {
+    super('The search was cancelled.');
+    this.name = 'SearchCancelledError';
+  }
+}
+
+export interface SearchEngine {
+  /** 'ripgrep' or 'fallback', for notes and tests. */
+  readonly name: string;
+  /** Every file of a directory scope that the ignore and exclude rules do not hide, symlinks not followed. */
+  listFiles(scope: SearchScope, hints: GlobHints, limits: SearchLimits): Promise<FileListing>;
+  /**
+   * Searches every file listFiles would list (or the one file of a file scope) that `include`
+   * accepts, skipping binary files (a NUL byte anywhere), and hands each file with a match to the
+   * collector, in no particular order.
+   */
+  grep(request: GrepRequest, limits: SearchLimits, collector: GrepCollector): Promise<SearchOutcome>;
+}
+
+/**
+ * Receives the files with matches. A search over a huge tree only needs the lines of the files it
+ * will print, so the engine asks before keeping a file's lines; files it declines still count.
+ */
+export interface GrepCollector {
+  /** Whether the lines of this file (path relative to the scope root) may be printed. */
+  wants(path: string): boolean;
+  /** The most match lines of one file worth keeping; later lines are only counted. */
+  readonly maxLinesPerFile: number;
+  /** A finished file; `lines` is empty when wants() said no or the mode prints no lines. */
+  add(file: GrepFileResult): void;
+}

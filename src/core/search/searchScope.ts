@@ -1,0 +1,60 @@
+import * as path from 'node:path';
+import type { GuardedPath } from '../guard/pathGuard';
+import { baseName, containingFolder, displayPath, isInside, parentLocation } from '../guard/workspacePaths';
+import type { Location, ToolContext } from '../ports';
+import type { SearchEngine, SearchLimits, SearchScope } from './engine';
+import { FallbackSearchEngine } from './fallbackEngine';
+import { compileExcludes } from './globPattern';
+import { IgnoreRules } from './ignoreRules';
+import { RipgrepSearchEngine } from './ripgrepEngine';
+
+/** A scope plus how its paths are shown to the model. */
+export interface ShownScope extends SearchScope {
+  /** Turns a path relative to the scope root into what the output shows. */
+  show(relative: string): string;
+}
+
+/**
+ * Builds the scope of a guarded folder or file: .gitignore rules start at the workspace folder
+ * holding it (so searching `src` still honours the root .gitignore), and paths are shown
+ * workspace-relative, as the model named them (not through resolved symlinks).
+ */
+export async function resolveSearchScope(target: GuardedPath, rootKind: 'directory' | 'file', ctx: ToolContext): Promise<ShownScope> {
+  const folder = containingFolder(target.literal, ctx.workspace.folders);
+  const realFolder = folder ? await ctx.fs.realpath(folder.location) : undefined;
+  let ignoreRoot: Location;
+  let rootFromIgnoreRoot: string;
+  if (realFolder && isInside(target.resolved, realFolder)) {
+    ignoreRoot = realFolder;
+    rootFromIgnoreRoot = path.posix.relative(realFolder.path, target.resolved.path);
+  } else {
+    ignoreRoot = rootKind === 'file' ? parentLocation(target.resolved) : target.resolved;
+    rootFromIgnoreRoot = rootKind === 'file' ? baseName(target.resolved) : '';
+  }
+  // A folder named on purpose is searched even when .gitignore hides it, as ripgrep does with a path argument.
+  const parentRules = rootKind === 'file' || rootFromIgnoreRoot === '' || !(await new IgnoreRules(ctx.fs, ignoreRoot).isIgnored(rootFromIgnoreRoot, true));
+  const shownRoot = displayPath(target.literal, ctx.workspace);
+  const prefix = shownRoot === '.' ? '' : shownRoot.endsWith('/') ? shownRoot : `${shownRoot}/`;
+  return {
+    root: target.resolved,
+    rootKind,
+    ignoreRoot,
+    rootFromIgnoreRoot,
+    parentRules,
+    excludes: compileExcludes(ctx.settings.filesExclude ?? []),
+    show: (relative) => (relative === '' ? shownRoot : `${prefix}${relative}`),
+  };
+}
+
+/** ripgrep where the files are on this machine's disk and a binary is known; the port walk elsewhere. */
+export function selectSearchEngine(scope: SearchScope, ctx: ToolContext): SearchEngine {
+  if (ctx.ripgrepPath && ctx.fs.localPath(scope.root) !== undefined && ctx.fs.localPath(scope.ignoreRoot) !== undefined) {
+    return new RipgrepSearchEngine(ctx.ripgrepPath, ctx.fs);
+  }
+  return new FallbackSearchEngine(ctx.fs);
+}
+
+/** The limits of one search: the call's token and a deadline `budgetMs` from now. */
+export function searchLimits(ctx: ToolContext, budgetMs: number): SearchLimits {
+  return { token: ctx.token, clock: ctx.clock, deadline: ctx.clock.now() + budgetMs };
+}

@@ -1,0 +1,98 @@
+import * as vscode from 'vscode';
+import { isAutoApproved } from '../core/edit/autoApprove';
+import type { ApprovalRequest, CancellationSignal, ChangePlan, PlannedFileChange } from '../core/ports';
+import type { ApprovalPresenter, PendingApprovals } from './approvals';
+import { ProposedContent } from './proposedContent';
+import { SETTINGS_SECTION } from './settings';
+
+const TOOL_LABELS: Record<string, string> = {
+  workspace_write_file: 'Write File',
+  workspace_edit_file: 'Edit File',
+  workspace_apply_patch: 'Apply Patch',
+};
+
+function changeLabel(file: PlannedFileChange): string {
+  if (file.kind === 'create') {
+    return `${file.shownPath} (new file)`;
+  }
+  if (file.kind === 'delete') {
+    return `${file.shownPath} (delete)`;
+  }
+  return file.shownMoveTo ? `${file.shownPath} → ${file.shownMoveTo}` : file.shownPath;
+}
+
+function letter(file: PlannedFileChange): string {
+  return file.kind === 'create' ? 'A' : file.kind === 'delete' ? 'D' : 'M';
+}
+
+/**
+ * Reviews a plan in VS Code's native diff editor: the current text (the editor's unsaved text when
+ * there is some) on the left, the proposal on the right, both read-only. Accept and Reject sit in
+ * the diff editor's title bar and in a notification; a multi-file change is one question whose
+ * other diffs open from the notification.
+ */
+export class DiffReview {
+  constructor(
+    private readonly approvals: PendingApprovals,
+    private readonly content: ProposedContent,
+  ) {}
+
+  async review(plan: ChangePlan, token: CancellationSignal): Promise<boolean> {
+    const globs = vscode.workspace.getConfiguration(SETTINGS_SECTION).get<Record<string, unknown>>('autoApprove', {});
+    if (isAutoApproved(plan, globs ?? {})) {
+      return true;
+    }
+    const reviewId = this.content.newReviewId();
+    const toolLabel = TOOL_LABELS[plan.tool] ?? plan.tool;
+    const diffs = plan.files.map((file) => ({
+      file,
+      left: this.content.add(reviewId, 'current', file.shownPath, file.before?.text ?? ''),
+      right: this.content.add(reviewId, 'proposed', file.shownMoveTo ?? file.shownPath, file.after?.text ?? ''),
+      title: `${toolLabel}: ${changeLabel(file)} (current ↔ proposed)`,
+    }));
+    const open = async (index: number): Promise<void> => {
+      const diff = diffs[index];
+      await vscode.commands.executeCommand('vscode.diff', diff.left, diff.right, diff.title, { preview: false });
+    };
+    const pickAndOpen = async (): Promise<void> => {
+      const picked = await vscode.window.showQuickPick(
+        diffs.map((diff, index) => ({ label: `${letter(diff.file)} ${changeLabel(diff.file)}`, index })),
+        { title: `${toolLabel}: files of this change`, placeHolder: 'Open the diff of a file' },
+      );
+      if (picked) {
+        await open(picked.index);
+      }
+    };
+    const presenter: ApprovalPresenter = {
+      show: async () => {
+        await open(0);
+        return new vscode.Disposable(() => {
+          void closeReviewTabs(reviewId).finally(() => this.content.forget(diffs.flatMap((diff) => [diff.left, diff.right])));
+        });
+      },
+      actions: diffs.length > 1 ? [{ label: 'Show Files…', run: () => void pickAndOpen() }] : [],
+      owns: (uri) => ProposedContent.reviewOf(uri) === reviewId,
+    };
+    const warnings = plan.files.flatMap((file) => (file.alwaysAsk ? [`${file.shownPath}: ${file.alwaysAsk}`] : []));
+    const listing = diffs.length > 1 ? ` Files: ${diffs.map((diff) => `${letter(diff.file)} ${changeLabel(diff.file)}`).join(', ')}.` : '';
+    const request: ApprovalRequest = {
+      kind: 'change',
+      title: `${toolLabel}: ${plan.summary}`,
+      detail: `Review the diff, then Accept to write it or Reject to leave ${diffs.length > 1 ? 'the files' : 'the file'} unchanged.${listing}${warnings.length ? ` Note: ${warnings.join(' ')}` : ''}`,
+      rule: undefined,
+      path: plan.files[0]?.shownPath,
+    };
+    return this.approvals.confirm(request, token, presenter);
+  }
+}
+
+/** Closes every diff tab of one review. */
+async function closeReviewTabs(reviewId: string): Promise<void> {
+  const tabs = vscode.window.tabGroups.all.flatMap((group) => group.tabs).filter((tab) => {
+    const input = tab.input;
+    return input instanceof vscode.TabInputTextDiff && ProposedContent.reviewOf(input.modified) === reviewId;
+  });
+  if (tabs.length > 0) {
+    await vscode.window.tabGroups.close(tabs, true);
+  }
+}

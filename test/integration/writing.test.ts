@@ -1,0 +1,281 @@
+// workspace_write_file, workspace_edit_file and workspace_apply_patch in the real extension host:
+// the diff review, Accept/Reject through the commands, byte-exact application and the refusals.
+import * as assert from 'assert';
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import * as vscode from 'vscode';
+import { answerNextApproval, invoke, invokeError, REPO, withSettings, workspaceRoot } from './support/tools';
+
+const FIXTURES = path.join(REPO, 'test/fixtures/workspace/writing');
+const PROPOSAL_SCHEME = 'workspace-agent-tools-proposal';
+
+let counter = 0;
+/** A fresh folder of the workspace with copies of the writing fixtures, so tests never share files. */
+function freshFolder(): string {
+  counter += 1;
+  const relative = `writing-run/${counter}`;
+  const target = path.join(workspaceRoot(), relative);
+  fs.mkdirSync(target, { recursive: true });
+  for (const name of fs.readdirSync(FIXTURES)) {
+    fs.copyFileSync(path.join(FIXTURES, name), path.join(target, name));
+    fs.chmodSync(path.join(target, name), fs.statSync(path.join(FIXTURES, name)).mode & 0o777);
+  }
+  return relative;
+}
+
+const abs = (relative: string): string => path.join(workspaceRoot(), relative);
+const bytes = (relative: string): Buffer => fs.readFileSync(abs(relative));
+
+function proposalTabs(): vscode.TabInputTextDiff[] {
+  return vscode.window.tabGroups.all
+    .flatMap((group) => group.tabs)
+    .map((tab) => tab.input)
+    .filter((input): input is vscode.TabInputTextDiff => input instanceof vscode.TabInputTextDiff && input.modified.scheme === PROPOSAL_SCHEME);
+}
+
+async function waitFor<T>(probe: () => T | undefined | false, what: string, timeoutMs = 10_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = probe();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/** Calls a writing tool and answers its review: true accepts, false rejects. Resolves to the result text or the error message. */
+async function callAndAnswer(name: string, input: object, accept: boolean): Promise<{ text?: string; error?: string }> {
+  const call = invoke(name, input).then(
+    (outcome) => ({ text: outcome.text }),
+    (error: unknown) => ({ error: error instanceof Error ? error.message : String(error) }),
+  );
+  await answerNextApproval(accept);
+  return call;
+}
+
+async function read(relative: string): Promise<void> {
+  await invoke('workspace_read_file', { file_path: relative });
+}
+
+describe('writing tools (extension host)', () => {
+  before(function () {
+    if (!vscode.workspace.isTrusted) this.skip();
+  });
+  afterEach(async () => {
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  });
+
+  it('opens the proposal in a diff editor and writes it when Accept is pressed in its title bar', async () => {
+    const dir = freshFolder();
+    const call = invoke('workspace_edit_file', { file_path: `${dir}/plain.txt`, old_string: 'two', new_string: 'TWO' });
+    const diff = await waitFor(() => proposalTabs()[0], 'the diff editor');
+    const proposal = (await vscode.workspace.openTextDocument(diff.modified)).getText();
+    assert.strictEqual(proposal, 'one\nTWO\nthree\n');
+    assert.strictEqual((await vscode.workspace.openTextDocument(diff.original)).getText(), 'one\ntwo\nthree\n');
+    assert.strictEqual(bytes(`${dir}/plain.txt`).toString(), 'one\ntwo\nthree\n', 'nothing may be written before Accept');
+    // The title-bar button passes the diff editor's resource.
+    assert.strictEqual(await vscode.commands.executeCommand('workspaceAgentTools.approve', diff.modified), true);
+    const { text } = await call;
+    assert.strictEqual(text, `Edited ${dir}/plain.txt: 1 replacement(s)\n     2\tTWO`);
+    assert.strictEqual(bytes(`${dir}/plain.txt`).toString(), 'one\nTWO\nthree\n');
+    await waitFor(() => proposalTabs().length === 0, 'the diff to close');
+  });
+
+  it('leaves the file byte-identical and tells the model when the user rejects', async () => {
+    const dir = freshFolder();
+    const before = bytes(`${dir}/crlf.txt`);
+    const outcome = await callAndAnswer('workspace_edit_file', { file_path: `${dir}/crlf.txt`, old_string: 'beta', new_string: 'BETA' }, false);
+    assert.match(outcome.error ?? '', /The user rejected the change to .*crlf\.txt; nothing was written/);
+    assert.deepStrictEqual(bytes(`${dir}/crlf.txt`), before);
+  });
+
+  it('rejects and closes the diff when the tool call is cancelled', async () => {
+    const dir = freshFolder();
+    const source = new vscode.CancellationTokenSource();
+    const call = invoke('workspace_edit_file', { file_path: `${dir}/plain.txt`, old_string: 'one', new_string: 'ONE' }, source.token).then(
+      () => 'resolved',
+      (error: Error) => error.message,
+    );
+    await waitFor(() => proposalTabs()[0], 'the diff editor');
+    source.cancel();
+    // VS Code ends a cancelled invokeTool with its own CancellationError.
+    assert.match(await call, /cancel/i);
+    await waitFor(() => proposalTabs().length === 0, 'the diff to close');
+    assert.strictEqual(bytes(`${dir}/plain.txt`).toString(), 'one\ntwo\nthree\n');
+  });
+
+  it('writes without a diff where workspaceAgentTools.autoApprove allows it', async () => {
+    const dir = freshFolder();
+    await withSettings({ autoApprove: { [`${dir}/**`]: true } }, async () => {
+      const { text } = await invoke('workspace_write_file', { file_path: `${dir}/auto/new.txt`, content: 'auto\n' });
+      assert.strictEqual(text, `Created ${dir}/auto/new.txt (1 lines)`);
+    });
+    assert.strictEqual(bytes(`${dir}/auto/new.txt`).toString(), 'auto\n');
+  });
+
+  it('asks before creating .vscode/settings.json even when autoApprove covers everything', async () => {
+    const target = '.vscode/settings.json';
+    assert.ok(!fs.existsSync(abs(target)));
+    await withSettings({ autoApprove: { '**': true } }, async () => {
+      const outcome = await callAndAnswer('workspace_write_file', { file_path: target, content: '{ "task.allowAutomaticTasks": "on" }\n' }, false);
+      assert.match(outcome.error ?? '', /Denied by file\.execution_config_write: .*The user declined when asked/);
+    });
+    assert.ok(!fs.existsSync(abs(target)));
+  });
+
+  it("keeps the user's unsaved editor text and builds on it", async () => {
+    const dir = freshFolder();
+    const uri = vscode.Uri.file(abs(`${dir}/plain.txt`));
+    const document = await vscode.workspace.openTextDocument(uri);
+    await vscode.window.showTextDocument(document);
+    const typing = new vscode.WorkspaceEdit();
+    typing.insert(uri, new vscode.Position(2, 5), ' (typed, unsaved)');
+    assert.ok(await vscode.workspace.applyEdit(typing));
+    assert.ok(document.isDirty);
+    const outcome = await callAndAnswer('workspace_edit_file', { file_path: `${dir}/plain.txt`, old_string: 'one', new_string: 'ONE' }, true);
+    assert.ok(outcome.text, outcome.error);
+    assert.strictEqual(document.getText(), 'ONE\ntwo\nthree (typed, unsaved)\n');
+    assert.strictEqual(bytes(`${dir}/plain.txt`).toString(), 'ONE\ntwo\nthree (typed, unsaved)\n');
+  });
+
+  it('is undone by a single undo, back to the exact bytes', async () => {
+    const dir = freshFolder();
+    const original = bytes(`${dir}/bom.txt`);
+    const outcome = await callAndAnswer('workspace_edit_file', { file_path: `${dir}/bom.txt`, old_string: 'world', new_string: 'monde\nwelt' }, true);
+    assert.ok(outcome.text, outcome.error);
+    assert.notDeepStrictEqual(bytes(`${dir}/bom.txt`), original);
+    const document = await vscode.workspace.openTextDocument(vscode.Uri.file(abs(`${dir}/bom.txt`)));
+    await vscode.window.showTextDocument(document);
+    await vscode.commands.executeCommand('undo');
+    assert.ok(await document.save());
+    assert.deepStrictEqual(bytes(`${dir}/bom.txt`), original);
+  });
+
+  describe('keeps the bytes of what it did not change', () => {
+    const cases: { file: string; old: string; replacement: string; expected: Buffer }[] = [
+      { file: 'crlf.txt', old: 'beta', replacement: 'BETA\nmore', expected: Buffer.from('alpha\r\nBETA\r\nmore\r\ngamma\r\n') },
+      { file: 'mixed.txt', old: 'four', replacement: 'FOUR\nfive', expected: Buffer.from('one\r\ntwo\nthree\r\nFOUR\r\nfive\r\n') },
+      { file: 'bom.txt', old: 'world', replacement: 'monde', expected: Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('héllo\nmonde\n')]) },
+      { file: 'utf16le.txt', old: 'second', replacement: 'zweite', expected: Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('first ☃\r\nzweite\r\n', 'utf16le')]) },
+      { file: 'utf16be.txt', old: 'second', replacement: 'zweite', expected: Buffer.concat([Buffer.from([0xfe, 0xff]), Buffer.from('first ☃\nzweite\n', 'utf16le').swap16()]) },
+      { file: 'no-final-newline.txt', old: 'last', replacement: 'LAST', expected: Buffer.from('first\nLAST') },
+    ];
+    for (const { file, old, replacement, expected } of cases) {
+      it(`edit_file on ${file}`, async () => {
+        const dir = freshFolder();
+        const outcome = await callAndAnswer('workspace_edit_file', { file_path: `${dir}/${file}`, old_string: old, new_string: replacement }, true);
+        assert.ok(outcome.text, outcome.error);
+        assert.deepStrictEqual(bytes(`${dir}/${file}`), expected);
+      });
+    }
+
+    it('write_file keeps CRLF and the executable bit', async () => {
+      const dir = freshFolder();
+      await read(`${dir}/script.sh`);
+      const outcome = await callAndAnswer('workspace_write_file', { file_path: `${dir}/script.sh`, content: '#!/bin/sh\necho changed\n' }, true);
+      assert.strictEqual(outcome.text, `Updated ${dir}/script.sh (+1 -1 lines)`);
+      assert.strictEqual(fs.statSync(abs(`${dir}/script.sh`)).mode & 0o777, 0o755);
+      await read(`${dir}/crlf.txt`);
+      await callAndAnswer('workspace_write_file', { file_path: `${dir}/crlf.txt`, content: 'alpha\nbeta\n' }, true);
+      assert.strictEqual(bytes(`${dir}/crlf.txt`).toString(), 'alpha\r\nbeta\r\n');
+    });
+
+    it('apply_patch keeps mixed line endings and the executable bit', async () => {
+      const dir = freshFolder();
+      const patch = `*** Begin Patch\n*** Update File: ${dir}/mixed.txt\n@@\n one\n-two\n+TWO\n three\n*** Update File: ${dir}/script.sh\n@@\n-echo hello\n+echo patched\n*** End Patch`;
+      const outcome = await callAndAnswer('workspace_apply_patch', { patch }, true);
+      assert.strictEqual(outcome.text, `Success. Updated the following files:\nM ${dir}/mixed.txt\nM ${dir}/script.sh`);
+      assert.strictEqual(bytes(`${dir}/mixed.txt`).toString(), 'one\r\nTWO\r\nthree\r\nfour\r\n');
+      assert.strictEqual(bytes(`${dir}/script.sh`).toString(), '#!/bin/sh\necho patched\n');
+      assert.strictEqual(fs.statSync(abs(`${dir}/script.sh`)).mode & 0o777, 0o755);
+    });
+  });
+
+  it('refuses to overwrite a file that changed since it was read', async () => {
+    const dir = freshFolder();
+    await read(`${dir}/plain.txt`);
+    fs.writeFileSync(abs(`${dir}/plain.txt`), 'changed elsewhere\n');
+    const error = await invokeError('workspace_write_file', { file_path: `${dir}/plain.txt`, content: 'mine\n' });
+    assert.match(error, /has changed since you last read it.*Read it again with workspace_read_file/);
+    assert.strictEqual(bytes(`${dir}/plain.txt`).toString(), 'changed elsewhere\n');
+  });
+
+  it('refuses an ambiguous match and lists the line numbers', async () => {
+    const dir = freshFolder();
+    fs.writeFileSync(abs(`${dir}/dup.txt`), 'x = 1\ny = 2\nx = 1\n');
+    const error = await invokeError('workspace_edit_file', { file_path: `${dir}/dup.txt`, old_string: 'x = 1', new_string: 'x = 3' });
+    assert.match(error, /occurs 2 times in .*dup\.txt, starting at lines 1, 3/);
+  });
+
+  it('reports a tolerant match', async () => {
+    const dir = freshFolder();
+    fs.writeFileSync(abs(`${dir}/indent.py`), 'class A:\n    def f(self):\n        return 1\n');
+    const outcome = await callAndAnswer('workspace_edit_file', { file_path: `${dir}/indent.py`, old_string: 'def f(self):\n    return 1', new_string: 'def f(self):\n    return 2' }, true);
+    assert.match(outcome.text ?? outcome.error ?? '', /matched ignoring indentation; new_string was re-indented/);
+    assert.strictEqual(bytes(`${dir}/indent.py`).toString(), 'class A:\n    def f(self):\n        return 2\n');
+  });
+
+  it('changes nothing when the second file of a patch fails, and names it', async () => {
+    const dir = freshFolder();
+    const patch = `*** Begin Patch\n*** Update File: ${dir}/plain.txt\n@@\n-one\n+ONE\n*** Update File: ${dir}/crlf.txt\n@@\n-no such line\n+x\n*** End Patch`;
+    const error = await invokeError('workspace_apply_patch', { patch });
+    assert.match(error, /In .*crlf\.txt, chunk 1 of 1 .*these lines were not found:\n  no such line/);
+    assert.strictEqual(bytes(`${dir}/plain.txt`).toString(), 'one\ntwo\nthree\n');
+  });
+
+  it('reviews a multi-file patch as one decision and applies it as one edit', async () => {
+    const dir = freshFolder();
+    const patch = `*** Begin Patch\n*** Add File: ${dir}/added.txt\n+new\n*** Update File: ${dir}/plain.txt\n@@\n-one\n+ONE\n*** Delete File: ${dir}/latin1.txt\n*** End Patch`;
+    const call = invoke('workspace_apply_patch', { patch });
+    await waitFor(() => proposalTabs()[0], 'the first diff');
+    const pending = await vscode.commands.executeCommand<{ detail: string }[]>('workspaceAgentTools.listPendingApprovals');
+    assert.match(pending[0].detail, /Files: A .*added\.txt \(new file\), M .*plain\.txt, D .*latin1\.txt \(delete\)/);
+    await answerNextApproval(true);
+    assert.strictEqual((await call).text, `Success. Updated the following files:\nA ${dir}/added.txt\nM ${dir}/plain.txt\nD ${dir}/latin1.txt`);
+    assert.strictEqual(bytes(`${dir}/added.txt`).toString(), 'new\n');
+    assert.ok(!fs.existsSync(abs(`${dir}/latin1.txt`)));
+  });
+
+  it('refuses to move a file onto an existing one', async () => {
+    const dir = freshFolder();
+    const patch = `*** Begin Patch\n*** Update File: ${dir}/plain.txt\n*** Move to: ${dir}/crlf.txt\n@@\n-one\n+ONE\n*** End Patch`;
+    assert.match(await invokeError('workspace_apply_patch', { patch }), /would overwrite an existing file/);
+    assert.strictEqual(bytes(`${dir}/crlf.txt`).toString(), 'alpha\r\nbeta\r\ngamma\r\n');
+  });
+
+  it('refuses a symlink that leads outside the workspace', async () => {
+    const dir = freshFolder();
+    const outside = fs.mkdtempSync(path.join(os.tmpdir(), 'wat-outside-'));
+    fs.writeFileSync(path.join(outside, 'target.txt'), 'outside\n');
+    fs.symlinkSync(path.join(outside, 'target.txt'), abs(`${dir}/escape.txt`));
+    const error = await invokeError('workspace_edit_file', { file_path: `${dir}/escape.txt`, old_string: 'outside', new_string: 'inside' });
+    assert.match(error, /Denied by file\.outside_workspace_write: .*symbolic link .*leads outside the workspace/);
+    assert.strictEqual(fs.readFileSync(path.join(outside, 'target.txt'), 'utf8'), 'outside\n');
+  });
+
+  it('writes through a symlink inside the workspace to its target and keeps the link', async () => {
+    const dir = freshFolder();
+    fs.symlinkSync('plain.txt', abs(`${dir}/link.txt`));
+    const outcome = await callAndAnswer('workspace_edit_file', { file_path: `${dir}/link.txt`, old_string: 'two', new_string: 'TWO' }, true);
+    assert.ok(outcome.text, outcome.error);
+    assert.ok(fs.lstatSync(abs(`${dir}/link.txt`)).isSymbolicLink());
+    assert.strictEqual(bytes(`${dir}/plain.txt`).toString(), 'one\nTWO\nthree\n');
+  });
+});
+
+describe('writing tools in an untrusted workspace (extension host)', () => {
+  const calls: [string, object][] = [
+    ['workspace_write_file', { file_path: 'writing/new.txt', content: 'x\n' }],
+    ['workspace_edit_file', { file_path: 'writing/plain.txt', old_string: 'one', new_string: 'ONE' }],
+    ['workspace_apply_patch', { patch: '*** Begin Patch\n*** Delete File: writing/plain.txt\n*** End Patch' }],
+  ];
+  for (const [name, input] of calls) {
+    it(`${name} is refused and changes nothing`, async function () {
+      if (process.env.WAT_TEST_PASS !== 'untrusted' && vscode.workspace.isTrusted) this.skip();
+      assert.match(await invokeError(name, input), /not available because this workspace is not trusted/);
+      assert.strictEqual(fs.readFileSync(abs('writing/plain.txt'), 'utf8'), 'one\ntwo\nthree\n');
+      assert.ok(!fs.existsSync(abs('writing/new.txt')));
+    });
+  }
+});

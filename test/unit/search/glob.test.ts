@@ -1,0 +1,105 @@
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type { ToolContext, ToolSettings } from '../../../src/core/ports';
+import { globTool, MAX_GLOB_RESULTS } from '../../../src/core/tools/glob';
+import { resultText, testContext } from '../support/context';
+import { makeSearchTree, RIPGREP, type SearchTree } from '../support/searchTree';
+
+describe('workspace_glob (ripgrep engine)', () => {
+  let tree: SearchTree;
+  before(() => {
+    tree = makeSearchTree();
+  });
+  after(() => tree.remove());
+
+  const context = (settings: Partial<ToolSettings> = {}): ToolContext => ({ ...testContext({ root: tree.root, settings }), ripgrepPath: RIPGREP });
+  const glob = async (pattern: string, extra: { path?: string } = {}, settings: Partial<ToolSettings> = {}) =>
+    resultText(await globTool.run({ pattern, ...extra }, context(settings)));
+
+  it('matches across folders with ** and lists the newest modification first', async () => {
+    assert.equal(await glob('**/*.ts'), ['src/main.ts', 'src/util.ts', 'src/nested/deep.ts'].join('\n'));
+  });
+
+  it('leaves out files hidden by the root and nested .gitignore, and honours negations', async () => {
+    const all = (await glob('**/*')).split('\n');
+    assert.ok(!all.includes('build/out.js'));
+    assert.ok(!all.includes('debug.log'));
+    assert.ok(!all.includes('src/nested/generated.ts'));
+    assert.ok(all.includes('keep.log'));
+  });
+
+  it('matches a single * only in the top folder', async () => {
+    assert.equal(await glob('*.log'), 'keep.log');
+  });
+
+  it('expands braces and character classes', async () => {
+    assert.deepEqual((await glob('**/{util,deep}.ts')).split('\n').sort(), ['src/nested/deep.ts', 'src/util.ts']);
+    assert.deepEqual((await glob('src/**/[dm]*.ts')).split('\n').sort(), ['src/main.ts', 'src/nested/deep.ts']);
+  });
+
+  it('matches dotfiles and dot-folders only when the pattern names them', async () => {
+    assert.ok(!(await glob('**/*.yml')).includes('ci.yml'));
+    assert.equal(await glob('.github/**/*.yml'), '.github/workflows/ci.yml');
+    assert.deepEqual((await glob('**/.gitignore')).split('\n').sort(), ['.gitignore', 'src/nested/.gitignore']);
+  });
+
+  it('searches inside path and still shows workspace-relative paths', async () => {
+    assert.equal(await glob('*.ts', { path: 'src' }), ['src/main.ts', 'src/util.ts'].join('\n'));
+  });
+
+  it('never follows symlinks: nothing from outside, each file once despite a loop', async () => {
+    const all = (await glob('**/*')).split('\n');
+    assert.ok(!all.some((line) => line.includes('secret-outside') || line.includes('link-outside') || line.includes('loop/')));
+    assert.equal(new Set(all).size, all.length);
+    assert.ok(!all.includes('src/main-link.ts'));
+  });
+
+  it('refuses a pattern that climbs out of the workspace with the guard rule', async () => {
+    await assert.rejects(glob('../**'), /Denied by file\.outside_workspace_read/);
+  });
+
+  it('refuses an absolute pattern outside the workspace with the guard rule', async () => {
+    await assert.rejects(glob('/etc/*'), /Denied by file\.outside_workspace_read/);
+    await assert.rejects(glob('/proc/*'), /Denied by file\.system_path_read/);
+  });
+
+  it('hides what files.exclude hides', async () => {
+    const text = await glob('**/*', {}, { filesExclude: ['**/docs', 'src/nested/**'] });
+    assert.ok(!text.includes('docs/readme.md'));
+    assert.ok(!text.includes('src/nested/deep.ts'));
+    assert.ok(text.includes('src/main.ts'));
+  });
+
+  it('lists at most 100 paths and counts the rest', async () => {
+    const many = path.join(tree.root, 'many');
+    fs.mkdirSync(many);
+    for (let i = 0; i < MAX_GLOB_RESULTS + 5; i += 1) {
+      fs.writeFileSync(path.join(many, `f${i}.txt`), '');
+    }
+    try {
+      const lines = (await glob('many/*.txt')).split('\n');
+      assert.equal(lines.length, MAX_GLOB_RESULTS + 1);
+      assert.equal(lines[MAX_GLOB_RESULTS], '[5 more not shown]');
+    } finally {
+      fs.rmSync(many, { recursive: true });
+    }
+  });
+
+  it('says when nothing matches', async () => {
+    assert.match(await glob('**/*.nothing'), /^No files match \*\*\/\*\.nothing in the workspace/);
+  });
+
+  it('refuses patterns longer than the bound', async () => {
+    await assert.rejects(glob(`${'a'.repeat(600)}*`), /at most 512 are accepted/);
+  });
+
+  it('refuses brace groups that would expand into too many patterns', async () => {
+    await assert.rejects(glob('{a,b}{c,d}{e,f}{g,h}{i,j}{k,l}{m,n}{o,p}{q,r}/*'), /expands into 512 alternatives/);
+    await assert.rejects(glob('{1..100000}/*.ts'), /expands into 100000 alternatives/);
+  });
+
+  it('refuses a file as path', async () => {
+    await assert.rejects(glob('*', { path: 'src/main.ts' }), /is a file, not a folder/);
+  });
+});

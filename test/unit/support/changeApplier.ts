@@ -1,0 +1,44 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type { AppliedChange, ChangeApplier, ChangePlan } from '../../../src/core/ports';
+
+/**
+ * A ChangeApplier over the local disk for unit tests: answers reviews from a script, remembers the
+ * plans it was shown, and writes exactly the planned bytes (refusing when the disk changed since planning).
+ */
+export class RecordingChangeApplier implements ChangeApplier {
+  readonly reviewed: ChangePlan[] = [];
+  readonly applied: ChangePlan[] = [];
+  constructor(public accept = true) {}
+
+  async review(plan: ChangePlan): Promise<boolean> {
+    this.reviewed.push(plan);
+    return this.accept;
+  }
+
+  async apply(plan: ChangePlan): Promise<AppliedChange> {
+    for (const file of plan.files) {
+      if (file.before && !file.before.fromEditor && !fs.readFileSync(file.location.path).equals(Buffer.from(file.before.bytes))) {
+        throw new Error(`${file.shownPath} changed on disk during review`);
+      }
+    }
+    for (const file of plan.files) {
+      if (file.kind === 'delete') {
+        fs.rmSync(file.location.path);
+        continue;
+      }
+      const after = file.after;
+      if (!after) {
+        throw new Error('a create or modify without content');
+      }
+      const destination = (file.moveTo ?? file.location).path;
+      fs.mkdirSync(path.dirname(destination), { recursive: true });
+      fs.writeFileSync(destination, after.bytes);
+      if (file.moveTo) {
+        fs.rmSync(file.location.path);
+      }
+    }
+    this.applied.push(plan);
+    return { notes: [] };
+  }
+}
