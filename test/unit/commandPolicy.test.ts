@@ -176,6 +176,10 @@ describe('command policy', () => {
     expectDecision('cd /tmp && cat x', 'ask', 'a relative path after cd outside');
     expectDecision('(cd src); cat ../../outside', 'ask', 'a relative path judged from every folder the line may be in');
     expectDecision('cd "$DIR" && cat x', 'ask', 'cd to a variable');
+    expectDecision('cd -P /etc && cat shadow', 'deny', 'cd with an option, then a secret relative to the new folder');
+    expectDecision('cd -L .. && cat x', 'ask', 'cd -L outside the workspace');
+    expectDecision('cd -- src && ls', 'allow', 'cd -- inside the workspace');
+    expectDecision('cd -x src', 'ask', 'cd with an option it does not know');
     expectDecision('cat .*/x', 'ask', 'a glob that can match ..');
   });
 

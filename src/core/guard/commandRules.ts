@@ -116,10 +116,7 @@ export async function judgeInvocation(words: readonly ShellWord[], judge: Invoca
     return wrapper(args, judge);
   }
   if (name === 'cd') {
-    if (args.length > 1 && args.some((word) => word.text !== '--')) {
-      return judge.changeDirectory(args.find((word) => word.text !== '--'));
-    }
-    return judge.changeDirectory(args[0]);
+    return judgeCd(args, judge);
   }
   if (name === 'git') {
     return judgeGit(args, judge);
@@ -147,6 +144,27 @@ export async function judgeInvocation(words: readonly ShellWord[], judge: Invoca
   }
   const paths = await judge.readPaths(positional(args));
   return paths.decision === 'allow' ? allow(`${name} only reads`) : paths;
+}
+
+/** `cd [-L|-P [-e]] [-@] [--] [dir]`: options are skipped, the one folder is judged and tracked. */
+async function judgeCd(args: readonly ShellWord[], judge: InvocationJudge): Promise<Judgement> {
+  let index = 0;
+  while (index < args.length && /^-[LPe@]+$/.test(args[index].text)) {
+    index += 1;
+  }
+  if (args[index]?.text === '--') {
+    index += 1;
+  }
+  const rest = args.slice(index);
+  if (rest.length > 1 || (rest[0] && !rest[0].literal)) {
+    return judge.changeDirectory(rest[0] ?? args[0]).then((judgement) =>
+      rest.length > 1 ? { decision: 'ask', reason: 'cd with more than one folder is not understood' } : judgement,
+    );
+  }
+  if (rest.length === 0 && index < args.length) {
+    return ask(`cd ${args[index].text} is not understood`);
+  }
+  return judge.changeDirectory(rest[0]);
 }
 
 function judgeInterpreter(name: string, args: readonly ShellWord[]): Judgement {
