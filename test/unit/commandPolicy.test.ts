@@ -181,6 +181,10 @@ describe('command policy', () => {
     expectDecision('cd -- src && ls', 'allow', 'cd -- inside the workspace');
     expectDecision('cd -x src', 'ask', 'cd with an option it does not know');
     expectDecision('cat .*/x', 'ask', 'a glob that can match ..');
+    expectDecision('grep --file=.env x src', 'deny', 'a secret named in an option value');
+    expectDecision('wc --files0-from=/etc/shadow', 'deny', 'a secret named in a long option value');
+    expectDecision('grep -f~/.ssh/id_rsa src', 'deny', 'a secret attached to a short option');
+    expectDecision('ls --color=never -la src', 'allow', 'option values that are not paths');
   });
 
   describe('deny patterns refuse with a reason', () => {

@@ -95,6 +95,21 @@ function positional(words: readonly ShellWord[]): ShellWord[] {
   return result;
 }
 
+/**
+ * Paths hidden inside options: `--file=/etc/shadow`, `--files0-from=list`, `-f~/.ssh/key`. Values
+ * that look like paths (a slash, a leading dot or tilde) are judged like positional paths.
+ */
+function optionValuePaths(words: readonly ShellWord[]): ShellWord[] {
+  const result: ShellWord[] = [];
+  for (const word of words) {
+    const value = /^--[^=]+=(.*)$/s.exec(word.text)?.[1] ?? /^-[A-Za-z](.+)$/s.exec(word.text)?.[1];
+    if (value !== undefined && /^[.~]|\//.test(value)) {
+      result.push({ ...word, text: value });
+    }
+  }
+  return result;
+}
+
 /** Arguments that can turn into other arguments at run time, which flag checks cannot see. */
 function unpredictable(args: readonly ShellWord[]): ShellWord | undefined {
   return args.find((word) => !word.literal || word.expands);
@@ -142,7 +157,7 @@ export async function judgeInvocation(words: readonly ShellWord[], judge: Invoca
   if (hidden) {
     return ask(`${name} gets the argument ${hidden.source}, which is only known when it runs, so its flags and paths cannot be checked`);
   }
-  const paths = await judge.readPaths(positional(args));
+  const paths = await judge.readPaths([...positional(args), ...optionValuePaths(args)]);
   return paths.decision === 'allow' ? allow(`${name} only reads`) : paths;
 }
 
