@@ -4,7 +4,7 @@ import * as assert from 'assert';
 import * as fs from 'fs';
 import * as path from 'path';
 import * as vscode from 'vscode';
-import { answerNextApproval, invoke, invokeError, workspaceRoot } from './support/tools';
+import { answerNextApproval, invoke, invokeError, screenshot, workspaceRoot } from './support/tools';
 
 const TOOL = 'workspace_run_command';
 
@@ -89,9 +89,8 @@ describe('workspace_run_command (extension host)', function () {
     const pidFile = path.join(scratch, 'cancel.pid');
     fs.rmSync(pidFile, { force: true });
     const source = new vscode.CancellationTokenSource();
-    const answered = answerNextApproval(true);
+    // sleep, echo, wait and a redirect inside the workspace: the policy lets it run without asking.
     const pending = invoke(TOOL, { command: `sleep 600 & echo $! > ${pidFile}; wait` }, source.token);
-    await answered;
     await until(() => fs.existsSync(pidFile) && fs.readFileSync(pidFile, 'utf8').trim() !== '', 'the command to start');
     source.cancel();
     const outcome = await pending.then((result) => result.text, (error: Error) => error.message);
@@ -115,15 +114,24 @@ describe('workspace_run_command (extension host)', function () {
     await until(() => vscode.window.terminals.some((terminal) => terminal.name === 'echo shown-in-terminal'), 'a terminal named after the command');
   });
 
+  it('shows a multi-line output in the terminal panel (screenshot)', async () => {
+    await invoke(TOOL, { command: "printf 'first line\\nsecond line\\n'; git --version; ls -1 src" });
+    await vscode.commands.executeCommand('workbench.action.terminal.focus');
+    const transcript = await vscode.commands.executeCommand<{ name: string; text: string }>('workspaceAgentTools.lastCommandTerminal');
+    assert.match(transcript?.text ?? '', /first line\r\nsecond line\r\n/);
+    await screenshot('run-command-terminal');
+  });
+
   it('stops the command when the user presses Ctrl+C in its terminal', async () => {
     const pending = invoke(TOOL, { command: 'echo waiting-for-ctrl-c; sleep 600' });
     await until(async () => {
       const transcript = await vscode.commands.executeCommand<{ name: string; text: string }>('workspaceAgentTools.lastCommandTerminal');
       return /waiting-for-ctrl-c\r\n/.test(transcript?.text ?? '');
     }, 'the command output in the terminal');
-    const terminal = vscode.window.terminals.filter((candidate) => candidate.name.startsWith('echo waiting-for-ctrl-c')).pop();
-    assert.ok(terminal, 'the command has a terminal');
-    terminal.sendText('\u0003', false);
+    // A reused terminal is renamed through an event that reaches vscode.window.terminals a moment later.
+    const named = (): vscode.Terminal | undefined => vscode.window.terminals.filter((candidate) => candidate.name.startsWith('echo waiting-for-ctrl-c')).pop();
+    await until(() => named() !== undefined, 'the terminal to be named after the command');
+    named()?.sendText('\u0003', false);
     assert.match((await pending).text, /^Stopped by the user \(Ctrl\+C in the terminal\)/);
   });
 

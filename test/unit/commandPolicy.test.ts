@@ -66,6 +66,7 @@ describe('command policy', () => {
     expectDecision('node --version', 'allow', 'an interpreter printing its version');
     expectDecision('echo hi > out.txt', 'allow', 'writes inside the workspace');
     expectDecision('for f in src/*.ts; do echo $f; done', 'allow', 'a loop of echo');
+    expectDecision('sleep 1 & wait', 'allow', 'waiting for a background reader');
   });
 
   describe('chains, newlines and substitutions judge every command', () => {
@@ -79,6 +80,9 @@ describe('command policy', () => {
     expectDecision('echo `rm x`', 'ask', 'rm in backticks');
     expectDecision('$(echo rm) x', 'ask', 'substitution in command position');
     expectDecision('`echo rm` x', 'ask', 'backticks in command position');
+    expectDecision('echo `echo \\`rm x\\``', 'ask', 'escaped backticks nested inside backticks');
+    expectDecision('echo `echo \\$(rm x)`', 'ask', 'an escaped $( inside backticks');
+    expectDecision('echo `echo \\`ls\\``', 'allow', 'nested backticks of a reader');
     expectDecision('cat <(rm x)', 'ask', 'rm in a process substitution');
     expectDecision('echo $(( $(rm x) + 1 ))', 'ask', 'rm inside arithmetic');
     expectDecision('(rm x)', 'ask', 'rm in a subshell');
@@ -105,6 +109,9 @@ describe('command policy', () => {
     expectDecision('nice -n 5 rm x', 'ask', 'nice wrapping rm');
     expectDecision('timeout 5 rm x', 'ask', 'timeout wrapping rm');
     expectDecision('time rm x', 'ask', 'time wrapping rm');
+    expectDecision('find . -de\\\nlete', 'ask', 'a backslash-newline joining a flag the grammar would split');
+    expectDecision('ls\r\nrm x', 'ask', 'a carriage return');
+    expectDecision('grep -rn foo \\\n  src', 'allow', 'a line continuation between words');
   });
 
   describe('interpreters, eval and shell state ask', () => {
@@ -151,6 +158,8 @@ describe('command policy', () => {
     expectDecision('git log --output=x', 'ask', 'git --output');
     expectDecision('git branch newbranch', 'ask', 'creates a branch');
     expectDecision('sort -o out src/a.ts', 'ask', 'sort -o');
+    expectDecision('sort --compress-program=sh src/a.ts', 'ask', 'sort --compress-program');
+    expectDecision("awk -e 'print' -e 'system(\"id\")' src/a.ts", 'ask', 'awk with a second program');
   });
 
   describe('redirections and paths are judged with the guard rules', () => {
@@ -167,7 +176,15 @@ describe('command policy', () => {
     expectDecision('cd /tmp && cat x', 'ask', 'a relative path after cd outside');
     expectDecision('(cd src); cat ../../outside', 'ask', 'a relative path judged from every folder the line may be in');
     expectDecision('cd "$DIR" && cat x', 'ask', 'cd to a variable');
+    expectDecision('cd -P /etc && cat shadow', 'deny', 'cd with an option, then a secret relative to the new folder');
+    expectDecision('cd -L .. && cat x', 'ask', 'cd -L outside the workspace');
+    expectDecision('cd -- src && ls', 'allow', 'cd -- inside the workspace');
+    expectDecision('cd -x src', 'ask', 'cd with an option it does not know');
     expectDecision('cat .*/x', 'ask', 'a glob that can match ..');
+    expectDecision('grep --file=.env x src', 'deny', 'a secret named in an option value');
+    expectDecision('wc --files0-from=/etc/shadow', 'deny', 'a secret named in a long option value');
+    expectDecision('grep -f~/.ssh/id_rsa src', 'deny', 'a secret attached to a short option');
+    expectDecision('ls --color=never -la src', 'allow', 'option values that are not paths');
   });
 
   describe('deny patterns refuse with a reason', () => {

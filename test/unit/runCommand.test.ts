@@ -5,8 +5,10 @@ import * as path from 'node:path';
 import { BoundedOutput, stripAnsi } from '../../src/core/command/boundedOutput';
 import { groupAlive, stopAllCommands } from '../../src/core/command/processRunner';
 import { chooseCommandShell } from '../../src/core/command/shellChoice';
+import { nonInteractiveEnvironment } from '../../src/core/command/commandEnvironment';
 import type { CancellationSignal, CommandHost, CommandTerminal } from '../../src/core/ports';
 import { invokeTool } from '../../src/core/tools/invoke';
+import { manifestEntry } from '../../src/core/tools/manifest';
 import { commandConfirmation, runCommandTool } from '../../src/core/tools/runCommand';
 import { resultText, ScriptedApprover, testContext } from './support/context';
 
@@ -223,6 +225,22 @@ describe('workspace_run_command in core', () => {
     assert.match(resultText(await pending), /^Killed by signal SIGTERM/);
   });
 
+  it('is refused on a virtual workspace, where no process can run', async () => {
+    const { ctx } = setup();
+    const virtual = { ...ctx, workspace: { ...ctx.workspace, folders: [{ name: 'mem', location: { scheme: 'memfs', authority: '', path: '/' } }] } };
+    await assert.rejects(invokeTool(runCommandTool as never, { command: 'ls' }, virtual), /not available here[\s\S]*virtual workspace/);
+  });
+
+  it('is hidden from chat on virtual workspaces by its when clause', () => {
+    assert.equal(manifestEntry(runCommandTool as never).when, '!virtualWorkspace');
+  });
+
+  it('is refused in plan mode before anything runs', async () => {
+    const { ctx, terminal } = setup({ approve: true });
+    await assert.rejects(invokeTool(runCommandTool as never, { command: 'touch plan.txt' }, { ...ctx, settings: { ...ctx.settings, planMode: true } }), /plan mode/);
+    assert.equal(terminal.text, '');
+  });
+
   it('reports a group as gone once its processes ended', () => {
     assert.equal(groupAlive(2 ** 22 + 12345), false);
   });
@@ -255,5 +273,15 @@ describe('the shell that runs commands', () => {
   });
   it('is /bin/sh when there is no bash', () => {
     assert.equal(chooseCommandShell('/usr/bin/fish', () => false), '/bin/sh');
+  });
+});
+
+describe('the command environment', () => {
+  it('drops empty and relative PATH entries, so a bare name never means a workspace file', () => {
+    assert.equal(nonInteractiveEnvironment({ PATH: '.:/usr/bin::node_modules/.bin:/bin' }).PATH, '/usr/bin:/bin');
+  });
+  it('turns pagers, prompts and colours off', () => {
+    const env = nonInteractiveEnvironment({ FORCE_COLOR: '1' });
+    assert.deepEqual([env.PAGER, env.GIT_PAGER, env.GIT_TERMINAL_PROMPT, env.DEBIAN_FRONTEND, env.NO_COLOR, env.FORCE_COLOR], ['cat', 'cat', '0', 'noninteractive', '1', undefined]);
   });
 });

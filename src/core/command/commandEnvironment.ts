@@ -10,6 +10,9 @@ export function nonInteractiveEnvironment(base: NodeJS.ProcessEnv): NodeJS.Proce
   delete env.ELECTRON_RUN_AS_NODE;
   delete env.FORCE_COLOR;
   delete env.CLICOLOR_FORCE;
+  // Empty or relative PATH entries would make `ls` mean a file of the workspace named ls.
+  const searchPath = (env.PATH ?? '').split(':').filter((entry) => entry.startsWith('/'));
+  env.PATH = searchPath.length ? searchPath.join(':') : '/usr/local/bin:/usr/bin:/bin';
   return {
     ...env,
     PAGER: 'cat',

@@ -219,7 +219,9 @@ export async function runProcess(request: ProcessRequest): Promise<ProcessOutcom
       }
       kept.append(text);
       request.onOutput?.(text, name);
-      log.write(stripAnsi(text), pause, resume);
+      if (!log.truncated) {
+        log.write(stripAnsi(text), pause, resume);
+      }
     });
   }
 

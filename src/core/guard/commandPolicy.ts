@@ -60,6 +60,9 @@ const STRUCTURE = new Set([
   'array', 'variable_assignments',
 ]);
 
+/** Backticks re-read inside backticks up to this depth; deeper ones ask. */
+const MAX_BACKTICK_DEPTH = 4;
+
 /** More `cd`s than this in one line and the directory is no longer tracked: the line asks. */
 const MAX_TRACKED_DIRECTORIES = 16;
 
@@ -68,6 +71,7 @@ class LineJudge {
   /** Every folder the line may be in at this point of the walk, so `(cd x); cat y` is judged both ways. */
   private directories: string[];
   private directoriesUnknown = false;
+  private backtickDepth = 0;
 
   constructor(private readonly source: string, private readonly options: CommandPolicyOptions) {
     this.directories = [options.cwd];
@@ -81,6 +85,20 @@ class LineJudge {
 
   private note(subject: string, judgement: Judgement): void {
     this.findings.push({ subject: shorten(subject), judgement });
+  }
+
+  /**
+   * Where the grammar splits words differently from bash, the parse cannot be trusted: a
+   * backslash-newline inside a word (bash joins `-de\<newline>lete` into `-delete`, the grammar
+   * sees two words) and carriage returns (bash treats them as word characters).
+   */
+  checkTokenization(): void {
+    if (/\S\\\r?\n\S/.test(this.source)) {
+      this.note(this.source, { decision: 'ask', reason: 'a backslash-newline joins parts of a word, which this policy does not read the way the shell does' });
+    }
+    if (this.source.includes('\r')) {
+      this.note(this.source, { decision: 'ask', reason: 'the line contains a carriage return, which the shell treats as part of a word' });
+    }
   }
 
   async walk(node: SyntaxNode): Promise<void> {
@@ -106,6 +124,9 @@ class LineJudge {
       case 'file_redirect':
         await this.judgeRedirect(node);
         break;
+      case 'command_substitution':
+        await this.rereadBackticks(node);
+        break;
       default:
         if (!STRUCTURE.has(node.type) && node.type !== 'ERROR') {
           this.note(node.text, { decision: 'ask', reason: `uses the shell construct "${node.type}", which this policy does not check` });
@@ -115,6 +136,35 @@ class LineJudge {
       if (child) {
         await this.walk(child);
       }
+    }
+  }
+
+  /**
+   * Inside backticks the shell removes the backslash of \\, \` and \$ and parses the result again,
+   * so `echo \`rm x\`` or `echo \$(rm x)` inside backticks run rm. The grammar keeps them escaped;
+   * the unescaped text is parsed and judged as a command line of its own.
+   */
+  private async rereadBackticks(node: SyntaxNode): Promise<void> {
+    const text = node.text;
+    if (!text.startsWith('`') || !text.includes('\\')) {
+      return;
+    }
+    if (this.backtickDepth >= MAX_BACKTICK_DEPTH) {
+      this.note(text, { decision: 'ask', reason: 'backticks nested this deep are not checked' });
+      return;
+    }
+    const inner = text.slice(1, text.endsWith('`') ? -1 : undefined).replace(/\\([\\`$])/g, '$1');
+    const tree = await parseBash(inner);
+    if (!tree) {
+      this.note(text, { decision: 'ask', reason: 'the shell parser could not read the inside of the backticks' });
+      return;
+    }
+    this.backtickDepth += 1;
+    try {
+      await this.walk(tree.rootNode);
+    } finally {
+      this.backtickDepth -= 1;
+      tree.delete();
     }
   }
 
@@ -270,6 +320,7 @@ export async function evaluateCommandPolicy(command: string, options: CommandPol
   }
   try {
     const judge = new LineJudge(command, options);
+    judge.checkTokenization();
     await judge.walk(tree.rootNode);
     return judge.verdict();
   } finally {

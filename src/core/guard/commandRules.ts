@@ -35,7 +35,7 @@ export function strictest(judgements: readonly Judgement[], fallback: Judgement)
 const INERT_ARGUMENTS = new Set([
   'echo', 'printf', 'pwd', 'true', 'false', ':', 'sleep', 'whoami', 'id', 'uname', 'nproc', 'uptime', 'free',
   'locale', 'ps', 'which', 'whereis', 'type', 'basename', 'dirname', 'seq', 'expr', 'test', '[', 'printenv', 'tty',
-  'groups', 'arch', 'getconf', 'cal',
+  'groups', 'arch', 'getconf', 'cal', 'wait', 'jobs', 'times', 'caller',
 ]);
 
 /** Programs that only read the files they are given (checked like workspace_read_file paths). */
@@ -66,7 +66,7 @@ const KNOWN_RISKS: ReadonlyArray<[readonly string[], string]> = [
   [['eval'], 'runs a string as shell code, which cannot be checked'],
   [['source', '.'], 'runs the commands of a file in this shell, which cannot be checked'],
   [['exec'], 'replaces the shell with another program or changes its file descriptors'],
-  [['trap', 'alias', 'builtin', 'enable', 'coproc', 'hash', 'set', 'shopt', 'ulimit', 'umask', 'pushd', 'popd', 'fc', 'history', 'bind', 'complete', 'compgen', 'read', 'mapfile', 'readarray', 'let', 'wait', 'disown', 'jobs', 'fg', 'bg', 'suspend', 'logout', 'exit', 'return', 'shift', 'getopts', 'caller', 'times'], 'is a shell builtin that changes how the rest of the line runs'],
+  [['trap', 'alias', 'builtin', 'enable', 'coproc', 'hash', 'set', 'shopt', 'ulimit', 'umask', 'pushd', 'popd', 'fc', 'history', 'bind', 'complete', 'compgen', 'read', 'mapfile', 'readarray', 'let', 'disown', 'fg', 'bg', 'suspend', 'logout', 'exit', 'return', 'shift', 'getopts'], 'is a shell builtin that changes how the rest of the line runs'],
   [['xargs', 'parallel', 'watch', 'flock', 'chroot', 'nsenter', 'unshare', 'setsid', 'strace', 'ltrace', 'script'], 'runs other commands that cannot be checked'],
   [['npm', 'npx', 'yarn', 'pnpm', 'pip', 'pip3', 'pipx', 'uv', 'poetry', 'cargo', 'go', 'make', 'cmake', 'ninja', 'gradle', 'gradlew', 'mvn', 'dotnet', 'bundle', 'gem', 'composer', 'apt', 'apt-get', 'brew', 'dnf', 'yum', 'pacman', 'snap', 'docker', 'podman', 'kubectl', 'tsc', 'esbuild', 'jest', 'mocha', 'vitest', 'pytest'], 'runs project scripts, builds or installs packages, which can run any code'],
   [['crontab', 'systemctl', 'service', 'mount', 'umount', 'shutdown', 'reboot', 'halt', 'poweroff', 'mkfs', 'fdisk', 'parted', 'iptables', 'useradd', 'userdel', 'passwd'], 'changes the system'],
@@ -95,6 +95,21 @@ function positional(words: readonly ShellWord[]): ShellWord[] {
   return result;
 }
 
+/**
+ * Paths hidden inside options: `--file=/etc/shadow`, `--files0-from=list`, `-f~/.ssh/key`. Values
+ * that look like paths (a slash, a leading dot or tilde) are judged like positional paths.
+ */
+function optionValuePaths(words: readonly ShellWord[]): ShellWord[] {
+  const result: ShellWord[] = [];
+  for (const word of words) {
+    const value = /^--[^=]+=(.*)$/s.exec(word.text)?.[1] ?? /^-[A-Za-z](.+)$/s.exec(word.text)?.[1];
+    if (value !== undefined && /^[.~]|\//.test(value)) {
+      result.push({ ...word, text: value });
+    }
+  }
+  return result;
+}
+
 /** Arguments that can turn into other arguments at run time, which flag checks cannot see. */
 function unpredictable(args: readonly ShellWord[]): ShellWord | undefined {
   return args.find((word) => !word.literal || word.expands);
@@ -116,10 +131,7 @@ export async function judgeInvocation(words: readonly ShellWord[], judge: Invoca
     return wrapper(args, judge);
   }
   if (name === 'cd') {
-    if (args.length > 1 && args.some((word) => word.text !== '--')) {
-      return judge.changeDirectory(args.find((word) => word.text !== '--'));
-    }
-    return judge.changeDirectory(args[0]);
+    return judgeCd(args, judge);
   }
   if (name === 'git') {
     return judgeGit(args, judge);
@@ -145,8 +157,29 @@ export async function judgeInvocation(words: readonly ShellWord[], judge: Invoca
   if (hidden) {
     return ask(`${name} gets the argument ${hidden.source}, which is only known when it runs, so its flags and paths cannot be checked`);
   }
-  const paths = await judge.readPaths(positional(args));
+  const paths = await judge.readPaths([...positional(args), ...optionValuePaths(args)]);
   return paths.decision === 'allow' ? allow(`${name} only reads`) : paths;
+}
+
+/** `cd [-L|-P [-e]] [-@] [--] [dir]`: options are skipped, the one folder is judged and tracked. */
+async function judgeCd(args: readonly ShellWord[], judge: InvocationJudge): Promise<Judgement> {
+  let index = 0;
+  while (index < args.length && /^-[LPe@]+$/.test(args[index].text)) {
+    index += 1;
+  }
+  if (args[index]?.text === '--') {
+    index += 1;
+  }
+  const rest = args.slice(index);
+  if (rest.length > 1 || (rest[0] && !rest[0].literal)) {
+    return judge.changeDirectory(rest[0] ?? args[0]).then((judgement) =>
+      rest.length > 1 ? { decision: 'ask', reason: 'cd with more than one folder is not understood' } : judgement,
+    );
+  }
+  if (rest.length === 0 && index < args.length) {
+    return ask(`cd ${args[index].text} is not understood`);
+  }
+  return judge.changeDirectory(rest[0]);
 }
 
 function judgeInterpreter(name: string, args: readonly ShellWord[]): Judgement {
@@ -235,6 +268,9 @@ const SPECIAL_FLAGS: Record<string, (args: readonly ShellWord[]) => Judgement | 
     return pre ? ask(`rg ${pre.text} runs a program on every file it searches`) : undefined;
   },
   sort: (args) => {
+    if (args.some((word) => word.text.startsWith('--compress-program'))) {
+      return ask('sort --compress-program runs a program');
+    }
     const output = args.find((word) => /^-[a-zA-Z]*o/.test(word.text) && !word.text.startsWith('--'));
     return output ? ask('sort -o writes a file') : undefined;
   },
@@ -359,24 +395,21 @@ export function unsafeSedCommand(script: string): string | undefined {
 }
 
 function judgeAwk(name: string, args: readonly ShellWord[]): Judgement | undefined {
-  let program: string | undefined;
-  for (let index = 0; index < args.length; index += 1) {
-    const word = args[index].text;
-    if (word === '-f' || word.startsWith('--file') || word === '-i' || word.startsWith('--include') || word === '-l' || word.startsWith('--load') || word === '-E' || word.startsWith('--exec')) {
-      return ask(`${name} ${word} loads a program from a file, which cannot be checked`);
-    }
-    if (word === '-v' || word === '-F' || word === '--assign' || word === '--field-separator') {
-      index += 1;
-    } else if (!word.startsWith('-') || word === '-') {
-      program = word;
-      break;
+  for (const word of args) {
+    const text = word.text;
+    if (text === '-f' || text.startsWith('--file') || text === '-i' || text.startsWith('--include') || text === '-l' || text.startsWith('--load') || text === '-E' || text.startsWith('--exec')) {
+      return ask(`${name} ${text} loads a program from a file, which cannot be checked`);
     }
   }
-  if (program === undefined) {
-    return ask(`${name} without a program reads its program from nowhere checkable`);
+  // Programs can come as the first operand or through any number of -e/--source options, so every
+  // argument is checked: a file name with these characters asks too, which is the safe side.
+  for (const word of args) {
+    const unsafe = /\bsystem\s*\(|\|&?|>|\bgetline\b|@load|\bENVIRON\b/.exec(word.text);
+    if (unsafe) {
+      return ask(`${name} program uses ${unsafe[0].trim()}, which can run commands or read and write files`);
+    }
   }
-  const unsafe = /\bsystem\s*\(|\|&?|>|\bgetline\b|@load|\bENVIRON\b/.exec(program);
-  return unsafe ? ask(`${name} program uses ${unsafe[0].trim()}, which can run commands or read and write files`) : undefined;
+  return positional(args).length === 0 ? ask(`${name} has no program to check`) : undefined;
 }
 
 const GIT_READ_ONLY = new Set([

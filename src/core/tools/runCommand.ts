@@ -62,10 +62,13 @@ export const runCommandTool: ToolSpec<RunCommandInput> = {
         {
           kind: 'command',
           title: `workspace_run_command: ${oneLine(command)}`,
-          detail: `in ${cwd.shown}. ${needsApproval(verdict).join('; ')}. Run it?`,
+          detail: `In ${cwd.shown === '.' ? 'the workspace root' : cwd.shown}, it needs approval because: ${needsApproval(verdict).join('; ')}. Run it?`,
         },
         ctx.token,
       );
+      if (!approved && ctx.token.isCancellationRequested) {
+        throw new ToolError('The command was cancelled while waiting for approval; it did not run.');
+      }
       if (!approved) {
         throw new ToolError(`The user declined to run \`${oneLine(command)}\`. Do not retry it; ask the user how to proceed or do something else.`);
       }
@@ -89,6 +92,10 @@ export const runCommandTool: ToolSpec<RunCommandInput> = {
       token: ctx.token,
       onOutput: (chunk) => terminal.write(chunk),
       onInterrupt: (listener) => terminal.onInterrupt(listener),
+    }).catch((error: unknown) => {
+      const detail = error instanceof Error ? error.message : String(error);
+      terminal.finish(`Could not run the command: ${detail}`);
+      throw new ToolError(`The command could not be run: ${detail}. Nothing was started.`);
     });
     const status = statusLine(outcome, timeoutSeconds);
     terminal.finish(`${status} (${seconds(outcome.durationMs)})`);
