@@ -98,6 +98,30 @@ describe('guard rule table', () => {
     }
   });
 
+  it('always asks before writing user settings, tasks and installed extensions, even at high where outside writes are allowed', () => {
+    for (const path of [
+      '/home/dev/.config/Code/User/settings.json',
+      '/home/dev/.config/Code/User/tasks.json',
+      '/home/dev/.config/Code/User/mcp.json',
+      '/home/dev/.config/Code/User/profiles/-3a1b2c/settings.json',
+      '/home/dev/.local/share/code-server/User/settings.json',
+      '/home/dev/.vscode-server/data/Machine/settings.json',
+      '/home/dev/.vscode/extensions/acme.tool-1.0.0/out/extension.js',
+      '/home/dev/.local/share/code-server/extensions/acme.tool-1.0.0/package.json',
+    ]) {
+      const verdict = evaluateGuard(facts('write', path, { insideWorkspace: false }), 'high');
+      assert.equal(verdict.decision, 'warn', path);
+      assert.equal(verdict.rule, 'file.execution_config_write', path);
+    }
+  });
+
+  it('does not mistake ordinary files in folders named User or extensions for user settings', () => {
+    assert.ok(!isExecutionConfigPath('/work/project/src/User/model.ts'));
+    assert.ok(!isExecutionConfigPath('/work/project/fixtures/User/profile.json'));
+    assert.ok(!isExecutionConfigPath('/work/project/extensions/README.md'));
+    assert.ok(!isExecutionConfigPath('/work/project/docs/profiles/a/settings.json'));
+  });
+
   it('recognises git hooks and config as execution config', () => {
     assert.ok(isExecutionConfigPath('/p/.git/hooks/pre-commit'));
     assert.ok(isExecutionConfigPath('/p/.git/config'));

@@ -81,15 +81,30 @@ function isSensitiveForWrite(facts: GuardFacts): boolean {
   return isSensitiveForRead(facts) || (facts.local && SHELL_STARTUP_FILES.some((file) => facts.path === path.posix.join(facts.home, file)));
 }
 
+/** Files in VS Code's user data folders (`User`, `User/profiles/<id>`, a server's `Machine`) that VS Code obeys. */
+const USER_CONFIG_FILES = new Set(['settings.json', 'tasks.json', 'keybindings.json', 'mcp.json', 'launch.json']);
+/** Folders whose `extensions` subfolder holds installed extensions, which VS Code runs. */
+const EXTENSION_HOMES = new Set(['.vscode', '.vscode-insiders', '.vscode-server', '.vscode-server-insiders', '.vscode-oss', '.cursor', 'code-server']);
+
 /**
- * Files whose contents VS Code, git or this extension execute or obey: writing them can run code,
- * so a write always asks, whatever the risk level.
+ * Files whose contents VS Code, git or this extension execute or obey: writing them can run code
+ * or widen what the agent may do, so a write always asks, whatever the risk level. That covers the
+ * user settings, where this extension's own settings live.
  */
 export function isExecutionConfigPath(p: string): boolean {
   const parts = components(p);
   const name = parts[parts.length - 1] ?? '';
-  const parent = parts[parts.length - 2];
+  const parent = parts[parts.length - 2] ?? '';
   if (parent === '.vscode' && name.endsWith('.json')) {
+    return true;
+  }
+  // <user data>/User/settings.json, .../User/profiles/<id>/tasks.json, .../Machine/settings.json
+  const userDataFolder = parent === 'User' || parent === 'Machine' || (parts[parts.length - 3] === 'profiles' && parts[parts.length - 4] === 'User');
+  if (USER_CONFIG_FILES.has(name) && userDataFolder) {
+    return true;
+  }
+  const extensionsIndex = parts.indexOf('extensions');
+  if (extensionsIndex > 0 && extensionsIndex < parts.length - 1 && EXTENSION_HOMES.has(parts[extensionsIndex - 1])) {
     return true;
   }
   if (name.endsWith('.code-workspace')) {
@@ -168,7 +183,7 @@ export const GUARD_RULES: readonly GuardRule[] = [
     appliesTo: 'write',
     levels: { low: 'warn', medium: 'warn', high: 'warn' },
     matches: (f) => isExecutionConfigPath(f.path),
-    reason: (f) => `${f.shown ?? f.path} configures tasks, settings, hooks or git, so changing it can run code.`,
+    reason: (f) => `${f.shown ?? f.path} configures tasks, settings, extensions, hooks or git, so changing it can run code or widen what the agent may do.`,
     suggestion: 'Explain to the user why the change is needed.',
   },
   {
