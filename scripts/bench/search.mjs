@@ -219,7 +219,7 @@ async function ensurePeers(peersDir, log) {
   mkdirSync(peersDir, { recursive: true });
   if (!existsSync(path.join(peersDir, 'package.json'))) writeFileSync(path.join(peersDir, 'package.json'), '{ "name": "wat-bench-peers", "private": true }\n');
   log(`Installing the peers into ${peersDir} (not into the project) ...`);
-  run('npm', ['install', '--no-audit', '--no-fund', '@modelcontextprotocol/server-filesystem', '@google/gemini-cli-core'], { cwd: peersDir });
+  run('npm', ['install', '--no-audit', '--no-fund', '@modelcontextprotocol/server-filesystem@2026.8.31', '@google/gemini-cli-core@0.61.0'], { cwd: peersDir });
 }
 
 async function startPeer(name, start, log) {
