@@ -108,6 +108,10 @@ export interface ToolSettings {
   readonly runCommandDeny?: readonly string[];
   /** Globs (relative to a workspace folder) of files and folders the search tools hide, as VS Code's files.exclude. */
   readonly filesExclude?: readonly string[];
+  /** workspaceAgentTools.output.maxResultChars: the most characters of text one tool result may hold. */
+  readonly maxResultChars?: number;
+  /** workspaceAgentTools.output.commandOutputChars: characters kept of each of a command's stdout and stderr (head and tail). */
+  readonly commandOutputChars?: number;
 }
 
 /** Hears what happens inside a call, for the activity log. */

@@ -112,3 +112,29 @@ describe('activity log (extension host)', () => {
     assert.match(record.input, /\(500 chars\)/);
   });
 });
+
+describe('output budgets (extension host)', () => {
+  before(() => {
+    const lines = Array.from({ length: 300 }, (_, i) => `${String(i + 1).padStart(3, '0')} ${'w'.repeat(95)}`);
+    fs.writeFileSync(path.join(workspaceRoot(), 'wide.txt'), `${lines.join('\n')}\n`);
+  });
+
+  it('ends a read at a whole line within workspaceAgentTools.output.maxResultChars and gives the offset', async () => {
+    const { text } = await withSettings({ 'output.maxResultChars': 10_500 }, () => invoke('workspace_read_file', { file_path: 'wide.txt' }));
+    assert.match(text, /\n    93\t093 w{95}\n\n\[Showing lines 1-93 of 300\. Use offset=94 to read more\.\]\n\[Stopped before line 94 to stay within the output budget of 10500 characters/);
+  });
+
+  it('cuts any other result to the budget with a note naming the setting', async () => {
+    const { text } = await withSettings({ 'output.maxResultChars': 10_000 }, () => invoke('workspace_grep', { pattern: 'w{95}', path: 'wide.txt', max_results: 300 }));
+    assert.ok(text.length < 10_400, `${text.length} characters`);
+    assert.match(text, /\[output truncated: \d+ more characters not shown\. The output budget is 10000 characters \(workspaceAgentTools\.output\.maxResultChars\)/);
+  });
+
+  it('keeps workspaceAgentTools.output.commandOutputChars of each stream of a command', async function () {
+    if (!vscode.workspace.isTrusted) this.skip();
+    const { text } = await withSettings({ 'output.commandOutputChars': 4_000 }, () => invoke('workspace_run_command', { command: 'seq 1 100000' }));
+    const stdout = /--- stdout ---\n([\s\S]*?)\n\[stdout was/.exec(text)?.[1] ?? '';
+    assert.ok(stdout.length > 3_900 && stdout.length < 4_200, `kept ${stdout.length} characters`);
+    assert.match(stdout, /\n100000$/);
+  });
+});

@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { invokeTool } from '../../src/core/tools/invoke';
+import { budgetResult, invokeTool } from '../../src/core/tools/invoke';
 import { TOOL_SPECS } from '../../src/core/tools';
 import { testContext } from './support/context';
 
@@ -34,6 +34,31 @@ describe('invokeTool', () => {
   it('refuses writing tools in plan mode', async () => {
     const planning = testContext({ root: os.tmpdir(), settings: { planMode: true } });
     await assert.rejects(invokeTool(spec('workspace_edit_file'), { file_path: 'a', old_string: 'x', new_string: 'y' }, planning), /plan mode/);
+  });
+
+  describe('output budget', () => {
+    it('cuts a long text result to workspaceAgentTools.output.maxResultChars with a note naming the setting', () => {
+      const lines = Array.from({ length: 5000 }, (_, i) => `match ${i}`).join('\n');
+      const result = budgetResult({ parts: [{ kind: 'text', text: lines }] }, 10_000);
+      const text = result.parts[0].kind === 'text' ? result.parts[0].text : '';
+      assert.ok(text.length < 10_300, `${text.length} characters`);
+      assert.match(text, /^match 0\nmatch 1\n/);
+      assert.match(text, /\n\[output truncated: \d+ more characters not shown\. The output budget is 10000 characters \(workspaceAgentTools\.output\.maxResultChars\); ask for less/);
+    });
+
+    it('shares the budget between text parts and leaves image parts alone', () => {
+      const image = { kind: 'image' as const, mimeType: 'image/png', data: new Uint8Array([1, 2, 3]) };
+      const result = budgetResult({ parts: [{ kind: 'text', text: 'x'.repeat(8000) }, image, { kind: 'text', text: 'y'.repeat(8000) }] }, 10_000);
+      assert.equal(result.parts[0].kind === 'text' && result.parts[0].text, 'x'.repeat(8000));
+      assert.equal(result.parts[1], image);
+      const second = result.parts[2].kind === 'text' ? result.parts[2].text : '';
+      assert.match(second, /^y{2000}\n\[output truncated: 6000 more characters not shown/);
+    });
+
+    it('returns a result within the budget unchanged', () => {
+      const result = { parts: [{ kind: 'text' as const, text: 'short' }] };
+      assert.deepEqual(budgetResult(result, 10_000), result);
+    });
   });
 
   describe('secret redaction', () => {

@@ -40,6 +40,26 @@ describe('workspace_read_file', () => {
     assert.match(second, /^     2\tx{2000}… \[line truncated: 3000 more characters\]$/);
   });
 
+  it('stops at a whole line within the output budget and says where to continue', async () => {
+    const wide = path.join(root, 'wide.txt');
+    fs.writeFileSync(wide, Array.from({ length: 300 }, (_, i) => `${String(i + 1).padStart(3, '0')} ${'w'.repeat(95)}`).join('\n'));
+    const text = await read({ file_path: 'wide.txt' }, { settings: { maxResultChars: 10_500 } });
+    const lines = text.split('\n\n')[0].split('\n');
+    // Each numbered line is 6 + 1 + 99 characters and a newline; 10,000 characters of room hold 93 of them.
+    assert.equal(lines.length, 93);
+    assert.match(lines[92], /^    93\t093 w{95}$/);
+    assert.match(text, /\[Showing lines 1-93 of 300\. Use offset=94 to read more\.\]\n\[Stopped before line 94 to stay within the output budget of 10500 characters \(workspaceAgentTools\.output\.maxResultChars\)\.\]$/);
+    const next = await read({ file_path: 'wide.txt', offset: 94, limit: 2 }, { settings: { maxResultChars: 10_500 } });
+    assert.match(next, /^    94\t094 w{95}\n    95\t095 w{95}\n/);
+  });
+
+  it('counts only the cut lines it shows when the budget ends the read early', async () => {
+    fs.writeFileSync(path.join(root, 'wide-long.txt'), `${'a'.repeat(5000)}\n${'b'.repeat(5000)}\n${'c'.repeat(5000)}\n${'d'.repeat(5000)}\n${'e'.repeat(5000)}\n${'f'.repeat(5000)}\n`);
+    const text = await read({ file_path: 'wide-long.txt' }, { settings: { maxResultChars: 10_000 } });
+    assert.match(text, /\[Showing lines 1-4 of 6\. Use offset=5 to read more\.\]/);
+    assert.match(text, /\[4 line\(s\) longer than 2000 characters were cut\.\]$/);
+  });
+
   it('says when a file is empty', async () => {
     assert.match(await read({ file_path: 'empty.txt' }), /empty\.txt is empty/);
   });

@@ -6,7 +6,7 @@ import { BoundedOutput, stripAnsi } from '../../src/core/command/boundedOutput';
 import { groupAlive, stopAllCommands } from '../../src/core/command/processRunner';
 import { chooseCommandShell } from '../../src/core/command/shellChoice';
 import { nonInteractiveEnvironment } from '../../src/core/command/commandEnvironment';
-import type { CancellationSignal, CommandHost, CommandTerminal } from '../../src/core/ports';
+import type { CancellationSignal, CommandHost, CommandTerminal, ToolSettings } from '../../src/core/ports';
 import { invokeTool } from '../../src/core/tools/invoke';
 import { manifestEntry } from '../../src/core/tools/manifest';
 import { commandConfirmation, runCommandTool } from '../../src/core/tools/runCommand';
@@ -50,15 +50,21 @@ const root = path.join(parent, 'ws');
 const logs = path.join(parent, 'logs');
 fs.mkdirSync(path.join(root, 'sub'), { recursive: true });
 
-function setup(options: { approve?: boolean; token?: CancellationSignal } = {}) {
+interface RunOptions {
+  approve?: boolean;
+  token?: CancellationSignal;
+  settings?: Partial<ToolSettings>;
+}
+
+function setup(options: RunOptions = {}) {
   const terminal = new RecordingTerminal();
   const host: CommandHost = { shell: '/bin/sh', logDirectory: logs, openTerminal: () => terminal };
   const approver = new ScriptedApprover(options.approve ?? false);
-  const ctx = { ...testContext({ root, approver, token: options.token }), commands: host, extraReadRoots: [{ scheme: 'file', authority: '', path: logs }] };
+  const ctx = { ...testContext({ root, approver, token: options.token, settings: options.settings }), commands: host, extraReadRoots: [{ scheme: 'file', authority: '', path: logs }] };
   return { ctx, terminal, approver };
 }
 
-async function run(input: Record<string, unknown>, options: { approve?: boolean; token?: CancellationSignal } = {}) {
+async function run(input: Record<string, unknown>, options: RunOptions = {}) {
   const { ctx, terminal, approver } = setup(options);
   const result = await invokeTool(runCommandTool as never, input, ctx);
   return { text: resultText(result), terminal, approver, ctx };
@@ -135,6 +141,14 @@ describe('workspace_run_command in core', () => {
     assert.match(log, /\n100000\n/);
     const read = resultText(await invokeTool((await import('../../src/core/tools/readFile')).readFileTool as never, { file_path: logPath, offset: 100002, limit: 1 }, ctx));
     assert.match(read, /100000/);
+  });
+
+  it('keeps as much of each stream as workspaceAgentTools.output.commandOutputChars says', async () => {
+    const { text } = await run({ command: 'seq 1 200000' }, { settings: { commandOutputChars: 5_000 } });
+    const stdout = /--- stdout ---\n([\s\S]*?)\n\[stdout was/.exec(text)?.[1] ?? '';
+    assert.ok(stdout.length > 4_900 && stdout.length < 5_200, `kept ${stdout.length} characters`);
+    assert.match(stdout, /^1\n2\n/);
+    assert.match(stdout, /\n200000$/);
   });
 
   it('strips ANSI escapes for the model but not for the terminal', async () => {

@@ -4,6 +4,12 @@
 /** The longest line any tool shows in full. */
 export const MAX_LINE_CHARS = 2000;
 
+/** Default of workspaceAgentTools.output.maxResultChars: about 25k tokens, what the peers allow one read. */
+export const DEFAULT_MAX_RESULT_CHARS = 100_000;
+
+/** Default of workspaceAgentTools.output.commandOutputChars, for each of stdout and stderr. */
+export const DEFAULT_COMMAND_OUTPUT_CHARS = 30_000;
+
 /** Cuts a line longer than `max` characters and says how much was cut. */
 export function capLine(line: string, max = MAX_LINE_CHARS): string {
   if (line.length <= max) {
@@ -21,14 +27,18 @@ export function capLines(lines: readonly string[], maxLines: number, what = 'lin
   return { lines: lines.slice(0, maxLines), omitted, note: `[${omitted} more ${what} not shown]` };
 }
 
-/** Keeps the first `maxChars` characters, cutting at a line boundary when one is near. */
-export function capChars(text: string, maxChars: number): { text: string; omittedChars: number } {
+/**
+ * Keeps the first `maxChars` characters, cutting at a line boundary when one is near; `hint`
+ * follows the note (what limit applied, how to see the rest).
+ */
+export function capChars(text: string, maxChars: number, hint = ''): { text: string; omittedChars: number } {
   if (text.length <= maxChars) {
     return { text, omittedChars: 0 };
   }
   const cut = text.lastIndexOf('\n', maxChars);
   const end = cut > maxChars * 0.8 ? cut : maxChars;
-  return { text: `${text.slice(0, end)}\n[output truncated: ${text.length - end} more characters not shown]`, omittedChars: text.length - end };
+  const note = `[output truncated: ${text.length - end} more characters not shown${hint ? `. ${hint}` : ''}]`;
+  return { text: `${text.slice(0, end)}\n${note}`, omittedChars: text.length - end };
 }
 
 /** Keeps the start and the end of a long text, where the interesting parts of logs usually are. */

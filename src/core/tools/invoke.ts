@@ -1,4 +1,5 @@
 import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
+import { capChars, DEFAULT_MAX_RESULT_CHARS } from '../output/budget';
 import type { ToolContext } from '../ports';
 import { redactSecrets, type Redaction } from '../secrets/redactSecrets';
 import type { ToolResult, ToolResultPart, ToolSpec } from './toolSpec';
@@ -73,6 +74,21 @@ async function redactResult(result: ToolResult, ctx: ToolContext): Promise<ToolR
   return { parts, redactions: [...(result.redactions ?? []), ...redactions] };
 }
 
+/** Cuts the text of a result to the user's output budget, a last guard behind each tool's own limits. */
+export function budgetResult(result: ToolResult, maxChars: number): ToolResult {
+  let room = maxChars;
+  const parts = result.parts.map((part): ToolResultPart => {
+    if (part.kind !== 'text') {
+      return part;
+    }
+    const hint = `The output budget is ${maxChars} characters (workspaceAgentTools.output.maxResultChars); ask for less (a narrower path or glob, fewer lines, a smaller max_results)`;
+    const { text } = capChars(part.text, Math.max(room, 0), hint);
+    room -= text.length;
+    return { kind: 'text', text };
+  });
+  return { ...result, parts };
+}
+
 /**
  * Validates, checks availability, runs one tool call and takes secrets out of what it returns
  * (error messages included). The single path every invocation takes.
@@ -93,5 +109,5 @@ export async function invokeTool(spec: ToolSpec<never>, input: unknown, ctx: Too
     const redacted = await redactSecrets(error.message);
     throw redacted.redactions.length ? new ToolError(redacted.text, redacted.redactions) : error;
   }
-  return redactResult(result, ctx);
+  return budgetResult(await redactResult(result, ctx), ctx.settings.maxResultChars ?? DEFAULT_MAX_RESULT_CHARS);
 }

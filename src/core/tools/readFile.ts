@@ -3,7 +3,8 @@ import { open } from 'node:fs/promises';
 import { decodeText, detectEncoding, looksBinary } from '../edit/encoding';
 import { guardPath, refuseNonRegular } from '../guard/pathGuard';
 import { displayPath } from '../guard/workspacePaths';
-import { capChars, formatSize } from '../output/budget';
+import type { ToolContext } from '../ports';
+import { capChars, DEFAULT_MAX_RESULT_CHARS, formatSize, MAX_LINE_CHARS } from '../output/budget';
 import { sniffFileType } from '../read/fileType';
 import { extractPdfPages } from '../read/pdfText';
 import { readLineSliceFromFile, sliceLines, type LineSlice } from '../read/lineSlice';
@@ -60,7 +61,7 @@ export const readFileTool: ToolSpec<ReadFileInput> = {
       ctx.reads.record(target.resolved, { size: dirty.length, mtime: 0, textSha256: createHash('sha256').update(dirty, 'utf8').digest('hex') });
       const slice = sliceLines(dirty, offset, limit);
       const header = `[${shown} has unsaved changes in the editor; showing the editor's text, not the file on disk.]`;
-      return textResult(`${header}\n${formatSlice(slice, shown, offset)}`);
+      return textResult(`${header}\n${formatSlice(slice, shown, offset, maxChars(ctx))}`);
     }
     const stat = await ctx.fs.stat(target.resolved);
     if (!stat) {
@@ -99,14 +100,22 @@ export const readFileTool: ToolSpec<ReadFileInput> = {
       const { encoding, bomLength } = detectEncoding(head);
       const slice = await readLineSliceFromFile(localPath, encoding, bomLength, offset, limit, ctx.token);
       ctx.reads.record(target.resolved, { size: stat.size, mtime: stat.mtime });
-      return textResult(formatSlice(slice, shown, offset));
+      return textResult(formatSlice(slice, shown, offset, maxChars(ctx)));
     }
     const bytes = localPath ? await ctx.fs.readFile(target.resolved) : head;
     ctx.reads.record(target.resolved, fingerprint(bytes, stat.mtime));
     const { text } = decodeText(bytes);
-    return textResult(formatSlice(sliceLines(text, offset, limit), shown, offset));
+    return textResult(formatSlice(sliceLines(text, offset, limit), shown, offset, maxChars(ctx)));
   },
 };
+
+/** Characters of the result budget kept for the header and the footer. */
+const FOOTER_ROOM = 500;
+
+/** The result budget for the numbered lines. */
+function maxChars(ctx: ToolContext): number {
+  return (ctx.settings.maxResultChars ?? DEFAULT_MAX_RESULT_CHARS) - FOOTER_ROOM;
+}
 
 async function readHead(localPath: string): Promise<Uint8Array> {
   const handle = await open(localPath, 'r');
@@ -123,8 +132,11 @@ function fingerprint(bytes: Uint8Array, mtime: number): { size: number; mtime: n
   return { size: bytes.length, mtime, sha256: createHash('sha256').update(bytes).digest('hex') };
 }
 
-/** `cat -n` lines and the footer that tells the model how to go on. */
-export function formatSlice(slice: LineSlice, shown: string, offset: number): string {
+/**
+ * `cat -n` lines and the footer that tells the model how to go on. Lines that would take the text
+ * past `maxChars` are left for the next call, at a whole line, and the footer says so.
+ */
+export function formatSlice(slice: LineSlice, shown: string, offset: number, maxChars = Number.POSITIVE_INFINITY): string {
   if (slice.totalLines === 0) {
     return `${shown} is empty.`;
   }
@@ -132,17 +144,34 @@ export function formatSlice(slice: LineSlice, shown: string, offset: number): st
     const total = slice.totalIsExact ? `${slice.totalLines}` : `about ${slice.totalLines}`;
     throw new ToolError(`offset ${offset} is past the end of ${shown}, which has ${total} lines. Use an offset between 1 and ${slice.totalLines}.`);
   }
-  const body = slice.lines.map((line, index) => `${String(slice.firstLine + index).padStart(6, ' ')}\t${line}`).join('\n');
+  const numbered: string[] = [];
+  let length = 0;
+  for (const [index, line] of slice.lines.entries()) {
+    const text = `${String(slice.firstLine + index).padStart(6, ' ')}\t${line}`;
+    if (numbered.length > 0 && length + text.length + 1 > maxChars) {
+      break;
+    }
+    numbered.push(text);
+    length += text.length + 1;
+  }
+  const overBudget = numbered.length < slice.lines.length;
+  const moreAfter = slice.moreAfter || overBudget;
   const notes: string[] = [];
-  const lastShown = slice.firstLine + slice.lines.length - 1;
-  if (slice.moreAfter || slice.firstLine > 1) {
+  const lastShown = slice.firstLine + numbered.length - 1;
+  if (moreAfter || slice.firstLine > 1) {
     const total = slice.totalIsExact ? `${slice.totalLines}` : `about ${slice.totalLines} (estimated; the file is too large to count)`;
-    const next = slice.moreAfter ? ` Use offset=${lastShown + 1} to read more.` : '';
+    const next = moreAfter ? ` Use offset=${lastShown + 1} to read more.` : '';
     notes.push(`[Showing lines ${slice.firstLine}-${lastShown} of ${total}.${next}]`);
   }
-  if (slice.cutLines > 0) {
-    notes.push(`[${slice.cutLines} line(s) longer than 2000 characters were cut.]`);
+  if (overBudget) {
+    notes.push(`[Stopped before line ${lastShown + 1} to stay within the output budget of ${maxChars + FOOTER_ROOM} characters (workspaceAgentTools.output.maxResultChars).]`);
   }
+  // A cut line is longer than the cap by its marker; a whole line is at most the cap.
+  const cutShown = overBudget ? slice.lines.slice(0, numbered.length).filter((line) => line.length > MAX_LINE_CHARS).length : slice.cutLines;
+  if (cutShown > 0) {
+    notes.push(`[${cutShown} line(s) longer than 2000 characters were cut.]`);
+  }
+  const body = numbered.join('\n');
   return notes.length ? `${body}\n\n${notes.join('\n')}` : body;
 }
 

@@ -2,6 +2,7 @@ import * as path from 'node:path';
 import { nonInteractiveEnvironment } from '../command/commandEnvironment';
 import { commandPathJudge } from '../command/commandPathJudge';
 import { runProcess, type ProcessOutcome } from '../command/processRunner';
+import { DEFAULT_COMMAND_OUTPUT_CHARS } from '../output/budget';
 import { DEFAULT_DENY_PATTERNS, evaluateCommandPolicy, type CommandVerdict } from '../guard/commandPolicy';
 import { resolveRoots, verdictFor } from '../guard/pathGuard';
 import { denialMessage } from '../guard/rules';
@@ -16,8 +17,6 @@ export interface RunCommandInput {
 }
 
 export const DEFAULT_TIMEOUT_SECONDS = 120;
-/** Characters of each stream the model sees: the first 40% and the last 60% of this budget. */
-export const STREAM_BUDGET_CHARS = 30_000;
 const KILL_GRACE_MS = 2000;
 const MAX_LOG_CHARS = 50 * 1024 * 1024;
 
@@ -77,6 +76,7 @@ export const runCommandTool: ToolSpec<RunCommandInput> = {
       throw new ToolError('The command was cancelled before it started.');
     }
     const timeoutSeconds = input.timeout ?? DEFAULT_TIMEOUT_SECONDS;
+    const streamChars = ctx.settings.commandOutputChars ?? DEFAULT_COMMAND_OUTPUT_CHARS;
     const terminal = host.openTerminal(command, cwd.path);
     const outcome = await runProcess({
       shell: host.shell,
@@ -86,8 +86,8 @@ export const runCommandTool: ToolSpec<RunCommandInput> = {
       timeoutMs: timeoutSeconds * 1000,
       killGraceMs: KILL_GRACE_MS,
       logPath: logPathFor(host, command, ctx.clock.now()),
-      headChars: Math.floor(STREAM_BUDGET_CHARS * 0.4),
-      tailChars: STREAM_BUDGET_CHARS - Math.floor(STREAM_BUDGET_CHARS * 0.4),
+      headChars: Math.floor(streamChars * 0.4),
+      tailChars: streamChars - Math.floor(streamChars * 0.4),
       maxLogChars: MAX_LOG_CHARS,
       token: ctx.token,
       onOutput: (chunk) => terminal.write(chunk),
