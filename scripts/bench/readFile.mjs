@@ -42,14 +42,15 @@ export async function benchReadFile({ log, scratchDir }) {
     buffers: { dirtyText: () => undefined },
     approver: { confirm: async () => false },
     workspace: { folders: [{ name: 'bench', location: fileLocation(path.dirname(file)) }], trusted: true, home: '/nonexistent' },
-    settings: { riskLevel: 'medium', planMode: false, allowedReadPaths: [], allowedWritePaths: [] },
+    // No output budget, so the tool returns all 2000 lines, as head does (by default it stops near 100,000 characters).
+    settings: { riskLevel: 'medium', planMode: false, allowedReadPaths: [], allowedWritePaths: [], maxResultChars: Number.MAX_SAFE_INTEGER },
     reads: new MemoryReadLedger(),
     clock: { now: () => Date.now() },
     token: { isCancellationRequested: false, onCancellationRequested: () => ({ dispose() {} }) },
   };
   const input = { file_path: path.basename(file), offset: 1, limit: 2000 };
-  const ours = await medianMs(() => readFileTool.run(input, ctx), 9);
-  const head = await medianCommandMs('head', ['-n', '2000', file], 9);
+  const ours = await medianMs(() => readFileTool.run(input, ctx), 31);
+  const head = await medianCommandMs('head', ['-n', '2000', file], 31);
   const output = (await readFileTool.run(input, ctx)).parts[0].text;
 
   // Peak memory: our read in a fresh Node process, against Node doing nothing and against head.
@@ -62,7 +63,7 @@ export async function benchReadFile({ log, scratchDir }) {
     `const root = ${JSON.stringify(path.dirname(file))};`,
     `const ctx = { fs: new NodeFileSystem(), buffers: { dirtyText: () => undefined }, approver: { confirm: async () => false },`,
     `  workspace: { folders: [{ name: 'bench', location: { scheme: 'file', authority: '', path: root } }], trusted: true, home: '/nonexistent' },`,
-    `  settings: { riskLevel: 'medium', planMode: false, allowedReadPaths: [], allowedWritePaths: [] }, reads: new MemoryReadLedger(),`,
+    `  settings: { riskLevel: 'medium', planMode: false, allowedReadPaths: [], allowedWritePaths: [], maxResultChars: Number.MAX_SAFE_INTEGER }, reads: new MemoryReadLedger(),`,
     `  clock: { now: () => Date.now() }, token: { isCancellationRequested: false, onCancellationRequested: () => ({ dispose() {} }) } };`,
     `readFileTool.run(${JSON.stringify(input)}, ctx).then((r) => process.stdout.write(r.parts[0].text));`,
   ].join('\n'));
@@ -73,7 +74,7 @@ export async function benchReadFile({ log, scratchDir }) {
   const trueRss = peakRssKiB('true', []);
 
   log('');
-  log(`read_file, lines 1-2000 of a ${(statSync(file).size / GIB).toFixed(2)} GB file (median of 9, warm cache)`);
+  log(`read_file, lines 1-2000 of a ${(statSync(file).size / GIB).toFixed(2)} GB file (median of 31, warm cache)`);
   const mib = (kib) => `${(kib / 1024).toFixed(1)} MiB`;
   printTable(log, ['subject', 'median ms', 'time vs head', 'peak RSS', 'above its floor'], [
     ['workspace_read_file (in process)', ours.toFixed(2), ratio(ours, head), mib(oursRss), `${mib(oursRss - idleRss)} (floor: idle Node ${mib(idleRss)})`],

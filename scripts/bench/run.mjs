@@ -4,6 +4,7 @@ import { mkdirSync } from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { benchReadFile } from './readFile.mjs';
+import { benchSearch } from './search.mjs';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const scratchDir = process.env.WAT_BENCH_DIR ?? path.join(repo, '.cache/bench');
@@ -11,13 +12,7 @@ mkdirSync(scratchDir, { recursive: true });
 const only = process.argv.slice(2);
 const log = (line) => console.log(line);
 
-const cases = [['read', benchReadFile]];
-try {
-  const search = await import('./search.mjs');
-  cases.push(['search', search.benchSearch]);
-} catch (error) {
-  if (error.code !== 'ERR_MODULE_NOT_FOUND') throw error;
-}
+const cases = [['read', benchReadFile], ['search', benchSearch]];
 
 for (const [name, run] of cases) {
   if (only.length && !only.includes(name)) continue;
