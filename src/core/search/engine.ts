@@ -95,7 +95,10 @@ export class SearchCancelledError extends Error {
 export interface SearchEngine {
   /** 'ripgrep' or 'fallback', for notes and tests. */
   readonly name: string;
-  /** Every file of a directory scope that the ignore and exclude rules do not hide, symlinks not followed. */
+  /**
+   * Every file of a directory scope that the ignore and exclude rules do not hide, symlinks not
+   * followed. Files the hints rule out may be left out (or not: the caller applies the whole pattern).
+   */
   listFiles(scope: SearchScope, hints: GlobHints, limits: SearchLimits): Promise<FileListing>;
   /**
    * Searches every file listFiles would list (or the one file of a file scope) that `include`

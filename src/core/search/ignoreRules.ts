@@ -13,11 +13,26 @@ export const ALWAYS_HIDDEN = new Set(['.git']);
 export class IgnoreRules {
   private readonly matchers = new Map<string, Promise<Ignore | undefined>>();
   private readonly folderVerdicts = new Map<string, Promise<boolean>>();
+  private listed?: { readonly under: string; readonly folders: ReadonlySet<string> };
 
   constructor(
     private readonly fs: FileSystem,
     private readonly root: Location,
   ) {}
+
+  /**
+   * Tells the rules where the `.gitignore` files below the folder `under` are (paths from the root,
+   * as a listing of that folder found them), so the folders without one are not probed one by one.
+   * `.git/info/exclude` and the folders above `under` are still read as usual.
+   */
+  useListedIgnoreFiles(under: string, ignoreFiles: Iterable<string>): void {
+    const folders = new Set<string>();
+    for (const file of ignoreFiles) {
+      const slash = file.lastIndexOf('/');
+      folders.add(slash === -1 ? '' : file.slice(0, slash));
+    }
+    this.listed = { under, folders };
+  }
 
   /** True when `relativePath` (from the root, `/`-separated) is ignored, or lies in an ignored folder. */
   async isIgnored(relativePath: string, isDirectory: boolean): Promise<boolean> {
@@ -47,8 +62,15 @@ export class IgnoreRules {
 
   private async decide(parts: string[], isDirectory: boolean): Promise<boolean> {
     let ignored = false;
+    let directory = '';
     for (let depth = 0; depth < parts.length; depth += 1) {
-      const matcher = await this.matcherFor(parts.slice(0, depth).join('/'));
+      if (depth > 0) {
+        directory = depth === 1 ? parts[0] : `${directory}/${parts[depth - 1]}`;
+      }
+      if (this.knownWithoutIgnoreFile(directory)) {
+        continue;
+      }
+      const matcher = await this.matcherFor(directory);
       if (!matcher) {
         continue;
       }
@@ -61,6 +83,15 @@ export class IgnoreRules {
       }
     }
     return ignored;
+  }
+
+  /** True when a listing showed that this folder has no .gitignore (see useListedIgnoreFiles). */
+  private knownWithoutIgnoreFile(directory: string): boolean {
+    const listed = this.listed;
+    if (!listed || directory === '' || listed.folders.has(directory)) {
+      return false;
+    }
+    return listed.under === '' || directory === listed.under || directory.startsWith(`${listed.under}/`);
   }
 
   private matcherFor(directory: string): Promise<Ignore | undefined> {

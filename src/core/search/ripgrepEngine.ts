@@ -1,6 +1,7 @@
 // The search engine for the local disk: ripgrep, spawned without a shell. User input never becomes
 // an option: the pattern goes after -e, globs after -g, the path after --.
 import { spawn } from 'node:child_process';
+import { minimatch } from 'minimatch';
 import { StringDecoder } from 'node:string_decoder';
 import type { FileSystem } from '../ports';
 import type { FileListing, GrepCollector, GrepLine, GrepRequest, SearchEngine, SearchLimits, SearchOutcome, SearchScope } from './engine';
@@ -69,6 +70,7 @@ function pathExcluded(scope: SearchScope): (relative: string) => boolean {
 
 /** Above this many files, checking .gitignore in JavaScript costs more than a second, exact listing. */
 const MAX_FILES_CHECKED_IN_PROCESS = 300;
+const IGNORE_FILE = '.gitignore';
 
 interface RipgrepRun {
   readonly timedOut: boolean;
@@ -91,38 +93,67 @@ export class RipgrepSearchEngine implements SearchEngine {
     if (nameGlob === undefined) {
       return this.list(scope, hints, limits);
     }
-    // A name glob as -g costs ripgrep much less than a file type, but -g also lets through files
-    // .gitignore hides. Few results are checked against the fallback's rules here; many would cost
-    // more to check in JavaScript than listing again with the type, which ripgrep filters exactly.
-    const quick = await this.list(scope, { maxDepth: hints.maxDepth }, limits, nameGlob);
-    if (quick.timedOut || quick.files.length > MAX_FILES_CHECKED_IN_PROCESS) {
+    // A name glob as -g costs ripgrep much less than a file type (ripgrep skips the .gitignore
+    // rules of files the glob rules out), but -g also lets through files .gitignore hides, so the
+    // results are checked against the fallback's rules here. The same listing names every
+    // .gitignore, so the check reads those and probes no other folder. Checking many results in
+    // JavaScript costs more than listing with the type, which ripgrep filters exactly, so the quick
+    // listing stops as soon as it has found too many.
+    const listIgnoreFiles = !scope.excludes.names.includes(IGNORE_FILE);
+    const isIgnoreFile = (relative: string) => listIgnoreFiles && (relative === IGNORE_FILE || relative.endsWith(`/${IGNORE_FILE}`));
+    const quick = await this.list(scope, { maxDepth: hints.maxDepth }, limits, listIgnoreFiles ? [nameGlob, IGNORE_FILE] : [nameGlob], {
+      max: MAX_FILES_CHECKED_IN_PROCESS,
+      counts: (relative) => !isIgnoreFile(relative),
+    });
+    if (quick.timedOut || quick.stoppedEarly) {
       return quick.timedOut ? quick : this.list(scope, hints, limits);
     }
     const rules = new IgnoreRules(this.fs, scope.parentRules ? scope.ignoreRoot : scope.root);
     const prefix = scope.parentRules && scope.rootFromIgnoreRoot !== '' ? `${scope.rootFromIgnoreRoot}/` : '';
-    const ignored = await Promise.all(quick.files.map((relative) => rules.isIgnored(prefix + relative, false)));
-    return { files: quick.files.filter((_, index) => !ignored[index]), timedOut: false };
+    let candidates = quick.files;
+    if (listIgnoreFiles) {
+      rules.useListedIgnoreFiles(prefix.slice(0, -1), quick.files.filter(isIgnoreFile).map((relative) => prefix + relative));
+      // The .gitignore files were listed for the rules; they are results only when the glob names them.
+      if (!minimatch(IGNORE_FILE, nameGlob, { dot: true })) {
+        candidates = quick.files.filter((relative) => !isIgnoreFile(relative));
+      }
+    }
+    const ignored = await Promise.all(candidates.map((relative) => rules.isIgnored(prefix + relative, false)));
+    return { files: candidates.filter((_, index) => !ignored[index]), timedOut: false };
   }
 
-  private async list(scope: SearchScope, hints: GlobHints, limits: SearchLimits, nameGlob?: string): Promise<FileListing> {
+  /** Lists with ripgrep; with `stopAfter`, stops (stoppedEarly) once more than `max` files it counts were found. */
+  private async list(
+    scope: SearchScope,
+    hints: GlobHints,
+    limits: SearchLimits,
+    nameGlobs: readonly string[] = [],
+    stopAfter?: { readonly max: number; counts(relative: string): boolean },
+  ): Promise<FileListing> {
     const target = pathArgument(scope);
     const files: string[] = [];
     const excluded = pathExcluded(scope);
     let rest = '';
     const decoder = new StringDecoder('utf8');
-    const args = ['--files', '--null', ...ruleArgs(scope), ...hintArgs(hints), ...(nameGlob === undefined ? [] : ['-g', nameGlob]), '--', target.arg];
-    const run = await this.run(scope, args, limits, (chunk) => {
+    const args = ['--files', '--null', ...ruleArgs(scope), ...hintArgs(hints), ...nameGlobs.flatMap((glob) => ['-g', glob]), '--', target.arg];
+    let counted = 0;
+    const run = await this.run(scope, args, limits, (chunk, stop) => {
       const parts = (rest + decoder.write(chunk)).split('\0');
       rest = parts.pop() ?? '';
       for (const printed of parts) {
         const relative = target.toRelative(printed);
-        if (!excluded(relative)) {
-          files.push(relative);
+        if (excluded(relative)) {
+          continue;
+        }
+        files.push(relative);
+        if (stopAfter?.counts(relative) && (counted += 1) > stopAfter.max) {
+          stop();
+          return;
         }
       }
     });
     failOnError(run, files.length > 0);
-    return { files, timedOut: run.timedOut };
+    return { files, timedOut: run.timedOut, stoppedEarly: run.stopped };
   }
 
   async grep(request: GrepRequest, limits: SearchLimits, collector: GrepCollector): Promise<SearchOutcome> {

@@ -103,6 +103,34 @@ describe('workspace_glob (ripgrep engine)', () => {
     }
   });
 
+  it('hides the inside of an ignored folder whose own name matches the name glob', async () => {
+    const dir = path.join(tree.root, 'dep-tree');
+    fs.mkdirSync(path.join(dir, 'cache.d'), { recursive: true });
+    fs.mkdirSync(path.join(dir, 'ok'));
+    fs.writeFileSync(path.join(dir, '.gitignore'), 'cache.d/\n');
+    fs.writeFileSync(path.join(dir, 'cache.d', 'inner.d'), '');
+    fs.writeFileSync(path.join(dir, 'ok', 'kept.d'), '');
+    try {
+      assert.equal(await glob('dep-tree/**/*.d'), 'dep-tree/ok/kept.d');
+    } finally {
+      fs.rmSync(dir, { recursive: true });
+    }
+  });
+
+  it('applies a .gitignore found deep in the tree to a name glob with few matches', async () => {
+    const deep = path.join(tree.root, 'deep-rules', 'a', 'b');
+    fs.mkdirSync(deep, { recursive: true });
+    fs.writeFileSync(path.join(deep, '.gitignore'), 'secret.cfg\n');
+    fs.writeFileSync(path.join(deep, 'secret.cfg'), '');
+    fs.writeFileSync(path.join(deep, 'public.cfg'), '');
+    try {
+      assert.equal(await glob('**/*.cfg'), 'deep-rules/a/b/public.cfg');
+      assert.equal(await glob('**/*.cfg', { path: 'deep-rules/a' }), 'deep-rules/a/b/public.cfg');
+    } finally {
+      fs.rmSync(path.join(tree.root, 'deep-rules'), { recursive: true });
+    }
+  });
+
   it('says when nothing matches', async () => {
     assert.match(await glob('**/*.nothing'), /^No files match \*\*\/\*\.nothing in the workspace/);
   });
