@@ -5,6 +5,7 @@ import { createRequire } from 'node:module';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { medianCommandMs, medianMs, peakRssKiB, printTable, ratio } from './measure.mjs';
+import { ensurePeers, startGeminiPeer, startMcpPeer, startPeer } from './search.mjs';
 
 const require = createRequire(import.meta.url);
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -81,5 +82,38 @@ export async function benchReadFile({ log, scratchDir }) {
     ['head -n 2000 (spawned)', head.toFixed(2), '1.00x', mib(headRss), `${mib(Math.max(headRss - trueRss, 0))} (floor: true ${mib(trueRss)})`],
   ]);
   log(`output: ${output.length} characters; footer: ${output.slice(output.lastIndexOf('\n') + 1)}`);
+  await benchReadPeers({ log, scratchDir, file, ours });
   return { case: 'read_file 1-2000 of 1 GB', ours, reference: head };
+}
+
+/** The same read through the peers: the MCP filesystem server's read_text_file with head, gemini-cli-core's ReadFileTool. */
+async function benchReadPeers({ log, scratchDir, file, ours }) {
+  const peersDir = process.env.WAT_BENCH_PEERS ?? path.join(path.dirname(scratchDir), 'bench-peers');
+  try {
+    await ensurePeers(peersDir, log);
+  } catch (error) {
+    log(`The peers could not be installed: ${String(error.message).split('\n')[0]}`);
+    return;
+  }
+  const root = path.dirname(file);
+  const peers = [
+    ['@modelcontextprotocol/server-filesystem read_text_file head=2000', await startPeer('@modelcontextprotocol/server-filesystem', () => startMcpPeer(peersDir, root), log)],
+    ['@google/gemini-cli-core ReadFileTool start_line=1 end_line=2000', await startPeer('@google/gemini-cli-core', () => startGeminiPeer(peersDir, root), log)],
+  ];
+  const rows = [];
+  for (const [name, peer] of peers) {
+    if (!peer) continue;
+    try {
+      const text = await peer.read(file, 2000);
+      const ms = await medianMs(() => peer.read(file, 2000), 9);
+      rows.push([name, ms.toFixed(2), `${ratio(ms, ours)} ours`, `${text.length} characters`]);
+    } catch (error) {
+      rows.push([name, '-', 'refused', String(error.message).split('\n')[0].slice(0, 80)]);
+    } finally {
+      await peer.close();
+    }
+  }
+  log('');
+  log('The same read through the peers (median of 9):');
+  printTable(log, ['peer', 'median ms', 'time', 'output'], rows);
 }

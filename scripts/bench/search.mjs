@@ -159,7 +159,7 @@ async function rawGlob(root, query) {
 }
 
 /** @modelcontextprotocol/server-filesystem over its stdio protocol, with the SDK's own client. */
-async function startMcpPeer(peersDir, root) {
+export async function startMcpPeer(peersDir, root) {
   const modules = path.join(peersDir, 'node_modules/@modelcontextprotocol');
   const serverEntry = path.join(modules, 'server-filesystem/dist/index.js');
   const { Client } = await import(pathToFileURL(path.join(modules, 'sdk/dist/esm/client/index.js')).href);
@@ -171,15 +171,21 @@ async function startMcpPeer(peersDir, root) {
       const result = await client.callTool({ name: 'search_files', arguments: { path: root, pattern: query.pattern } }, undefined, { timeout: 600_000 });
       return result.content.map((part) => part.text ?? '').join('\n');
     },
+    async read(file, lines) {
+      const result = await client.callTool({ name: 'read_text_file', arguments: { path: file, head: lines } }, undefined, { timeout: 600_000 });
+      if (result.isError) throw new Error(result.content.map((part) => part.text ?? '').join('\n'));
+      return result.content.map((part) => part.text ?? '').join('\n');
+    },
     close: () => client.close(),
   };
 }
 
 /** @google/gemini-cli-core's GlobTool and RipGrepTool, in process, with the config they read. */
-async function startGeminiPeer(peersDir, root) {
+export async function startGeminiPeer(peersDir, root) {
   const peerRequire = createRequire(path.join(peersDir, 'package.json'));
   const core = await import(pathToFileURL(peerRequire.resolve('@google/gemini-cli-core')).href);
   const fileFiltering = { respectGitIgnore: true, respectGeminiIgnore: true };
+  const { StandardFileSystemService } = await import(pathToFileURL(path.join(path.dirname(peerRequire.resolve('@google/gemini-cli-core')), 'src/services/fileSystemService.js')).href);
   const config = {
     getTargetDir: () => root,
     getWorkspaceContext: () => new core.WorkspaceContext(root),
@@ -189,12 +195,14 @@ async function startGeminiPeer(peersDir, root) {
     getFileFilteringRespectGitIgnore: () => true,
     getDebugMode: () => false,
     getRipgrepPath: async () => RG,
+    getFileSystemService: () => new StandardFileSystemService(),
     validatePathAccess: () => null,
     sandboxManager: undefined,
   };
   const bus = new core.MessageBus(core.PolicyEngine ? new core.PolicyEngine({}) : undefined);
   const globTool = new core.GlobTool(config, bus);
   const grepTool = new core.RipGrepTool(config, bus);
+  const readTool = new core.ReadFileTool(config, bus);
   const text = (result) => {
     if (result.error) throw new Error(result.error.message ?? String(result.error));
     return typeof result.llmContent === 'string' ? result.llmContent : JSON.stringify(result.llmContent);
@@ -209,11 +217,14 @@ async function startGeminiPeer(peersDir, root) {
       for (const key of Object.keys(params)) if (params[key] === undefined) delete params[key];
       return text(await grepTool.build(params).execute(options()));
     },
+    async read(file, lines) {
+      return text(await readTool.build({ file_path: file, start_line: 1, end_line: lines }).execute(options()));
+    },
     close: async () => undefined,
   };
 }
 
-async function ensurePeers(peersDir, log) {
+export async function ensurePeers(peersDir, log) {
   const marker = path.join(peersDir, 'node_modules/@google/gemini-cli-core/package.json');
   if (existsSync(marker) && existsSync(path.join(peersDir, 'node_modules/@modelcontextprotocol/server-filesystem/package.json'))) return;
   mkdirSync(peersDir, { recursive: true });
@@ -222,7 +233,7 @@ async function ensurePeers(peersDir, log) {
   run('npm', ['install', '--no-audit', '--no-fund', '@modelcontextprotocol/server-filesystem@2026.8.31', '@google/gemini-cli-core@0.61.0'], { cwd: peersDir });
 }
 
-async function startPeer(name, start, log) {
+export async function startPeer(name, start, log) {
   try {
     return await start();
   } catch (error) {
