@@ -101,9 +101,11 @@ export class RipgrepSearchEngine implements SearchEngine {
     // listing stops as soon as it has found too many.
     const listIgnoreFiles = !scope.excludes.names.includes(IGNORE_FILE);
     const isIgnoreFile = (relative: string) => listIgnoreFiles && (relative === IGNORE_FILE || relative.endsWith(`/${IGNORE_FILE}`));
+    // files.exclude may hide the .gitignore files themselves; the rules still need them.
     const quick = await this.list(scope, { maxDepth: hints.maxDepth }, limits, listIgnoreFiles ? [nameGlob, IGNORE_FILE] : [nameGlob], {
       max: MAX_FILES_CHECKED_IN_PROCESS,
       counts: (relative) => !isIgnoreFile(relative),
+      keepExcluded: isIgnoreFile,
     });
     if (quick.timedOut || quick.stoppedEarly) {
       return quick.timedOut ? quick : this.list(scope, hints, limits);
@@ -114,39 +116,44 @@ export class RipgrepSearchEngine implements SearchEngine {
     if (listIgnoreFiles) {
       rules.useListedIgnoreFiles(prefix.slice(0, -1), quick.files.filter(isIgnoreFile).map((relative) => prefix + relative));
       // The .gitignore files were listed for the rules; they are results only when the glob names them.
-      if (!minimatch(IGNORE_FILE, nameGlob, { dot: true })) {
-        candidates = quick.files.filter((relative) => !isIgnoreFile(relative));
-      }
+      const excluded = pathExcluded(scope);
+      const asked = minimatch(IGNORE_FILE, nameGlob, { dot: true });
+      candidates = quick.files.filter((relative) => !isIgnoreFile(relative) || (asked && !excluded(relative)));
     }
     const ignored = await Promise.all(candidates.map((relative) => rules.isIgnored(prefix + relative, false)));
     return { files: candidates.filter((_, index) => !ignored[index]), timedOut: false };
   }
 
-  /** Lists with ripgrep; with `stopAfter`, stops (stoppedEarly) once more than `max` files it counts were found. */
+  /**
+   * Lists with ripgrep; with `options`, stops (stoppedEarly) once more than `max` files it counts
+   * were found, and keeps the files `keepExcluded` names even where files.exclude hides them.
+   */
   private async list(
     scope: SearchScope,
     hints: GlobHints,
     limits: SearchLimits,
     nameGlobs: readonly string[] = [],
-    stopAfter?: { readonly max: number; counts(relative: string): boolean },
+    options?: { readonly max: number; counts(relative: string): boolean; keepExcluded(relative: string): boolean },
   ): Promise<FileListing> {
     const target = pathArgument(scope);
     const files: string[] = [];
     const excluded = pathExcluded(scope);
     let rest = '';
     const decoder = new StringDecoder('utf8');
-    const args = ['--files', '--null', ...ruleArgs(scope), ...hintArgs(hints), ...nameGlobs.flatMap((glob) => ['-g', glob]), '--', target.arg];
+    // ripgrep lets a later -g win over an earlier one: the name globs go first, so files.exclude
+    // and !.git still hide what they name.
+    const args = ['--files', '--null', ...nameGlobs.flatMap((glob) => ['-g', glob]), ...ruleArgs(scope), ...hintArgs(hints), '--', target.arg];
     let counted = 0;
     const run = await this.run(scope, args, limits, (chunk, stop) => {
       const parts = (rest + decoder.write(chunk)).split('\0');
       rest = parts.pop() ?? '';
       for (const printed of parts) {
         const relative = target.toRelative(printed);
-        if (excluded(relative)) {
+        if (excluded(relative) && !options?.keepExcluded(relative)) {
           continue;
         }
         files.push(relative);
-        if (stopAfter?.counts(relative) && (counted += 1) > stopAfter.max) {
+        if (options?.counts(relative) && (counted += 1) > options.max) {
           stop();
           return;
         }

@@ -126,6 +126,10 @@ describe('workspace_glob (ripgrep engine)', () => {
     try {
       assert.equal(await glob('**/*.cfg'), 'deep-rules/a/b/public.cfg');
       assert.equal(await glob('**/*.cfg', { path: 'deep-rules/a' }), 'deep-rules/a/b/public.cfg');
+      // Hiding the .gitignore files from view does not switch their rules off.
+      assert.equal(await glob('**/*.cfg', {}, { filesExclude: ['**/.gitignore'] }), 'deep-rules/a/b/public.cfg');
+      assert.equal(await glob('**/*.cfg', {}, { filesExclude: ['deep-rules/a/b/.gitignore'] }), 'deep-rules/a/b/public.cfg');
+      assert.equal(await glob('**/.gitignore', { path: 'deep-rules' }, { filesExclude: ['**/.gitignore'] }), 'No files match **/.gitignore in deep-rules (files hidden by .gitignore or files.exclude are not searched).');
     } finally {
       fs.rmSync(path.join(tree.root, 'deep-rules'), { recursive: true });
     }
