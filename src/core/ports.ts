@@ -1,13 +1,9 @@
 // The interfaces core needs from its host. The vscode layer implements them with VS Code's APIs;
 // unit tests implement them with plain Node. Nothing here imports 'vscode'.
-import type { TextEncodingName } from './edit/encoding';
-
-/** A location in some file system: the scheme, authority and POSIX path of a URI. */
-export interface Location {
-  readonly scheme: string;
-  readonly authority: string;
-  readonly path: string;
-}
+import type { TextEncodingName } from './text/encoding';
+import type { GuardVerdict } from './decisions';
+import type { CancellationSignal } from './errors';
+import type { Location, WorkspaceFolder } from './location';
 
 /** What an entry is once symlinks are followed; 'other' covers devices, FIFOs and sockets. */
 export type EntryKind = 'file' | 'directory' | 'other';
@@ -68,18 +64,6 @@ export interface Approver {
   confirm(request: ApprovalRequest, token: CancellationSignal): Promise<boolean>;
 }
 
-/** The cancellation half of VS Code's CancellationToken, structurally compatible with it. */
-export interface CancellationSignal {
-  readonly isCancellationRequested: boolean;
-  onCancellationRequested(listener: () => void): { dispose(): void };
-}
-
-/** A workspace folder: its name (for `name/rest` paths) and where it is. */
-export interface WorkspaceFolder {
-  readonly name: string;
-  readonly location: Location;
-}
-
 /** What the tools need to know about the open workspace. */
 export interface WorkspaceInfo {
   readonly folders: readonly WorkspaceFolder[];
@@ -117,7 +101,7 @@ export interface ToolSettings {
 /** Hears what happens inside a call, for the activity log. */
 export interface CallObserver {
   /** A guard verdict was reached for a path (allow verdicts of plain paths included). */
-  onGuardVerdict(verdict: { readonly decision: string; readonly rule?: string; readonly reason: string }, subject: string): void;
+  onGuardVerdict(verdict: GuardVerdict, subject: string): void;
 }
 
 /** Remembers what the tools have read, so writes can refuse to overwrite what the agent has not seen. */

@@ -1,7 +1,8 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import * as vscode from 'vscode';
-import { describeRecord, strictestVerdict, type ActivityRecord } from '../core/activity/activityLog';
+import { describeRecord, type ActivityRecord } from '../core/activity/activityLog';
+import { strictestVerdict } from '../core/decisions';
 
 const MAX_RECORDS = 200;
 
@@ -90,7 +91,7 @@ export class ActivityTreeProvider implements vscode.TreeDataProvider<ActivityRec
   }
 
   getTreeItem(record: ActivityRecord): vscode.TreeItem {
-    const verdict = strictestVerdict(record);
+    const verdict = strictestVerdict(record.verdicts);
     const item = new vscode.TreeItem(`${record.tool.replace(/^workspace_/, '')} ${subjectOf(record)}`);
     const guard = verdict && verdict.decision !== 'allow' ? ` · ${verdict.decision} ${verdict.rule ?? ''}` : '';
     const redacted = record.redactions.length ? ` · ${record.redactions.length} redacted` : '';

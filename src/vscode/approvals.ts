@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
-import type { ApprovalRequest, Approver, CancellationSignal } from '../core/ports';
+import type { ApprovalRequest, Approver } from '../core/ports';
+import type { CancellationSignal } from '../core/errors';
 import { PROPOSAL_SCHEME } from './proposedContent';
 
 const PENDING_CONTEXT_KEY = 'workspaceAgentTools.approvalPending';

@@ -1,9 +1,11 @@
 import * as fs from 'node:fs/promises';
 import * as vscode from 'vscode';
-import { decodeText } from '../core/edit/encoding';
-import { hasMixedLineEndings, splitLines } from '../core/edit/lineEndings';
-import type { AppliedChange, CancellationSignal, ChangeApplier, ChangePlan, Location, PlannedFileChange } from '../core/ports';
-import { ToolError } from '../core/tools/toolSpec';
+import { decodeText } from '../core/text/encoding';
+import { hasMixedLineEndings, splitLines } from '../core/text/lineEndings';
+import type { AppliedChange, ChangeApplier, ChangePlan, PlannedFileChange } from '../core/ports';
+import type { CancellationSignal } from '../core/errors';
+import type { Location } from '../core/location';
+import { ToolError } from '../core/errors';
 import type { DiffReview } from './changeReview';
 import { toUri } from './fileSystemPort';
 

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { isAutoApproved } from '../core/edit/autoApprove';
-import type { ApprovalRequest, CancellationSignal, ChangePlan, PlannedFileChange } from '../core/ports';
+import type { ApprovalRequest, ChangePlan, PlannedFileChange } from '../core/ports';
+import type { CancellationSignal } from '../core/errors';
 import type { ApprovalPresenter, PendingApprovals } from './approvals';
 import { ProposedContent } from './proposedContent';
 import { SETTINGS_SECTION } from './settings';

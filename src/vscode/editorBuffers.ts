@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
-import type { EditorBuffers, Location } from '../core/ports';
+import type { EditorBuffers } from '../core/ports';
+import type { Location } from '../core/location';
 import { toUri } from './fileSystemPort';
 
 /** Unsaved editor text, so tools see what the user sees. */

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
-import type { DirectoryEntry, EntryKind, EntryStat, FileSystem, Location } from '../core/ports';
+import type { DirectoryEntry, EntryKind, EntryStat, FileSystem } from '../core/ports';
+import type { Location } from '../core/location';
 import { NodeFileSystem } from '../core/fs/nodeFileSystem';
 
 export function toUri(location: Location): vscode.Uri {

@@ -1,9 +1,10 @@
 import * as vscode from 'vscode';
 import type { Approver, ChangeApplier, Clock, CommandHost, ReadLedger, ToolContext } from '../core/ports';
 import { summarizeInput, type RecordedApproval, type RecordedVerdict } from '../core/activity/activityLog';
-import { fileLocation } from '../core/guard/workspacePaths';
+import { fileLocation } from '../core/location';
 import { checkAvailability, invokeTool } from '../core/tools/invoke';
-import { ToolError, type ToolConfirmation, type ToolResult, type ToolSpec } from '../core/tools/toolSpec';
+import { ToolError } from '../core/errors';
+import { type ToolConfirmation, type ToolResult, type ToolSpec } from '../core/tools/toolSpec';
 import type { ActivityLog, RecordedChange } from './activityLog';
 import { VsCodeEditorBuffers } from './editorBuffers';
 import { VsCodeFileSystem } from './fileSystemPort';

@@ -1,5 +1,6 @@
 import * as assert from 'node:assert/strict';
-import { evaluateGuard, isExecutionConfigPath, type GuardAccess, type GuardDecision, type GuardFacts } from '../../src/core/guard/rules';
+import { evaluateGuard, isExecutionConfigPath, type GuardAccess, type GuardFacts } from '../../src/core/guard/rules';
+import { type GuardDecision } from '../../src/core/decisions';
 import type { RiskLevel } from '../../src/core/ports';
 
 const HOME = '/home/dev';

@@ -1,5 +1,6 @@
 import * as assert from 'node:assert/strict';
-import { displayPath, fileLocation, isInside, resolveWorkspacePath } from '../../src/core/guard/workspacePaths';
+import { displayPath, fileLocation, isInside } from '../../src/core/location';
+import { resolveWorkspacePath } from '../../src/core/guard/workspacePaths';
 import type { WorkspaceInfo } from '../../src/core/ports';
 
 const single: WorkspaceInfo = { folders: [{ name: 'app', location: fileLocation('/work/app') }], trusted: true, home: '/home/dev' };

@@ -1,8 +1,9 @@
+import { strictestVerdict, type GuardDecision } from '../decisions';
 import type { Redaction } from '../secrets/redactSecrets';
 
 /** What the guard decided about one path during a call. */
 export interface RecordedVerdict {
-  readonly decision: string;
+  readonly decision: GuardDecision;
   readonly rule?: string;
   readonly subject: string;
 }
@@ -47,14 +48,13 @@ export function summarizeInput(input: unknown): string {
 }
 
 /** The strictest verdict of a call, for one-line displays. */
-export function strictestVerdict(record: ActivityRecord): RecordedVerdict | undefined {
-  const rank = (decision: string) => (decision === 'deny' ? 2 : decision === 'warn' ? 1 : 0);
-  return [...record.verdicts].sort((a, b) => rank(b.decision) - rank(a.decision))[0];
+function strictestRecordedVerdict(record: ActivityRecord): RecordedVerdict | undefined {
+  return strictestVerdict(record.verdicts);
 }
 
 /** A one-line description of a record, as the output channel prints it. */
 export function describeRecord(record: ActivityRecord): string {
-  const verdict = strictestVerdict(record);
+  const verdict = strictestRecordedVerdict(record);
   const guard = verdict ? ` guard=${verdict.decision}${verdict.rule ? `(${verdict.rule})` : ''}` : '';
   const approvals = record.approvals.map((approval) => ` ${approval.kind}=${approval.allowed ? 'approved' : 'rejected'}`).join('');
   const redactions = record.redactions.length ? ` redacted=${record.redactions.map((r) => `${r.kind}@${r.line}`).join(',')}` : '';

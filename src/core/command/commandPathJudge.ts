@@ -1,9 +1,9 @@
 import type { ToolContext } from '../ports';
 import type { PathJudge } from '../guard/commandPolicy';
 import { resolveRoots, verdictFor } from '../guard/pathGuard';
-import { stricter, type GuardVerdict } from '../guard/rules';
-import { fileLocation } from '../guard/workspacePaths';
-import type { Judgement } from '../guard/commandRules';
+import { stricter, type GuardVerdict } from '../decisions';
+import { fileLocation } from '../location';
+import type { Judgement } from '../decisions';
 
 function asJudgement(verdict: GuardVerdict): Judgement {
   if (verdict.decision === 'allow') {

@@ -8,7 +8,7 @@ import { spawn } from 'node:child_process';
 import { createWriteStream, existsSync, mkdirSync, readdirSync, readFileSync, type WriteStream } from 'node:fs';
 import * as path from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
-import type { CancellationSignal } from '../ports';
+import type { CancellationSignal } from '../errors';
 import { BoundedOutput, stripAnsi, type KeptOutput } from './boundedOutput';
 
 export interface ProcessRequest {

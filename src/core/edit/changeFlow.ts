@@ -1,9 +1,9 @@
 // The last steps every write tool shares: the user's review, the applier's single write, and the
 // read ledger updated to what the agent now knows the files contain.
 import type { AppliedChange, ChangePlan, ToolContext } from '../ports';
-import type { GuardVerdict } from '../guard/rules';
+import type { GuardVerdict } from '../decisions';
 import { warnedRejection } from '../guard/writeGuard';
-import { ToolError } from '../tools/toolSpec';
+import { ToolError } from '../errors';
 import { sha256 } from './fileBaseline';
 
 /** Reviews and applies a plan; throws a ToolError when the user rejects it or the call is cancelled. */

@@ -1,6 +1,6 @@
 // How a change is described back to the model: counts of lines, and the changed lines themselves.
 import { diffArrays } from 'diff';
-import type { TextLine } from './lineEndings';
+import type { TextLine } from '../text/lineEndings';
 import { numberLines } from './lineMatching';
 
 /** Lines added and removed between two versions, by a line diff. */

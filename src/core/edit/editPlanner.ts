@@ -1,8 +1,8 @@
 // Plans workspace_edit_file: finds old_string with the match ladder and computes the new lines,
 // leaving every line outside the replaced region byte-identical.
 import { diffArrays } from 'diff';
-import { ToolError } from '../tools/toolSpec';
-import { dominantLineEnding, joinLines, normaliseLineEndings, replaceLineRange, type TextLine } from './lineEndings';
+import { ToolError } from '../errors';
+import { dominantLineEnding, joinLines, normaliseLineEndings, replaceLineRange, type TextLine } from '../text/lineEndings';
 import { closestRegion, findLineWindows, indentOf, LINE_TOLERANCES, numberLines, reindentLine, type LineTolerance } from './lineMatching';
 
 /** Which rung of the ladder found old_string. */

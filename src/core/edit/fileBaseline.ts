@@ -2,9 +2,9 @@
 import { createHash } from 'node:crypto';
 import type { FileBaseline, ToolContext } from '../ports';
 import type { WriteTarget } from '../guard/writeGuard';
-import { formatSize } from '../output/budget';
-import { ToolError } from '../tools/toolSpec';
-import { decodeText, encodeText, looksBinary } from './encoding';
+import { formatSize } from '../text/format';
+import { ToolError } from '../errors';
+import { decodeText, encodeText, looksBinary } from '../text/encoding';
 
 /** Files above this size are not edited: the whole text is held, diffed and shown for review. */
 export const MAX_EDITABLE_BYTES = 16 * 1024 * 1024;

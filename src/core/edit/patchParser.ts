@@ -1,6 +1,6 @@
 // Parses the `*** Begin Patch` format: Add File, Delete File, Update File (with Move to), `@@`
 // chunks with context, removed and added lines, and `*** End of File`.
-import { ToolError } from '../tools/toolSpec';
+import { ToolError } from '../errors';
 
 /** One located change inside an Update File: the lines it expects and the lines it leaves. */
 export interface PatchChunk {

@@ -1,8 +1,8 @@
 // Plans a whole patch before anything changes: every chunk of every file is located (exactly, then
 // with the tolerant rungs), and any failure names the file and the lines that were not found.
 import { diffArrays } from 'diff';
-import { ToolError } from '../tools/toolSpec';
-import { dominantLineEnding, replaceLineRange, type TextLine } from './lineEndings';
+import { ToolError } from '../errors';
+import { dominantLineEnding, replaceLineRange, type TextLine } from '../text/lineEndings';
 import { closestRegion, findLineWindows, LINE_TOLERANCES, numberLines, type LineTolerance } from './lineMatching';
 import type { PatchChunk, PatchOperation } from './patchParser';
 

@@ -1,5 +1,6 @@
-import type { FileFingerprint, Location, ReadLedger } from '../ports';
-import { locationKey } from '../guard/workspacePaths';
+import type { FileFingerprint, ReadLedger } from '../ports';
+import type { Location } from '../location';
+import { locationKey } from '../location';
 
 /** The ReadLedger of one extension session, in memory. */
 export class MemoryReadLedger implements ReadLedger {

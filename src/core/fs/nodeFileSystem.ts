@@ -1,8 +1,9 @@
 import * as fs from 'node:fs/promises';
 import type { Stats } from 'node:fs';
 import * as path from 'node:path';
-import type { DirectoryEntry, EntryKind, EntryStat, FileSystem, Location } from '../ports';
-import { fileLocation } from '../guard/workspacePaths';
+import type { DirectoryEntry, EntryKind, EntryStat, FileSystem } from '../ports';
+import type { Location } from '../location';
+import { fileLocation } from '../location';
 
 function kindOf(stats: Stats): EntryKind {
   return stats.isFile() ? 'file' : stats.isDirectory() ? 'directory' : 'other';

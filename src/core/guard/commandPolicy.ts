@@ -5,9 +5,10 @@
 import * as path from 'node:path';
 import { parseBash, type SyntaxNode } from '../shell/bashParser';
 import { shellWord, type ShellWord } from '../shell/words';
-import { judgeInvocation, programName, strictest, type CommandDecision, type InvocationJudge, type Judgement } from './commandRules';
+import { judgeInvocation, programName, type InvocationJudge } from './commandRules';
+import { strictest, type CommandDecision, type Judgement } from '../decisions';
 
-export type { CommandDecision } from './commandRules';
+export type { CommandDecision } from '../decisions';
 
 /** The policy's answer for a whole command line. */
 export interface CommandVerdict {

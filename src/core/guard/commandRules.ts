@@ -1,15 +1,8 @@
 // The built-in judgement of one simple command: which programs only read, which flags of
 // harmless-looking programs can run code or write files, and why everything else asks.
 import * as path from 'node:path';
+import type { Judgement } from '../decisions';
 import type { ShellWord } from '../shell/words';
-
-export type CommandDecision = 'allow' | 'ask' | 'deny';
-
-/** A decision about one part of a command line, with the reason a person can read. */
-export interface Judgement {
-  readonly decision: CommandDecision;
-  readonly reason: string;
-}
 
 /** What the rules need from the policy: path checks, `cd`, and judging a wrapped command. */
 export interface InvocationJudge {
@@ -23,13 +16,6 @@ export interface InvocationJudge {
 
 const allow = (reason: string): Judgement => ({ decision: 'allow', reason });
 const ask = (reason: string): Judgement => ({ decision: 'ask', reason });
-
-const SEVERITY: Record<CommandDecision, number> = { allow: 0, ask: 1, deny: 2 };
-
-/** The strictest of several judgements; its reason is the one that decided. */
-export function strictest(judgements: readonly Judgement[], fallback: Judgement): Judgement {
-  return judgements.reduce((worst, next) => (SEVERITY[next.decision] > SEVERITY[worst.decision] ? next : worst), fallback);
-}
 
 /** Programs whose arguments are never paths they open: nothing to check beyond the name. */
 const INERT_ARGUMENTS = new Set([

@@ -1,7 +1,10 @@
-import type { EntryStat, Location, ToolContext } from '../ports';
-import { ToolError } from '../tools/toolSpec';
-import { denialMessage, evaluateGuard, stricter, type GuardAccess, type GuardVerdict } from './rules';
-import { isInside, locationKey, resolveWorkspacePath } from './workspacePaths';
+import type { EntryStat, ToolContext } from '../ports';
+import type { Location } from '../location';
+import { ToolError } from '../errors';
+import { denialMessage, evaluateGuard, type GuardAccess } from './rules';
+import { stricter, type GuardVerdict } from '../decisions';
+import { isInside, locationKey } from '../location';
+import { resolveWorkspacePath } from './workspacePaths';
 
 /** A path that passed the guard: where the model pointed, and where that really is. */
 export interface GuardedPath {

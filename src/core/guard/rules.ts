@@ -1,10 +1,9 @@
 import * as path from 'node:path';
+import { stricter, type GuardDecision, type GuardVerdict } from '../decisions';
 import type { RiskLevel } from '../ports';
 
 /** What a call does to a path: read it, write it (create, modify, delete, move), or apply a patch. */
 export type GuardAccess = 'read' | 'write' | 'patch';
-
-export type GuardDecision = 'allow' | 'warn' | 'deny';
 
 /** Everything the rule table looks at. Paths are absolute and normalised. */
 export interface GuardFacts {
@@ -21,14 +20,6 @@ export interface GuardFacts {
   readonly deleteCount?: number;
   /** How reasons name the path, when that differs from `path` (a symlink's target, another scheme). */
   readonly shown?: string;
-}
-
-export interface GuardVerdict {
-  readonly decision: GuardDecision;
-  /** The id of the rule that decided, absent when nothing matched. */
-  readonly rule?: string;
-  readonly reason: string;
-  readonly suggestion: string;
 }
 
 interface GuardRule {
@@ -196,8 +187,6 @@ export const GUARD_RULES: readonly GuardRule[] = [
   },
 ];
 
-const SEVERITY: Record<GuardDecision, number> = { allow: 0, warn: 1, deny: 2 };
-
 /** The strictest verdict of every rule that applies. A pure function of the facts and the level. */
 export function evaluateGuard(facts: GuardFacts, level: RiskLevel): GuardVerdict {
   let verdict: GuardVerdict = { decision: 'allow', reason: 'No rule applies.', suggestion: '' };
@@ -205,10 +194,7 @@ export function evaluateGuard(facts: GuardFacts, level: RiskLevel): GuardVerdict
     if (rule.appliesTo !== facts.access || !rule.matches(facts)) {
       continue;
     }
-    const decision = rule.levels[level];
-    if (SEVERITY[decision] > SEVERITY[verdict.decision]) {
-      verdict = { decision, rule: rule.id, reason: rule.reason(facts), suggestion: rule.suggestion };
-    }
+    verdict = stricter(verdict, { decision: rule.levels[level], rule: rule.id, reason: rule.reason(facts), suggestion: rule.suggestion });
   }
   return verdict;
 }
@@ -217,9 +203,4 @@ export function evaluateGuard(facts: GuardFacts, level: RiskLevel): GuardVerdict
 export function denialMessage(verdict: GuardVerdict, declinedByUser = false): string {
   const who = declinedByUser ? ' The user declined when asked.' : '';
   return `Denied by ${verdict.rule ?? 'guard'}: ${verdict.reason}${who} Suggestion: ${verdict.suggestion}`;
-}
-
-/** Picks the stricter of two verdicts; on a tie the first. */
-export function stricter(a: GuardVerdict, b: GuardVerdict): GuardVerdict {
-  return SEVERITY[b.decision] > SEVERITY[a.decision] ? b : a;
 }

@@ -1,9 +1,12 @@
 import { lstat } from 'node:fs/promises';
-import type { EntryStat, Location, ToolContext } from '../ports';
-import { ToolError } from '../tools/toolSpec';
+import type { EntryStat, ToolContext } from '../ports';
+import type { Location } from '../location';
+import { ToolError } from '../errors';
 import { allowedRoots, verdictFor } from './pathGuard';
-import { denialMessage, stricter, type GuardVerdict } from './rules';
-import { displayPath, isInside, resolveWorkspacePath } from './workspacePaths';
+import { denialMessage } from './rules';
+import { stricter, type GuardVerdict } from '../decisions';
+import { displayPath, isInside } from '../location';
+import { resolveWorkspacePath } from './workspacePaths';
 
 /** A path a write tool may change: where the model pointed, the file really written, and what is there. */
 export interface WriteTarget {

@@ -54,15 +54,3 @@ export function headAndTail(text: string, maxChars: number): { text: string; omi
     omittedChars: omitted,
   };
 }
-
-/** A byte count for people and models: `0 B`, `12.3 KB`, `1.0 GB`. */
-export function formatSize(bytes: number): string {
-  const units = ['B', 'KB', 'MB', 'GB', 'TB'];
-  let value = bytes;
-  let unit = 0;
-  while (value >= 1024 && unit < units.length - 1) {
-    value /= 1024;
-    unit += 1;
-  }
-  return unit === 0 ? `${bytes} B` : `${value.toFixed(1)} ${units[unit]}`;
-}

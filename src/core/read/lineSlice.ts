@@ -1,8 +1,8 @@
 import { open } from 'node:fs/promises';
-import type { CancellationSignal } from '../ports';
-import { createDecoder, type TextEncodingName } from '../edit/encoding';
+import type { CancellationSignal } from '../errors';
+import { createDecoder, type TextEncodingName } from '../text/encoding';
 import { capLine, MAX_LINE_CHARS } from '../output/budget';
-import { ToolError } from '../tools/toolSpec';
+import { ToolError } from '../errors';
 
 /** A window of a file's lines, with what is known about the rest. */
 export interface LineSlice {

@@ -1,7 +1,9 @@
 // What the search tools ask of an engine. Two engines answer: ripgrep on the local disk and a walk
 // over the FileSystem port everywhere else. Both apply the same rules, so they give the same answers;
 // the tools do the filtering, sorting, capping and formatting that must not differ between them.
-import type { CancellationSignal, Clock, Location } from '../ports';
+import type { CancellationSignal } from '../errors';
+import type { Clock } from '../ports';
+import type { Location } from '../location';
 import type { ExcludeRules, GlobHints, PathTest } from './globPattern';
 
 /** Where a search runs and which rules hide files there. */

@@ -3,9 +3,10 @@
 // matching time is linear in the input, so no pattern can freeze the extension host.
 import * as path from 'node:path';
 import { RE2JS } from 're2js';
-import { decodeText } from '../edit/encoding';
-import { joinLocation } from '../guard/workspacePaths';
-import type { FileSystem, Location } from '../ports';
+import { decodeText } from '../text/encoding';
+import { joinLocation } from '../location';
+import type { FileSystem } from '../ports';
+import type { Location } from '../location';
 import type { FileListing, GrepCollector, GrepLine, GrepRequest, RegexQuery, SearchEngine, SearchLimits, SearchOutcome, SearchScope } from './engine';
 import { InvalidRegexError, SearchCancelledError } from './engine';
 import type { GlobHints } from './globPattern';

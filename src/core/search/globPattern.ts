@@ -2,7 +2,7 @@
 // they start from and the part that matches, and turned into hints that let an engine skip work
 // without changing what matches.
 import { minimatch, type MinimatchOptions } from 'minimatch';
-import { ToolError } from '../tools/toolSpec';
+import { ToolError } from '../errors';
 
 /** The longest glob accepted; longer patterns are mistakes or attacks, never useful. */
 export const MAX_GLOB_LENGTH = 512;

@@ -1,6 +1,7 @@
 import ignore, { type Ignore } from 'ignore';
-import type { FileSystem, Location } from '../ports';
-import { joinLocation } from '../guard/workspacePaths';
+import type { FileSystem } from '../ports';
+import type { Location } from '../location';
+import { joinLocation } from '../location';
 
 /** Entries hidden whenever ignore files are honoured, as VS Code's files.exclude hides them. */
 export const ALWAYS_HIDDEN = new Set(['.git']);

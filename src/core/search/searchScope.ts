@@ -1,7 +1,8 @@
 import * as path from 'node:path';
 import type { GuardedPath } from '../guard/pathGuard';
-import { baseName, containingFolder, displayPath, isInside, parentLocation } from '../guard/workspacePaths';
-import type { Location, ToolContext } from '../ports';
+import { baseName, containingFolder, displayPath, isInside, parentLocation } from '../location';
+import type { Location } from '../location';
+import type { ToolContext } from '../ports';
 import type { SearchEngine, SearchLimits, SearchScope } from './engine';
 import { FallbackSearchEngine } from './fallbackEngine';
 import { compileExcludes } from './globPattern';

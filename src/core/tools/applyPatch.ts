@@ -1,15 +1,18 @@
 import { reviewAndApply } from '../edit/changeFlow';
-import { encodeText } from '../edit/encoding';
+import { encodeText } from '../text/encoding';
 import { changedMessage, freshness, loadBaseline, MAX_EDITABLE_BYTES } from '../edit/fileBaseline';
-import { joinLines, splitLines } from '../edit/lineEndings';
+import { joinLines, splitLines } from '../text/lineEndings';
 import { parsePatch, type PatchOperation } from '../edit/patchParser';
 import { planPatch, type PatchFileState } from '../edit/patchPlanner';
 import { allowedRoots, verdictFor } from '../guard/pathGuard';
-import { denialMessage, type GuardVerdict } from '../guard/rules';
+import { denialMessage } from '../guard/rules';
+import { type GuardVerdict } from '../decisions';
 import { guardWriteLocation, warningText, type WriteTarget } from '../guard/writeGuard';
-import { locationKey, resolveWorkspacePath } from '../guard/workspacePaths';
+import { locationKey } from '../location';
+import { resolveWorkspacePath } from '../guard/workspacePaths';
 import type { FileBaseline, PlannedFileChange, ToolContext } from '../ports';
-import { textResult, ToolError, type ToolSpec } from './toolSpec';
+import { textResult, type ToolSpec } from './toolSpec';
+import { ToolError } from '../errors';
 
 const TOOL = 'workspace_apply_patch';
 

@@ -1,12 +1,13 @@
 import { reviewAndApply } from '../edit/changeFlow';
 import { showChangedLines } from '../edit/changeSummary';
 import { describeMatchLevel, planTextEdit, type TextEditOutcome } from '../edit/editPlanner';
-import { encodeText } from '../edit/encoding';
+import { encodeText } from '../text/encoding';
 import { changedMessage, freshness, loadBaseline } from '../edit/fileBaseline';
-import { joinLines, splitLines } from '../edit/lineEndings';
+import { joinLines, splitLines } from '../text/lineEndings';
 import { guardWriteTarget, warningText } from '../guard/writeGuard';
 import type { PlannedFileChange } from '../ports';
-import { textResult, ToolError, type ToolSpec } from './toolSpec';
+import { textResult, type ToolSpec } from './toolSpec';
+import { ToolError } from '../errors';
 
 const TOOL = 'workspace_edit_file';
 

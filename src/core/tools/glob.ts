@@ -1,11 +1,12 @@
 import * as path from 'node:path';
 import { guardPath } from '../guard/pathGuard';
-import { joinLocation } from '../guard/workspacePaths';
+import { joinLocation } from '../location';
 import type { ToolContext } from '../ports';
 import { SearchCancelledError } from '../search/engine';
 import { checkGlobBounds, compileGlob, globHints, splitGlobBase } from '../search/globPattern';
 import { resolveSearchScope, searchLimits, selectSearchEngine } from '../search/searchScope';
-import { textResult, ToolError, type ToolResult, type ToolSpec } from './toolSpec';
+import { textResult, type ToolResult, type ToolSpec } from './toolSpec';
+import { ToolError } from '../errors';
 
 export interface GlobInput {
   pattern: string;

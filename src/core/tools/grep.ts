@@ -5,7 +5,8 @@ import { InvalidRegexError, SearchCancelledError, type GrepMode } from '../searc
 import { checkGlobBounds, compileGlob, globHints, type PathTest } from '../search/globPattern';
 import { formatGrep, MAX_GREP_LINE_CHARS, SortedGrepCollector } from '../search/grepOutput';
 import { resolveSearchScope, searchLimits, selectSearchEngine } from '../search/searchScope';
-import { textResult, ToolError, type ToolResult, type ToolSpec } from './toolSpec';
+import { textResult, type ToolResult, type ToolSpec } from './toolSpec';
+import { ToolError } from '../errors';
 
 export interface GrepInput {
   pattern: string;

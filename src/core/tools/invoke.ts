@@ -3,7 +3,7 @@ import { capChars, DEFAULT_MAX_RESULT_CHARS } from '../output/budget';
 import type { ToolContext } from '../ports';
 import { redactSecrets, type Redaction } from '../secrets/redactSecrets';
 import type { ToolResult, ToolResultPart, ToolSpec } from './toolSpec';
-import { ToolError } from './toolSpec';
+import { ToolError } from '../errors';
 
 const ajv = new Ajv({ allErrors: true, strict: false });
 const validators = new WeakMap<object, ValidateFunction>();

@@ -1,11 +1,13 @@
 import * as path from 'node:path';
 import { minimatch } from 'minimatch';
-import type { DirectoryEntry, Location, ToolContext } from '../ports';
+import type { DirectoryEntry, ToolContext } from '../ports';
+import type { Location } from '../location';
 import { guardPath } from '../guard/pathGuard';
-import { containingFolder, displayPath, joinLocation } from '../guard/workspacePaths';
-import { formatSize } from '../output/budget';
+import { containingFolder, displayPath, joinLocation } from '../location';
+import { formatSize } from '../text/format';
 import { IgnoreRules } from '../search/ignoreRules';
-import { textResult, ToolError, type ToolSpec } from './toolSpec';
+import { textResult, type ToolSpec } from './toolSpec';
+import { ToolError } from '../errors';
 
 export interface ListDirectoryInput {
   path?: string;

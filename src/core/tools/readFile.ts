@@ -1,14 +1,16 @@
 import { createHash } from 'node:crypto';
 import { open } from 'node:fs/promises';
-import { decodeText, detectEncoding, looksBinary } from '../edit/encoding';
+import { decodeText, detectEncoding, looksBinary } from '../text/encoding';
 import { guardPath, refuseNonRegular } from '../guard/pathGuard';
-import { displayPath } from '../guard/workspacePaths';
+import { displayPath } from '../location';
 import type { ToolContext } from '../ports';
-import { capChars, DEFAULT_MAX_RESULT_CHARS, formatSize, MAX_LINE_CHARS } from '../output/budget';
+import { capChars, DEFAULT_MAX_RESULT_CHARS, MAX_LINE_CHARS } from '../output/budget';
+import { formatSize } from '../text/format';
 import { sniffFileType } from '../read/fileType';
 import { extractPdfPages } from '../read/pdfText';
 import { readLineSliceFromFile, sliceLines, type LineSlice } from '../read/lineSlice';
-import { textResult, ToolError, type ToolResult, type ToolSpec } from './toolSpec';
+import { textResult, type ToolResult, type ToolSpec } from './toolSpec';
+import { ToolError } from '../errors';
 
 export interface ReadFileInput {
   file_path: string;

@@ -6,9 +6,11 @@ import { DEFAULT_COMMAND_OUTPUT_CHARS } from '../output/budget';
 import { DEFAULT_DENY_PATTERNS, evaluateCommandPolicy, type CommandVerdict } from '../guard/commandPolicy';
 import { resolveRoots, verdictFor } from '../guard/pathGuard';
 import { denialMessage } from '../guard/rules';
-import { displayPath, isInside, resolveWorkspacePath } from '../guard/workspacePaths';
+import { displayPath, isInside } from '../location';
+import { resolveWorkspacePath } from '../guard/workspacePaths';
 import type { CommandHost, ToolContext } from '../ports';
-import { textResult, ToolError, type ToolSpec } from './toolSpec';
+import { textResult, type ToolSpec } from './toolSpec';
+import { ToolError } from '../errors';
 
 export interface RunCommandInput {
   command: string;

@@ -59,18 +59,6 @@ export interface ToolConfirmation {
   readonly message: string;
 }
 
-/** An error whose message is written for the model: what was wrong and what to do next. */
-export class ToolError extends Error {
-  constructor(
-    message: string,
-    /** Secrets replaced by markers in the message. */
-    readonly redactions: readonly Redaction[] = [],
-  ) {
-    super(message);
-    this.name = 'ToolError';
-  }
-}
-
 export function textResult(text: string): ToolResult {
   return { parts: [{ kind: 'text', text }] };
 }

@@ -1,11 +1,12 @@
 import { reviewAndApply } from '../edit/changeFlow';
 import { countLineChanges } from '../edit/changeSummary';
-import { encodeText } from '../edit/encoding';
+import { encodeText } from '../text/encoding';
 import { changedMessage, freshness, loadBaseline, unreadMessage } from '../edit/fileBaseline';
-import { dominantLineEnding, joinLines, normaliseLineEndings, replaceLineRange, splitLines } from '../edit/lineEndings';
+import { dominantLineEnding, joinLines, normaliseLineEndings, replaceLineRange, splitLines } from '../text/lineEndings';
 import { guardWriteTarget, warningText } from '../guard/writeGuard';
 import type { PlannedFileChange } from '../ports';
-import { textResult, ToolError, type ToolSpec } from './toolSpec';
+import { textResult, type ToolSpec } from './toolSpec';
+import { ToolError } from '../errors';
 
 export interface WriteFileInput {
   file_path: string;

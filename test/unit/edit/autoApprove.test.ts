@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { isAutoApproved } from '../../../src/core/edit/autoApprove';
-import { fileLocation } from '../../../src/core/guard/workspacePaths';
+import { fileLocation } from '../../../src/core/location';
 import type { ChangePlan, PlannedFileChange } from '../../../src/core/ports';
 
 function plan(...files: Partial<PlannedFileChange>[]): ChangePlan {

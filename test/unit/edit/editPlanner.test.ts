@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { planTextEdit, type TextEditRequest } from '../../../src/core/edit/editPlanner';
-import { joinLines, splitLines } from '../../../src/core/edit/lineEndings';
+import { joinLines, splitLines } from '../../../src/core/text/lineEndings';
 
 function edit(text: string, oldString: string, newString: string, replaceAll = false): { text: string; level: string; replacements: number; changed: { start: number; end: number }[] } {
   const request: TextEditRequest = { oldString, newString, replaceAll };

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { dominantLineEnding, hasMixedLineEndings, joinLines, replaceLineRange, splitLines } from '../../../src/core/edit/lineEndings';
+import { dominantLineEnding, hasMixedLineEndings, joinLines, replaceLineRange, splitLines } from '../../../src/core/text/lineEndings';
 
 describe('line endings', () => {
   it('splits CRLF, LF and lone CR lines, each keeping its terminator', () => {

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { splitLines, joinLines } from '../../../src/core/edit/lineEndings';
+import { splitLines, joinLines } from '../../../src/core/text/lineEndings';
 import { parsePatch } from '../../../src/core/edit/patchParser';
 import { planPatch } from '../../../src/core/edit/patchPlanner';
 

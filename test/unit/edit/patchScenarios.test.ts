@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { joinLines, splitLines } from '../../../src/core/edit/lineEndings';
+import { joinLines, splitLines } from '../../../src/core/text/lineEndings';
 import { parsePatch } from '../../../src/core/edit/patchParser';
 import { planPatch, type PatchFileState, type PlannedPatchOperation } from '../../../src/core/edit/patchPlanner';
 import { applyPatchTool } from '../../../src/core/tools/applyPatch';

@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { planTextEdit } from '../../../src/core/edit/editPlanner';
-import { splitLines, type TextLine } from '../../../src/core/edit/lineEndings';
+import { splitLines, type TextLine } from '../../../src/core/text/lineEndings';
 import { parsePatch } from '../../../src/core/edit/patchParser';
 import { planPatch } from '../../../src/core/edit/patchPlanner';
 

@@ -1,7 +1,8 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { CancellationSignal, ToolContext, ToolSettings } from '../../../src/core/ports';
+import type { CancellationSignal } from '../../../src/core/errors';
+import type { ToolContext, ToolSettings } from '../../../src/core/ports';
 import { MAX_GREP_LINE_CHARS } from '../../../src/core/search/grepOutput';
 import { grepTool, searchText, type GrepInput } from '../../../src/core/tools/grep';
 import { resultText, testContext } from '../support/context';

@@ -1,8 +1,10 @@
 import * as os from 'node:os';
-import type { ApprovalRequest, CancellationSignal, ChangeApplier, EditorBuffers, FileSystem, Location, ToolContext, ToolSettings, WorkspaceInfo } from '../../../src/core/ports';
+import type { ApprovalRequest, ChangeApplier, EditorBuffers, FileSystem, ToolContext, ToolSettings, WorkspaceInfo } from '../../../src/core/ports';
+import type { CancellationSignal } from '../../../src/core/errors';
+import type { Location } from '../../../src/core/location';
 import { MemoryReadLedger } from '../../../src/core/edit/readLedger';
 import { NodeFileSystem } from '../../../src/core/fs/nodeFileSystem';
-import { fileLocation } from '../../../src/core/guard/workspacePaths';
+import { fileLocation } from '../../../src/core/location';
 
 export const neverCancelled: CancellationSignal = {
   isCancellationRequested: false,
