@@ -5,7 +5,7 @@ import * as vscode from 'vscode';
 import { pruneCommandLogs } from './core/command/commandLogs';
 import { stopAllCommands } from './core/command/processRunner';
 import { chooseCommandShell } from './core/command/shellChoice';
-import { MemoryReadLedger } from './core/edit/readLedger';
+import { MemoryReadLedger } from './core/changes/readLedger';
 import { TOOL_SPECS } from './core/tools';
 import { ActivityLog, registerActivityView } from './vscode/activityLog';
 import { PendingApprovals, registerApprovalCommands } from './vscode/approvals';

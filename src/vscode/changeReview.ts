@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { isAutoApproved } from '../core/edit/autoApprove';
+import { isAutoApproved } from '../core/changes/autoApprove';
 import type { ApprovalRequest, ChangePlan, PlannedFileChange } from '../core/ports';
 import type { CancellationSignal } from '../core/errors';
 import type { ApprovalPresenter, PendingApprovals } from './approvals';

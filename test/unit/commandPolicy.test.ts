@@ -2,9 +2,10 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { commandPathJudge } from '../../src/core/command/commandPathJudge';
-import { DEFAULT_DENY_PATTERNS, evaluateCommandPolicy, matchesPattern, type CommandDecision, type CommandVerdict } from '../../src/core/guard/commandPolicy';
-import { unsafeSedCommand } from '../../src/core/guard/commandRules';
+import { commandPathJudge } from '../../src/core/guard/command/pathJudge';
+import type { CommandDecision } from '../../src/core/decisions';
+import { DEFAULT_DENY_PATTERNS, evaluateCommandPolicy, matchesPattern, type CommandVerdict } from '../../src/core/guard/command/policy';
+import { unsafeSedCommand } from '../../src/core/guard/command/sed';
 import { testContext } from './support/context';
 
 const parent = fs.mkdtempSync(path.join(os.tmpdir(), 'wat-policy-'));

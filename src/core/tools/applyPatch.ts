@@ -1,6 +1,6 @@
-import { reviewAndApply } from '../edit/changeFlow';
+import { reviewAndApply } from '../changes/reviewAndApply';
 import { encodeText } from '../text/encoding';
-import { changedMessage, freshness, loadBaseline, MAX_EDITABLE_BYTES } from '../edit/fileBaseline';
+import { changedMessage, freshness, loadBaseline, MAX_EDITABLE_BYTES } from '../changes/fileBaseline';
 import { joinLines, splitLines } from '../text/lineEndings';
 import { parsePatch, type PatchOperation } from '../edit/patchParser';
 import { planPatch, type PatchFileState } from '../edit/patchPlanner';

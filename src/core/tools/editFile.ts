@@ -1,8 +1,8 @@
-import { reviewAndApply } from '../edit/changeFlow';
-import { showChangedLines } from '../edit/changeSummary';
+import { reviewAndApply } from '../changes/reviewAndApply';
+import { showChangedLines } from '../changes/changeSummary';
 import { describeMatchLevel, planTextEdit, type TextEditOutcome } from '../edit/editPlanner';
 import { encodeText } from '../text/encoding';
-import { changedMessage, freshness, loadBaseline } from '../edit/fileBaseline';
+import { changedMessage, freshness, loadBaseline } from '../changes/fileBaseline';
 import { joinLines, splitLines } from '../text/lineEndings';
 import { guardWriteTarget, warningText } from '../guard/writeGuard';
 import type { PlannedFileChange } from '../ports';

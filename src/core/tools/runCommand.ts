@@ -1,9 +1,9 @@
 import * as path from 'node:path';
 import { nonInteractiveEnvironment } from '../command/commandEnvironment';
-import { commandPathJudge } from '../command/commandPathJudge';
+import { commandPathJudge } from '../guard/command/pathJudge';
 import { runProcess, type ProcessOutcome } from '../command/processRunner';
 import { DEFAULT_COMMAND_OUTPUT_CHARS } from '../output/budget';
-import { DEFAULT_DENY_PATTERNS, evaluateCommandPolicy, type CommandVerdict } from '../guard/commandPolicy';
+import { DEFAULT_DENY_PATTERNS, evaluateCommandPolicy, type CommandVerdict } from '../guard/command/policy';
 import { resolveRoots, verdictFor } from '../guard/pathGuard';
 import { denialMessage } from '../guard/rules';
 import { displayPath, isInside } from '../location';

@@ -1,7 +1,7 @@
-import { reviewAndApply } from '../edit/changeFlow';
-import { countLineChanges } from '../edit/changeSummary';
+import { reviewAndApply } from '../changes/reviewAndApply';
+import { countLineChanges } from '../changes/changeSummary';
 import { encodeText } from '../text/encoding';
-import { changedMessage, freshness, loadBaseline, unreadMessage } from '../edit/fileBaseline';
+import { changedMessage, freshness, loadBaseline, unreadMessage } from '../changes/fileBaseline';
 import { dominantLineEnding, joinLines, normaliseLineEndings, replaceLineRange, splitLines } from '../text/lineEndings';
 import { guardWriteTarget, warningText } from '../guard/writeGuard';
 import type { PlannedFileChange } from '../ports';

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { isAutoApproved } from '../../../src/core/edit/autoApprove';
+import { isAutoApproved } from '../../../src/core/changes/autoApprove';
 import { fileLocation } from '../../../src/core/location';
 import type { ChangePlan, PlannedFileChange } from '../../../src/core/ports';
 

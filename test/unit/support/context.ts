@@ -2,7 +2,7 @@ import * as os from 'node:os';
 import type { ApprovalRequest, ChangeApplier, EditorBuffers, FileSystem, ToolContext, ToolSettings, WorkspaceInfo } from '../../../src/core/ports';
 import type { CancellationSignal } from '../../../src/core/errors';
 import type { Location } from '../../../src/core/location';
-import { MemoryReadLedger } from '../../../src/core/edit/readLedger';
+import { MemoryReadLedger } from '../../../src/core/changes/readLedger';
 import { NodeFileSystem } from '../../../src/core/fs/nodeFileSystem';
 import { fileLocation } from '../../../src/core/location';
 

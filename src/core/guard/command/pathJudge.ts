@@ -1,9 +1,9 @@
-import type { ToolContext } from '../ports';
-import type { PathJudge } from '../guard/commandPolicy';
-import { resolveRoots, verdictFor } from '../guard/pathGuard';
-import { stricter, type GuardVerdict } from '../decisions';
-import { fileLocation } from '../location';
-import type { Judgement } from '../decisions';
+import type { ToolContext } from '../../ports';
+import type { PathJudge } from './policy';
+import { resolveRoots, verdictFor } from '../pathGuard';
+import { stricter, type GuardVerdict } from '../../decisions';
+import { fileLocation } from '../../location';
+import type { Judgement } from '../../decisions';
 
 function asJudgement(verdict: GuardVerdict): Judgement {
   if (verdict.decision === 'allow') {

@@ -1,7 +1,7 @@
 // How a change is described back to the model: counts of lines, and the changed lines themselves.
 import { diffArrays } from 'diff';
 import type { TextLine } from '../text/lineEndings';
-import { numberLines } from './lineMatching';
+import { numberLines } from '../edit/lineMatching';
 
 /** Lines added and removed between two versions, by a line diff. */
 export function countLineChanges(before: readonly TextLine[], after: readonly TextLine[]): { added: number; removed: number } {

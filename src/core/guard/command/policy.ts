@@ -3,12 +3,11 @@
 // subshells, functions, loops, $(...) and backticks anywhere, process substitution, arithmetic and
 // heredocs. Redirection targets are judged as paths. What cannot be understood asks.
 import * as path from 'node:path';
-import { parseBash, type SyntaxNode } from '../shell/bashParser';
-import { shellWord, type ShellWord } from '../shell/words';
-import { judgeInvocation, programName, type InvocationJudge } from './commandRules';
-import { strictest, type CommandDecision, type Judgement } from '../decisions';
-
-export type { CommandDecision } from '../decisions';
+import { strictest, type CommandDecision, type Judgement } from '../../decisions';
+import { programName, type InvocationJudge } from './judgement';
+import { judgeInvocation } from './programs';
+import { parseBash, type SyntaxNode } from './shell/bashParser';
+import { shellWord, type ShellWord } from './shell/words';
 
 /** The policy's answer for a whole command line. */
 export interface CommandVerdict {
