@@ -6,7 +6,7 @@ import { createRequire } from 'node:module';
 import { isDeepStrictEqual } from 'node:util';
 
 const require = createRequire(import.meta.url);
-const { TOOL_SPECS } = require('../out/src/core/tools/index.js');
+const { TOOLS } = require('../out/src/core/tools/index.js');
 const { manifestCommand, manifestEntry, paletteWhen } = require('../out/src/core/tools/manifest.js');
 
 const file = new URL('../package.json', import.meta.url);
@@ -15,9 +15,9 @@ const contributes = manifest.contributes;
 const isToolCommand = (entry) => entry.command.startsWith('workspaceAgentTools.tool.');
 
 const expected = structuredClone(contributes);
-expected.languageModelTools = TOOL_SPECS.map(manifestEntry);
-expected.commands = [...contributes.commands.filter((entry) => !isToolCommand(entry)), ...TOOL_SPECS.map(manifestCommand)];
-expected.menus.commandPalette = [...contributes.menus.commandPalette.filter((entry) => !isToolCommand(entry)), ...TOOL_SPECS.map(paletteWhen)];
+expected.languageModelTools = TOOLS.map(manifestEntry);
+expected.commands = [...contributes.commands.filter((entry) => !isToolCommand(entry)), ...TOOLS.map(manifestCommand)];
+expected.menus.commandPalette = [...contributes.menus.commandPalette.filter((entry) => !isToolCommand(entry)), ...TOOLS.map(paletteWhen)];
 
 if (process.argv.includes('--check')) {
   if (!isDeepStrictEqual(contributes, expected)) {
@@ -27,5 +27,5 @@ if (process.argv.includes('--check')) {
 } else {
   manifest.contributes = expected;
   writeFileSync(file, `${JSON.stringify(manifest, null, 2)}\n`);
-  console.log(`Wrote ${TOOL_SPECS.length} tools and their palette commands to package.json.`);
+  console.log(`Wrote ${TOOLS.length} tools and their palette commands to package.json.`);
 }

@@ -3,11 +3,14 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { pruneCommandLogs } from './core/command/commandLogs';
-import { stopAllCommands } from './core/command/processRunner';
+import { nodeProcessRunner, stopAllCommands } from './core/command/processRunner';
 import { chooseCommandShell } from './core/command/shellChoice';
 import { MemoryReadLedger } from './core/changes/readLedger';
-import { TOOL_SPECS } from './core/tools';
+import { LocalFirstSearchEngines } from './core/search/engines';
+import { TOOLS } from './core/tools';
 import { ActivityLog, registerActivityView } from './vscode/activityLog';
+import { VsCodeEditorBuffers } from './vscode/editorBuffers';
+import { VsCodeFileSystem } from './vscode/fileSystemPort';
 import { PendingApprovals, registerApprovalCommands } from './vscode/approvals';
 import { WorkspaceEditApplier } from './vscode/changeApplier';
 import { DiffReview } from './vscode/changeReview';
@@ -32,10 +35,15 @@ export function activate(context: vscode.ExtensionContext): void {
   const terminals = new CommandTerminals();
   const logDirectory = path.join(storageDirectory(context), 'command-logs');
   pruneCommandLogs(logDirectory, KEPT_COMMAND_LOGS);
-  const commands = commandHostFor(terminals, chooseCommandShell(vscode.env.shell, existsSync), logDirectory);
+  const commands = commandHostFor(terminals, chooseCommandShell(vscode.env.shell, existsSync), logDirectory, nodeProcessRunner);
   const proposals = new ProposedContent();
-  const changes = new WorkspaceEditApplier(new DiffReview(approvals, proposals));
-  const services = { approver: approvals, reads: new MemoryReadLedger(), commands, changes, activity, ripgrepPath: locateRipgrep(context.extensionPath) };
+  const fs = new VsCodeFileSystem();
+  const services = {
+    host: { fs, buffers: new VsCodeEditorBuffers(), clock: { now: () => Date.now() }, search: new LocalFirstSearchEngines(fs, locateRipgrep(context.extensionPath)) },
+    commands,
+    session: { approver: approvals, reads: new MemoryReadLedger(), changes: { reviewer: new DiffReview(approvals, proposals), writer: new WorkspaceEditApplier() } },
+    activity,
+  };
   const resultDocuments = new ToolResultDocuments();
   context.subscriptions.push(
     proposals,
@@ -48,10 +56,10 @@ export function activate(context: vscode.ExtensionContext): void {
     // Not in the palette: lets integration tests see what the last command terminal showed.
     vscode.commands.registerCommand('workspaceAgentTools.lastCommandTerminal', () => terminals.lastTranscript()),
     ...registerApprovalCommands(approvals),
-    ...registerTools(TOOL_SPECS, services),
+    ...registerTools(TOOLS, services),
     vscode.workspace.registerTextDocumentContentProvider(RESULT_SCHEME, resultDocuments),
-    registerInvokeToolCommand(TOOL_SPECS, resultDocuments),
-    ...registerToolCommands(TOOL_SPECS),
+    registerInvokeToolCommand(TOOLS, resultDocuments),
+    ...registerToolCommands(TOOLS),
   );
 }
 

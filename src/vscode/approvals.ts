@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { ApprovalRequest, Approver } from '../core/ports';
+import type { ApprovalRequest, Approver } from '../core/ports/approval';
 import type { CancellationSignal } from '../core/errors';
 import { PROPOSAL_SCHEME } from './proposedContent';
 

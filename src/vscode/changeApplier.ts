@@ -2,11 +2,9 @@ import * as fs from 'node:fs/promises';
 import * as vscode from 'vscode';
 import { decodeText } from '../core/text/encoding';
 import { hasMixedLineEndings, splitLines } from '../core/text/lineEndings';
-import type { AppliedChange, ChangeApplier, ChangePlan, PlannedFileChange } from '../core/ports';
-import type { CancellationSignal } from '../core/errors';
+import type { AppliedChange, ChangeWriter, ChangePlan, PlannedFileChange } from '../core/ports/changes';
+import { BugError, throwIfCancelled, ToolError, type CancellationSignal } from '../core/errors';
 import type { Location } from '../core/location';
-import { ToolError } from '../core/errors';
-import type { DiffReview } from './changeReview';
 import { toUri } from './fileSystemPort';
 
 /** How one file's new content reaches the disk. */
@@ -127,20 +125,12 @@ const DIAGNOSTICS_WAIT_MS = 2000;
  * touched. Unsaved editor text is the baseline; every file is checked against what the user
  * reviewed before anything is written; a failure restores every path it had changed.
  */
-export class WorkspaceEditApplier implements ChangeApplier {
-  constructor(private readonly reviewer: DiffReview) {}
-
-  review(plan: ChangePlan, token: CancellationSignal): Promise<boolean> {
-    return this.reviewer.review(plan, token);
-  }
-
-  async apply(plan: ChangePlan, token: CancellationSignal): Promise<AppliedChange> {
+export class WorkspaceEditApplier implements ChangeWriter {
+  async write(plan: ChangePlan, token: CancellationSignal): Promise<AppliedChange> {
     for (const file of plan.files) {
       await this.verifyBaseline(file);
     }
-    if (token.isCancellationRequested) {
-      throw new ToolError(`${plan.tool} was cancelled; nothing was written.`);
-    }
+    throwIfCancelled(token);
     const restorables = await this.snapshot(plan);
     const errorsBefore = plan.reportDiagnostics ? this.errorKeys(plan) : new Map<string, Set<string>>();
     const edit = new vscode.WorkspaceEdit();
@@ -264,7 +254,7 @@ export class WorkspaceEditApplier implements ChangeApplier {
 
   private afterOf(file: PlannedFileChange): NonNullable<PlannedFileChange['after']> {
     if (!file.after) {
-      throw new Error(`no new content planned for ${file.shownPath}`);
+      throw new BugError(`no new content planned for ${file.shownPath}`);
     }
     return file.after;
   }

@@ -1,16 +1,9 @@
 import * as vscode from 'vscode';
-import { isAutoApproved } from '../core/changes/autoApprove';
-import type { ApprovalRequest, ChangePlan, PlannedFileChange } from '../core/ports';
+import type { ApprovalRequest } from '../core/ports/approval';
+import type { ChangePlan, PlannedFileChange, ChangeReviewer } from '../core/ports/changes';
 import type { CancellationSignal } from '../core/errors';
 import type { ApprovalPresenter, PendingApprovals } from './approvals';
 import { ProposedContent } from './proposedContent';
-import { SETTINGS_SECTION } from './settings';
-
-const TOOL_LABELS: Record<string, string> = {
-  workspace_write_file: 'Write File',
-  workspace_edit_file: 'Edit File',
-  workspace_apply_patch: 'Apply Patch',
-};
 
 function changeLabel(file: PlannedFileChange): string {
   if (file.kind === 'create') {
@@ -32,19 +25,15 @@ function letter(file: PlannedFileChange): string {
  * the diff editor's title bar and in a notification; a multi-file change is one question whose
  * other diffs open from the notification.
  */
-export class DiffReview {
+export class DiffReview implements ChangeReviewer {
   constructor(
     private readonly approvals: PendingApprovals,
     private readonly content: ProposedContent,
   ) {}
 
   async review(plan: ChangePlan, token: CancellationSignal): Promise<boolean> {
-    const globs = vscode.workspace.getConfiguration(SETTINGS_SECTION).get<Record<string, unknown>>('autoApprove', {});
-    if (isAutoApproved(plan, globs ?? {})) {
-      return true;
-    }
     const reviewId = this.content.newReviewId();
-    const toolLabel = TOOL_LABELS[plan.tool] ?? plan.tool;
+    const toolLabel = plan.tool.displayName;
     const diffs = plan.files.map((file) => ({
       file,
       left: this.content.add(reviewId, 'current', file.shownPath, file.before?.text ?? ''),

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { CommandHost, CommandTerminal } from '../core/ports';
+import type { CommandHost, CommandTerminal, ProcessRunner } from '../core/ports/process';
 
 /** Output is handed to the terminal at most this often, so `yes` cannot flood the renderer. */
 const FLUSH_MS = 30;
@@ -175,11 +175,13 @@ export class CommandTerminals implements vscode.Disposable {
   }
 }
 
-/** The CommandHost of a local-disk workspace: the shell, the log folder and these terminals. */
-export function commandHostFor(terminals: CommandTerminals, shell: string, logDirectory: string): CommandHost {
+/** The CommandHost of a local-disk workspace: the shell, the log folder, these terminals and the runner. */
+export function commandHostFor(terminals: CommandTerminals, shell: string, logDirectory: string, processes: ProcessRunner): CommandHost {
   return {
     shell,
     logDirectory,
+    environment: () => process.env,
     openTerminal: (commandLine, cwd) => terminals.open(commandLine, cwd),
+    processes,
   };
 }

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { EditorBuffers } from '../core/ports';
+import type { EditorBuffers } from '../core/ports/editor';
 import type { Location } from '../core/location';
 import { toUri } from './fileSystemPort';
 

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { DirectoryEntry, EntryKind, EntryStat, FileSystem } from '../core/ports';
+import type { DirectoryEntry, EntryKind, EntryStat, FileReader, FileSystem } from '../core/ports/fileSystem';
 import type { Location } from '../core/location';
 import { NodeFileSystem } from '../core/fs/nodeFileSystem';
 
@@ -42,6 +42,11 @@ export class VsCodeFileSystem implements FileSystem {
 
   readFile(location: Location): Promise<Uint8Array> {
     return location.scheme === 'file' ? this.local.readFile(location) : Promise.resolve(vscode.workspace.fs.readFile(toUri(location)));
+  }
+
+  async openReader(location: Location): Promise<FileReader | undefined> {
+    // VS Code's file system API reads whole files only; elsewhere the tools read the file once.
+    return location.scheme === 'file' ? this.local.openReader(location) : undefined;
   }
 
   async readDirectory(location: Location): Promise<DirectoryEntry[]> {

@@ -1,34 +1,38 @@
 import * as os from 'node:os';
 import * as vscode from 'vscode';
-import { DEFAULT_COMMAND_OUTPUT_CHARS, DEFAULT_MAX_RESULT_CHARS } from '../core/output/budget';
-import type { RiskLevel, ToolSettings, WorkspaceInfo } from '../core/ports';
+import { DEFAULT_SETTINGS, RISK_LEVELS, SETTING_BOUNDS, SETTING_KEYS, SETTINGS_SECTION, type RiskLevel, type ToolSettings } from '../core/settings';
+import type { WorkspaceInfo } from '../core/ports/workspace';
 import { toLocation } from './fileSystemPort';
 
-export const SETTINGS_SECTION = 'workspaceAgentTools';
-
-const RISK_LEVELS: readonly RiskLevel[] = ['low', 'medium', 'high'];
-
-/** The settings as they are now; read at every call so changes apply at once. */
+/** The settings as they are now; read at every call so changes apply at once. The only reader of them. */
 export function readToolSettings(): ToolSettings {
   const config = vscode.workspace.getConfiguration(SETTINGS_SECTION);
-  const risk = config.get<string>('riskLevel', 'medium');
+  const read = <K extends keyof typeof SETTING_KEYS>(field: K): ToolSettings[K] => config.get<ToolSettings[K]>(SETTING_KEYS[field], DEFAULT_SETTINGS[field]);
+  const risk = read('riskLevel');
   return {
-    riskLevel: RISK_LEVELS.includes(risk as RiskLevel) ? (risk as RiskLevel) : 'medium',
-    planMode: config.get<boolean>('planMode', false),
-    allowedReadPaths: config.get<string[]>('allowedReadPaths', []),
-    allowedWritePaths: config.get<string[]>('allowedWritePaths', []),
-    redactSecrets: config.get<boolean>('redactSecrets', true),
-    runCommandAllow: config.get<string[]>('runCommand.allow', []),
-    runCommandDeny: config.get<string[]>('runCommand.deny'),
-    maxResultChars: within(config.get<number>('output.maxResultChars', DEFAULT_MAX_RESULT_CHARS), 10_000, 2_000_000),
-    commandOutputChars: within(config.get<number>('output.commandOutputChars', DEFAULT_COMMAND_OUTPUT_CHARS), 2_000, 1_000_000),
+    riskLevel: RISK_LEVELS.includes(risk) ? risk : DEFAULT_SETTINGS.riskLevel,
+    planMode: read('planMode'),
+    allowedReadPaths: read('allowedReadPaths'),
+    allowedWritePaths: read('allowedWritePaths'),
+    redactSecrets: read('redactSecrets'),
+    runCommandAllow: read('runCommandAllow'),
+    runCommandDeny: read('runCommandDeny'),
+    autoApprove: booleanEntries(read('autoApprove')),
+    maxResultChars: within(read('maxResultChars'), SETTING_BOUNDS.maxResultChars),
+    commandOutputChars: within(read('commandOutputChars'), SETTING_BOUNDS.commandOutputChars),
     filesExclude: enabledGlobs(vscode.workspace.getConfiguration('files').get<Record<string, unknown>>('exclude', {})),
   };
 }
 
 /** A numeric setting held to the bounds its schema declares (settings.json is not checked against them). */
-function within(value: number, min: number, max: number): number {
-  return Number.isFinite(value) ? Math.min(max, Math.max(min, Math.floor(value))) : min;
+function within(value: number, bounds: { readonly min: number; readonly max: number }): number {
+  return Number.isFinite(value) ? Math.min(bounds.max, Math.max(bounds.min, Math.floor(value))) : bounds.min;
+}
+
+/** The entries of a glob-to-boolean setting whose value really is a boolean. */
+function booleanEntries(setting: unknown): Record<string, boolean> {
+  const entries = setting !== null && typeof setting === 'object' ? Object.entries(setting) : [];
+  return Object.fromEntries(entries.filter((entry): entry is [string, boolean] => typeof entry[1] === 'boolean'));
 }
 
 /** The globs of a glob-to-boolean setting such as files.exclude that are switched on (conditional entries are skipped). */
@@ -38,6 +42,19 @@ function enabledGlobs(setting: Record<string, unknown>): string[] {
     .map(([glob]) => glob);
 }
 
+/** Changes a setting where its current value comes from: the workspace's when it sets it, else the user's. */
+export async function updateSetting<K extends keyof typeof SETTING_KEYS>(field: K, value: ToolSettings[K]): Promise<void> {
+  const config = vscode.workspace.getConfiguration(SETTINGS_SECTION);
+  const key = SETTING_KEYS[field];
+  const inspected = config.inspect(key);
+  const target = inspected?.workspaceFolderValue !== undefined
+    ? vscode.ConfigurationTarget.WorkspaceFolder
+    : inspected?.workspaceValue !== undefined
+      ? vscode.ConfigurationTarget.Workspace
+      : vscode.ConfigurationTarget.Global;
+  await config.update(key, value, target);
+}
+
 export function readWorkspaceInfo(): WorkspaceInfo {
   return {
     folders: (vscode.workspace.workspaceFolders ?? []).map((folder) => ({ name: folder.name, location: toLocation(folder.uri) })),
@@ -45,3 +62,5 @@ export function readWorkspaceInfo(): WorkspaceInfo {
     home: os.homedir(),
   };
 }
+
+export type { RiskLevel };

@@ -1,27 +1,12 @@
 import * as vscode from 'vscode';
-import type { RiskLevel } from '../core/ports';
-import { readToolSettings, SETTINGS_SECTION } from './settings';
+import { SETTINGS_SECTION, type RiskLevel } from '../core/settings';
+import { readToolSettings, updateSetting } from './settings';
 
 const RISK_DESCRIPTIONS: Record<RiskLevel, string> = {
   low: 'Strict: outside the workspace and sensitive paths are denied',
   medium: 'Default: outside the workspace asks; system and sensitive paths are denied',
   high: 'Permissive: outside the workspace is allowed; sensitive reads ask',
 };
-
-/**
- * Changes a setting where its current value comes from: the workspace's settings when the
- * workspace sets it, else the user's, so toggling never creates a .vscode/settings.json.
- */
-async function updateSetting(key: string, value: unknown): Promise<void> {
-  const config = vscode.workspace.getConfiguration(SETTINGS_SECTION);
-  const inspected = config.inspect(key);
-  const target = inspected?.workspaceFolderValue !== undefined
-    ? vscode.ConfigurationTarget.WorkspaceFolder
-    : inspected?.workspaceValue !== undefined
-      ? vscode.ConfigurationTarget.Workspace
-      : vscode.ConfigurationTarget.Global;
-  await config.update(key, value, target);
-}
 
 export async function setPlanMode(enabled: boolean): Promise<void> {
   await updateSetting('planMode', enabled);

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { toolCommandId } from '../core/tools/manifest';
-import type { ToolSpec } from '../core/tools/toolSpec';
+import type { Tool } from '../core/tools/toolSpec';
 
 export const RESULT_SCHEME = 'workspace-agent-tools-result';
 
@@ -22,7 +22,7 @@ export class ToolResultDocuments implements vscode.TextDocumentContentProvider {
 }
 
 /** An input skeleton for the input box: every field of the schema, required ones filled in. */
-function inputTemplate(spec: ToolSpec<never>): string {
+function inputTemplate(spec: Tool): string {
   const properties = spec.inputSchema.properties ?? {};
   const required = new Set(spec.inputSchema.required ?? []);
   const template: Record<string, unknown> = {};
@@ -44,7 +44,7 @@ function resultText(result: vscode.LanguageModelToolResult): string {
  * "Workspace Agent Tools: Invoke Tool...": pick a tool, give its input as JSON, and see the result,
  * through vscode.lm.invokeTool so the guard and approvals apply exactly as for agents.
  */
-export function registerInvokeToolCommand(specs: readonly ToolSpec<never>[], documents: ToolResultDocuments): vscode.Disposable {
+export function registerInvokeToolCommand(specs: readonly Tool[], documents: ToolResultDocuments): vscode.Disposable {
   return vscode.commands.registerCommand('workspaceAgentTools.invokeTool', async (name?: string, input?: object) => {
     const spec = name ? specs.find((candidate) => candidate.name === name) : (await vscode.window.showQuickPick(
       specs.map((candidate) => ({ label: candidate.displayName, description: candidate.name, detail: candidate.userDescription, spec: candidate })),
@@ -129,7 +129,7 @@ async function readClipboard(): Promise<string> {
 }
 
 /** Collects a tool's input field by field with quick input. Undefined when the user cancels. */
-async function collectInput(spec: ToolSpec<never>): Promise<Record<string, unknown> | undefined> {
+async function collectInput(spec: Tool): Promise<Record<string, unknown> | undefined> {
   const required = new Set(spec.inputSchema.required ?? []);
   const input: Record<string, unknown> = {};
   for (const [field, schema] of Object.entries(spec.inputSchema.properties ?? {})) {
@@ -182,7 +182,7 @@ async function collectInput(spec: ToolSpec<never>): Promise<Record<string, unkno
 }
 
 /** One palette command per tool ("Workspace Agent Tools: Read File...", "Search Text...", ...). */
-export function registerToolCommands(specs: readonly ToolSpec<never>[]): vscode.Disposable[] {
+export function registerToolCommands(specs: readonly Tool[]): vscode.Disposable[] {
   return specs.map((spec) =>
     vscode.commands.registerCommand(toolCommandId(spec), async () => {
       const input = await collectInput(spec);

@@ -1,49 +1,30 @@
 import * as vscode from 'vscode';
-import type { Approver, ChangeApplier, Clock, CommandHost, ReadLedger, ToolContext } from '../core/ports';
 import { summarizeInput, type RecordedApproval, type RecordedVerdict } from '../core/activity/activityLog';
-import { fileLocation } from '../core/location';
+import type { ChangePipeline, HostServices, SessionServices, ToolContext } from '../core/context';
+import { BugError, ToolError } from '../core/errors';
 import { checkAvailability, invokeTool } from '../core/tools/invoke';
-import { ToolError } from '../core/errors';
-import { type ToolConfirmation, type ToolResult, type ToolSpec } from '../core/tools/toolSpec';
+import type { Tool, ToolConfirmation, ToolResult } from '../core/tools/toolSpec';
 import type { ActivityLog, RecordedChange } from './activityLog';
-import { VsCodeEditorBuffers } from './editorBuffers';
-import { VsCodeFileSystem } from './fileSystemPort';
 import { readToolSettings, readWorkspaceInfo } from './settings';
 
 /** The long-lived services every call shares. */
 export interface ToolServices {
-  readonly approver: Approver;
-  readonly reads: ReadLedger;
-  /** Runs commands where the workspace is on a disk; absent means workspace_run_command cannot run. */
-  readonly commands?: CommandHost;
+  /** Everything but commands, which exist only where the workspace is on a disk. */
+  readonly host: Omit<HostServices, 'commands'>;
+  readonly commands?: HostServices['commands'];
+  readonly session: SessionServices;
   readonly activity?: ActivityLog;
-  /** Shows file changes in a diff and writes them; the writing tools refuse without it. */
-  readonly changes?: ChangeApplier;
-  /** The ripgrep binary for local searches, when one was found. */
-  readonly ripgrepPath?: string;
 }
 
-const systemClock: Clock = { now: () => Date.now() };
-
-function contextFor(services: ToolServices, token: vscode.CancellationToken, confirmedInChat = false): ToolContext {
+function contextFor(services: ToolServices, token: vscode.CancellationToken, call: Partial<ToolContext['call']> = {}, session = services.session): ToolContext {
   const workspace = readWorkspaceInfo();
   const onDisk = workspace.folders.every((folder) => folder.location.scheme === 'file');
-  const commands = onDisk ? services.commands : undefined;
   return {
-    commands,
-    // The command logs live in the extension's storage; the model reads them with workspace_read_file.
-    extraReadRoots: services.commands ? [fileLocation(services.commands.logDirectory)] : [],
-    confirmedInChat,
-    fs: new VsCodeFileSystem(),
-    buffers: new VsCodeEditorBuffers(),
-    approver: services.approver,
-    workspace,
+    host: { ...services.host, commands: onDisk ? services.commands : undefined },
+    session,
+    call: { token, confirmedInChat: false, ...call },
     settings: readToolSettings(),
-    reads: services.reads,
-    clock: systemClock,
-    token,
-    changes: services.changes,
-    ripgrepPath: services.ripgrepPath,
+    workspace,
   };
 }
 
@@ -54,36 +35,26 @@ interface CallTrace {
   readonly changes: RecordedChange[];
 }
 
-/** The applier, remembering what each reviewed plan would change so the Activity view can show its diff. */
-function tracedChanges(changes: ChangeApplier | undefined, trace: CallTrace): ChangeApplier | undefined {
-  return changes && {
-    review: (plan, token) => {
-      for (const file of plan.files) {
-        trace.changes.push({ path: file.shownMoveTo ?? file.shownPath, before: file.before?.text ?? '', after: file.after?.text ?? '' });
-      }
-      return changes.review(plan, token);
-    },
-    apply: (plan, token) => changes.apply(plan, token),
-  };
-}
-
 /** The context of one call, with the approver and observer wired to record into `trace`. */
 function tracedContext(services: ToolServices, token: vscode.CancellationToken, confirmedInChat: boolean, trace: CallTrace): ToolContext {
-  const base = contextFor(services, token, confirmedInChat);
-  return {
-    ...base,
-    changes: tracedChanges(base.changes, trace),
+  const session: SessionServices = {
+    ...services.session,
     approver: {
       confirm: async (request, signal) => {
-        const allowed = await services.approver.confirm(request, signal);
+        const allowed = await services.session.approver.confirm(request, signal);
         trace.approvals.push({ kind: request.kind, title: request.title, allowed });
         return allowed;
       },
     },
+  };
+  return contextFor(services, token, {
+    confirmedInChat,
     observer: {
       onGuardVerdict: (verdict, subject) => trace.verdicts.push({ decision: verdict.decision, rule: verdict.rule, subject }),
+      // Remembered so the Activity view can show the diff, whether the change was accepted or not.
+      onChangePlanned: (plan) => trace.changes.push(...plan.files.map((file) => ({ path: file.shownMoveTo ?? file.shownPath, before: file.before?.text ?? '', after: file.after?.text ?? '' }))),
     },
-  };
+  }, session);
 }
 
 function resultChars(result: ToolResult): number {
@@ -91,13 +62,13 @@ function resultChars(result: ToolResult): number {
 }
 
 /** Runs one call through core and records it in the activity log, whatever the outcome. */
-async function invokeAndRecord(spec: ToolSpec<never>, input: unknown, services: ToolServices, token: vscode.CancellationToken, confirmedInChat: boolean): Promise<ToolResult> {
+async function invokeAndRecord(tool: Tool, input: unknown, services: ToolServices, token: vscode.CancellationToken, confirmedInChat: boolean): Promise<ToolResult> {
   const trace: CallTrace = { verdicts: [], approvals: [], changes: [] };
   const started = Date.now();
-  const base = { startedAt: new Date(started).toISOString(), tool: spec.name, input: summarizeInput(input), verdicts: trace.verdicts, approvals: trace.approvals };
+  const base = { startedAt: new Date(started).toISOString(), tool: tool.name, input: summarizeInput(input), verdicts: trace.verdicts, approvals: trace.approvals };
   const changedPaths = () => trace.changes.map((change) => change.path);
   try {
-    const result = await invokeTool(spec, input, tracedContext(services, token, confirmedInChat, trace));
+    const result = await invokeTool(tool, input, tracedContext(services, token, confirmedInChat, trace));
     services.activity?.add({ ...base, id: services.activity.newId(), durationMs: Date.now() - started, outcome: 'ok', resultChars: resultChars(result), redactions: result.redactions ?? [], changedPaths: changedPaths() }, input, trace.changes);
     return result;
   } catch (error) {
@@ -125,29 +96,34 @@ export function toLanguageModelResult(result: ToolResult): vscode.LanguageModelT
   return new vscode.LanguageModelToolResult(parts);
 }
 
-/** The tool's confirmation, unless the call is refused anyway (untrusted, plan mode): then invoke says why. */
-async function confirmationFor(spec: ToolSpec<unknown>, input: unknown, ctx: ToolContext): Promise<ToolConfirmation | undefined> {
+/** What chat shows before and during a call: the message, and the confirmation for calls that ask. */
+async function prepareInvocation(tool: Tool, input: unknown, services: ToolServices, token: vscode.CancellationToken): Promise<{ message: string; confirmation?: ToolConfirmation }> {
+  let call;
   try {
-    checkAvailability(spec as unknown as ToolSpec<never>, ctx);
+    call = tool.prepare(input);
   } catch {
-    return undefined;
+    // Invalid input: invoke refuses it with the reason; nothing runs, so there is nothing to confirm.
+    return { message: tool.displayName };
   }
-  return spec.confirmation?.(input, ctx);
+  if (!tool.confirms) {
+    return { message: call.invocationMessage };
+  }
+  const ctx = contextFor(services, token);
+  try {
+    checkAvailability(tool, ctx);
+  } catch {
+    // Refused anyway (untrusted, plan mode): invoke says why.
+    return { message: call.invocationMessage };
+  }
+  return { message: call.invocationMessage, confirmation: await call.confirmation(ctx) };
 }
 
-/** Registers every tool spec with the Language Model Tools API. */
-export function registerTools(specs: readonly ToolSpec<never>[], services: ToolServices): vscode.Disposable[] {
-  return specs.map((spec) =>
-    vscode.lm.registerTool<Record<string, unknown>>(spec.name, {
+/** Registers every tool with the Language Model Tools API. */
+export function registerTools(tools: readonly Tool[], services: ToolServices): vscode.Disposable[] {
+  return tools.map((tool) =>
+    vscode.lm.registerTool<Record<string, unknown>>(tool.name, {
       async prepareInvocation(options, token) {
-        const typed = spec as unknown as ToolSpec<unknown>;
-        let message: string;
-        try {
-          message = typed.invocationMessage(options.input);
-        } catch {
-          message = spec.displayName;
-        }
-        const confirmation = typed.confirmation ? await confirmationFor(typed, options.input, contextFor(services, token)) : undefined;
+        const { message, confirmation } = await prepareInvocation(tool, options.input, services, token);
         return {
           invocationMessage: message,
           confirmationMessages: confirmation && { title: confirmation.title, message: new vscode.MarkdownString(confirmation.message) },
@@ -157,15 +133,18 @@ export function registerTools(specs: readonly ToolSpec<never>[], services: ToolS
         try {
           // A chat invocation token means chat showed prepareInvocation's confirmation and the user accepted it.
           const fromChat = options.toolInvocationToken !== undefined;
-          return toLanguageModelResult(await invokeAndRecord(spec, options.input, services, token, fromChat));
+          return toLanguageModelResult(await invokeAndRecord(tool, options.input, services, token, fromChat));
         } catch (error) {
           if (error instanceof ToolError) {
             throw new Error(error.message);
           }
           const detail = error instanceof Error ? error.message : String(error);
-          throw new Error(`${spec.name} failed unexpectedly: ${detail}`);
+          const kind = error instanceof BugError ? 'failed because of a bug in Workspace Agent Tools' : 'failed unexpectedly';
+          throw new Error(`${tool.name} ${kind}: ${detail}`);
         }
       },
     }),
   );
 }
+
+export type { ChangePipeline };

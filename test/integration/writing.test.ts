@@ -272,7 +272,7 @@ describe('writing tools (extension host)', () => {
     fs.writeFileSync(path.join(outside, 'target.txt'), 'outside\n');
     fs.symlinkSync(path.join(outside, 'target.txt'), abs(`${dir}/escape.txt`));
     const error = await invokeError('workspace_edit_file', { file_path: `${dir}/escape.txt`, old_string: 'outside', new_string: 'inside' });
-    assert.match(error, /Denied by file\.outside_workspace_write: .*symbolic link .*leads outside the workspace/);
+    assert.match(error, /Denied by file\.symlink_escape_write: .*symbolic link .*leads outside the workspace/);
     assert.strictEqual(fs.readFileSync(path.join(outside, 'target.txt'), 'utf8'), 'outside\n');
   });
 

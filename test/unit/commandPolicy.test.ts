@@ -4,7 +4,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { commandPathJudge } from '../../src/core/guard/command/pathJudge';
 import type { CommandDecision } from '../../src/core/decisions';
-import { DEFAULT_DENY_PATTERNS, evaluateCommandPolicy, matchesPattern, type CommandVerdict } from '../../src/core/guard/command/policy';
+import { DEFAULT_DENY_PATTERNS } from '../../src/core/settings';
+import { evaluateCommandPolicy, matchesPattern, type CommandVerdict } from '../../src/core/guard/command/policy';
 import { unsafeSedCommand } from '../../src/core/guard/command/sed';
 import { testContext } from './support/context';
 

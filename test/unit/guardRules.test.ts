@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { evaluateGuard, isExecutionConfigPath, type GuardAccess, type GuardFacts } from '../../src/core/guard/rules';
 import { type GuardDecision } from '../../src/core/decisions';
-import type { RiskLevel } from '../../src/core/ports';
+import type { RiskLevel } from '../../src/core/settings';
 
 const HOME = '/home/dev';
 

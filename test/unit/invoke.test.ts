@@ -3,11 +3,11 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { budgetResult, invokeTool } from '../../src/core/tools/invoke';
-import { TOOL_SPECS } from '../../src/core/tools';
+import { toolNamed } from '../../src/core/tools';
 import { testContext } from './support/context';
 
 const spec = (name: string) => {
-  const found = TOOL_SPECS.find((candidate) => candidate.name === name);
+  const found = toolNamed(name);
   assert.ok(found);
   return found;
 };

@@ -2,7 +2,20 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { readLineSliceFromFile, sliceLines, splitLines } from '../../src/core/read/lineSlice';
+import { fileLocation } from '../../src/core/location';
+import { NodeFileSystem } from '../../src/core/fs/nodeFileSystem';
+import type { TextEncodingName } from '../../src/core/text/encoding';
+import { readLineSlice, sliceLines, splitLines } from '../../src/core/read/lineSlice';
+
+/** Streams a slice of a local file through the FileSystem port's reader, as read_file does. */
+async function readLineSliceFromFile(file: string, encoding: TextEncodingName, bomLength: number, offset: number, limit: number) {
+  const reader = await new NodeFileSystem().openReader(fileLocation(file));
+  try {
+    return await readLineSlice(reader, encoding, bomLength, offset, limit);
+  } finally {
+    await reader.close();
+  }
+}
 
 describe('line slicing', () => {
   let dir: string;

@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { listDirectoryTool, MAX_LIST_ENTRIES } from '../../src/core/tools/listDirectory';
-import { resultText, testContext } from './support/context';
+import { callTool, resultText, testContext } from './support/context';
 
 describe('workspace_list_directory', () => {
   let root: string;
@@ -22,7 +22,7 @@ describe('workspace_list_directory', () => {
   });
   after(() => fs.rmSync(root, { recursive: true, force: true }));
 
-  const list = async (input: { path?: string; ignore?: string[]; respect_git_ignore?: boolean }) => resultText(await listDirectoryTool.run(input, testContext({ root })));
+  const list = async (input: { path?: string; ignore?: string[]; respect_git_ignore?: boolean }) => resultText(await callTool(listDirectoryTool, input, testContext({ root })));
 
   it('lists directories first with a slash, then files with sizes, each alphabetical', async () => {
     const lines = (await list({})).split('\n');

@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { TOOL_SPECS } from '../../src/core/tools';
+import { TOOLS } from '../../src/core/tools';
 import { manifestCommand, manifestEntry, paletteWhen, toolCommandId } from '../../src/core/tools/manifest';
 
 const manifest = JSON.parse(fs.readFileSync(path.resolve(__dirname, '../../../package.json'), 'utf8'));
@@ -14,7 +14,7 @@ describe('package.json and the tool specs', () => {
     );
   });
 
-  for (const spec of TOOL_SPECS) {
+  for (const spec of TOOLS) {
     it(`${spec.name}: manifest entry equals the spec (name, schema, required, descriptions)`, () => {
       const entry = manifest.contributes.languageModelTools.find((tool: { name: string }) => tool.name === spec.name);
       assert.deepEqual(entry, manifestEntry(spec));
@@ -22,7 +22,7 @@ describe('package.json and the tool specs', () => {
   }
 
   it('rejects unknown input fields in every schema', () => {
-    for (const spec of TOOL_SPECS) {
+    for (const spec of TOOLS) {
       assert.equal(spec.inputSchema.additionalProperties, false, spec.name);
     }
   });
@@ -35,13 +35,13 @@ describe('package.json and the tool specs', () => {
   });
 
   it('contributes a palette command per tool, hidden where the tool cannot work', () => {
-    for (const spec of TOOL_SPECS) {
+    for (const spec of TOOLS) {
       const command = manifest.contributes.commands.find((entry: { command: string }) => entry.command === toolCommandId(spec));
       assert.deepEqual(command, manifestCommand(spec));
       const menu = manifest.contributes.menus.commandPalette.find((entry: { command: string }) => entry.command === toolCommandId(spec));
       assert.deepEqual(menu, paletteWhen(spec));
     }
-    assert.equal(paletteWhen(TOOL_SPECS.find((spec) => spec.name === 'workspace_run_command')!).when, 'isWorkspaceTrusted && !virtualWorkspace');
-    assert.equal(paletteWhen(TOOL_SPECS.find((spec) => spec.name === 'workspace_write_file')!).when, 'isWorkspaceTrusted');
+    assert.equal(paletteWhen(TOOLS.find((spec) => spec.name === 'workspace_run_command')!).when, 'isWorkspaceTrusted && !virtualWorkspace');
+    assert.equal(paletteWhen(TOOLS.find((spec) => spec.name === 'workspace_write_file')!).when, 'isWorkspaceTrusted');
   });
 });

@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { readFileTool } from '../../src/core/tools/readFile';
-import { resultText, ScriptedApprover, testContext } from './support/context';
+import { callTool, resultText, ScriptedApprover, testContext } from './support/context';
 
 const FIXTURES = path.resolve(__dirname, '../../../test/fixtures/files');
 
@@ -15,7 +15,7 @@ describe('workspace_read_file', () => {
   });
   after(() => fs.rmSync(root, { recursive: true, force: true }));
 
-  const read = async (input: { file_path: string; offset?: number; limit?: number }, options = {}) => resultText(await readFileTool.run(input, testContext({ root, ...options })));
+  const read = async (input: { file_path: string; offset?: number; limit?: number }, options = {}) => resultText(await callTool(readFileTool, input, testContext({ root, ...options })));
 
   it('numbers lines like cat -n: six right-aligned columns and a tab', async () => {
     const text = await read({ file_path: 'hundred.txt', limit: 2 });
@@ -75,7 +75,7 @@ describe('workspace_read_file', () => {
   });
 
   it('returns images as image parts', async () => {
-    const result = await readFileTool.run({ file_path: 'red.png' }, testContext({ root }));
+    const result = await callTool(readFileTool, { file_path: 'red.png' }, testContext({ root }));
     const image = result.parts.find((part) => part.kind === 'image');
     assert.ok(image && image.kind === 'image');
     assert.equal(image.mimeType, 'image/png');
@@ -114,8 +114,8 @@ describe('workspace_read_file', () => {
 
   it('records what it read so later writes can check for staleness', async () => {
     const ctx = testContext({ root });
-    await readFileTool.run({ file_path: 'crlf.txt' }, ctx);
-    const recorded = ctx.reads.lookup({ scheme: 'file', authority: '', path: path.join(root, 'crlf.txt') });
+    await callTool(readFileTool, { file_path: 'crlf.txt' }, ctx);
+    const recorded = ctx.session.reads.lookup({ scheme: 'file', authority: '', path: path.join(root, 'crlf.txt') });
     assert.equal(recorded?.size, 37);
     assert.match(recorded?.sha256 ?? '', /^[0-9a-f]{64}$/);
   });

@@ -3,11 +3,12 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { BoundedOutput, stripAnsi } from '../../src/core/command/boundedOutput';
-import { groupAlive, stopAllCommands } from '../../src/core/command/processRunner';
+import { groupAlive, nodeProcessRunner, stopAllCommands } from '../../src/core/command/processRunner';
 import { chooseCommandShell } from '../../src/core/command/shellChoice';
 import { nonInteractiveEnvironment } from '../../src/core/command/commandEnvironment';
 import type { CancellationSignal } from '../../src/core/errors';
-import type { CommandHost, CommandTerminal, ToolSettings } from '../../src/core/ports';
+import type { CommandHost, CommandTerminal } from '../../src/core/ports/process';
+import type { ToolSettings } from '../../src/core/settings';
 import { invokeTool } from '../../src/core/tools/invoke';
 import { manifestEntry } from '../../src/core/tools/manifest';
 import { commandConfirmation, runCommandTool } from '../../src/core/tools/runCommand';
@@ -59,15 +60,15 @@ interface RunOptions {
 
 function setup(options: RunOptions = {}) {
   const terminal = new RecordingTerminal();
-  const host: CommandHost = { shell: '/bin/sh', logDirectory: logs, openTerminal: () => terminal };
+  const host: CommandHost = { shell: '/bin/sh', logDirectory: logs, environment: () => process.env, openTerminal: () => terminal, processes: nodeProcessRunner };
   const approver = new ScriptedApprover(options.approve ?? false);
-  const ctx = { ...testContext({ root, approver, token: options.token, settings: options.settings }), commands: host, extraReadRoots: [{ scheme: 'file', authority: '', path: logs }] };
+  const ctx = testContext({ root, approver, token: options.token, settings: options.settings, commands: host });
   return { ctx, terminal, approver };
 }
 
 async function run(input: Record<string, unknown>, options: RunOptions = {}) {
   const { ctx, terminal, approver } = setup(options);
-  const result = await invokeTool(runCommandTool as never, input, ctx);
+  const result = await invokeTool(runCommandTool, input, ctx);
   return { text: resultText(result), terminal, approver, ctx };
 }
 
@@ -140,7 +141,7 @@ describe('workspace_run_command in core', () => {
     const logPath = /Full log: (.*)/.exec(text)?.[1] ?? '';
     const log = fs.readFileSync(logPath, 'utf8');
     assert.match(log, /\n100000\n/);
-    const read = resultText(await invokeTool((await import('../../src/core/tools/readFile')).readFileTool as never, { file_path: logPath, offset: 100002, limit: 1 }, ctx));
+    const read = resultText(await invokeTool((await import('../../src/core/tools/readFile')).readFileTool, { file_path: logPath, offset: 100002, limit: 1 }, ctx));
     assert.match(read, /100000/);
   });
 
@@ -173,13 +174,13 @@ describe('workspace_run_command in core', () => {
 
   it('refuses a denied command without asking', async () => {
     const { ctx, approver } = setup({ approve: true });
-    await assert.rejects(invokeTool(runCommandTool as never, { command: 'rm -rf /' }, ctx), /refused by the command policy/);
+    await assert.rejects(invokeTool(runCommandTool, { command: 'rm -rf /' }, ctx), /refused by the command policy/);
     assert.equal(approver.asked.length, 0);
   });
 
   it('does not ask again when the chat already confirmed the call', async () => {
     const { ctx, approver } = setup({ approve: false });
-    const result = await invokeTool(runCommandTool as never, { command: 'touch chat.txt' }, { ...ctx, confirmedInChat: true });
+    const result = await invokeTool(runCommandTool, { command: 'touch chat.txt' }, { ...ctx, call: { ...ctx.call, confirmedInChat: true } });
     assert.match(resultText(result), /^Exit code: 0/);
     assert.equal(approver.asked.length, 0);
   });
@@ -212,7 +213,7 @@ describe('workspace_run_command in core', () => {
   it('kills the process group on cancellation', async () => {
     const token = new ManualCancellation();
     const { ctx, terminal } = setup({ approve: true, token });
-    const pending = invokeTool(runCommandTool as never, { command: 'echo go; sleep 300' }, ctx);
+    const pending = invokeTool(runCommandTool, { command: 'echo go; sleep 300' }, ctx);
     while (!terminal.text.includes('go')) {
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
@@ -222,7 +223,7 @@ describe('workspace_run_command in core', () => {
 
   it('kills the process group when the user presses Ctrl+C in the terminal', async () => {
     const { ctx, terminal } = setup({ approve: true });
-    const pending = invokeTool(runCommandTool as never, { command: 'echo go; sleep 300' }, ctx);
+    const pending = invokeTool(runCommandTool, { command: 'echo go; sleep 300' }, ctx);
     while (!terminal.text.includes('go')) {
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
@@ -232,7 +233,7 @@ describe('workspace_run_command in core', () => {
 
   it('stops running commands when the extension shuts down', async () => {
     const { ctx, terminal } = setup({ approve: true });
-    const pending = invokeTool(runCommandTool as never, { command: 'echo go; sleep 300' }, ctx);
+    const pending = invokeTool(runCommandTool, { command: 'echo go; sleep 300' }, ctx);
     while (!terminal.text.includes('go')) {
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
@@ -243,16 +244,16 @@ describe('workspace_run_command in core', () => {
   it('is refused on a virtual workspace, where no process can run', async () => {
     const { ctx } = setup();
     const virtual = { ...ctx, workspace: { ...ctx.workspace, folders: [{ name: 'mem', location: { scheme: 'memfs', authority: '', path: '/' } }] } };
-    await assert.rejects(invokeTool(runCommandTool as never, { command: 'ls' }, virtual), /not available here[\s\S]*virtual workspace/);
+    await assert.rejects(invokeTool(runCommandTool, { command: 'ls' }, virtual), /not available here[\s\S]*virtual workspace/);
   });
 
   it('is hidden from chat on virtual workspaces by its when clause', () => {
-    assert.equal(manifestEntry(runCommandTool as never).when, '!virtualWorkspace');
+    assert.equal(manifestEntry(runCommandTool).when, '!virtualWorkspace');
   });
 
   it('is refused in plan mode before anything runs', async () => {
     const { ctx, terminal } = setup({ approve: true });
-    await assert.rejects(invokeTool(runCommandTool as never, { command: 'touch plan.txt' }, { ...ctx, settings: { ...ctx.settings, planMode: true } }), /plan mode/);
+    await assert.rejects(invokeTool(runCommandTool, { command: 'touch plan.txt' }, { ...ctx, settings: { ...ctx.settings, planMode: true } }), /plan mode/);
     assert.equal(terminal.text, '');
   });
 

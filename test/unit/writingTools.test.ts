@@ -6,10 +6,10 @@ import { applyPatchTool } from '../../src/core/tools/applyPatch';
 import { editFileTool } from '../../src/core/tools/editFile';
 import { invokeTool } from '../../src/core/tools/invoke';
 import { readFileTool } from '../../src/core/tools/readFile';
-import type { ToolSpec } from '../../src/core/tools/toolSpec';
+import type { Tool } from '../../src/core/tools/toolSpec';
 import { writeFileTool } from '../../src/core/tools/writeFile';
 import { RecordingChangeApplier } from './support/changeApplier';
-import { resultText, testContext, type TestContextOptions } from './support/context';
+import { callTool, resultText, testContext, type TestContextOptions } from './support/context';
 
 const FIXTURES = path.resolve(__dirname, '../../../test/fixtures/workspace/writing');
 
@@ -29,10 +29,9 @@ describe('writing tools (core, over the local disk)', () => {
   afterEach(() => fs.rmSync(root, { recursive: true, force: true }));
 
   const withOptions = (options: Partial<TestContextOptions>): void => {
-    const reads = ctx.reads;
-    ctx = { ...testContext({ root, changes: applier, ...options }), reads };
+    ctx = testContext({ root, changes: applier, reads: ctx.session.reads, ...options });
   };
-  const run = async <I>(tool: ToolSpec<I>, input: I): Promise<string> => resultText(await tool.run(input, ctx));
+  const run = async (tool: Tool, input: object): Promise<string> => resultText(await callTool(tool, input, ctx));
   const read = (name: string): Promise<string> => run(readFileTool, { file_path: name });
 
   describe('workspace_write_file', () => {
@@ -124,16 +123,27 @@ describe('writing tools (core, over the local disk)', () => {
       try {
         fs.writeFileSync(path.join(outside, 'secret.txt'), 'outside\n');
         fs.symlinkSync(path.join(outside, 'secret.txt'), file('escape.txt'));
-        await assert.rejects(run(writeFileTool, { file_path: 'escape.txt', content: 'x\n' }), /Denied by file\.outside_workspace_write: escape\.txt is a symbolic link .* leads outside the workspace/);
+        await assert.rejects(run(writeFileTool, { file_path: 'escape.txt', content: 'x\n' }), /Denied by file\.symlink_escape_write: escape\.txt is a symbolic link .* leads outside the workspace/);
         assert.equal(fs.readFileSync(path.join(outside, 'secret.txt'), 'utf8'), 'outside\n');
       } finally {
         fs.rmSync(outside, { recursive: true, force: true });
       }
     });
 
-    it('refuses a file with several hard links', async () => {
+    it('refuses a file with several hard links at the low level', async () => {
       fs.linkSync(file('plain.txt'), file('hard.txt'));
-      await assert.rejects(run(writeFileTool, { file_path: 'hard.txt', content: 'x\n' }), /has 2 hard links/);
+      withOptions({ settings: { riskLevel: 'low' } });
+      await assert.rejects(run(writeFileTool, { file_path: 'hard.txt', content: 'x\n' }), /^ToolError: Denied by file\.hard_link_write: hard\.txt has 2 hard links/);
+      assert.equal(bytes('plain.txt').toString(), 'one\ntwo\nthree\n');
+    });
+
+    it('makes the user review a write to a hard-linked file, and a rejection names the rule', async () => {
+      fs.linkSync(file('plain.txt'), file('hard.txt'));
+      await read('hard.txt');
+      applier.accept = false;
+      await assert.rejects(run(writeFileTool, { file_path: 'hard.txt', content: 'x\n' }), /^ToolError: Denied by file\.hard_link_write: hard\.txt has 2 hard links.*The user declined when asked/);
+      assert.match(applier.reviewed[0].files[0].alwaysAsk ?? '', /^file\.hard_link_write: /);
+      assert.equal(bytes('plain.txt').toString(), 'one\ntwo\nthree\n');
     });
 
     it('is refused in an untrusted workspace, like the other writing tools', async () => {
@@ -143,7 +153,7 @@ describe('writing tools (core, over the local disk)', () => {
         [editFileTool, { file_path: 'plain.txt', old_string: 'one', new_string: 'ONE' }],
         [applyPatchTool, { patch: '*** Begin Patch\n*** Add File: b.txt\n+x\n*** End Patch' }],
       ] as const) {
-        await assert.rejects(invokeTool(tool as unknown as ToolSpec<never>, input, ctx), /not trusted \(Restricted Mode\)/);
+        await assert.rejects(invokeTool(tool, input, ctx), /not trusted \(Restricted Mode\)/);
       }
       assert.equal(applier.reviewed.length, 0);
     });

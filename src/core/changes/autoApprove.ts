@@ -1,5 +1,5 @@
 import { minimatch } from 'minimatch';
-import type { ChangePlan } from '../ports';
+import type { ChangePlan } from '../ports/changes';
 
 /**
  * Whether the `workspaceAgentTools.autoApprove` globs let every file of a plan through without a

@@ -1,4 +1,4 @@
-import type { FileFingerprint, ReadLedger } from '../ports';
+import type { FileFingerprint, ReadLedger } from '../ports/readLedger';
 import type { Location } from '../location';
 import { locationKey } from '../location';
 

@@ -1,25 +1,23 @@
-// The last steps every write tool shares: the user's review, the applier's single write, and the
-// read ledger updated to what the agent now knows the files contain.
-import type { AppliedChange, ChangePlan, ToolContext } from '../ports';
+// The last steps every write tool shares: auto-approve or the user's review, the writer's single
+// write, and the read ledger updated to what the agent now knows the files contain.
+import type { ToolContext } from '../context';
 import type { GuardVerdict } from '../decisions';
+import { throwIfCancelled, ToolError } from '../errors';
 import { warnedRejection } from '../guard/writeGuard';
-import { ToolError } from '../errors';
-import { sha256 } from './fileBaseline';
+import type { AppliedChange, ChangePlan } from '../ports/changes';
+import { isAutoApproved } from './autoApprove';
+import { bytesFingerprint } from './freshness';
 
-/** Reviews and applies a plan; throws a ToolError when the user rejects it or the call is cancelled. */
+/** Reviews and writes a plan; throws a ToolError when the user rejects it. `warnings[0]` names a rejection. */
 export async function reviewAndApply(plan: ChangePlan, warnings: readonly GuardVerdict[], ctx: ToolContext): Promise<AppliedChange> {
-  const applier = ctx.changes;
-  if (!applier) {
-    throw new ToolError(`${plan.tool} cannot write files in this host. Tell the user which change to make instead.`);
+  const pipeline = ctx.session.changes;
+  if (!pipeline) {
+    throw new ToolError(`${plan.tool.name} cannot write files in this host. Tell the user which change to make instead.`);
   }
-  const cancelled = (): ToolError => new ToolError(`${plan.tool} was cancelled; nothing was written.`);
-  if (ctx.token.isCancellationRequested) {
-    throw cancelled();
-  }
-  const accepted = await applier.review(plan, ctx.token);
-  if (ctx.token.isCancellationRequested) {
-    throw cancelled();
-  }
+  throwIfCancelled(ctx.call.token);
+  ctx.call.observer?.onChangePlanned(plan);
+  const accepted = isAutoApproved(plan, ctx.settings.autoApprove) || (await pipeline.reviewer.review(plan, ctx.call.token));
+  throwIfCancelled(ctx.call.token);
   if (!accepted) {
     if (warnings.length > 0) {
       throw new ToolError(warnedRejection(warnings[0]));
@@ -27,14 +25,14 @@ export async function reviewAndApply(plan: ChangePlan, warnings: readonly GuardV
     const subject = plan.files.length === 1 ? plan.files[0].shownPath : `the ${plan.files.length} files`;
     throw new ToolError(`The user rejected the change to ${subject}; nothing was written. Ask the user what they would like instead before trying again.`);
   }
-  const applied = await applier.apply(plan, ctx.token);
+  const applied = await pipeline.writer.write(plan, ctx.call.token);
   for (const file of plan.files) {
     if (!file.after) {
       continue;
     }
     const location = file.moveTo ?? file.location;
-    const stat = await ctx.fs.stat(location);
-    ctx.reads.record(location, { size: file.after.bytes.length, mtime: stat?.mtime ?? 0, sha256: sha256(file.after.bytes) });
+    const stat = await ctx.host.fs.stat(location);
+    ctx.session.reads.record(location, bytesFingerprint(file.after.bytes, stat?.mtime ?? 0));
   }
   return applied;
 }

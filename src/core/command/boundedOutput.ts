@@ -1,18 +1,12 @@
 // Keeps the beginning and the end of a stream whatever its length, so `yes` cannot grow memory:
 // the head fills once, the tail is a window over the most recent characters.
+import type { KeptOutput } from '../ports/process';
 
 /** ANSI escape sequences (CSI, OSC, and two-character escapes), which mean nothing to a model. */
 const ANSI_PATTERN = /\u001b\[[0-?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(\u0007|\u001b\\)|\u001b[@-Z\\-_]/g;
 
 export function stripAnsi(text: string): string {
   return text.replace(ANSI_PATTERN, '');
-}
-
-/** The characters kept of one stream, and how many were left out between head and tail. */
-export interface KeptOutput {
-  readonly text: string;
-  readonly totalChars: number;
-  readonly omittedChars: number;
 }
 
 export class BoundedOutput {

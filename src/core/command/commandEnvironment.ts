@@ -4,8 +4,8 @@
  * more than interactivity (some builds fail on warnings under CI), and with no TTY on stdout the
  * watch modes of test runners stay off anyway.
  */
-export function nonInteractiveEnvironment(base: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...base };
+export function nonInteractiveEnvironment(base: Readonly<Record<string, string | undefined>>): Record<string, string | undefined> {
+  const env: Record<string, string | undefined> = { ...base };
   // Electron's flag would make any Electron app (the `code` CLI included) behave as plain Node.
   delete env.ELECTRON_RUN_AS_NODE;
   delete env.FORCE_COLOR;

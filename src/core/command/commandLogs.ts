@@ -1,3 +1,4 @@
+// The full logs of workspace_run_command: where a new one goes, and pruning the old ones.
 import { readdirSync, rmSync, statSync } from 'node:fs';
 import * as path from 'node:path';
 
@@ -22,4 +23,11 @@ export function pruneCommandLogs(directory: string, keep: number): void {
   for (const old of logs.slice(keep)) {
     rmSync(old.file, { force: true });
   }
+}
+
+/** A new log file's path: when, which window (pid), a random part, and the start of the command. */
+export function commandLogPath(directory: string, command: string, now: number): string {
+  const stamp = new Date(now).toISOString().replace(/[:.]/g, '-');
+  const slug = command.replace(/[^A-Za-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 40) || 'command';
+  return path.join(directory, `${stamp}-${process.pid}-${Math.floor(Math.random() * 1e6)}-${slug}.log`);
 }

@@ -8,48 +8,8 @@ import { spawn } from 'node:child_process';
 import { createWriteStream, existsSync, mkdirSync, readdirSync, readFileSync, type WriteStream } from 'node:fs';
 import * as path from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
-import type { CancellationSignal } from '../errors';
-import { BoundedOutput, stripAnsi, type KeptOutput } from './boundedOutput';
-
-export interface ProcessRequest {
-  readonly shell: string;
-  readonly commandLine: string;
-  readonly cwd: string;
-  readonly env: NodeJS.ProcessEnv;
-  readonly timeoutMs: number;
-  /** How long processes get after TERM before KILL. */
-  readonly killGraceMs: number;
-  /** Where the full output is written (stdout and stderr interleaved, escapes stripped). */
-  readonly logPath: string;
-  /** Characters of each stream kept at the start and at the end. */
-  readonly headChars: number;
-  readonly tailChars: number;
-  /** The log stops growing past this many characters (a note says so). */
-  readonly maxLogChars: number;
-  readonly token: CancellationSignal;
-  /** Live output for the terminal, raw. */
-  onOutput?(chunk: string, stream: 'stdout' | 'stderr'): void;
-  /** Registers the user's stop request (Ctrl+C in the terminal). */
-  onInterrupt?(listener: () => void): { dispose(): void };
-}
-
-export type StopReason = 'timeout' | 'cancelled' | 'interrupted';
-
-export interface ProcessOutcome {
-  readonly exitCode: number | null;
-  readonly signal: string | null;
-  /** Why the process group was stopped early, if it was. */
-  readonly stopped?: StopReason;
-  /** True when background processes were still running after the shell exited and were stopped. */
-  readonly leftoversStopped: boolean;
-  /** A spawn failure (shell or folder missing). */
-  readonly spawnError?: string;
-  readonly durationMs: number;
-  readonly stdout: KeptOutput;
-  readonly stderr: KeptOutput;
-  readonly logPath: string;
-  readonly logTruncated: boolean;
-}
+import type { ProcessOutcome, ProcessRequest, ProcessRunner, StopReason } from '../ports/process';
+import { BoundedOutput, stripAnsi } from './boundedOutput';
 
 const POLL_MS = 50;
 /** After the group is gone, how long to wait for the pipes to report end of file. */
@@ -140,6 +100,9 @@ const runningGroups = new Set<number>();
 export async function stopAllCommands(graceMs: number): Promise<void> {
   await Promise.all([...runningGroups].map((pgid) => terminateGroup(pgid, graceMs)));
 }
+
+/** The ProcessRunner of the extension host's machine. */
+export const nodeProcessRunner: ProcessRunner = { run: (request) => runProcess(request) };
 
 /** The log file: bounded, and the pipes pause while the disk catches up so memory stays flat. */
 class LogWriter {

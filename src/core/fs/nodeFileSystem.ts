@@ -1,15 +1,16 @@
+// The file scheme's FileSystem: the extension host's disk through Node, for the extension (whose
+// VS Code adapter uses it for file: locations) and for unit tests.
 import * as fs from 'node:fs/promises';
 import type { Stats } from 'node:fs';
 import * as path from 'node:path';
-import type { DirectoryEntry, EntryKind, EntryStat, FileSystem } from '../ports';
-import type { Location } from '../location';
-import { fileLocation } from '../location';
+import { BugError } from '../errors';
+import { fileLocation, type Location } from '../location';
+import type { DirectoryEntry, EntryKind, EntryStat, FileReader, FileSystem } from '../ports/fileSystem';
 
 function kindOf(stats: Stats): EntryKind {
   return stats.isFile() ? 'file' : stats.isDirectory() ? 'directory' : 'other';
 }
 
-/** The local disk through Node's fs: the file scheme's FileSystem, used by the extension and by unit tests. */
 export class NodeFileSystem implements FileSystem {
   async stat(location: Location): Promise<EntryStat | undefined> {
     const fsPath = this.requireLocal(location);
@@ -20,11 +21,11 @@ export class NodeFileSystem implements FileSystem {
       return undefined;
     }
     if (!link.isSymbolicLink()) {
-      return { kind: kindOf(link), isSymlink: false, size: link.size, mtime: link.mtimeMs };
+      return { kind: kindOf(link), isSymlink: false, size: link.size, mtime: link.mtimeMs, linkCount: link.nlink };
     }
     try {
       const target = await fs.stat(fsPath);
-      return { kind: kindOf(target), isSymlink: true, size: target.size, mtime: target.mtimeMs };
+      return { kind: kindOf(target), isSymlink: true, size: target.size, mtime: target.mtimeMs, linkCount: target.nlink };
     } catch {
       // A dangling link or a loop: the entry exists but leads nowhere readable.
       return { kind: 'other', isSymlink: true, size: link.size, mtime: link.mtimeMs };
@@ -33,6 +34,16 @@ export class NodeFileSystem implements FileSystem {
 
   async readFile(location: Location): Promise<Uint8Array> {
     return fs.readFile(this.requireLocal(location));
+  }
+
+  async openReader(location: Location): Promise<FileReader> {
+    const handle = await fs.open(this.requireLocal(location), 'r');
+    const size = (await handle.stat()).size;
+    return {
+      size,
+      read: async (into, position) => (await handle.read(into, 0, into.length, position)).bytesRead,
+      close: () => handle.close(),
+    };
   }
 
   async readDirectory(location: Location): Promise<DirectoryEntry[]> {
@@ -81,7 +92,7 @@ export class NodeFileSystem implements FileSystem {
 
   private requireLocal(location: Location): string {
     if (location.scheme !== 'file') {
-      throw new Error(`NodeFileSystem cannot open ${location.scheme}: locations`);
+      throw new BugError(`NodeFileSystem cannot open ${location.scheme}: locations`);
     }
     return location.path;
   }

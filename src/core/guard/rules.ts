@@ -1,6 +1,7 @@
 import * as path from 'node:path';
 import { stricter, type GuardDecision, type GuardVerdict } from '../decisions';
-import type { RiskLevel } from '../ports';
+import type { EntryKind } from '../ports/fileSystem';
+import type { RiskLevel } from '../settings';
 
 /** What a call does to a path: read it, write it (create, modify, delete, move), or apply a patch. */
 export type GuardAccess = 'read' | 'write' | 'patch';
@@ -20,11 +21,21 @@ export interface GuardFacts {
   readonly deleteCount?: number;
   /** How reasons name the path, when that differs from `path` (a symlink's target, another scheme). */
   readonly shown?: string;
+  /** What is there once links are followed; undefined when nothing is (a file about to be created). */
+  readonly kind?: EntryKind;
+  /** True when the entry itself is a symbolic link. */
+  readonly isSymlink?: boolean;
+  /** How many names a regular file has (hard links), where the file system reports it. */
+  readonly linkCount?: number;
+  /** For a link inside the workspace whose target is outside: the target. */
+  readonly escapesTo?: string;
+  /** The path as the workspace shows it, for reasons about the entry itself. */
+  readonly display?: string;
 }
 
 interface GuardRule {
   readonly id: string;
-  readonly appliesTo: GuardAccess;
+  readonly appliesTo: readonly GuardAccess[];
   readonly levels: Readonly<Record<RiskLevel, GuardDecision>>;
   matches(facts: GuardFacts): boolean;
   reason(facts: GuardFacts): string;
@@ -115,7 +126,7 @@ const ALL: Record<RiskLevel, GuardDecision> = { low: 'deny', medium: 'deny', hig
 export const GUARD_RULES: readonly GuardRule[] = [
   {
     id: 'file.system_path_read',
-    appliesTo: 'read',
+    appliesTo: ['read'],
     levels: ALL,
     matches: (f) => f.local && SYSTEM_READ_ROOTS.some((root) => under(f.path, root)),
     reason: (f) => `${f.shown ?? f.path} is a kernel or device path; reading it can hang or return endless data.`,
@@ -123,7 +134,7 @@ export const GUARD_RULES: readonly GuardRule[] = [
   },
   {
     id: 'file.sensitive_path_read',
-    appliesTo: 'read',
+    appliesTo: ['read'],
     levels: { low: 'deny', medium: 'deny', high: 'warn' },
     matches: isSensitiveForRead,
     reason: (f) => `${f.shown ?? f.path} holds credentials or secrets (keys, passwords, tokens) that must not reach the model.`,
@@ -131,15 +142,24 @@ export const GUARD_RULES: readonly GuardRule[] = [
   },
   {
     id: 'file.outside_workspace_read',
-    appliesTo: 'read',
+    appliesTo: ['read'],
     levels: { low: 'deny', medium: 'warn', high: 'allow' },
     matches: (f) => !f.insideWorkspace,
     reason: (f) => `${f.shown ?? f.path} is outside the workspace folders.`,
     suggestion: 'Work with files inside the workspace, or ask the user to add the folder to workspaceAgentTools.allowedReadPaths.',
   },
   {
+    id: 'file.non_regular_file',
+    appliesTo: ['read', 'write'],
+    levels: ALL,
+    matches: (f) => f.kind === 'other',
+    reason: (f) =>
+      `${f.display ?? f.shown ?? f.path} is ${f.isSymlink ? 'a symlink that leads nowhere (broken, or a loop)' : 'not a regular file (a device, FIFO or socket); opening it could block or stream forever'}.`,
+    suggestion: 'Only regular files can be read or written; pick another path.',
+  },
+  {
     id: 'file.system_path_write',
-    appliesTo: 'write',
+    appliesTo: ['write'],
     levels: ALL,
     matches: (f) => f.local && SYSTEM_WRITE_ROOTS.some((root) => under(f.path, root)),
     reason: (f) => `${f.shown ?? f.path} is a system path; changing it can break the machine.`,
@@ -147,7 +167,7 @@ export const GUARD_RULES: readonly GuardRule[] = [
   },
   {
     id: 'file.sensitive_path_write',
-    appliesTo: 'write',
+    appliesTo: ['write'],
     levels: ALL,
     matches: isSensitiveForWrite,
     reason: (f) => `${f.shown ?? f.path} holds credentials or runs at every shell start; an agent must not change it.`,
@@ -155,15 +175,33 @@ export const GUARD_RULES: readonly GuardRule[] = [
   },
   {
     id: 'file.outside_workspace_write',
-    appliesTo: 'write',
+    appliesTo: ['write'],
     levels: { low: 'deny', medium: 'warn', high: 'allow' },
     matches: (f) => !f.insideWorkspace,
     reason: (f) => `${f.shown ?? f.path} is outside the workspace folders.`,
     suggestion: 'Write inside the workspace, or ask the user to add the folder to workspaceAgentTools.allowedWritePaths.',
   },
   {
+    id: 'file.symlink_escape_write',
+    appliesTo: ['write'],
+    levels: { low: 'deny', medium: 'deny', high: 'warn' },
+    matches: (f) => f.escapesTo !== undefined,
+    reason: (f) =>
+      `${f.display ?? f.shown ?? f.path} is a symbolic link (or lies under one) that leads outside the workspace, to ${f.escapesTo ?? '?'}; writing through it would change a file outside the workspace.`,
+    suggestion: 'Write to a real file inside the workspace, or ask the user to change the link.',
+  },
+  {
+    id: 'file.hard_link_write',
+    appliesTo: ['write'],
+    levels: { low: 'deny', medium: 'warn', high: 'warn' },
+    matches: (f) => f.kind === 'file' && (f.linkCount ?? 1) > 1,
+    reason: (f) =>
+      `${f.display ?? f.shown ?? f.path} has ${f.linkCount ?? 0} hard links, so writing it would also change the same file under its other names, which may be outside the workspace.`,
+    suggestion: 'Ask the user to replace the hard link with a copy first.',
+  },
+  {
     id: 'file.protected_file_overwrite',
-    appliesTo: 'write',
+    appliesTo: ['write'],
     levels: { low: 'deny', medium: 'deny', high: 'warn' },
     matches: (f) => components(f.path).includes('.git'),
     reason: (f) => `${f.shown ?? f.path} is inside a .git folder; writing there can corrupt the repository.`,
@@ -171,7 +209,7 @@ export const GUARD_RULES: readonly GuardRule[] = [
   },
   {
     id: 'file.execution_config_write',
-    appliesTo: 'write',
+    appliesTo: ['write'],
     levels: { low: 'warn', medium: 'warn', high: 'warn' },
     matches: (f) => isExecutionConfigPath(f.path),
     reason: (f) => `${f.shown ?? f.path} configures tasks, settings, extensions, hooks or git, so changing it can run code or widen what the agent may do.`,
@@ -179,7 +217,7 @@ export const GUARD_RULES: readonly GuardRule[] = [
   },
   {
     id: 'file.apply_patch_delete_many',
-    appliesTo: 'patch',
+    appliesTo: ['patch'],
     levels: { low: 'deny', medium: 'warn', high: 'warn' },
     matches: (f) => (f.deleteCount ?? 0) >= 5,
     reason: (f) => `The patch deletes ${f.deleteCount ?? 0} files.`,
@@ -191,7 +229,7 @@ export const GUARD_RULES: readonly GuardRule[] = [
 export function evaluateGuard(facts: GuardFacts, level: RiskLevel): GuardVerdict {
   let verdict: GuardVerdict = { decision: 'allow', reason: 'No rule applies.', suggestion: '' };
   for (const rule of GUARD_RULES) {
-    if (rule.appliesTo !== facts.access || !rule.matches(facts)) {
+    if (!rule.appliesTo.includes(facts.access) || !rule.matches(facts)) {
       continue;
     }
     verdict = stricter(verdict, { decision: rule.levels[level], rule: rule.id, reason: rule.reason(facts), suggestion: rule.suggestion });

@@ -1,6 +1,6 @@
 import * as path from 'node:path';
 import { fileLocation, withPath, type Location, type WorkspaceFolder } from '../location';
-import type { WorkspaceInfo } from '../ports';
+import type { WorkspaceInfo } from '../ports/workspace';
 import { ToolError } from '../errors';
 
 const URI_PREFIX = /^([a-zA-Z][a-zA-Z0-9+.-]+):(\/\/([^/]*))?(\/.*)?$/;

@@ -4,27 +4,14 @@
 /** The longest line any tool shows in full. */
 export const MAX_LINE_CHARS = 2000;
 
-/** Default of workspaceAgentTools.output.maxResultChars: about 25k tokens, what the peers allow one read. */
-export const DEFAULT_MAX_RESULT_CHARS = 100_000;
-
-/** Default of workspaceAgentTools.output.commandOutputChars, for each of stdout and stderr. */
-export const DEFAULT_COMMAND_OUTPUT_CHARS = 30_000;
+/** The start of a line of `fullLength` characters cut to `max`, with the marker saying how much is missing. */
+export function cutLine(start: string, fullLength: number, max = MAX_LINE_CHARS): string {
+  return `${start.slice(0, max)}… [line truncated: ${fullLength - max} more characters]`;
+}
 
 /** Cuts a line longer than `max` characters and says how much was cut. */
 export function capLine(line: string, max = MAX_LINE_CHARS): string {
-  if (line.length <= max) {
-    return line;
-  }
-  return `${line.slice(0, max)}… [line truncated: ${line.length - max} more characters]`;
-}
-
-/** Keeps the first `maxLines` lines; the note says how many were left out. */
-export function capLines(lines: readonly string[], maxLines: number, what = 'lines'): { lines: string[]; omitted: number; note?: string } {
-  if (lines.length <= maxLines) {
-    return { lines: [...lines], omitted: 0 };
-  }
-  const omitted = lines.length - maxLines;
-  return { lines: lines.slice(0, maxLines), omitted, note: `[${omitted} more ${what} not shown]` };
+  return line.length <= max ? line : cutLine(line, line.length, max);
 }
 
 /**
@@ -41,16 +28,11 @@ export function capChars(text: string, maxChars: number, hint = ''): { text: str
   return { text: `${text.slice(0, end)}\n${note}`, omittedChars: text.length - end };
 }
 
-/** Keeps the start and the end of a long text, where the interesting parts of logs usually are. */
-export function headAndTail(text: string, maxChars: number): { text: string; omittedChars: number } {
-  if (text.length <= maxChars) {
-    return { text, omittedChars: 0 };
-  }
+/**
+ * How a budget for a long stream is shared between its start and its end, where the interesting
+ * parts of logs usually are: 40% head, the rest tail.
+ */
+export function headAndTailShares(maxChars: number): { readonly head: number; readonly tail: number } {
   const head = Math.floor(maxChars * 0.4);
-  const tail = maxChars - head;
-  const omitted = text.length - head - tail;
-  return {
-    text: `${text.slice(0, head)}\n[... ${omitted} characters omitted ...]\n${text.slice(text.length - tail)}`,
-    omittedChars: omitted,
-  };
+  return { head, tail: maxChars - head };
 }

@@ -1,8 +1,7 @@
-import { open } from 'node:fs/promises';
-import type { CancellationSignal } from '../errors';
+import { throwIfCancelled, type CancellationSignal } from '../errors';
+import { capLine, cutLine, MAX_LINE_CHARS } from '../output/budget';
+import type { FileReader } from '../ports/fileSystem';
 import { createDecoder, type TextEncodingName } from '../text/encoding';
-import { capLine, MAX_LINE_CHARS } from '../output/budget';
-import { ToolError } from '../errors';
 
 /** A window of a file's lines, with what is known about the rest. */
 export interface LineSlice {
@@ -50,123 +49,116 @@ export const EXACT_COUNT_LIMIT = 64 * 1024 * 1024;
 const CHUNK_BYTES = 64 * 1024;
 
 /**
- * Streams lines [offset, offset + limit) of a local file. Memory stays bounded whatever the file:
+ * Streams lines [offset, offset + limit) of an open file. Memory stays bounded whatever the file:
  * only the selected lines are kept, each at most the line cap, and reading stops after the slice
  * (files up to EXACT_COUNT_LIMIT are read on to count their lines).
  */
-export async function readLineSliceFromFile(
-  fsPath: string,
+export async function readLineSlice(
+  reader: FileReader,
   encoding: TextEncodingName,
   bomLength: number,
   offset: number,
   limit: number,
   token?: CancellationSignal,
 ): Promise<LineSlice> {
-  const handle = await open(fsPath, 'r');
-  try {
-    const size = (await handle.stat()).size;
-    const decoder = createDecoder(encoding);
-    const buffer = Buffer.allocUnsafe(CHUNK_BYTES);
-    const lines: string[] = [];
-    const last = offset - 1 + limit; // 1-based number of the last selected line
-    let lineNo = 0; // lines completed so far
-    let partial = '';
-    let partialExtra = 0; // characters of the current line beyond what `partial` keeps
-    let partialHasContent = false;
-    let cutLines = 0;
-    let position = bomLength;
-    let moreAfter = false;
-    let countingOnly = false;
+  const size = reader.size;
+  const decoder = createDecoder(encoding);
+  const buffer = Buffer.allocUnsafe(CHUNK_BYTES);
+  const lines: string[] = [];
+  const last = offset - 1 + limit; // 1-based number of the last selected line
+  let lineNo = 0; // lines completed so far
+  let partial = '';
+  let partialExtra = 0; // characters of the current line beyond what `partial` keeps
+  let partialHasContent = false;
+  let cutLines = 0;
+  let position = bomLength;
+  let moreAfter = false;
+  let countingOnly = false;
 
-    const finishLine = (): void => {
-      lineNo += 1;
-      if (lineNo >= offset && lineNo <= last) {
-        let line = partial;
-        if (partialExtra === 0 && line.endsWith('\r')) {
-          line = line.slice(0, -1);
-        }
-        const full = line.length + partialExtra;
-        if (full > MAX_LINE_CHARS) {
-          cutLines += 1;
-          line = `${line.slice(0, MAX_LINE_CHARS)}… [line truncated: ${full - MAX_LINE_CHARS} more characters]`;
-        }
-        lines.push(line);
+  const finishLine = (): void => {
+    lineNo += 1;
+    if (lineNo >= offset && lineNo <= last) {
+      let line = partial;
+      if (partialExtra === 0 && line.endsWith('\r')) {
+        line = line.slice(0, -1);
       }
-      partial = '';
-      partialExtra = 0;
-      partialHasContent = false;
-    };
-
-    const consume = (text: string): void => {
-      let start = 0;
-      while (start < text.length) {
-        if (lineNo >= last) {
-          // The slice is complete: anything further means more lines follow.
-          moreAfter = true;
-          if (!countingOnly) {
-            countingOnly = true;
-          }
-          let index = text.indexOf('\n', start);
-          while (index !== -1) {
-            lineNo += 1;
-            start = index + 1;
-            index = text.indexOf('\n', start);
-          }
-          partialHasContent = start < text.length;
-          return;
-        }
-        const newline = text.indexOf('\n', start);
-        const end = newline === -1 ? text.length : newline;
-        if (lineNo + 1 >= offset) {
-          const room = MAX_LINE_CHARS + 1 - partial.length;
-          const piece = text.slice(start, end);
-          if (piece.length <= room) {
-            partial += piece;
-          } else {
-            partial += piece.slice(0, room);
-            partialExtra += piece.length - room;
-          }
-        }
-        partialHasContent = partialHasContent || end > start;
-        if (newline === -1) {
-          return;
-        }
-        finishLine();
-        start = newline + 1;
+      const full = line.length + partialExtra;
+      if (full > MAX_LINE_CHARS) {
+        cutLines += 1;
+        line = cutLine(line, full);
       }
-    };
-
-    for (;;) {
-      if (token?.isCancellationRequested) {
-        throw new ToolError('The read was cancelled.');
-      }
-      if (countingOnly && size > EXACT_COUNT_LIMIT) {
-        break;
-      }
-      const { bytesRead } = await handle.read(buffer, 0, CHUNK_BYTES, position);
-      if (bytesRead === 0) {
-        break;
-      }
-      position += bytesRead;
-      consume(decoder.decode(buffer.subarray(0, bytesRead), { stream: true }));
+      lines.push(line);
     }
-    consume(decoder.decode());
-    const atEnd = position >= size;
-    if (atEnd) {
-      if (partialHasContent) {
-        if (countingOnly) {
+    partial = '';
+    partialExtra = 0;
+    partialHasContent = false;
+  };
+
+  const consume = (text: string): void => {
+    let start = 0;
+    while (start < text.length) {
+      if (lineNo >= last) {
+        // The slice is complete: anything further means more lines follow.
+        moreAfter = true;
+        if (!countingOnly) {
+          countingOnly = true;
+        }
+        let index = text.indexOf('\n', start);
+        while (index !== -1) {
           lineNo += 1;
+          start = index + 1;
+          index = text.indexOf('\n', start);
+        }
+        partialHasContent = start < text.length;
+        return;
+      }
+      const newline = text.indexOf('\n', start);
+      const end = newline === -1 ? text.length : newline;
+      if (lineNo + 1 >= offset) {
+        const room = MAX_LINE_CHARS + 1 - partial.length;
+        const piece = text.slice(start, end);
+        if (piece.length <= room) {
+          partial += piece;
         } else {
-          finishLine();
+          partial += piece.slice(0, room);
+          partialExtra += piece.length - room;
         }
       }
-      return { lines, firstLine: offset, totalLines: lineNo, totalIsExact: true, moreAfter: lineNo > last, cutLines };
+      partialHasContent = partialHasContent || end > start;
+      if (newline === -1) {
+        return;
+      }
+      finishLine();
+      start = newline + 1;
     }
-    // Stopped early in a huge file: estimate the total from the bytes per line seen so far.
-    const bytesPerLine = (position - bomLength) / Math.max(lineNo, 1);
-    const estimate = Math.max(lineNo + 1, Math.round((size - bomLength) / bytesPerLine));
-    return { lines, firstLine: offset, totalLines: estimate, totalIsExact: false, moreAfter, cutLines };
-  } finally {
-    await handle.close();
+  };
+
+  for (;;) {
+    throwIfCancelled(token);
+    if (countingOnly && size > EXACT_COUNT_LIMIT) {
+      break;
+    }
+    const bytesRead = await reader.read(buffer, position);
+    if (bytesRead === 0) {
+      break;
+    }
+    position += bytesRead;
+    consume(decoder.decode(buffer.subarray(0, bytesRead), { stream: true }));
   }
+  consume(decoder.decode());
+  const atEnd = position >= size;
+  if (atEnd) {
+    if (partialHasContent) {
+      if (countingOnly) {
+        lineNo += 1;
+      } else {
+        finishLine();
+      }
+    }
+    return { lines, firstLine: offset, totalLines: lineNo, totalIsExact: true, moreAfter: lineNo > last, cutLines };
+  }
+  // Stopped early in a huge file: estimate the total from the bytes per line seen so far.
+  const bytesPerLine = (position - bomLength) / Math.max(lineNo, 1);
+  const estimate = Math.max(lineNo + 1, Math.round((size - bomLength) / bytesPerLine));
+  return { lines, firstLine: offset, totalLines: estimate, totalIsExact: false, moreAfter, cutLines };
 }

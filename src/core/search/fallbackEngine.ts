@@ -2,37 +2,17 @@
 // a walk over the FileSystem port with the same ignore rules ripgrep applies, and re2js, whose
 // matching time is linear in the input, so no pattern can freeze the extension host.
 import * as path from 'node:path';
-import { RE2JS } from 're2js';
-import { decodeText } from '../text/encoding';
-import { joinLocation } from '../location';
-import type { FileSystem } from '../ports';
-import type { Location } from '../location';
-import type { FileListing, GrepCollector, GrepLine, GrepRequest, RegexQuery, SearchEngine, SearchLimits, SearchOutcome, SearchScope } from './engine';
-import { InvalidRegexError, SearchCancelledError } from './engine';
-import type { GlobHints } from './globPattern';
 import { minimatch } from 'minimatch';
+import { throwIfCancelled } from '../errors';
+import { joinLocation, type Location } from '../location';
+import type { FileSystem } from '../ports/fileSystem';
+import type { FileListing, GlobHints, GrepCollector, GrepLine, GrepRequest, SearchEngine, SearchLimits, SearchOutcome, SearchScope } from '../ports/search';
+import { decodeText } from '../text/encoding';
 import { ALWAYS_HIDDEN, IgnoreRules } from './ignoreRules';
+import { compileLineMatcher, type LineMatcher } from './regex';
 
 const DIRECTORY_CONCURRENCY = 16;
 const FILE_CONCURRENCY = 8;
-
-/** Finds the first match of a line: UTF-16 offsets, or undefined. */
-export type LineMatcher = (line: string) => { start: number; end: number } | undefined;
-
-/** Compiles the query with re2js; a syntax error becomes an InvalidRegexError with re2js's words. */
-export function compileLineMatcher(query: RegexQuery): LineMatcher {
-  let regex: RE2JS;
-  try {
-    regex = RE2JS.compile(query.fixedStrings ? RE2JS.quote(query.pattern) : query.pattern, query.caseInsensitive ? RE2JS.CASE_INSENSITIVE : 0);
-  } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    throw new InvalidRegexError(message.replace(/^error parsing regexp: /, 'regex parse error: '));
-  }
-  return (line) => {
-    const matcher = regex.matcher(line);
-    return matcher.find() ? { start: matcher.start(), end: matcher.end() } : undefined;
-  };
-}
 
 export class FallbackSearchEngine implements SearchEngine {
   readonly name = 'fallback';
@@ -189,8 +169,6 @@ function withContext(lines: readonly string[], matches: readonly { index: number
 
 /** Throws on cancellation; true when the time budget has run out. */
 export function checkLimits(limits: SearchLimits): boolean {
-  if (limits.token.isCancellationRequested) {
-    throw new SearchCancelledError();
-  }
+  throwIfCancelled(limits.token);
   return limits.clock.now() >= limits.deadline;
 }

@@ -3,6 +3,7 @@
 // without changing what matches.
 import { minimatch, type MinimatchOptions } from 'minimatch';
 import { ToolError } from '../errors';
+import type { ExcludeRules, GlobHints, PathTest } from '../ports/search';
 
 /** The longest glob accepted; longer patterns are mistakes or attacks, never useful. */
 export const MAX_GLOB_LENGTH = 512;
@@ -98,16 +99,6 @@ function portableSegment(segment: string): boolean {
   return depth === 0;
 }
 
-/**
- * What every match of a glob must satisfy, so an engine can skip the rest early:
- * - `basename`: a glob every matching file's name matches (the last segment of the pattern);
- * - `maxDepth`: how many folders deep a match can be, when the pattern has no `**`.
- */
-export interface GlobHints {
-  readonly basename?: string;
-  readonly maxDepth?: number;
-}
-
 export function globHints(pattern: string, matchBase: boolean): GlobHints {
   if (/\{[^}]*\/[^}]*\}/.test(pattern) || EXTGLOB.test(pattern) || pattern.startsWith('!')) {
     return {};
@@ -118,9 +109,6 @@ export function globHints(pattern: string, matchBase: boolean): GlobHints {
   const maxDepth = !matchBase && !pattern.includes('**') ? segments.length : undefined;
   return { basename, maxDepth };
 }
-
-/** A compiled path test: relative `/`-separated path in, match or not out. */
-export type PathTest = (relativePath: string) => boolean;
 
 /**
  * Compiles a glob with minimatch. `matchBase`: a pattern without `/` matches the file name at any
@@ -137,21 +125,6 @@ export function compileGlob(pattern: string, options: { matchBase: boolean; dot:
   }
   const test: PathTest = settings.matchBase ? (relative) => regex.test(relative.slice(relative.lastIndexOf('/') + 1)) : (relative) => regex.test(relative);
   return negated ? (relative) => !test(relative) : test;
-}
-
-/** The files.exclude globs split by how an engine can apply them. */
-export interface ExcludeRules {
-  /** `**\/name` globs: they hide any file or folder with a matching name, at every depth. */
-  readonly names: readonly string[];
-  /** The other globs, matched against the path from the workspace folder. */
-  readonly paths: readonly string[];
-  /** True when this entry (path from the workspace folder) matches, judging only its own name and path. */
-  matchesEntry(relativePath: string): boolean;
-  /**
-   * True when the path or one of its ancestors below the first `skipDepth` segments matches. The
-   * searched folder itself is never judged: a folder named on purpose is searched, as ripgrep does.
-   */
-  isExcluded(relativePath: string, skipDepth: number): boolean;
 }
 
 export function compileExcludes(globs: readonly string[]): ExcludeRules {

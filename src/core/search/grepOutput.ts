@@ -1,6 +1,6 @@
 // ripgrep's output format, made deterministic: files in path order whichever engine found them and
 // in whatever order, the first max_results matches (or files) shown and the rest counted.
-import type { GrepCollector, GrepFileResult, GrepLine, GrepMode } from './engine';
+import type { GrepCollector, GrepFileResult, GrepLine, GrepMode } from '../ports/search';
 
 /** Lines longer than this are cut to a window around their first match. */
 export const MAX_GREP_LINE_CHARS = 400;

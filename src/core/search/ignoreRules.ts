@@ -1,5 +1,5 @@
 import ignore, { type Ignore } from 'ignore';
-import type { FileSystem } from '../ports';
+import type { FileSystem } from '../ports/fileSystem';
 import type { Location } from '../location';
 import { joinLocation } from '../location';
 

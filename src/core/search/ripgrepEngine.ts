@@ -1,13 +1,13 @@
 // The search engine for the local disk: ripgrep, spawned without a shell. User input never becomes
 // an option: the pattern goes after -e, globs after -g, the path after --.
 import { spawn } from 'node:child_process';
-import { minimatch } from 'minimatch';
 import { StringDecoder } from 'node:string_decoder';
-import type { FileSystem } from '../ports';
-import type { FileListing, GrepCollector, GrepLine, GrepRequest, SearchEngine, SearchLimits, SearchOutcome, SearchScope } from './engine';
-import { InvalidRegexError, SearchCancelledError } from './engine';
-import type { GlobHints } from './globPattern';
+import { minimatch } from 'minimatch';
+import { BugError, CancelledError } from '../errors';
+import type { FileSystem } from '../ports/fileSystem';
+import type { FileListing, GlobHints, GrepCollector, GrepLine, GrepRequest, SearchEngine, SearchLimits, SearchOutcome, SearchScope } from '../ports/search';
 import { IgnoreRules } from './ignoreRules';
+import { InvalidRegexError } from './regex';
 
 /** Our rules, spelled as ripgrep flags: the ones the fallback engine applies too, and no others. */
 function ruleArgs(scope: SearchScope): string[] {
@@ -212,11 +212,11 @@ export class RipgrepSearchEngine implements SearchEngine {
   /** Runs ripgrep until it ends, the token is cancelled (kill at once) or the deadline passes (kill, partial). */
   private run(scope: SearchScope, args: string[], limits: SearchLimits, onStdout: (chunk: Buffer, stop: () => void) => void): Promise<RipgrepRun> {
     if (limits.token.isCancellationRequested) {
-      return Promise.reject(new SearchCancelledError());
+      return Promise.reject(new CancelledError());
     }
     const cwd = this.fs.localPath(scope.ignoreRoot);
     if (cwd === undefined) {
-      return Promise.reject(new Error('ripgrep needs a folder on the local disk.'));
+      return Promise.reject(new BugError('ripgrep was chosen for a folder that is not on the local disk'));
     }
     return new Promise<RipgrepRun>((resolve, reject) => {
       const child = spawn(this.rgPath, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'], shell: false, windowsHide: true });
@@ -258,7 +258,7 @@ export class RipgrepSearchEngine implements SearchEngine {
         clearTimeout(timer);
         cancellation.dispose();
         if (cancelled) {
-          reject(new SearchCancelledError());
+          reject(new CancelledError());
         } else {
           resolve({ timedOut, stopped, exitCode, stderr });
         }

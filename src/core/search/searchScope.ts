@@ -1,13 +1,9 @@
 import * as path from 'node:path';
-import type { GuardedPath } from '../guard/pathGuard';
-import { baseName, containingFolder, displayPath, isInside, parentLocation } from '../location';
-import type { Location } from '../location';
-import type { ToolContext } from '../ports';
-import type { SearchEngine, SearchLimits, SearchScope } from './engine';
-import { FallbackSearchEngine } from './fallbackEngine';
+import type { ToolContext } from '../context';
+import { baseName, containingFolder, displayPath, isInside, parentLocation, type Location } from '../location';
+import type { SearchLimits, SearchScope } from '../ports/search';
 import { compileExcludes } from './globPattern';
 import { IgnoreRules } from './ignoreRules';
-import { RipgrepSearchEngine } from './ripgrepEngine';
 
 /** A scope plus how its paths are shown to the model. */
 export interface ShownScope extends SearchScope {
@@ -20,9 +16,9 @@ export interface ShownScope extends SearchScope {
  * holding it (so searching `src` still honours the root .gitignore), and paths are shown
  * workspace-relative, as the model named them (not through resolved symlinks).
  */
-export async function resolveSearchScope(target: GuardedPath, rootKind: 'directory' | 'file', ctx: ToolContext): Promise<ShownScope> {
+export async function resolveSearchScope(target: { readonly literal: Location; readonly resolved: Location }, rootKind: 'directory' | 'file', ctx: ToolContext): Promise<ShownScope> {
   const folder = containingFolder(target.literal, ctx.workspace.folders);
-  const realFolder = folder ? await ctx.fs.realpath(folder.location) : undefined;
+  const realFolder = folder ? await ctx.host.fs.realpath(folder.location) : undefined;
   let ignoreRoot: Location;
   let rootFromIgnoreRoot: string;
   if (realFolder && isInside(target.resolved, realFolder)) {
@@ -33,7 +29,7 @@ export async function resolveSearchScope(target: GuardedPath, rootKind: 'directo
     rootFromIgnoreRoot = rootKind === 'file' ? baseName(target.resolved) : '';
   }
   // A folder named on purpose is searched even when .gitignore hides it, as ripgrep does with a path argument.
-  const parentRules = rootKind === 'file' || rootFromIgnoreRoot === '' || !(await new IgnoreRules(ctx.fs, ignoreRoot).isIgnored(rootFromIgnoreRoot, true));
+  const parentRules = rootKind === 'file' || rootFromIgnoreRoot === '' || !(await new IgnoreRules(ctx.host.fs, ignoreRoot).isIgnored(rootFromIgnoreRoot, true));
   const shownRoot = displayPath(target.literal, ctx.workspace);
   const prefix = shownRoot === '.' ? '' : shownRoot.endsWith('/') ? shownRoot : `${shownRoot}/`;
   return {
@@ -42,20 +38,12 @@ export async function resolveSearchScope(target: GuardedPath, rootKind: 'directo
     ignoreRoot,
     rootFromIgnoreRoot,
     parentRules,
-    excludes: compileExcludes(ctx.settings.filesExclude ?? []),
+    excludes: compileExcludes(ctx.settings.filesExclude),
     show: (relative) => (relative === '' ? shownRoot : `${prefix}${relative}`),
   };
 }
 
-/** ripgrep where the files are on this machine's disk and a binary is known; the port walk elsewhere. */
-export function selectSearchEngine(scope: SearchScope, ctx: ToolContext): SearchEngine {
-  if (ctx.ripgrepPath && ctx.fs.localPath(scope.root) !== undefined && ctx.fs.localPath(scope.ignoreRoot) !== undefined) {
-    return new RipgrepSearchEngine(ctx.ripgrepPath, ctx.fs);
-  }
-  return new FallbackSearchEngine(ctx.fs);
-}
-
 /** The limits of one search: the call's token and a deadline `budgetMs` from now. */
 export function searchLimits(ctx: ToolContext, budgetMs: number): SearchLimits {
-  return { token: ctx.token, clock: ctx.clock, deadline: ctx.clock.now() + budgetMs };
+  return { token: ctx.call.token, clock: ctx.host.clock, deadline: ctx.host.clock.now() + budgetMs };
 }

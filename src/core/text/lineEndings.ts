@@ -68,10 +68,6 @@ export function normaliseLineEndings(text: string): string {
   return text.replace(/\r\n?/g, '\n');
 }
 
-export function describeLineEnding(eol: LineEnding): string {
-  return eol === '\r\n' ? 'CRLF' : eol === '\r' ? 'CR' : 'LF';
-}
-
 /**
  * Replaces lines [start, end) of a file by new lines given as LF text, and returns the whole new
  * file's lines. Lines of the new text equal to a replaced line (by a line diff) keep that line's

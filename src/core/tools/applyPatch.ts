@@ -1,26 +1,26 @@
+import type { ToolContext } from '../context';
+import { loadBaseline, MAX_EDITABLE_BYTES } from '../changes/fileBaseline';
+import { changedMessage, freshness } from '../changes/freshness';
+import { alwaysAskFor, plannedContent, targetWarnings } from '../changes/plannedChange';
 import { reviewAndApply } from '../changes/reviewAndApply';
-import { encodeText } from '../text/encoding';
-import { changedMessage, freshness, loadBaseline, MAX_EDITABLE_BYTES } from '../changes/fileBaseline';
-import { joinLines, splitLines } from '../text/lineEndings';
+import type { GuardVerdict } from '../decisions';
 import { parsePatch, type PatchOperation } from '../edit/patchParser';
 import { planPatch, type PatchFileState } from '../edit/patchPlanner';
-import { allowedRoots, verdictFor } from '../guard/pathGuard';
+import { BugError, throwIfCancelled, ToolError } from '../errors';
+import { judgeLocation } from '../guard/judgeLocation';
 import { denialMessage } from '../guard/rules';
-import { type GuardVerdict } from '../decisions';
-import { guardWriteLocation, warningText, type WriteTarget } from '../guard/writeGuard';
-import { locationKey } from '../location';
+import { guardWriteLocation, type WriteTarget } from '../guard/writeGuard';
 import { resolveWorkspacePath } from '../guard/workspacePaths';
-import type { FileBaseline, PlannedFileChange, ToolContext } from '../ports';
-import { textResult, type ToolSpec } from './toolSpec';
-import { ToolError } from '../errors';
-
-const TOOL = 'workspace_apply_patch';
+import { locationKey } from '../location';
+import type { FileBaseline, PlannedFileChange } from '../ports/changes';
+import { joinLines, splitLines } from '../text/lineEndings';
+import { defineTool, textResult, type Tool } from './toolSpec';
 
 export interface ApplyPatchInput {
   patch: string;
 }
 
-export const applyPatchTool: ToolSpec<ApplyPatchInput> = {
+export const applyPatchTool: Tool = defineTool<ApplyPatchInput>({
   name: 'workspace_apply_patch',
   displayName: 'Apply Patch',
   toolReferenceName: 'applyPatch',
@@ -57,16 +57,16 @@ export const applyPatchTool: ToolSpec<ApplyPatchInput> = {
   async run(input, ctx) {
     const operations = parsePatch(input.patch);
     const files = await inspectPatchFiles(operations, ctx);
-    const warnings = [...files.values()].flatMap((file) => (file.target.warning ? [file.target.warning] : []));
+    const warnings = targetWarnings(...[...files.values()].map((file) => file.target));
     const deleteCount = operations.filter((operation) => operation.kind === 'delete').length;
-    const deleteWarning = guardDeleteCount(deleteCount, operations, files, ctx);
+    const deleteWarning = await guardDeleteCount(deleteCount, operations, files, ctx);
     if (deleteWarning) {
       warnings.unshift(deleteWarning);
     }
     const fileFor = (path: string): InspectedFile => {
       const file = files.get(path);
       if (!file) {
-        throw new Error(`patch path ${path} was not inspected`);
+        throw new BugError(`patch path ${path} was not inspected`);
       }
       return file;
     };
@@ -81,10 +81,9 @@ export const applyPatchTool: ToolSpec<ApplyPatchInput> = {
     const summary: string[] = [];
     for (const operation of plan) {
       const { target, baseline } = fileFor(operation.path);
-      const alwaysAsk = [target.warning, operation.kind === 'delete' ? deleteWarning : undefined].filter((v): v is GuardVerdict => v !== undefined).map(warningText).join(' ') || undefined;
+      const alwaysAsk = alwaysAskFor([target.warning, operation.kind === 'delete' ? deleteWarning : undefined]);
       if (operation.kind === 'add') {
-        const after = { text: operation.text, bytes: encodeText(operation.text, 'utf8'), encoding: 'utf8' as const };
-        changes.push({ kind: 'create', location: target.resolved, shownPath: target.shown, after, alwaysAsk });
+        changes.push({ kind: 'create', location: target.resolved, shownPath: target.shown, after: plannedContent(operation.text, 'utf8'), alwaysAsk });
         summary.push(`A ${target.shown}`);
       } else if (operation.kind === 'delete') {
         changes.push({ kind: 'delete', location: target.resolved, shownPath: target.shown, before: requireBaseline(baseline), alwaysAsk });
@@ -94,11 +93,9 @@ export const applyPatchTool: ToolSpec<ApplyPatchInput> = {
         if (operation.tolerances.length > 0 && freshness(target, before, ctx) === 'changed') {
           throw new ToolError(`${changedMessage(target.shown)} (Some chunks of the patch only matched loosely.) Nothing was changed.`);
         }
-        const text = joinLines(operation.lines);
-        const after = { text, bytes: encodeText(text, before.encoding), encoding: before.encoding };
+        const after = plannedContent(joinLines(operation.lines), before.encoding);
         const destination = operation.moveTo === undefined ? undefined : fileFor(operation.moveTo).target;
         const moving = destination && locationKey(destination.resolved) !== locationKey(target.resolved) ? destination : undefined;
-        const moveAsk = moving?.warning ? warningText(moving.warning) : undefined;
         changes.push({
           kind: 'modify',
           location: target.resolved,
@@ -107,16 +104,16 @@ export const applyPatchTool: ToolSpec<ApplyPatchInput> = {
           shownMoveTo: moving?.shown,
           before,
           after,
-          alwaysAsk: [alwaysAsk, moveAsk].filter(Boolean).join(' ') || undefined,
+          alwaysAsk: alwaysAskFor([target.warning, moving?.warning]),
         });
         summary.push(`M ${moving ? moving.shown : target.shown}`);
       }
     }
     const names = changes.map((change) => change.shownMoveTo ?? change.shownPath);
-    await reviewAndApply({ tool: TOOL, summary: `Patch ${names.length === 1 ? names[0] : `${names.length} files`}`, files: changes }, warnings, ctx);
+    await reviewAndApply({ tool: applyPatchTool, summary: `Patch ${names.length === 1 ? names[0] : `${names.length} files`}`, files: changes }, warnings, ctx);
     return textResult(`Success. Updated the following files:\n${summary.join('\n')}`);
   },
-};
+});
 
 interface InspectedFile {
   readonly target: WriteTarget;
@@ -131,9 +128,7 @@ async function inspectPatchFiles(operations: readonly PatchOperation[], ctx: Too
     if (files.has(path)) {
       continue;
     }
-    if (ctx.token.isCancellationRequested) {
-      throw new ToolError(`${TOOL} was cancelled; nothing was written.`);
-    }
+    throwIfCancelled(ctx.call.token);
     const target = await guardPatchPath(path, ctx);
     const deletedOnly = operations.every((operation) => operation.path !== path || operation.kind === 'delete');
     const baseline = target.stat?.kind === 'file' ? await (deletedOnly ? loadDeletedBaseline(target, ctx) : loadBaseline(target, ctx)) : undefined;
@@ -148,7 +143,7 @@ async function loadDeletedBaseline(target: WriteTarget, ctx: ToolContext): Promi
     return await loadBaseline(target, ctx);
   } catch (error) {
     if (error instanceof ToolError && (target.stat?.size ?? 0) <= MAX_EDITABLE_BYTES) {
-      return { bytes: await ctx.fs.readFile(target.resolved), encoding: 'utf8', text: '', fromEditor: false };
+      return { bytes: await ctx.host.fs.readFile(target.resolved), encoding: 'utf8', text: '', fromEditor: false };
     }
     throw error;
   }
@@ -161,7 +156,7 @@ async function guardPatchPath(path: string, ctx: ToolContext): Promise<WriteTarg
     if (error instanceof ToolError && /is a directory, not a file/.test(error.message)) {
       // The planner gives the precise error (for example, Delete File on a directory).
       const literal = resolveWorkspacePath(path, ctx.workspace);
-      return { literal, resolved: await ctx.fs.realpath(literal), shown: path, stat: await ctx.fs.stat(literal) };
+      return { literal, resolved: await ctx.host.fs.realpath(literal), shown: path, stat: await ctx.host.fs.stat(literal) };
     }
     if (error instanceof ToolError) {
       throw new ToolError(`${error.message} (In the patch: ${path}.) Nothing was changed.`);
@@ -171,7 +166,7 @@ async function guardPatchPath(path: string, ctx: ToolContext): Promise<WriteTarg
 }
 
 /** Runs file.apply_patch_delete_many; returns a warning the review must show, or throws on deny. */
-function guardDeleteCount(deleteCount: number, operations: readonly PatchOperation[], files: Map<string, InspectedFile>, ctx: ToolContext): GuardVerdict | undefined {
+async function guardDeleteCount(deleteCount: number, operations: readonly PatchOperation[], files: Map<string, InspectedFile>, ctx: ToolContext): Promise<GuardVerdict | undefined> {
   if (deleteCount === 0) {
     return undefined;
   }
@@ -180,7 +175,7 @@ function guardDeleteCount(deleteCount: number, operations: readonly PatchOperati
   if (!location) {
     return undefined;
   }
-  const verdict = verdictFor(location, 'patch', allowedRoots('write', ctx), ctx, deleteCount);
+  const { verdict } = await judgeLocation(location, 'patch', ctx, { deleteCount });
   if (verdict.decision === 'deny') {
     throw new ToolError(`${denialMessage(verdict)} Nothing was changed.`);
   }
@@ -189,7 +184,7 @@ function guardDeleteCount(deleteCount: number, operations: readonly PatchOperati
 
 function requireBaseline(baseline: FileBaseline | undefined): FileBaseline {
   if (!baseline) {
-    throw new Error('the planner accepted a file that could not be read');
+    throw new BugError('the planner accepted a file that could not be read');
   }
   return baseline;
 }

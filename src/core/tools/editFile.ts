@@ -1,15 +1,13 @@
-import { reviewAndApply } from '../changes/reviewAndApply';
 import { showChangedLines } from '../changes/changeSummary';
+import { loadBaseline } from '../changes/fileBaseline';
+import { changedMessage, freshness } from '../changes/freshness';
+import { planCreate, planModify, targetWarnings } from '../changes/plannedChange';
+import { reviewAndApply } from '../changes/reviewAndApply';
 import { describeMatchLevel, planTextEdit, type TextEditOutcome } from '../edit/editPlanner';
-import { encodeText } from '../text/encoding';
-import { changedMessage, freshness, loadBaseline } from '../changes/fileBaseline';
-import { joinLines, splitLines } from '../text/lineEndings';
-import { guardWriteTarget, warningText } from '../guard/writeGuard';
-import type { PlannedFileChange } from '../ports';
-import { textResult, type ToolSpec } from './toolSpec';
 import { ToolError } from '../errors';
-
-const TOOL = 'workspace_edit_file';
+import { guardWriteTarget } from '../guard/writeGuard';
+import { joinLines, splitLines } from '../text/lineEndings';
+import { defineTool, textResult, type Tool } from './toolSpec';
 
 export interface EditFileInput {
   file_path: string;
@@ -18,7 +16,7 @@ export interface EditFileInput {
   replace_all?: boolean;
 }
 
-export const editFileTool: ToolSpec<EditFileInput> = {
+export const editFileTool: Tool = defineTool<EditFileInput>({
   name: 'workspace_edit_file',
   displayName: 'Edit File',
   toolReferenceName: 'editFile',
@@ -47,15 +45,12 @@ export const editFileTool: ToolSpec<EditFileInput> = {
   async run(input, ctx) {
     const target = await guardWriteTarget(input.file_path, ctx);
     const baseline = await loadBaseline(target, ctx);
-    const alwaysAsk = target.warning ? warningText(target.warning) : undefined;
-    const warnings = target.warning ? [target.warning] : [];
+    const warnings = targetWarnings(target);
     if (!baseline) {
       if (input.old_string !== '') {
         throw new ToolError(`File not found: ${target.shown}. Check the path with workspace_glob; to create a new file pass an empty old_string, or use workspace_write_file.`);
       }
-      const after = { text: input.new_string, bytes: encodeText(input.new_string, 'utf8'), encoding: 'utf8' as const };
-      const file: PlannedFileChange = { kind: 'create', location: target.resolved, shownPath: target.shown, after, alwaysAsk };
-      await reviewAndApply({ tool: TOOL, summary: `Create ${target.shown}`, files: [file] }, warnings, ctx);
+      await reviewAndApply({ tool: editFileTool, summary: `Create ${target.shown}`, files: [planCreate(target, input.new_string)] }, warnings, ctx);
       return textResult(`Created ${target.shown} (${splitLines(input.new_string).length} lines)`);
     }
     const state = freshness(target, baseline, ctx);
@@ -83,9 +78,8 @@ export const editFileTool: ToolSpec<EditFileInput> = {
     if (text === baseline.text) {
       throw new ToolError(`The edit would leave ${target.shown} unchanged: new_string differs from old_string only in line endings or in whitespace that the file keeps. Nothing was written.`);
     }
-    const after = { text, bytes: encodeText(text, baseline.encoding), encoding: baseline.encoding };
-    const file: PlannedFileChange = { kind: 'modify', location: target.resolved, shownPath: target.shown, before: baseline, after, alwaysAsk };
-    const applied = await reviewAndApply({ tool: TOOL, summary: `Edit ${target.shown}`, files: [file], reportDiagnostics: true }, warnings, ctx);
+    const file = planModify(target, baseline, text);
+    const applied = await reviewAndApply({ tool: editFileTool, summary: `Edit ${target.shown}`, files: [file], reportDiagnostics: true }, warnings, ctx);
     const parts = [`Edited ${target.shown}: ${outcome.replacements} replacement(s)`];
     if (outcome.level !== 'exact') {
       parts.push(`(old_string ${describeMatchLevel(outcome.level)}.)`);
@@ -93,4 +87,4 @@ export const editFileTool: ToolSpec<EditFileInput> = {
     parts.push(showChangedLines(outcome.lines, outcome.changedRanges), ...applied.notes);
     return textResult(parts.join('\n'));
   },
-};
+});

@@ -1,12 +1,11 @@
 import * as path from 'node:path';
+import type { ToolContext } from '../context';
+import { throwIfCancelled, ToolError } from '../errors';
 import { guardPath } from '../guard/pathGuard';
 import { joinLocation } from '../location';
-import type { ToolContext } from '../ports';
-import { SearchCancelledError } from '../search/engine';
 import { checkGlobBounds, compileGlob, globHints, splitGlobBase } from '../search/globPattern';
-import { resolveSearchScope, searchLimits, selectSearchEngine } from '../search/searchScope';
-import { textResult, type ToolResult, type ToolSpec } from './toolSpec';
-import { ToolError } from '../errors';
+import { resolveSearchScope, searchLimits } from '../search/searchScope';
+import { defineTool, textResult, type Tool, type ToolResult } from './toolSpec';
 
 export interface GlobInput {
   pattern: string;
@@ -19,7 +18,7 @@ export const MAX_GLOB_RESULTS = 100;
 export const GLOB_TIME_BUDGET_MS = 30_000;
 const STAT_CONCURRENCY = 128;
 
-export const globTool: ToolSpec<GlobInput> = {
+export const globTool: Tool = defineTool<GlobInput>({
   name: 'workspace_glob',
   displayName: 'Find Files',
   toolReferenceName: 'glob',
@@ -42,7 +41,7 @@ export const globTool: ToolSpec<GlobInput> = {
   },
   invocationMessage: (input) => `Finding files matching ${input.pattern}`,
   run: (input, ctx) => findFiles(input, ctx, GLOB_TIME_BUDGET_MS),
-};
+});
 
 /** The glob search with an explicit time budget, so tests can make it run out. */
 export async function findFiles(input: GlobInput, ctx: ToolContext, budgetMs: number): Promise<ToolResult> {
@@ -55,7 +54,7 @@ export async function findFiles(input: GlobInput, ctx: ToolContext, budgetMs: nu
   const split = splitGlobBase(pattern);
   const target = await guardPath(searchFolderInput(input.path, split.base), 'read', ctx);
   const scope = await resolveSearchScope(target, 'directory', ctx);
-  const stat = await ctx.fs.stat(target.resolved);
+  const stat = target.stat;
   if (!stat) {
     throw new ToolError(`Folder not found: ${scope.show('')}. Check the path with workspace_list_directory.`);
   }
@@ -63,32 +62,25 @@ export async function findFiles(input: GlobInput, ctx: ToolContext, budgetMs: nu
     throw new ToolError(`${scope.show('')} is a file, not a folder. Pass a folder as path (or leave it out), and the file name pattern as pattern.`);
   }
   const matches = compileGlob(split.rest, { matchBase: false, dot: false });
-  const engine = selectSearchEngine(scope, ctx);
+  const engine = ctx.host.search.engineFor(scope);
   const limits = searchLimits(ctx, budgetMs);
-  try {
-    const listing = await engine.listFiles(scope, globHints(split.rest, false), limits);
-    const found = listing.files.filter(matches);
-    const dated = await withModificationTimes(found, (relative) => ctx.fs.stat(joinLocation(scope.root, relative)), ctx);
-    dated.sort((a, b) => b.mtime - a.mtime || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-    const lines = dated.slice(0, MAX_GLOB_RESULTS).map((entry) => scope.show(entry.path));
-    const notes: string[] = [];
-    if (dated.length > MAX_GLOB_RESULTS) {
-      notes.push(`[${dated.length - MAX_GLOB_RESULTS} more not shown]`);
-    }
-    if (listing.timedOut) {
-      notes.push(`[The search stopped after ${Math.round(budgetMs / 1000)} s, so these are partial results. Pass a narrower path or pattern.]`);
-    }
-    if (lines.length === 0) {
-      const where = scope.show('') === '.' ? 'the workspace' : scope.show('');
-      return textResult([`No files match ${pattern} in ${where} (files hidden by .gitignore or files.exclude are not searched).`, ...notes].join('\n'));
-    }
-    return textResult([...lines, ...notes].join('\n'));
-  } catch (error) {
-    if (error instanceof SearchCancelledError) {
-      throw new ToolError('The file search was cancelled.');
-    }
-    throw error;
+  const listing = await engine.listFiles(scope, globHints(split.rest, false), limits);
+  const found = listing.files.filter(matches);
+  const dated = await withModificationTimes(found, (relative) => ctx.host.fs.stat(joinLocation(scope.root, relative)), ctx);
+  dated.sort((a, b) => b.mtime - a.mtime || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  const lines = dated.slice(0, MAX_GLOB_RESULTS).map((entry) => scope.show(entry.path));
+  const notes: string[] = [];
+  if (dated.length > MAX_GLOB_RESULTS) {
+    notes.push(`[${dated.length - MAX_GLOB_RESULTS} more not shown]`);
   }
+  if (listing.timedOut) {
+    notes.push(`[The search stopped after ${Math.round(budgetMs / 1000)} s, so these are partial results. Pass a narrower path or pattern.]`);
+  }
+  if (lines.length === 0) {
+    const where = scope.show('') === '.' ? 'the workspace' : scope.show('');
+    return textResult([`No files match ${pattern} in ${where} (files hidden by .gitignore or files.exclude are not searched).`, ...notes].join('\n'));
+  }
+  return textResult([...lines, ...notes].join('\n'));
 }
 
 /** The folder to search: the path argument, extended by the literal folders the pattern starts with. */
@@ -110,9 +102,7 @@ async function withModificationTimes(
 ): Promise<{ path: string; mtime: number }[]> {
   const dated: { path: string; mtime: number }[] = [];
   for (let start = 0; start < files.length; start += STAT_CONCURRENCY) {
-    if (ctx.token.isCancellationRequested) {
-      throw new SearchCancelledError();
-    }
+    throwIfCancelled(ctx.call.token);
     const batch = files.slice(start, start + STAT_CONCURRENCY);
     const stats = await Promise.all(batch.map((relative) => stat(relative).catch(() => undefined)));
     batch.forEach((relative, index) => {

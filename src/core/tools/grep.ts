@@ -1,12 +1,13 @@
-import { guardPath, refuseNonRegular } from '../guard/pathGuard';
-import { isDotEnvFile } from '../guard/rules';
-import type { ToolContext } from '../ports';
-import { InvalidRegexError, SearchCancelledError, type GrepMode } from '../search/engine';
-import { checkGlobBounds, compileGlob, globHints, type PathTest } from '../search/globPattern';
-import { formatGrep, MAX_GREP_LINE_CHARS, SortedGrepCollector } from '../search/grepOutput';
-import { resolveSearchScope, searchLimits, selectSearchEngine } from '../search/searchScope';
-import { textResult, type ToolResult, type ToolSpec } from './toolSpec';
+import type { ToolContext } from '../context';
 import { ToolError } from '../errors';
+import { guardPath } from '../guard/pathGuard';
+import { isDotEnvFile } from '../guard/rules';
+import type { GrepMode, PathTest } from '../ports/search';
+import { checkGlobBounds, compileGlob, globHints } from '../search/globPattern';
+import { formatGrep, MAX_GREP_LINE_CHARS, SortedGrepCollector } from '../search/grepOutput';
+import { InvalidRegexError } from '../search/regex';
+import { resolveSearchScope, searchLimits } from '../search/searchScope';
+import { defineTool, textResult, type Tool, type ToolResult } from './toolSpec';
 
 export interface GrepInput {
   pattern: string;
@@ -23,7 +24,7 @@ export const DEFAULT_MAX_RESULTS = 100;
 /** After this long a search returns what it found, with a note. */
 export const GREP_TIME_BUDGET_MS = 30_000;
 
-export const grepTool: ToolSpec<GrepInput> = {
+export const grepTool: Tool = defineTool<GrepInput>({
   name: 'workspace_grep',
   displayName: 'Search Text',
   toolReferenceName: 'grep',
@@ -53,7 +54,7 @@ export const grepTool: ToolSpec<GrepInput> = {
   },
   invocationMessage: (input) => `Searching for ${input.pattern}`,
   run: (input, ctx) => searchText(input, ctx, GREP_TIME_BUDGET_MS),
-};
+});
 
 /** The search with an explicit time budget, so tests can make it run out. */
 export async function searchText(input: GrepInput, ctx: ToolContext, budgetMs: number): Promise<ToolResult> {
@@ -71,16 +72,15 @@ export async function searchText(input: GrepInput, ctx: ToolContext, budgetMs: n
   }
 
   const target = await guardPath(input.path ?? '.', 'read', ctx);
-  const stat = await ctx.fs.stat(target.resolved);
+  const stat = target.stat;
   const kind = stat?.kind === 'file' ? 'file' : 'directory';
   const scope = await resolveSearchScope(target, kind, ctx);
   if (!stat) {
     throw new ToolError(`Not found: ${scope.show('')}. Check the path with workspace_glob or workspace_list_directory.`);
   }
-  refuseNonRegular(stat, scope.show(''));
 
   const collector = new SortedGrepCollector(mode, maxResults);
-  const engine = selectSearchEngine(scope, ctx);
+  const engine = ctx.host.search.engineFor(scope);
   let timedOut: boolean;
   let stoppedEarly: boolean | undefined;
   try {
@@ -98,9 +98,6 @@ export async function searchText(input: GrepInput, ctx: ToolContext, budgetMs: n
       throw new ToolError(
         `Invalid regular expression ${JSON.stringify(input.pattern)}:\n${error.detail}\nFix the pattern (escape special characters such as ( [ { . * + ? with a backslash), or set fixed_strings to true to search for the text literally.`,
       );
-    }
-    if (error instanceof SearchCancelledError) {
-      throw new ToolError('The search was cancelled.');
     }
     throw error;
   }

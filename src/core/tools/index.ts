@@ -5,17 +5,13 @@ import { grepTool } from './grep';
 import { listDirectoryTool } from './listDirectory';
 import { readFileTool } from './readFile';
 import { runCommandTool } from './runCommand';
-import type { ToolSpec } from './toolSpec';
+import type { Tool } from './toolSpec';
 import { writeFileTool } from './writeFile';
 
-/** Every tool, in the order the manifest lists them. Registration and the manifest both come from here. */
-export const TOOL_SPECS: readonly ToolSpec<never>[] = [
-  readFileTool,
-  writeFileTool,
-  editFileTool,
-  listDirectoryTool,
-  globTool,
-  grepTool,
-  runCommandTool,
-  applyPatchTool,
-] as unknown as readonly ToolSpec<never>[];
+/** Every tool, in the order the manifest lists them. Registration, the palette and the manifest all come from here. */
+export const TOOLS: readonly Tool[] = [readFileTool, writeFileTool, editFileTool, listDirectoryTool, globTool, grepTool, runCommandTool, applyPatchTool];
+
+/** The tool of a name, or undefined. */
+export function toolNamed(name: string): Tool | undefined {
+  return TOOLS.find((tool) => tool.name === name);
+}

@@ -1,63 +1,38 @@
-import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
-import { capChars, DEFAULT_MAX_RESULT_CHARS } from '../output/budget';
-import type { ToolContext } from '../ports';
+// The single path every tool call takes, whoever makes it (chat, the palette, tests): validate,
+// check trust and plan mode, run, take secrets out of the result (error messages included), and cut
+// the result to the output budget.
+import type { ToolContext } from '../context';
+import { CancelledError, throwIfCancelled, ToolError } from '../errors';
+import { capChars } from '../output/budget';
 import { redactSecrets, type Redaction } from '../secrets/redactSecrets';
-import type { ToolResult, ToolResultPart, ToolSpec } from './toolSpec';
-import { ToolError } from '../errors';
-
-const ajv = new Ajv({ allErrors: true, strict: false });
-const validators = new WeakMap<object, ValidateFunction>();
-
-function validatorFor(spec: ToolSpec<never>): ValidateFunction {
-  let validate = validators.get(spec);
-  if (!validate) {
-    validate = ajv.compile(spec.inputSchema);
-    validators.set(spec, validate);
-  }
-  return validate;
-}
-
-function describeSchemaError(error: ErrorObject): string {
-  const where = error.instancePath ? error.instancePath.slice(1).replace(/\//g, '.') : 'input';
-  if (error.keyword === 'additionalProperties') {
-    return `unknown field "${String(error.params.additionalProperty)}"`;
-  }
-  if (error.keyword === 'required') {
-    return `missing required field "${String(error.params.missingProperty)}"`;
-  }
-  return `${where} ${error.message ?? 'is invalid'}`;
-}
-
-/** Checks the input against the tool's schema; extra fields and wrong types are refused, not ignored. */
-export function validateInput(spec: ToolSpec<never>, input: unknown): void {
-  const validate = validatorFor(spec);
-  if (!validate(input)) {
-    const problems = (validate.errors ?? []).map(describeSchemaError);
-    const fields = Object.keys(spec.inputSchema.properties ?? {}).join(', ');
-    throw new ToolError(`Invalid input for ${spec.name}: ${problems.join('; ')}. Accepted fields: ${fields}.`);
-  }
-}
+import { SETTING_KEYS, SETTINGS_SECTION } from '../settings';
+import type { Tool, ToolResult, ToolResultPart } from './toolSpec';
 
 /** Refuses what the workspace state forbids before any tool logic runs: trust and plan mode. */
-export function checkAvailability(spec: ToolSpec<never>, ctx: ToolContext): void {
-  if (spec.access === 'read') {
+export function checkAvailability(tool: Tool, ctx: ToolContext): void {
+  if (tool.access === 'read') {
     return;
   }
   if (!ctx.workspace.trusted) {
     throw new ToolError(
-      `${spec.name} is not available because this workspace is not trusted (Restricted Mode). Only reading tools work here. Ask the user to trust the workspace if changes are needed.`,
+      `${tool.name} is not available because this workspace is not trusted (Restricted Mode). Only reading tools work here. Ask the user to trust the workspace if changes are needed.`,
     );
   }
   if (ctx.settings.planMode) {
     throw new ToolError(
-      `${spec.name} is refused because the user has the workspace in plan mode: no files may be changed and no commands run. Describe the changes as a plan instead, and ask the user to turn plan mode off to carry it out.`,
+      `${tool.name} is refused because the user has the workspace in plan mode: no files may be changed and no commands run. Describe the changes as a plan instead, and ask the user to turn plan mode off to carry it out.`,
     );
   }
 }
 
+/** The one sentence every cancelled call ends with. */
+export function cancelledMessage(tool: Tool): string {
+  return `${tool.name} was cancelled; nothing was changed.`;
+}
+
 /** Replaces secrets in every text part, unless the user turned redaction off. */
 async function redactResult(result: ToolResult, ctx: ToolContext): Promise<ToolResult> {
-  if (ctx.settings.redactSecrets === false) {
+  if (!ctx.settings.redactSecrets) {
     return result;
   }
   const redactions: Redaction[] = [];
@@ -81,7 +56,7 @@ export function budgetResult(result: ToolResult, maxChars: number): ToolResult {
     if (part.kind !== 'text') {
       return part;
     }
-    const hint = `The output budget is ${maxChars} characters (workspaceAgentTools.output.maxResultChars); ask for less (a narrower path or glob, fewer lines, a smaller max_results)`;
+    const hint = `The output budget is ${maxChars} characters (${SETTINGS_SECTION}.${SETTING_KEYS.maxResultChars}); ask for less (a narrower path or glob, fewer lines, a smaller max_results)`;
     const { text } = capChars(part.text, Math.max(room, 0), hint);
     room -= text.length;
     return { kind: 'text', text };
@@ -89,25 +64,23 @@ export function budgetResult(result: ToolResult, maxChars: number): ToolResult {
   return { ...result, parts };
 }
 
-/**
- * Validates, checks availability, runs one tool call and takes secrets out of what it returns
- * (error messages included). The single path every invocation takes.
- */
-export async function invokeTool(spec: ToolSpec<never>, input: unknown, ctx: ToolContext): Promise<ToolResult> {
-  validateInput(spec, input);
-  checkAvailability(spec, ctx);
-  if (ctx.token.isCancellationRequested) {
-    throw new ToolError(`${spec.name} was cancelled before it started.`);
-  }
+/** Runs one call. Errors the model should see are ToolErrors; a BugError or anything else is a bug. */
+export async function invokeTool(tool: Tool, input: unknown, ctx: ToolContext): Promise<ToolResult> {
   let result: ToolResult;
   try {
-    result = await (spec as unknown as ToolSpec<unknown>).run(input, ctx);
+    const call = tool.prepare(input);
+    checkAvailability(tool, ctx);
+    throwIfCancelled(ctx.call.token);
+    result = await call.run(ctx);
   } catch (error) {
-    if (!(error instanceof ToolError) || ctx.settings.redactSecrets === false) {
+    if (error instanceof CancelledError) {
+      throw new ToolError(cancelledMessage(tool));
+    }
+    if (!(error instanceof ToolError) || !ctx.settings.redactSecrets) {
       throw error;
     }
     const redacted = await redactSecrets(error.message);
     throw redacted.redactions.length ? new ToolError(redacted.text, redacted.redactions) : error;
   }
-  return budgetResult(await redactResult(result, ctx), ctx.settings.maxResultChars ?? DEFAULT_MAX_RESULT_CHARS);
+  return budgetResult(await redactResult(result, ctx), ctx.settings.maxResultChars);
 }

@@ -1,13 +1,13 @@
 import * as path from 'node:path';
 import { minimatch } from 'minimatch';
-import type { DirectoryEntry, ToolContext } from '../ports';
-import type { Location } from '../location';
+import type { ToolContext } from '../context';
+import { throwIfCancelled, ToolError } from '../errors';
 import { guardPath } from '../guard/pathGuard';
-import { containingFolder, displayPath, joinLocation } from '../location';
-import { formatSize } from '../text/format';
+import { containingFolder, displayPath, joinLocation, type Location } from '../location';
+import type { DirectoryEntry } from '../ports/fileSystem';
 import { IgnoreRules } from '../search/ignoreRules';
-import { textResult, type ToolSpec } from './toolSpec';
-import { ToolError } from '../errors';
+import { formatSize } from '../text/format';
+import { defineTool, textResult, type Tool } from './toolSpec';
 
 export interface ListDirectoryInput {
   path?: string;
@@ -19,7 +19,7 @@ export interface ListDirectoryInput {
 export const MAX_LIST_ENTRIES = 500;
 const STAT_CONCURRENCY = 32;
 
-export const listDirectoryTool: ToolSpec<ListDirectoryInput> = {
+export const listDirectoryTool: Tool = defineTool<ListDirectoryInput>({
   name: 'workspace_list_directory',
   displayName: 'List Directory',
   toolReferenceName: 'listDirectory',
@@ -46,14 +46,14 @@ export const listDirectoryTool: ToolSpec<ListDirectoryInput> = {
   async run(input, ctx) {
     const target = await guardPath(input.path ?? '.', 'read', ctx);
     const shown = displayPath(target.literal, ctx.workspace);
-    const stat = await ctx.fs.stat(target.resolved);
+    const stat = target.stat;
     if (!stat) {
       throw new ToolError(`Directory not found: ${shown}. List its parent to see what exists there.`);
     }
     if (stat.kind !== 'directory') {
       throw new ToolError(`${shown} is a file, not a directory. Use workspace_read_file to read it.`);
     }
-    const entries = await ctx.fs.readDirectory(target.resolved);
+    const entries = await ctx.host.fs.readDirectory(target.resolved);
     const filtered = await filterEntries(entries, target.literal, input, ctx);
     const directories = filtered.kept.filter((entry) => entry.kind === 'directory').sort(byName);
     const files = filtered.kept.filter((entry) => entry.kind !== 'directory').sort(byName);
@@ -84,7 +84,7 @@ export const listDirectoryTool: ToolSpec<ListDirectoryInput> = {
     const body = lines.length ? lines.join('\n') : '(empty directory)';
     return textResult([header, body, ...notes].join('\n'));
   },
-};
+});
 
 function byName(a: DirectoryEntry, b: DirectoryEntry): number {
   return a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
@@ -99,7 +99,7 @@ async function filterEntries(
   const folder = containingFolder(directory, ctx.workspace.folders);
   const root = folder?.location ?? directory;
   const relativeDir = path.posix.relative(root.path, directory.path);
-  const rules = input.respect_git_ignore === false ? undefined : new IgnoreRules(ctx.fs, root);
+  const rules = input.respect_git_ignore === false ? undefined : new IgnoreRules(ctx.host.fs, root);
   const patterns = (input.ignore ?? []).filter((pattern) => pattern.trim() !== '');
   const kept: DirectoryEntry[] = [];
   let byGitIgnore = 0;
@@ -120,11 +120,9 @@ async function filterEntries(
 async function statSizes(entries: readonly DirectoryEntry[], directory: Location, ctx: ToolContext): Promise<Map<string, number>> {
   const sizes = new Map<string, number>();
   for (let start = 0; start < entries.length; start += STAT_CONCURRENCY) {
-    if (ctx.token.isCancellationRequested) {
-      throw new ToolError('The listing was cancelled.');
-    }
+    throwIfCancelled(ctx.call.token);
     const batch = entries.slice(start, start + STAT_CONCURRENCY);
-    const stats = await Promise.all(batch.map((entry) => ctx.fs.stat(joinLocation(directory, entry.name)).catch(() => undefined)));
+    const stats = await Promise.all(batch.map((entry) => ctx.host.fs.stat(joinLocation(directory, entry.name)).catch(() => undefined)));
     batch.forEach((entry, index) => {
       const stat = stats[index];
       if (stat) {

@@ -1,4 +1,4 @@
-import type { JsonSchema, ToolSpec } from './toolSpec';
+import type { JsonSchema, ToolDescription } from './toolSpec';
 
 /** One entry of package.json's contributes.languageModelTools. */
 export interface ManifestToolEntry {
@@ -15,7 +15,7 @@ export interface ManifestToolEntry {
 }
 
 /** The manifest entry a spec must have; scripts/sync-manifest writes these, a unit test compares them. */
-export function manifestEntry(spec: ToolSpec<never>): ManifestToolEntry {
+export function manifestEntry(spec: ToolDescription): ManifestToolEntry {
   return {
     name: spec.name,
     displayName: spec.displayName,
@@ -31,7 +31,7 @@ export function manifestEntry(spec: ToolSpec<never>): ManifestToolEntry {
 }
 
 /** The palette command of a tool: it collects the input and runs the tool through invokeTool. */
-export function toolCommandId(spec: ToolSpec<never>): string {
+export function toolCommandId(spec: ToolDescription): string {
   return `workspaceAgentTools.tool.${spec.toolReferenceName}`;
 }
 
@@ -42,12 +42,12 @@ export interface ManifestCommand {
   icon: string;
 }
 
-export function manifestCommand(spec: ToolSpec<never>): ManifestCommand {
+export function manifestCommand(spec: ToolDescription): ManifestCommand {
   return { command: toolCommandId(spec), title: `${spec.displayName}...`, category: 'Workspace Agent Tools', icon: spec.icon };
 }
 
 /** Where a tool's palette command shows: writes need trust, commands also a real file system. */
-export function paletteWhen(spec: ToolSpec<never>): { command: string; when: string } {
+export function paletteWhen(spec: ToolDescription): { command: string; when: string } {
   const when = spec.access === 'read' ? 'true' : spec.access === 'write' ? 'isWorkspaceTrusted' : 'isWorkspaceTrusted && !virtualWorkspace';
   return { command: toolCommandId(spec), when };
 }

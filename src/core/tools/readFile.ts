@@ -1,16 +1,16 @@
-import { createHash } from 'node:crypto';
-import { open } from 'node:fs/promises';
-import { decodeText, detectEncoding, looksBinary } from '../text/encoding';
-import { guardPath, refuseNonRegular } from '../guard/pathGuard';
-import { displayPath } from '../location';
-import type { ToolContext } from '../ports';
-import { capChars, DEFAULT_MAX_RESULT_CHARS, MAX_LINE_CHARS } from '../output/budget';
-import { formatSize } from '../text/format';
-import { sniffFileType } from '../read/fileType';
-import { extractPdfPages } from '../read/pdfText';
-import { readLineSliceFromFile, sliceLines, type LineSlice } from '../read/lineSlice';
-import { textResult, type ToolResult, type ToolSpec } from './toolSpec';
+import { bytesFingerprint, editorTextFingerprint } from '../changes/freshness';
+import type { ToolContext } from '../context';
 import { ToolError } from '../errors';
+import { guardPath } from '../guard/pathGuard';
+import { displayPath } from '../location';
+import { capChars, MAX_LINE_CHARS } from '../output/budget';
+import type { FileReader } from '../ports/fileSystem';
+import { sniffFileType } from '../read/fileType';
+import { readLineSlice, sliceLines, type LineSlice } from '../read/lineSlice';
+import { extractPdfPages } from '../read/pdfText';
+import { decodeText, detectEncoding, looksBinary } from '../text/encoding';
+import { formatSize } from '../text/format';
+import { defineTool, textResult, type Tool, type ToolResult } from './toolSpec';
 
 export interface ReadFileInput {
   file_path: string;
@@ -27,7 +27,7 @@ const SNIFF_BYTES = 8192;
 const MAX_PDF_PAGES = 200;
 const MAX_PDF_CHARS = 100_000;
 
-export const readFileTool: ToolSpec<ReadFileInput> = {
+export const readFileTool: Tool = defineTool<ReadFileInput>({
   name: 'workspace_read_file',
   displayName: 'Read File',
   toolReferenceName: 'readFile',
@@ -58,80 +58,77 @@ export const readFileTool: ToolSpec<ReadFileInput> = {
     const limit = input.limit ?? DEFAULT_READ_LIMIT;
     const target = await guardPath(input.file_path, 'read', ctx);
     const shown = displayPath(target.literal, ctx.workspace);
-    const dirty = ctx.buffers.dirtyText(target.literal) ?? ctx.buffers.dirtyText(target.resolved);
+    const dirty = ctx.host.buffers.dirtyText(target.literal) ?? ctx.host.buffers.dirtyText(target.resolved);
     if (dirty !== undefined) {
-      ctx.reads.record(target.resolved, { size: dirty.length, mtime: 0, textSha256: createHash('sha256').update(dirty, 'utf8').digest('hex') });
+      ctx.session.reads.record(target.resolved, editorTextFingerprint(dirty));
       const slice = sliceLines(dirty, offset, limit);
       const header = `[${shown} has unsaved changes in the editor; showing the editor's text, not the file on disk.]`;
       return textResult(`${header}\n${formatSlice(slice, shown, offset, maxChars(ctx))}`);
     }
-    const stat = await ctx.fs.stat(target.resolved);
+    const stat = target.stat;
     if (!stat) {
       throw new ToolError(`File not found: ${shown}. Check the path with workspace_glob or workspace_list_directory.`);
     }
     if (stat.kind === 'directory') {
       throw new ToolError(`${shown} is a directory, not a file. Use workspace_list_directory to see what it contains.`);
     }
-    refuseNonRegular(stat, shown);
-
-    const localPath = ctx.fs.localPath(target.resolved);
-    if (!localPath && stat.size > MAX_WHOLE_FILE_BYTES) {
-      throw new ToolError(`${shown} is ${formatSize(stat.size)}; files over ${formatSize(MAX_WHOLE_FILE_BYTES)} can only be read on the local disk. Use workspace_grep to find the lines you need.`);
-    }
-    const head = localPath ? await readHead(localPath) : await ctx.fs.readFile(target.resolved);
-    const type = sniffFileType(head);
-    if (type.kind === 'image' || type.kind === 'pdf') {
-      if (stat.size > MAX_WHOLE_FILE_BYTES) {
-        throw new ToolError(`${shown} is a ${formatSize(stat.size)} ${type.kind === 'pdf' ? 'PDF' : 'image'}, too large to return (the limit is ${formatSize(MAX_WHOLE_FILE_BYTES)}).`);
+    // Where the file system has random access (the local disk) only the head is read to sniff the
+    // type, and large text is streamed; elsewhere the whole file is read once.
+    const reader = await ctx.host.fs.openReader(target.resolved);
+    try {
+      if (!reader && stat.size > MAX_WHOLE_FILE_BYTES) {
+        throw new ToolError(`${shown} is ${formatSize(stat.size)}; files over ${formatSize(MAX_WHOLE_FILE_BYTES)} can only be read on the local disk. Use workspace_grep to find the lines you need.`);
       }
-      const bytes = localPath ? head.length === stat.size ? head : await ctx.fs.readFile(target.resolved) : head;
-      ctx.reads.record(target.resolved, fingerprint(bytes, stat.mtime));
-      if (type.kind === 'image') {
-        return { parts: [{ kind: 'text', text: `Image ${shown} (${type.mimeType}, ${formatSize(stat.size)}):` }, { kind: 'image', mimeType: type.mimeType, data: bytes }] };
+      const head = reader ? await readHead(reader) : await ctx.host.fs.readFile(target.resolved);
+      /** The whole file: the head when it already holds all of it, else one more read. */
+      const wholeFile = async (): Promise<Uint8Array> => (head.length >= stat.size ? head : ctx.host.fs.readFile(target.resolved));
+      const type = sniffFileType(head);
+      if (type.kind === 'image' || type.kind === 'pdf') {
+        if (stat.size > MAX_WHOLE_FILE_BYTES) {
+          throw new ToolError(`${shown} is a ${formatSize(stat.size)} ${type.kind === 'pdf' ? 'PDF' : 'image'}, too large to return (the limit is ${formatSize(MAX_WHOLE_FILE_BYTES)}).`);
+        }
+        const bytes = await wholeFile();
+        ctx.session.reads.record(target.resolved, bytesFingerprint(bytes, stat.mtime));
+        if (type.kind === 'image') {
+          return { parts: [{ kind: 'text', text: `Image ${shown} (${type.mimeType}, ${formatSize(stat.size)}):` }, { kind: 'image', mimeType: type.mimeType, data: bytes }] };
+        }
+        return readPdf(bytes, shown);
       }
-      return readPdf(bytes, shown);
+      if (looksBinary(head.subarray(0, SNIFF_BYTES))) {
+        throw new ToolError(`${shown} is a binary file (${formatSize(stat.size)}); it cannot be shown as text. Only text, images (PNG, JPEG, GIF, WebP) and PDFs can be read.`);
+      }
+      if (stat.size === 0) {
+        ctx.session.reads.record(target.resolved, bytesFingerprint(new Uint8Array(), stat.mtime));
+        return textResult(`${shown} is empty (0 bytes).`);
+      }
+      if (reader && stat.size > STREAM_THRESHOLD_BYTES) {
+        const { encoding, bomLength } = detectEncoding(head);
+        const slice = await readLineSlice(reader, encoding, bomLength, offset, limit, ctx.call.token);
+        ctx.session.reads.record(target.resolved, { size: stat.size, mtime: stat.mtime });
+        return textResult(formatSlice(slice, shown, offset, maxChars(ctx)));
+      }
+      const bytes = await wholeFile();
+      ctx.session.reads.record(target.resolved, bytesFingerprint(bytes, stat.mtime));
+      const { text } = decodeText(bytes);
+      return textResult(formatSlice(sliceLines(text, offset, limit), shown, offset, maxChars(ctx)));
+    } finally {
+      await reader?.close();
     }
-    if (looksBinary(head.subarray(0, SNIFF_BYTES))) {
-      throw new ToolError(`${shown} is a binary file (${formatSize(stat.size)}); it cannot be shown as text. Only text, images (PNG, JPEG, GIF, WebP) and PDFs can be read.`);
-    }
-    if (stat.size === 0) {
-      ctx.reads.record(target.resolved, fingerprint(new Uint8Array(), stat.mtime));
-      return textResult(`${shown} is empty (0 bytes).`);
-    }
-    if (localPath && stat.size > STREAM_THRESHOLD_BYTES) {
-      const { encoding, bomLength } = detectEncoding(head);
-      const slice = await readLineSliceFromFile(localPath, encoding, bomLength, offset, limit, ctx.token);
-      ctx.reads.record(target.resolved, { size: stat.size, mtime: stat.mtime });
-      return textResult(formatSlice(slice, shown, offset, maxChars(ctx)));
-    }
-    const bytes = localPath ? await ctx.fs.readFile(target.resolved) : head;
-    ctx.reads.record(target.resolved, fingerprint(bytes, stat.mtime));
-    const { text } = decodeText(bytes);
-    return textResult(formatSlice(sliceLines(text, offset, limit), shown, offset, maxChars(ctx)));
   },
-};
+});
 
 /** Characters of the result budget kept for the header and the footer. */
 const FOOTER_ROOM = 500;
 
 /** The result budget for the numbered lines. */
 function maxChars(ctx: ToolContext): number {
-  return (ctx.settings.maxResultChars ?? DEFAULT_MAX_RESULT_CHARS) - FOOTER_ROOM;
+  return ctx.settings.maxResultChars - FOOTER_ROOM;
 }
 
-async function readHead(localPath: string): Promise<Uint8Array> {
-  const handle = await open(localPath, 'r');
-  try {
-    const buffer = Buffer.alloc(SNIFF_BYTES);
-    const { bytesRead } = await handle.read(buffer, 0, SNIFF_BYTES, 0);
-    return buffer.subarray(0, bytesRead);
-  } finally {
-    await handle.close();
-  }
-}
-
-function fingerprint(bytes: Uint8Array, mtime: number): { size: number; mtime: number; sha256: string } {
-  return { size: bytes.length, mtime, sha256: createHash('sha256').update(bytes).digest('hex') };
+async function readHead(reader: FileReader): Promise<Uint8Array> {
+  const buffer = new Uint8Array(SNIFF_BYTES);
+  const bytesRead = await reader.read(buffer, 0);
+  return buffer.subarray(0, bytesRead);
 }
 
 /**

@@ -1,16 +1,17 @@
-import * as path from 'node:path';
 import { nonInteractiveEnvironment } from '../command/commandEnvironment';
+import { commandLogPath } from '../command/commandLogs';
+import type { ToolContext } from '../context';
+import { throwIfCancelled, ToolError } from '../errors';
 import { commandPathJudge } from '../guard/command/pathJudge';
-import { runProcess, type ProcessOutcome } from '../command/processRunner';
-import { DEFAULT_COMMAND_OUTPUT_CHARS } from '../output/budget';
-import { DEFAULT_DENY_PATTERNS, evaluateCommandPolicy, type CommandVerdict } from '../guard/command/policy';
-import { resolveRoots, verdictFor } from '../guard/pathGuard';
+import { evaluateCommandPolicy, type CommandVerdict } from '../guard/command/policy';
+import { judgeLocation, resolveRoots } from '../guard/judgeLocation';
 import { denialMessage } from '../guard/rules';
-import { displayPath, isInside } from '../location';
 import { resolveWorkspacePath } from '../guard/workspacePaths';
-import type { CommandHost, ToolContext } from '../ports';
-import { textResult, type ToolSpec } from './toolSpec';
-import { ToolError } from '../errors';
+import { displayPath, isInside } from '../location';
+import { headAndTailShares } from '../output/budget';
+import type { CommandHost, ProcessOutcome } from '../ports/process';
+import { oneLine } from '../text/truncate';
+import { defineTool, textResult, type Tool } from './toolSpec';
 
 export interface RunCommandInput {
   command: string;
@@ -22,7 +23,7 @@ export const DEFAULT_TIMEOUT_SECONDS = 120;
 const KILL_GRACE_MS = 2000;
 const MAX_LOG_CHARS = 50 * 1024 * 1024;
 
-export const runCommandTool: ToolSpec<RunCommandInput> = {
+export const runCommandTool: Tool = defineTool<RunCommandInput>({
   name: 'workspace_run_command',
   displayName: 'Run Command',
   toolReferenceName: 'runCommand',
@@ -45,7 +46,7 @@ export const runCommandTool: ToolSpec<RunCommandInput> = {
     required: ['command'],
     additionalProperties: false,
   },
-  invocationMessage: (input) => `Running \`${oneLine(input.command)}\``,
+  invocationMessage: (input) => `Running \`${oneLine(input.command, 80)}\``,
   // Virtual workspaces have no disk to run in; the tool still fails clearly if invoked directly.
   when: '!virtualWorkspace',
   confirmation: (input, ctx) => commandConfirmation(input, ctx),
@@ -58,40 +59,36 @@ export const runCommandTool: ToolSpec<RunCommandInput> = {
     if (verdict.decision === 'deny') {
       throw new ToolError(`The command was refused by the command policy:\n${bulleted(verdict.reasons)}\nSuggestion: run something else, or ask the user to run it themselves.`);
     }
-    if (verdict.decision === 'ask' && !ctx.confirmedInChat) {
-      const approved = await ctx.approver.confirm(
+    if (verdict.decision === 'ask' && !ctx.call.confirmedInChat) {
+      const approved = await ctx.session.approver.confirm(
         {
           kind: 'command',
-          title: `workspace_run_command: ${oneLine(command)}`,
+          title: `workspace_run_command: ${oneLine(command, 80)}`,
           detail: `In ${cwd.shown === '.' ? 'the workspace root' : cwd.shown}, it needs approval because: ${needsApproval(verdict).join('; ')}. Run it?`,
         },
-        ctx.token,
+        ctx.call.token,
       );
-      if (!approved && ctx.token.isCancellationRequested) {
-        throw new ToolError('The command was cancelled while waiting for approval; it did not run.');
-      }
+      throwIfCancelled(ctx.call.token);
       if (!approved) {
-        throw new ToolError(`The user declined to run \`${oneLine(command)}\`. Do not retry it; ask the user how to proceed or do something else.`);
+        throw new ToolError(`The user declined to run \`${oneLine(command, 80)}\`. Do not retry it; ask the user how to proceed or do something else.`);
       }
     }
-    if (ctx.token.isCancellationRequested) {
-      throw new ToolError('The command was cancelled before it started.');
-    }
+    throwIfCancelled(ctx.call.token);
     const timeoutSeconds = input.timeout ?? DEFAULT_TIMEOUT_SECONDS;
-    const streamChars = ctx.settings.commandOutputChars ?? DEFAULT_COMMAND_OUTPUT_CHARS;
+    const shares = headAndTailShares(ctx.settings.commandOutputChars);
     const terminal = host.openTerminal(command, cwd.path);
-    const outcome = await runProcess({
+    const outcome = await host.processes.run({
       shell: host.shell,
       commandLine: command,
       cwd: cwd.path,
-      env: nonInteractiveEnvironment(process.env),
+      env: nonInteractiveEnvironment(host.environment()),
       timeoutMs: timeoutSeconds * 1000,
       killGraceMs: KILL_GRACE_MS,
-      logPath: logPathFor(host, command, ctx.clock.now()),
-      headChars: Math.floor(streamChars * 0.4),
-      tailChars: streamChars - Math.floor(streamChars * 0.4),
+      logPath: commandLogPath(host.logDirectory, command, ctx.host.clock.now()),
+      headChars: shares.head,
+      tailChars: shares.tail,
       maxLogChars: MAX_LOG_CHARS,
-      token: ctx.token,
+      token: ctx.call.token,
       onOutput: (chunk) => terminal.write(chunk),
       onInterrupt: (listener) => terminal.onInterrupt(listener),
     }).catch((error: unknown) => {
@@ -106,7 +103,7 @@ export const runCommandTool: ToolSpec<RunCommandInput> = {
     }
     return textResult(formatOutcome(outcome, status, cwd.shown));
   },
-};
+});
 
 /** The chat confirmation for a call, or undefined when the policy lets it run without asking. */
 export async function commandConfirmation(input: RunCommandInput, ctx: ToolContext): Promise<{ title: string; message: string } | undefined> {
@@ -131,13 +128,13 @@ export async function commandConfirmation(input: RunCommandInput, ctx: ToolConte
 
 function commandHost(ctx: ToolContext): CommandHost {
   const first = ctx.workspace.folders[0];
-  if (!ctx.commands || (first && first.location.scheme !== 'file')) {
+  if (!ctx.host.commands || (first && first.location.scheme !== 'file')) {
     throw new ToolError('workspace_run_command is not available here: the workspace is not on a local or remote disk where processes can run (a virtual workspace). Use the file tools instead, or ask the user to run the command.');
   }
   if (!first) {
     throw new ToolError('workspace_run_command needs an open workspace folder to run in. Ask the user to open a folder.');
   }
-  return ctx.commands;
+  return ctx.host.commands;
 }
 
 function checkedCommand(command: string): string {
@@ -153,31 +150,27 @@ function checkedCommand(command: string): string {
 /** The folder to run in: inside the folders writes may use, and a directory. */
 async function resolveCommandCwd(input: string | undefined, ctx: ToolContext): Promise<{ path: string; shown: string }> {
   const literal = resolveWorkspacePath(input ?? '.', ctx.workspace);
-  const resolved = await ctx.fs.realpath(literal);
   const roots = await resolveRoots('write', ctx);
+  const { resolved, stat, verdict } = await judgeLocation(literal, 'write', ctx, { roots });
   const shown = displayPath(literal, ctx.workspace);
   if (!roots.some((root) => isInside(resolved, root))) {
     throw new ToolError(`The cwd ${shown} is outside the workspace; commands only run inside the workspace folders. Pass a workspace-relative folder, or omit cwd for the workspace root.`);
   }
-  for (const location of [literal, resolved]) {
-    const verdict = verdictFor(location, 'write', roots, ctx);
-    if (verdict.decision === 'deny') {
-      throw new ToolError(denialMessage(verdict));
-    }
+  if (verdict.decision === 'deny') {
+    throw new ToolError(denialMessage(verdict));
   }
-  const stat = await ctx.fs.stat(resolved);
   if (!stat || stat.kind !== 'directory') {
     throw new ToolError(`The cwd ${shown} ${stat ? 'is not a folder' : 'does not exist'}. Pass an existing workspace folder; use workspace_list_directory to see what exists.`);
   }
-  return { path: ctx.fs.localPath(resolved) ?? resolved.path, shown };
+  return { path: ctx.host.fs.localPath(resolved) ?? resolved.path, shown };
 }
 
 async function judgeCommand(command: string, cwd: string, ctx: ToolContext): Promise<CommandVerdict> {
   return evaluateCommandPolicy(command, {
     cwd,
     home: ctx.workspace.home,
-    allow: ctx.settings.runCommandAllow ?? [],
-    deny: ctx.settings.runCommandDeny ?? DEFAULT_DENY_PATTERNS,
+    allow: ctx.settings.runCommandAllow,
+    deny: ctx.settings.runCommandDeny,
     judgePath: await commandPathJudge(ctx),
   });
 }
@@ -191,19 +184,8 @@ function bulleted(lines: readonly string[]): string {
   return lines.map((line) => `- ${line}`).join('\n');
 }
 
-function oneLine(command: string): string {
-  const flat = command.replace(/\s*\n\s*/g, ' ⏎ ').trim();
-  return flat.length > 80 ? `${flat.slice(0, 77)}...` : flat;
-}
-
 function seconds(ms: number): string {
   return `${(ms / 1000).toFixed(1)} s`;
-}
-
-function logPathFor(host: CommandHost, command: string, now: number): string {
-  const stamp = new Date(now).toISOString().replace(/[:.]/g, '-');
-  const slug = command.replace(/[^A-Za-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 40) || 'command';
-  return path.join(host.logDirectory, `${stamp}-${process.pid}-${Math.floor(Math.random() * 1e6)}-${slug}.log`);
 }
 
 function statusLine(outcome: ProcessOutcome, timeoutSeconds: number): string {

@@ -1,4 +1,9 @@
-import type { ToolContext } from '../ports';
+// What a tool is: its description for the manifest and the model, its input schema, and what it
+// does. A tool file writes a ToolSpec<Input> and hands it to defineTool, which checks every input
+// against the schema before the typed functions see it; the rest of the code handles the Tool.
+import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
+import type { ToolContext } from '../context';
+import { ToolError } from '../errors';
 import type { Redaction } from '../secrets/redactSecrets';
 
 /** The subset of JSON Schema the tool inputs use; the manifest copies it verbatim. */
@@ -30,8 +35,14 @@ export interface ToolResult {
   readonly redactions?: readonly Redaction[];
 }
 
-/** A tool: how the manifest describes it to VS Code and the model, and what it does. */
-export interface ToolSpec<Input = Record<string, unknown>> {
+/** What chat's confirmation shows: a title and a Markdown message. */
+export interface ToolConfirmation {
+  readonly title: string;
+  readonly message: string;
+}
+
+/** How the manifest describes a tool to VS Code and the model. */
+export interface ToolDescription {
   readonly name: string;
   readonly displayName: string;
   readonly toolReferenceName: string;
@@ -41,10 +52,14 @@ export interface ToolSpec<Input = Record<string, unknown>> {
   readonly icon: string;
   readonly access: ToolAccess;
   readonly inputSchema: JsonSchema;
-  /** A short present-tense line shown while the tool runs, e.g. "Reading src/a.ts". */
-  invocationMessage(input: Input): string;
   /** The manifest's `when` clause: a context expression under which the tool is offered to chat. */
   readonly when?: string;
+}
+
+/** A tool as its file writes it: the description and the functions, typed by the tool's input. */
+export interface ToolSpec<Input> extends ToolDescription {
+  /** A short present-tense line shown while the tool runs, e.g. "Reading src/a.ts". */
+  invocationMessage(input: Input): string;
   /**
    * The confirmation chat shows before the call, or undefined to run without asking. Only tools
    * that ask per call (run_command) have it; VS Code shows it when a chat invocation token exists.
@@ -53,10 +68,60 @@ export interface ToolSpec<Input = Record<string, unknown>> {
   run(input: Input, ctx: ToolContext): Promise<ToolResult>;
 }
 
-/** What chat's confirmation shows: a title and a Markdown message. */
-export interface ToolConfirmation {
-  readonly title: string;
-  readonly message: string;
+/** One call whose input passed the schema. */
+export interface PreparedCall {
+  readonly invocationMessage: string;
+  /** Chat's confirmation for this call; undefined when the tool runs without asking. */
+  confirmation(ctx: ToolContext): Promise<ToolConfirmation | undefined>;
+  run(ctx: ToolContext): Promise<ToolResult>;
+}
+
+/** A tool as registration, the palette, the manifest and invokeTool handle it, whatever its input type. */
+export interface Tool extends ToolDescription {
+  /** True when the tool asks chat to confirm some calls (see ToolSpec.confirmation). */
+  readonly confirms: boolean;
+  /** Checks the input against the schema; throws a ToolError naming every problem and the accepted fields. */
+  prepare(input: unknown): PreparedCall;
+}
+
+const ajv = new Ajv({ allErrors: true, strict: false });
+
+function describeSchemaError(error: ErrorObject): string {
+  const where = error.instancePath ? error.instancePath.slice(1).replace(/\//g, '.') : 'input';
+  if (error.keyword === 'additionalProperties') {
+    return `unknown field "${String(error.params.additionalProperty)}"`;
+  }
+  if (error.keyword === 'required') {
+    return `missing required field "${String(error.params.missingProperty)}"`;
+  }
+  return `${where} ${error.message ?? 'is invalid'}`;
+}
+
+/** Makes a Tool of a spec. Extra fields and wrong types are refused, not ignored. */
+export function defineTool<Input>(spec: ToolSpec<Input>): Tool {
+  const { invocationMessage, confirmation, run, ...description } = spec;
+  let validate: ValidateFunction<Input> | undefined;
+  const check = (input: unknown): Input => {
+    validate ??= ajv.compile<Input>(spec.inputSchema);
+    if (!validate(input)) {
+      const problems = (validate.errors ?? []).map(describeSchemaError);
+      const fields = Object.keys(spec.inputSchema.properties ?? {}).join(', ');
+      throw new ToolError(`Invalid input for ${spec.name}: ${problems.join('; ')}. Accepted fields: ${fields}.`);
+    }
+    return input;
+  };
+  return {
+    ...description,
+    confirms: confirmation !== undefined,
+    prepare(input) {
+      const checked = check(input);
+      return {
+        invocationMessage: invocationMessage(checked),
+        confirmation: async (ctx) => confirmation?.(checked, ctx),
+        run: (ctx) => run(checked, ctx),
+      };
+    },
+  };
 }
 
 export function textResult(text: string): ToolResult {

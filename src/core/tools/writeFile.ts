@@ -1,19 +1,19 @@
-import { reviewAndApply } from '../changes/reviewAndApply';
 import { countLineChanges } from '../changes/changeSummary';
-import { encodeText } from '../text/encoding';
-import { changedMessage, freshness, loadBaseline, unreadMessage } from '../changes/fileBaseline';
-import { dominantLineEnding, joinLines, normaliseLineEndings, replaceLineRange, splitLines } from '../text/lineEndings';
-import { guardWriteTarget, warningText } from '../guard/writeGuard';
-import type { PlannedFileChange } from '../ports';
-import { textResult, type ToolSpec } from './toolSpec';
+import { loadBaseline } from '../changes/fileBaseline';
+import { changedMessage, freshness, unreadMessage } from '../changes/freshness';
+import { planCreate, planModify, targetWarnings } from '../changes/plannedChange';
+import { reviewAndApply } from '../changes/reviewAndApply';
 import { ToolError } from '../errors';
+import { guardWriteTarget } from '../guard/writeGuard';
+import { dominantLineEnding, joinLines, normaliseLineEndings, replaceLineRange, splitLines } from '../text/lineEndings';
+import { defineTool, textResult, type Tool } from './toolSpec';
 
 export interface WriteFileInput {
   file_path: string;
   content: string;
 }
 
-export const writeFileTool: ToolSpec<WriteFileInput> = {
+export const writeFileTool: Tool = defineTool<WriteFileInput>({
   name: 'workspace_write_file',
   displayName: 'Write File',
   toolReferenceName: 'writeFile',
@@ -40,12 +40,9 @@ export const writeFileTool: ToolSpec<WriteFileInput> = {
   async run(input, ctx) {
     const target = await guardWriteTarget(input.file_path, ctx);
     const baseline = await loadBaseline(target, ctx);
-    const alwaysAsk = target.warning ? warningText(target.warning) : undefined;
-    const warnings = target.warning ? [target.warning] : [];
+    const warnings = targetWarnings(target);
     if (!baseline) {
-      const after = { text: input.content, bytes: encodeText(input.content, 'utf8'), encoding: 'utf8' as const };
-      const file: PlannedFileChange = { kind: 'create', location: target.resolved, shownPath: target.shown, after, alwaysAsk };
-      await reviewAndApply({ tool: 'workspace_write_file', summary: `Create ${target.shown}`, files: [file] }, warnings, ctx);
+      await reviewAndApply({ tool: writeFileTool, summary: `Create ${target.shown}`, files: [planCreate(target, input.content)] }, warnings, ctx);
       return textResult(`Created ${target.shown} (${splitLines(input.content).length} lines)`);
     }
     const state = freshness(target, baseline, ctx);
@@ -60,10 +57,8 @@ export const writeFileTool: ToolSpec<WriteFileInput> = {
     if (text === baseline.text) {
       return textResult(`${target.shown} already has exactly this content; nothing was written.`);
     }
-    const after = { text, bytes: encodeText(text, baseline.encoding), encoding: baseline.encoding };
-    const file: PlannedFileChange = { kind: 'modify', location: target.resolved, shownPath: target.shown, before: baseline, after, alwaysAsk };
-    await reviewAndApply({ tool: 'workspace_write_file', summary: `Overwrite ${target.shown}`, files: [file] }, warnings, ctx);
+    await reviewAndApply({ tool: writeFileTool, summary: `Overwrite ${target.shown}`, files: [planModify(target, baseline, text)] }, warnings, ctx);
     const { added, removed } = countLineChanges(lines, newLines);
     return textResult(`Updated ${target.shown} (+${added} -${removed} lines)`);
   },
-};
+});

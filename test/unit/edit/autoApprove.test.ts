@@ -1,11 +1,11 @@
 import * as assert from 'node:assert/strict';
 import { isAutoApproved } from '../../../src/core/changes/autoApprove';
 import { fileLocation } from '../../../src/core/location';
-import type { ChangePlan, PlannedFileChange } from '../../../src/core/ports';
+import type { ChangePlan, PlannedFileChange } from '../../../src/core/ports/changes';
 
 function plan(...files: Partial<PlannedFileChange>[]): ChangePlan {
   return {
-    tool: 'workspace_write_file',
+    tool: { name: 'workspace_write_file', displayName: 'Write File' },
     summary: 's',
     files: files.map((file) => ({ kind: 'modify', location: fileLocation('/w/x'), shownPath: 'x', ...file })),
   };

@@ -7,7 +7,7 @@ import { parsePatch } from '../../../src/core/edit/patchParser';
 import { planPatch, type PatchFileState, type PlannedPatchOperation } from '../../../src/core/edit/patchPlanner';
 import { applyPatchTool } from '../../../src/core/tools/applyPatch';
 import { RecordingChangeApplier } from '../support/changeApplier';
-import { testContext } from '../support/context';
+import { callTool, testContext } from '../support/context';
 
 const CORPUS = path.resolve(__dirname, '../../../../test/fixtures/apply-patch/scenarios.json');
 
@@ -105,7 +105,7 @@ describe('apply_patch public scenarios through the workspace_apply_patch tool', 
     it(`${scenario.name}${scenario.expectError ? ' (fails, changes nothing)' : ''}`, async () => {
       writeTree(root, scenario.input);
       const applier = new RecordingChangeApplier(true);
-      const outcome = applyPatchTool.run({ patch: scenario.patch }, testContext({ root, changes: applier }));
+      const outcome = callTool(applyPatchTool, { patch: scenario.patch }, testContext({ root, changes: applier }));
       if (scenario.expectError) {
         await assert.rejects(outcome, /./);
         assert.equal(applier.reviewed.length, 0);

@@ -1,9 +1,10 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { ToolContext, ToolSettings } from '../../../src/core/ports';
+import type { ToolContext } from '../../../src/core/context';
+import type { ToolSettings } from '../../../src/core/settings';
 import { globTool, MAX_GLOB_RESULTS } from '../../../src/core/tools/glob';
-import { resultText, testContext } from '../support/context';
+import { callTool, resultText, testContext } from '../support/context';
 import { makeSearchTree, RIPGREP, type SearchTree } from '../support/searchTree';
 
 describe('workspace_glob (ripgrep engine)', () => {
@@ -13,9 +14,9 @@ describe('workspace_glob (ripgrep engine)', () => {
   });
   after(() => tree.remove());
 
-  const context = (settings: Partial<ToolSettings> = {}): ToolContext => ({ ...testContext({ root: tree.root, settings }), ripgrepPath: RIPGREP });
+  const context = (settings: Partial<ToolSettings> = {}): ToolContext => testContext({ root: tree.root, settings, ripgrepPath: RIPGREP });
   const glob = async (pattern: string, extra: { path?: string } = {}, settings: Partial<ToolSettings> = {}) =>
-    resultText(await globTool.run({ pattern, ...extra }, context(settings)));
+    resultText(await callTool(globTool, { pattern, ...extra }, context(settings)));
 
   it('matches across folders with ** and lists the newest modification first', async () => {
     assert.equal(await glob('**/*.ts'), ['src/main.ts', 'src/util.ts', 'src/nested/deep.ts'].join('\n'));

@@ -2,10 +2,11 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { CancellationSignal } from '../../../src/core/errors';
-import type { ToolContext, ToolSettings } from '../../../src/core/ports';
+import type { ToolContext } from '../../../src/core/context';
+import type { ToolSettings } from '../../../src/core/settings';
 import { MAX_GREP_LINE_CHARS } from '../../../src/core/search/grepOutput';
 import { grepTool, searchText, type GrepInput } from '../../../src/core/tools/grep';
-import { resultText, testContext } from '../support/context';
+import { callTool, resultText, testContext } from '../support/context';
 import { makeSearchTree, RIPGREP, type SearchTree } from '../support/searchTree';
 
 /** A token the test cancels by hand. */
@@ -29,8 +30,8 @@ describe('workspace_grep (ripgrep engine)', () => {
   });
   after(() => tree.remove());
 
-  const context = (settings: Partial<ToolSettings> = {}): ToolContext => ({ ...testContext({ root: tree.root, settings }), ripgrepPath: RIPGREP });
-  const grep = async (input: GrepInput, settings: Partial<ToolSettings> = {}) => resultText(await grepTool.run(input, context(settings)));
+  const context = (settings: Partial<ToolSettings> = {}): ToolContext => testContext({ root: tree.root, settings, ripgrepPath: RIPGREP });
+  const grep = async (input: GrepInput, settings: Partial<ToolSettings> = {}) => resultText(await callTool(grepTool, input, context(settings)));
 
   it('prints path:line:text for every match, files in path order', async () => {
     assert.equal(
@@ -156,18 +157,18 @@ describe('workspace_grep (ripgrep engine)', () => {
 
     it('kills ripgrep at once when the call is cancelled', async () => {
       const token = new ManualCancellation();
-      const search = searchText({ pattern: 'found' }, { ...testContext({ root: tree.root, token }), ripgrepPath: fakeRipgrep }, 600_000);
+      const search = callTool(grepTool, { pattern: 'found' }, testContext({ root: tree.root, token, ripgrepPath: fakeRipgrep }));
       while (!fs.existsSync(pidFile) || fs.readFileSync(pidFile, 'utf8').trim() === '') {
         await new Promise((resolve) => setTimeout(resolve, 10));
       }
       const pid = Number(fs.readFileSync(pidFile, 'utf8'));
       token.cancel();
-      await assert.rejects(search, /The search was cancelled\./);
+      await assert.rejects(search, /^ToolError: workspace_grep was cancelled; nothing was changed\.$/);
       assert.equal(isRunning(pid), false);
     });
 
     it('returns what it found with a note when the time budget runs out', async () => {
-      const text = resultText(await searchText({ pattern: 'found' }, { ...testContext({ root: tree.root }), ripgrepPath: fakeRipgrep }, 300));
+      const text = resultText(await searchText({ pattern: 'found' }, testContext({ root: tree.root, ripgrepPath: fakeRipgrep }), 300));
       assert.match(text, /^a\.txt:7:found early\n\[The search stopped after 0 s, so these are partial results/);
       assert.equal(isRunning(Number(fs.readFileSync(pidFile, 'utf8'))), false);
     });

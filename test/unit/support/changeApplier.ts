@@ -1,14 +1,17 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { AppliedChange, ChangeApplier, ChangePlan } from '../../../src/core/ports';
+import type { ChangePipeline } from '../../../src/core/context';
+import type { AppliedChange, ChangePlan, ChangeReviewer, ChangeWriter } from '../../../src/core/ports/changes';
 
 /**
- * A ChangeApplier over the local disk for unit tests: answers reviews from a script, remembers the
+ * The change pipeline over the local disk for unit tests: answers reviews from a script, remembers the
  * plans it was shown, and writes exactly the planned bytes (refusing when the disk changed since planning).
  */
-export class RecordingChangeApplier implements ChangeApplier {
+export class RecordingChangeApplier implements ChangeReviewer, ChangeWriter, ChangePipeline {
   readonly reviewed: ChangePlan[] = [];
   readonly applied: ChangePlan[] = [];
+  readonly reviewer: ChangeReviewer = this;
+  readonly writer: ChangeWriter = this;
   constructor(public accept = true) {}
 
   async review(plan: ChangePlan): Promise<boolean> {
@@ -16,7 +19,7 @@ export class RecordingChangeApplier implements ChangeApplier {
     return this.accept;
   }
 
-  async apply(plan: ChangePlan): Promise<AppliedChange> {
+  async write(plan: ChangePlan): Promise<AppliedChange> {
     for (const file of plan.files) {
       if (file.before && !file.before.fromEditor && !fs.readFileSync(file.location.path).equals(Buffer.from(file.before.bytes))) {
         throw new Error(`${file.shownPath} changed on disk during review`);

@@ -1,10 +1,19 @@
 import * as os from 'node:os';
-import type { ApprovalRequest, ChangeApplier, EditorBuffers, FileSystem, ToolContext, ToolSettings, WorkspaceInfo } from '../../../src/core/ports';
+import type { ChangePipeline, ToolContext } from '../../../src/core/context';
 import type { CancellationSignal } from '../../../src/core/errors';
-import type { Location } from '../../../src/core/location';
+import { fileLocation, type Location } from '../../../src/core/location';
+import type { ApprovalRequest, Approver } from '../../../src/core/ports/approval';
+import type { EditorBuffers } from '../../../src/core/ports/editor';
+import type { FileSystem } from '../../../src/core/ports/fileSystem';
+import type { CommandHost } from '../../../src/core/ports/process';
+import type { ReadLedger } from '../../../src/core/ports/readLedger';
+import type { WorkspaceInfo } from '../../../src/core/ports/workspace';
 import { MemoryReadLedger } from '../../../src/core/changes/readLedger';
 import { NodeFileSystem } from '../../../src/core/fs/nodeFileSystem';
-import { fileLocation } from '../../../src/core/location';
+import { LocalFirstSearchEngines } from '../../../src/core/search/engines';
+import { DEFAULT_SETTINGS, type ToolSettings } from '../../../src/core/settings';
+import { invokeTool } from '../../../src/core/tools/invoke';
+import type { Tool, ToolResult } from '../../../src/core/tools/toolSpec';
 
 export const neverCancelled: CancellationSignal = {
   isCancellationRequested: false,
@@ -12,7 +21,7 @@ export const neverCancelled: CancellationSignal = {
 };
 
 /** An approver that answers from a script and remembers what it was asked. */
-export class ScriptedApprover {
+export class ScriptedApprover implements Approver {
   readonly asked: ApprovalRequest[] = [];
   constructor(public answer: boolean) {}
   async confirm(request: ApprovalRequest): Promise<boolean> {
@@ -29,24 +38,32 @@ export interface TestContextOptions {
   dirty?: Map<string, string>;
   fs?: FileSystem;
   token?: CancellationSignal;
-  changes?: ChangeApplier;
+  changes?: ChangePipeline;
+  commands?: CommandHost;
+  confirmedInChat?: boolean;
+  /** A ripgrep binary for the search tools; without it they walk the file system port. */
+  ripgrepPath?: string;
+  /** The ledger of an earlier context, so what was read stays known. */
+  reads?: ReadLedger;
 }
 
 /** A ToolContext over the real local disk, as the extension builds it, minus VS Code. */
-export function testContext(options: TestContextOptions): ToolContext & { approver: ScriptedApprover } {
+export function testContext(options: TestContextOptions): ToolContext & { session: { approver: ScriptedApprover } } {
   const dirty = options.dirty ?? new Map<string, string>();
   const buffers: EditorBuffers = { dirtyText: (location: Location) => dirty.get(location.path) };
+  const fs = options.fs ?? new NodeFileSystem();
   return {
-    fs: options.fs ?? new NodeFileSystem(),
-    buffers,
-    approver: options.approver ?? new ScriptedApprover(false),
+    host: { fs, buffers, clock: { now: () => Date.now() }, search: new LocalFirstSearchEngines(fs, options.ripgrepPath), commands: options.commands },
+    session: { approver: options.approver ?? new ScriptedApprover(false), reads: options.reads ?? new MemoryReadLedger(), changes: options.changes },
+    call: { token: options.token ?? neverCancelled, confirmedInChat: options.confirmedInChat ?? false },
+    settings: { ...DEFAULT_SETTINGS, ...options.settings },
     workspace: { folders: [{ name: 'ws', location: fileLocation(options.root) }], trusted: true, home: os.homedir(), ...options.workspace },
-    settings: { riskLevel: 'medium', planMode: false, allowedReadPaths: [], allowedWritePaths: [], ...options.settings },
-    reads: new MemoryReadLedger(),
-    clock: { now: () => Date.now() },
-    token: options.token ?? neverCancelled,
-    changes: options.changes,
   };
+}
+
+/** Calls a tool the one way production does: invokeTool (validation, trust, plan mode, redaction, budget). */
+export function callTool(tool: Tool, input: unknown, ctx: ToolContext): Promise<ToolResult> {
+  return invokeTool(tool, input, ctx);
 }
 
 /** The text of a result's text parts. */

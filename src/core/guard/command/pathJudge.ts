@@ -1,9 +1,10 @@
-import type { ToolContext } from '../../ports';
-import type { PathJudge } from './policy';
-import { resolveRoots, verdictFor } from '../pathGuard';
-import { stricter, type GuardVerdict } from '../../decisions';
+// The guard's rule table as the command policy's path judge: the same rules, roots and facts as the
+// file tools, without asking anybody (the policy turns a warning into a question about the whole command).
+import type { ToolContext } from '../../context';
+import type { GuardVerdict, Judgement } from '../../decisions';
 import { fileLocation } from '../../location';
-import type { Judgement } from '../../decisions';
+import { judgeLocation, resolveRoots } from '../judgeLocation';
+import type { PathJudge } from './policy';
 
 function asJudgement(verdict: GuardVerdict): Judgement {
   if (verdict.decision === 'allow') {
@@ -12,16 +13,14 @@ function asJudgement(verdict: GuardVerdict): Judgement {
   return { decision: verdict.decision === 'deny' ? 'deny' : 'ask', reason: `${verdict.rule ?? 'guard'}: ${verdict.reason}` };
 }
 
-/**
- * The guard's rule table as the command policy's path judge: the same rules and roots as the file
- * tools, on both the literal path and its symlink-resolved form, without asking anybody (the
- * policy turns a warning into a question about the whole command).
- */
+/** A path judge for one command line, with the read and write roots resolved once. */
 export async function commandPathJudge(ctx: ToolContext): Promise<PathJudge> {
   const roots = { read: await resolveRoots('read', ctx), write: await resolveRoots('write', ctx) };
   return async (absolutePath, access) => {
-    const literal = fileLocation(absolutePath);
-    const resolved = await ctx.fs.realpath(literal).catch(() => literal);
-    return asJudgement(stricter(verdictFor(literal, access, roots[access], ctx), verdictFor(resolved, access, roots[access], ctx)));
+    try {
+      return asJudgement((await judgeLocation(fileLocation(absolutePath), access, ctx, { roots: roots[access] })).verdict);
+    } catch (error) {
+      return { decision: 'ask', reason: `${absolutePath} could not be checked (${error instanceof Error ? error.message : String(error)})` };
+    }
   };
 }

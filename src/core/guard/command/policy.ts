@@ -4,6 +4,7 @@
 // heredocs. Redirection targets are judged as paths. What cannot be understood asks.
 import * as path from 'node:path';
 import { strictest, type CommandDecision, type Judgement } from '../../decisions';
+import { oneLine } from '../../text/truncate';
 import { programName, type InvocationJudge } from './judgement';
 import { judgeInvocation } from './programs';
 import { parseBash, type SyntaxNode } from './shell/bashParser';
@@ -31,18 +32,6 @@ export interface CommandPolicyOptions {
   /** The guard's verdict for a path (read for `<` and arguments of reading commands, write for `>`). */
   readonly judgePath: PathJudge;
 }
-
-/** Refused by default: commands that wreck a machine or a disk. Users may add to or clear the list. */
-export const DEFAULT_DENY_PATTERNS: readonly string[] = [
-  '/^rm\\s(.*\\s)?(\\/|\\/\\*|~|~\\/|~\\/\\*|\\$HOME|\\$HOME\\/\\*?)(\\s|$)/',
-  'shutdown',
-  'reboot',
-  'halt',
-  'poweroff',
-  '/^mkfs(\\.\\S+)?(\\s|$)/',
-  '/^dd\\s(.*\\s)?of=\\/dev\\//',
-  '/^chmod\\s(.*\\s)?-R\\s(.*\\s)?\\/(\\s|$)/',
-];
 
 /** Targets any redirection may use: they are not files. */
 const HARMLESS_DEVICES = new Set(['/dev/null', '/dev/stdout', '/dev/stderr', '/dev/stdin', '/dev/tty', '/dev/zero']);
@@ -84,7 +73,7 @@ class LineJudge {
   }
 
   private note(subject: string, judgement: Judgement): void {
-    this.findings.push({ subject: shorten(subject), judgement });
+    this.findings.push({ subject: oneLine(subject, 120), judgement });
   }
 
   /**
@@ -286,11 +275,6 @@ class LineJudge {
 }
 
 const DECISION_WORDS: Record<CommandDecision, string> = { allow: 'runs without asking', ask: 'needs approval', deny: 'refused' };
-
-function shorten(text: string): string {
-  const oneLine = text.replace(/\s*\n\s*/g, ' ⏎ ').trim();
-  return oneLine.length > 120 ? `${oneLine.slice(0, 117)}...` : oneLine;
-}
 
 /** The text settings patterns are matched against: program name by basename, then the arguments. */
 function normalisedLine(words: readonly ShellWord[]): string {

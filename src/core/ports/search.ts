@@ -1,10 +1,36 @@
-// What the search tools ask of an engine. Two engines answer: ripgrep on the local disk and a walk
-// over the FileSystem port everywhere else. Both apply the same rules, so they give the same answers;
-// the tools do the filtering, sorting, capping and formatting that must not differ between them.
+// The search port: a search engine lists and searches the files of a scope under the same rules
+// whichever engine answers (ripgrep on the local disk, a walk over the FileSystem port elsewhere).
 import type { CancellationSignal } from '../errors';
-import type { Clock } from '../ports';
 import type { Location } from '../location';
-import type { ExcludeRules, GlobHints, PathTest } from './globPattern';
+import type { Clock } from './clock';
+
+/**
+ * What every match of a glob must satisfy, so an engine can skip the rest early:
+ * - `basename`: a glob every matching file's name matches (the last segment of the pattern);
+ * - `maxDepth`: how many folders deep a match can be, when the pattern has no `**`.
+ */
+export interface GlobHints {
+  readonly basename?: string;
+  readonly maxDepth?: number;
+}
+
+/** A compiled path test: relative `/`-separated path in, match or not out. */
+export type PathTest = (relativePath: string) => boolean;
+
+/** The files.exclude globs split by how an engine can apply them. */
+export interface ExcludeRules {
+  /** `**\/name` globs: they hide any file or folder with a matching name, at every depth. */
+  readonly names: readonly string[];
+  /** The other globs, matched against the path from the workspace folder. */
+  readonly paths: readonly string[];
+  /** True when this entry (path from the workspace folder) matches, judging only its own name and path. */
+  matchesEntry(relativePath: string): boolean;
+  /**
+   * True when the path or one of its ancestors below the first `skipDepth` segments matches. The
+   * searched folder itself is never judged: a folder named on purpose is searched, as ripgrep does.
+   */
+  isExcluded(relativePath: string, skipDepth: number): boolean;
+}
 
 /** Where a search runs and which rules hide files there. */
 export interface SearchScope {
@@ -78,22 +104,6 @@ export interface GrepFileResult {
   readonly lines: GrepLine[];
 }
 
-/** A regular expression the engine could not compile; the message is the engine's own. */
-export class InvalidRegexError extends Error {
-  constructor(readonly detail: string) {
-    super(detail);
-    this.name = 'InvalidRegexError';
-  }
-}
-
-/** Thrown when the token is cancelled; the tools turn it into a sentence for the model. */
-export class SearchCancelledError extends Error {
-  constructor() {
-    super('The search was cancelled.');
-    this.name = 'SearchCancelledError';
-  }
-}
-
 export interface SearchEngine {
   /** 'ripgrep' or 'fallback', for notes and tests. */
   readonly name: string;
@@ -123,4 +133,9 @@ export interface GrepCollector {
   add(file: GrepFileResult): void;
   /** True once more was found than can be printed: the engine stops searching. */
   readonly enough: boolean;
+}
+
+/** Picks the engine for a scope: ripgrep where the files are on the host's disk and a binary is known, else the port walk. */
+export interface SearchEngines {
+  engineFor(scope: SearchScope): SearchEngine;
 }

@@ -1,0 +1,57 @@
+// Everything a tool's run function may use, grouped by how long it lives: the host's services (as
+// long as the extension), the session's (the read ledger, the approval queue, the change pipeline),
+// this call's (cancellation, chat's confirmation, the observer), and the settings and workspace as
+// they were when the call started.
+import type { CancellationSignal } from './errors';
+import type { Approver } from './ports/approval';
+import type { ChangeReviewer, ChangeWriter } from './ports/changes';
+import type { Clock } from './ports/clock';
+import type { EditorBuffers } from './ports/editor';
+import type { FileSystem } from './ports/fileSystem';
+import type { CallObserver } from './ports/observer';
+import type { CommandHost } from './ports/process';
+import type { ReadLedger } from './ports/readLedger';
+import type { SearchEngines } from './ports/search';
+import type { WorkspaceInfo } from './ports/workspace';
+import type { ToolSettings } from './settings';
+
+/** What the machine and the editor offer. */
+export interface HostServices {
+  readonly fs: FileSystem;
+  readonly buffers: EditorBuffers;
+  readonly clock: Clock;
+  readonly search: SearchEngines;
+  /** Present where commands can run (a workspace on a disk); absent on virtual workspaces. */
+  readonly commands?: CommandHost;
+}
+
+/** Reviews and writes file changes. */
+export interface ChangePipeline {
+  readonly reviewer: ChangeReviewer;
+  readonly writer: ChangeWriter;
+}
+
+/** What outlives one call. */
+export interface SessionServices {
+  readonly reads: ReadLedger;
+  readonly approver: Approver;
+  /** Absent where the host cannot write (the write tools then refuse). */
+  readonly changes?: ChangePipeline;
+}
+
+/** This call. */
+export interface CallInfo {
+  readonly token: CancellationSignal;
+  /** True when VS Code's chat already showed this call's confirmation and the user accepted it. */
+  readonly confirmedInChat: boolean;
+  /** Listens for the activity log. */
+  readonly observer?: CallObserver;
+}
+
+export interface ToolContext {
+  readonly host: HostServices;
+  readonly session: SessionServices;
+  readonly call: CallInfo;
+  readonly settings: ToolSettings;
+  readonly workspace: WorkspaceInfo;
+}

@@ -1,0 +1,77 @@
+// The one way a location meets the rule table: the literal path the model named and the same path
+// with symlinks resolved are both judged, with the facts about what is there (a regular file, a
+// device, a dangling link, a hard-linked file, a link that leads out), and the stricter verdict wins.
+import type { ToolContext } from '../context';
+import { stricter, type GuardVerdict } from '../decisions';
+import { displayPath, fileLocation, isInside, locationKey, type Location } from '../location';
+import type { EntryStat } from '../ports/fileSystem';
+import { evaluateGuard, type GuardAccess, type GuardFacts } from './rules';
+import { resolveWorkspacePath } from './workspacePaths';
+
+/** A location after the rule table looked at it. */
+export interface JudgedLocation {
+  /** The normalised location as the model named it. */
+  readonly literal: Location;
+  /** The same location with symlinks resolved (through the deepest existing ancestor). */
+  readonly resolved: Location;
+  /** What is at the resolved location, links followed; undefined when nothing is there. */
+  readonly stat: EntryStat | undefined;
+  /** How questions and the activity log name it: the literal path, and its target when it is a link. */
+  readonly subject: string;
+  readonly verdict: GuardVerdict;
+}
+
+/** The roots a read or a write may use: the allowed-paths setting when set, else the workspace folders. */
+export function allowedRoots(access: GuardAccess, ctx: ToolContext): Location[] {
+  const configured = access === 'read' ? ctx.settings.allowedReadPaths : ctx.settings.allowedWritePaths;
+  // The full command logs live in the extension's storage; the model reads them with workspace_read_file.
+  const extra = access === 'read' && ctx.host.commands ? [fileLocation(ctx.host.commands.logDirectory)] : [];
+  if (configured.length > 0) {
+    return [...configured.map((entry) => resolveWorkspacePath(entry, ctx.workspace)), ...extra];
+  }
+  return [...ctx.workspace.folders.map((folder) => folder.location), ...extra];
+}
+
+/** Roots with their own symlinks resolved as well, so a workspace opened through a link still contains its files. */
+export async function resolveRoots(access: GuardAccess, ctx: ToolContext): Promise<Location[]> {
+  const roots = allowedRoots(access, ctx);
+  const real = await Promise.all(roots.map((root) => ctx.host.fs.realpath(root)));
+  return [...roots, ...real];
+}
+
+export interface JudgeOptions {
+  /** The resolved roots, when the caller judges many locations against the same ones. */
+  readonly roots?: readonly Location[];
+  /** For a patch: how many files it deletes. */
+  readonly deleteCount?: number;
+}
+
+/** Judges a location, literal and resolved, by the rule table. Asks nobody: see enforceVerdict. */
+export async function judgeLocation(literal: Location, access: GuardAccess, ctx: ToolContext, options: JudgeOptions = {}): Promise<JudgedLocation> {
+  const roots = options.roots ?? (await resolveRoots(access === 'read' ? 'read' : 'write', ctx));
+  const resolved = await ctx.host.fs.realpath(literal);
+  const stat = await ctx.host.fs.stat(resolved);
+  const linked = resolved.path !== literal.path;
+  const inside = (location: Location): boolean => roots.some((root) => isInside(location, root));
+  const subject = linked ? `${literal.path} (a symlink to ${resolved.path})` : literal.path;
+  const entry: Partial<GuardFacts> = {
+    kind: stat?.kind,
+    isSymlink: stat?.isSymlink,
+    linkCount: stat?.linkCount,
+    escapesTo: linked && inside(literal) && !inside(resolved) ? resolved.path : undefined,
+    display: displayPath(literal, ctx.workspace),
+  };
+  const facts = (location: Location, shown: string | undefined): GuardFacts => ({
+    ...entry,
+    access,
+    path: location.path,
+    local: location.scheme === 'file',
+    insideWorkspace: inside(location),
+    home: ctx.workspace.home,
+    deleteCount: options.deleteCount,
+    shown: shown ?? (location.scheme === 'file' ? undefined : locationKey(location)),
+  });
+  const level = ctx.settings.riskLevel;
+  const verdict = stricter(evaluateGuard(facts(literal, undefined), level), evaluateGuard(facts(resolved, linked ? subject : undefined), level));
+  return { literal, resolved, stat, subject, verdict };
+}

@@ -1,0 +1,22 @@
+// The approval port: every question the tools put to the user goes through one queue.
+import type { CancellationSignal } from '../errors';
+
+/** A question for the user; the answer decides whether the tool goes on. */
+export interface ApprovalRequest {
+  /** Why approval is needed: a guard warning, a file change or a command. */
+  readonly kind: 'guard' | 'change' | 'command';
+  /** One line naming the tool and the subject. */
+  readonly title: string;
+  /** The reason, with the rule id where a guard rule asked. */
+  readonly detail: string;
+  /** The guard rule that asked, for kind 'guard'. */
+  readonly rule?: string;
+  /** The path the question is about, as the user sees it. */
+  readonly path?: string;
+}
+
+/** Asks the user and answers true when the user allowed it. */
+export interface Approver {
+  /** Resolves to true on approval, false on refusal or cancellation. */
+  confirm(request: ApprovalRequest, token: CancellationSignal): Promise<boolean>;
+}

@@ -1,0 +1,8 @@
+// The editor port: what the user has typed but not saved is the truth the tools read and change.
+import type { Location } from '../location';
+
+/** The text of documents open in an editor. */
+export interface EditorBuffers {
+  /** The text of an open document with unsaved changes at this location, else undefined. */
+  dirtyText(location: Location): string | undefined;
+}

@@ -1,0 +1,11 @@
+// The observer port: what happens inside a call, for the activity log.
+import type { GuardVerdict } from '../decisions';
+import type { ChangePlan } from './changes';
+
+/** Hears what happens inside a call. */
+export interface CallObserver {
+  /** A guard verdict was reached for a path (allow verdicts of plain paths included). */
+  onGuardVerdict(verdict: GuardVerdict, subject: string): void;
+  /** A change was planned and is about to be reviewed (or auto-approved). */
+  onChangePlanned(plan: ChangePlan): void;
+}

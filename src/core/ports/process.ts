@@ -1,0 +1,83 @@
+// The process ports: how workspace_run_command runs a command line and shows it to the user.
+import type { CancellationSignal } from '../errors';
+
+/** One command line to run in its own process group. */
+export interface ProcessRequest {
+  /** The POSIX shell that runs `commandLine` with `-c`. */
+  readonly shell: string;
+  readonly commandLine: string;
+  /** The folder on the host's disk to run in. */
+  readonly cwd: string;
+  readonly env: Readonly<Record<string, string | undefined>>;
+  readonly timeoutMs: number;
+  /** How long processes get after TERM before KILL. */
+  readonly killGraceMs: number;
+  /** Where the full output is written (stdout and stderr interleaved, escapes stripped). */
+  readonly logPath: string;
+  /** Characters of each stream kept at the start and at the end. */
+  readonly headChars: number;
+  readonly tailChars: number;
+  /** The log stops growing past this many characters (a note says so). */
+  readonly maxLogChars: number;
+  readonly token: CancellationSignal;
+  /** Live output for the terminal, raw. */
+  onOutput?(chunk: string, stream: 'stdout' | 'stderr'): void;
+  /** Registers the user's stop request (Ctrl+C in the terminal). */
+  onInterrupt?(listener: () => void): { dispose(): void };
+}
+
+/** Why a process group was stopped before it ended by itself. */
+export type StopReason = 'timeout' | 'cancelled' | 'interrupted';
+
+/** The characters kept of one stream, and how many were left out between head and tail. */
+export interface KeptOutput {
+  readonly text: string;
+  readonly totalChars: number;
+  readonly omittedChars: number;
+}
+
+/** How a command ended, with what it printed (head and tail of each stream). */
+export interface ProcessOutcome {
+  readonly exitCode: number | null;
+  readonly signal: string | null;
+  /** Why the process group was stopped early, if it was. */
+  readonly stopped?: StopReason;
+  /** True when background processes were still running after the shell exited and were stopped. */
+  readonly leftoversStopped: boolean;
+  /** A spawn failure (shell or folder missing). */
+  readonly spawnError?: string;
+  readonly durationMs: number;
+  readonly stdout: KeptOutput;
+  readonly stderr: KeptOutput;
+  readonly logPath: string;
+  readonly logTruncated: boolean;
+}
+
+/** Runs a command line and makes sure every process it started has ended before it resolves. */
+export interface ProcessRunner {
+  /** Resolves when the command and everything it started are gone; rejects only when nothing could be started. */
+  run(request: ProcessRequest): Promise<ProcessOutcome>;
+}
+
+/** Where a running command's output is shown to the user as it arrives. */
+export interface CommandTerminal {
+  /** Shows a chunk of the command's output (raw, as the process wrote it). */
+  write(text: string): void;
+  /** Shows the closing line (exit code, duration) and marks the terminal finished. */
+  finish(summary: string): void;
+  /** Fires when the user asks to stop the command (Ctrl+C in its terminal, or closing it). */
+  onInterrupt(listener: () => void): { dispose(): void };
+}
+
+/** What workspace_run_command needs from the host: a shell, an environment, a place for logs, a terminal, a runner. */
+export interface CommandHost {
+  /** The POSIX shell that runs command lines with `-c`. */
+  readonly shell: string;
+  /** A local folder where full command logs are written; reads of it are allowed. */
+  readonly logDirectory: string;
+  /** The host's environment, which commands inherit (made non-interactive by the tool). */
+  environment(): Readonly<Record<string, string | undefined>>;
+  /** Opens (or reuses) the terminal the user watches for one command. */
+  openTerminal(commandLine: string, cwd: string): CommandTerminal;
+  readonly processes: ProcessRunner;
+}

@@ -1,0 +1,11 @@
+// The workspace port: the open folders and the state that decides what tools may do there.
+import type { WorkspaceFolder } from '../location';
+
+/** What the tools need to know about the open workspace. */
+export interface WorkspaceInfo {
+  readonly folders: readonly WorkspaceFolder[];
+  /** False in Restricted Mode: only read tools may work. */
+  readonly trusted: boolean;
+  /** The user's home directory on the machine the extension host runs on, for `~` and sensitive paths. */
+  readonly home: string;
+}

@@ -1,0 +1,23 @@
+// The SearchEngines of the extension and of unit tests: ripgrep where the files are on this machine's
+// disk and a binary is known, the walk over the FileSystem port everywhere else.
+import type { FileSystem } from '../ports/fileSystem';
+import type { SearchEngine, SearchEngines, SearchScope } from '../ports/search';
+import { FallbackSearchEngine } from './fallbackEngine';
+import { RipgrepSearchEngine } from './ripgrepEngine';
+
+export class LocalFirstSearchEngines implements SearchEngines {
+  private readonly fallback: FallbackSearchEngine;
+  private readonly ripgrep?: RipgrepSearchEngine;
+
+  constructor(private readonly fs: FileSystem, ripgrepPath: string | undefined) {
+    this.fallback = new FallbackSearchEngine(fs);
+    this.ripgrep = ripgrepPath === undefined ? undefined : new RipgrepSearchEngine(ripgrepPath, fs);
+  }
+
+  engineFor(scope: SearchScope): SearchEngine {
+    if (this.ripgrep && this.fs.localPath(scope.root) !== undefined && this.fs.localPath(scope.ignoreRoot) !== undefined) {
+      return this.ripgrep;
+    }
+    return this.fallback;
+  }
+}

@@ -1,0 +1,84 @@
+// The user's settings as the tools see them: one type with every field required, the defaults in
+// one place, and the setting key of each field. package.json declares the same keys and defaults;
+// a unit test keeps the two in step.
+
+/** The guard's column of the rule table. */
+export type RiskLevel = 'low' | 'medium' | 'high';
+
+export const RISK_LEVELS: readonly RiskLevel[] = ['low', 'medium', 'high'];
+
+/** The user's settings at the moment of a call. */
+export interface ToolSettings {
+  readonly riskLevel: RiskLevel;
+  /** Refuse every write and command. */
+  readonly planMode: boolean;
+  /** When non-empty, replaces the workspace folders as the roots reads may use. */
+  readonly allowedReadPaths: readonly string[];
+  /** When non-empty, replaces the workspace folders as the roots writes may use. */
+  readonly allowedWritePaths: readonly string[];
+  /** Replace credentials in results with markers before the model sees them. */
+  readonly redactSecrets: boolean;
+  /** Command prefixes or /regex/ that run without asking. */
+  readonly runCommandAllow: readonly string[];
+  /** Command prefixes or /regex/ that are refused. */
+  readonly runCommandDeny: readonly string[];
+  /** Globs of workspace-relative paths mapped to true (write without review) or false (always review). */
+  readonly autoApprove: Readonly<Record<string, boolean>>;
+  /** The most characters of text one tool result may hold. */
+  readonly maxResultChars: number;
+  /** Characters kept of each of a command's stdout and stderr (head and tail). */
+  readonly commandOutputChars: number;
+  /** Globs (relative to a workspace folder) the search tools hide: VS Code's own files.exclude. */
+  readonly filesExclude: readonly string[];
+}
+
+/** Refused by default: commands that wreck a machine or a disk. Users may add to or clear the list. */
+export const DEFAULT_DENY_PATTERNS: readonly string[] = [
+  '/^rm\\s(.*\\s)?(\\/|\\/\\*|~|~\\/|~\\/\\*|\\$HOME|\\$HOME\\/\\*?)(\\s|$)/',
+  'shutdown',
+  'reboot',
+  'halt',
+  'poweroff',
+  '/^mkfs(\\.\\S+)?(\\s|$)/',
+  '/^dd\\s(.*\\s)?of=\\/dev\\//',
+  '/^chmod\\s(.*\\s)?-R\\s(.*\\s)?\\/(\\s|$)/',
+];
+
+/** The defaults: what a call sees when the user set nothing. */
+export const DEFAULT_SETTINGS: ToolSettings = {
+  riskLevel: 'medium',
+  planMode: false,
+  allowedReadPaths: [],
+  allowedWritePaths: [],
+  redactSecrets: true,
+  runCommandAllow: [],
+  runCommandDeny: DEFAULT_DENY_PATTERNS,
+  autoApprove: {},
+  // About 25k tokens, what the peers allow one read.
+  maxResultChars: 100_000,
+  commandOutputChars: 30_000,
+  filesExclude: [],
+};
+
+/** The section of VS Code's configuration the extension's own settings live in. */
+export const SETTINGS_SECTION = 'workspaceAgentTools';
+
+/** Each field's key under SETTINGS_SECTION; filesExclude is VS Code's own `files.exclude`. */
+export const SETTING_KEYS: Readonly<Record<Exclude<keyof ToolSettings, 'filesExclude'>, string>> = {
+  riskLevel: 'riskLevel',
+  planMode: 'planMode',
+  allowedReadPaths: 'allowedReadPaths',
+  allowedWritePaths: 'allowedWritePaths',
+  redactSecrets: 'redactSecrets',
+  runCommandAllow: 'runCommand.allow',
+  runCommandDeny: 'runCommand.deny',
+  autoApprove: 'autoApprove',
+  maxResultChars: 'output.maxResultChars',
+  commandOutputChars: 'output.commandOutputChars',
+};
+
+/** The bounds package.json declares for the numeric settings (settings.json is not checked against them). */
+export const SETTING_BOUNDS: Readonly<Record<'maxResultChars' | 'commandOutputChars', { readonly min: number; readonly max: number }>> = {
+  maxResultChars: { min: 10_000, max: 2_000_000 },
+  commandOutputChars: { min: 2_000, max: 1_000_000 },
+};
