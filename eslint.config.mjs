@@ -1,4 +1,22 @@
 import tseslint from 'typescript-eslint';
+import { layeringPlugin } from './eslint/layering.mjs';
+
+/** src/core must not load the vscode module at run time; the vscode layer adapts it. */
+const vscodeBan = { name: 'vscode', message: 'src/core must not import vscode; add a port in src/core/ports/.' };
+/** Node's file system and processes are reached only through the adapters ARCHITECTURE.md names. */
+const nodeIoBans = ['fs', 'fs/promises', 'child_process'].flatMap((name) => [name, `node:${name}`]).map((name) => ({
+  name,
+  message: 'Read files through the FileSystem port and run processes through the ProcessRunner port; only the adapters in ARCHITECTURE.md use Node directly.',
+}));
+/** The files of src/core that implement a port (or load their own assets) with Node's fs and child_process. */
+const CORE_NODE_ADAPTERS = [
+  'src/core/fs/nodeFileSystem.ts',
+  'src/core/process/processRunner.ts',
+  'src/core/process/commandLogs.ts',
+  'src/core/search/ripgrepEngine.ts',
+  'src/core/read/pdfText.ts',
+  'src/core/guard/command/shell/bashParser.ts',
+];
 
 export default tseslint.config(
   { ignores: ['out/**', 'dist/**', '.cache/**', 'node_modules/**', 'test/fixtures/**', 'demo/**', '**/*.mjs', '**/*.js'] },
@@ -12,11 +30,17 @@ export default tseslint.config(
     },
   },
   {
-    // Core is plain TypeScript: it must never load the vscode module at run time.
+    // Core is plain TypeScript in floors (eslint/layering.mjs): no vscode, no upward import, Node I/O only in adapters.
     files: ['src/core/**/*.ts'],
+    plugins: { layering: layeringPlugin },
     rules: {
-      'no-restricted-imports': ['error', { paths: [{ name: 'vscode', message: 'src/core must not import vscode; add a port in src/core/ports.ts.' }] }],
+      'layering/layers': ['error', { root: 'src/core' }],
+      'no-restricted-imports': ['error', { paths: [vscodeBan, ...nodeIoBans] }],
       '@typescript-eslint/no-explicit-any': 'error',
     },
+  },
+  {
+    files: CORE_NODE_ADAPTERS,
+    rules: { 'no-restricted-imports': ['error', { paths: [vscodeBan] }] },
   },
 );

@@ -1,5 +1,5 @@
-import { nonInteractiveEnvironment } from '../command/commandEnvironment';
-import { commandLogPath } from '../command/commandLogs';
+import { nonInteractiveEnvironment } from '../process/commandEnvironment';
+import { commandLogPath } from '../process/commandLogs';
 import type { ToolContext } from '../context';
 import { throwIfCancelled, ToolError } from '../errors';
 import { commandPathJudge } from '../guard/command/pathJudge';
