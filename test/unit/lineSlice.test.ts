@@ -5,7 +5,8 @@ import * as path from 'node:path';
 import { fileLocation } from '../../src/core/location';
 import { NodeFileSystem } from '../../src/core/fs/nodeFileSystem';
 import type { TextEncodingName } from '../../src/core/text/encoding';
-import { readLineSlice, sliceLines, splitLines } from '../../src/core/read/lineSlice';
+import { readLineSlice, sliceLines } from '../../src/core/read/lineSlice';
+import { displayLines } from '../../src/core/text/lineEndings';
 
 /** Streams a slice of a local file through the FileSystem port's reader, as read_file does. */
 async function readLineSliceFromFile(file: string, encoding: TextEncodingName, bomLength: number, offset: number, limit: number) {
@@ -23,9 +24,9 @@ describe('line slicing', () => {
   after(() => fs.rmSync(dir, { recursive: true, force: true }));
 
   it('splits on LF and CRLF and ignores the final terminator', () => {
-    assert.deepEqual(splitLines('a\r\nb\nc'), ['a', 'b', 'c']);
-    assert.deepEqual(splitLines('a\n\n'), ['a', '']);
-    assert.deepEqual(splitLines(''), []);
+    assert.deepEqual(displayLines('a\r\nb\nc'), ['a', 'b', 'c']);
+    assert.deepEqual(displayLines('a\n\n'), ['a', '']);
+    assert.deepEqual(displayLines(''), []);
   });
 
   it('streams the same slice as the in-memory splitter, for every window', async () => {

@@ -1,9 +1,8 @@
 // Plans workspace_edit_file: finds old_string with the match ladder and computes the new lines,
 // leaving every line outside the replaced region byte-identical.
-import { diffArrays } from 'diff';
 import { ToolError } from '../errors';
 import { dominantLineEnding, joinLines, normaliseLineEndings, replaceLineRange, type TextLine } from '../text/lineEndings';
-import { closestRegion, findLineWindows, indentOf, LINE_TOLERANCES, numberLines, reindentLine, type LineTolerance } from './lineMatching';
+import { closestRegion, findLineWindows, indentOf, keepFileContext, LINE_TOLERANCES, numberLines, reindentLine, type LineTolerance } from './lineMatching';
 
 /** Which rung of the ladder found old_string. */
 export type MatchLevel = 'exact' | 'line-endings' | LineTolerance;
@@ -205,20 +204,7 @@ function tolerantReplacement(fileLines: readonly string[], oldLines: readonly st
   const modelBase = indentOf(oldLines[anchor]);
   const fileBase = indentOf(fileLines[anchor]);
   const reindent = tolerance !== 'trailing-whitespace';
-  const out: string[] = [];
-  let oldIndex = 0;
-  for (const change of diffArrays([...oldLines], newLines)) {
-    for (const value of change.value) {
-      if (change.removed) {
-        oldIndex += 1;
-      } else if (change.added) {
-        out.push(reindent ? reindentLine(value, modelBase, fileBase) : value);
-      } else {
-        out.push(fileLines[oldIndex]);
-        oldIndex += 1;
-      }
-    }
-  }
+  const out = keepFileContext(fileLines, oldLines, newLines, reindent ? (line) => reindentLine(line, modelBase, fileBase) : undefined);
   return out.join('\n') + (endsWithNewline ? '\n' : '');
 }
 

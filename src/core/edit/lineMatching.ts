@@ -1,6 +1,7 @@
 // The tolerant rungs of the match ladder, shared by edit_file and apply_patch: comparing whole lines
-// while ignoring trailing whitespace, indentation, or typographic punctuation; and finding the
-// region most like some lines, to show the model when nothing matched.
+// while ignoring trailing whitespace, indentation, or typographic punctuation; writing the new lines
+// of a matched region; and finding the region most like some lines, to show the model when nothing matched.
+import { diffArrays } from 'diff';
 
 /** How forgiving a whole-line comparison is, from strict to lenient. */
 export type LineTolerance = 'trailing-whitespace' | 'indentation' | 'unicode-punctuation';
@@ -81,6 +82,34 @@ export function reindentLine(line: string, modelBase: string, fileBase: string):
   const missing = modelBase.length - indent.length;
   const base = missing <= fileBase.length ? fileBase.slice(0, fileBase.length - missing) : '';
   return base + line.slice(indent.length);
+}
+
+/**
+ * The new lines of a matched region. Lines the model kept from its old lines take the file's exact
+ * text (the match may have ignored whitespace or punctuation in them); added lines pass through
+ * `placeAdded`, which re-indents them where the match ignored indentation.
+ */
+export function keepFileContext(
+  fileLines: readonly string[],
+  oldLines: readonly string[],
+  newLines: readonly string[],
+  placeAdded: (line: string) => string = (line) => line,
+): string[] {
+  const out: string[] = [];
+  let oldIndex = 0;
+  for (const change of diffArrays([...oldLines], [...newLines])) {
+    for (const value of change.value) {
+      if (change.removed) {
+        oldIndex += 1;
+      } else if (change.added) {
+        out.push(placeAdded(value));
+      } else {
+        out.push(fileLines[oldIndex]);
+        oldIndex += 1;
+      }
+    }
+  }
+  return out;
 }
 
 function bigrams(text: string): Map<string, number> {

@@ -1,9 +1,8 @@
 // Plans a whole patch before anything changes: every chunk of every file is located (exactly, then
 // with the tolerant rungs), and any failure names the file and the lines that were not found.
-import { diffArrays } from 'diff';
 import { ToolError } from '../errors';
 import { dominantLineEnding, replaceLineRange, type TextLine } from '../text/lineEndings';
-import { closestRegion, findLineWindows, LINE_TOLERANCES, numberLines, type LineTolerance } from './lineMatching';
+import { closestRegion, findLineWindows, keepFileContext, LINE_TOLERANCES, numberLines, type LineTolerance } from './lineMatching';
 import type { PatchChunk, PatchOperation } from './patchParser';
 
 /** What is at a path of the patch before it applies. */
@@ -166,20 +165,8 @@ function applyChunks(original: readonly TextLine[], chunks: readonly PatchChunk[
 function replaceChunk(lines: TextLine[], chunk: LocatedChunk, eol: '\r\n' | '\n' | '\r'): TextLine[] {
   let start = chunk.start;
   let end = chunk.start + chunk.pattern.length;
-  const newTexts: string[] = [];
-  let oldIndex = 0;
-  for (const change of diffArrays([...chunk.pattern], [...chunk.replacement])) {
-    for (const value of change.value) {
-      if (change.removed) {
-        oldIndex += 1;
-      } else if (change.added) {
-        newTexts.push(value);
-      } else {
-        newTexts.push(lines[start + oldIndex].text);
-        oldIndex += 1;
-      }
-    }
-  }
+  const fileLines = lines.slice(start, end).map((line) => line.text);
+  const newTexts = keepFileContext(fileLines, chunk.pattern, chunk.replacement);
   const last = lines[lines.length - 1];
   const lastWithoutNewline = last !== undefined && last.eol === '';
   if (lastWithoutNewline && start === lines.length && newTexts.length > 0) {

@@ -65,9 +65,14 @@ export function isDotEnvFile(p: string): boolean {
   return name.startsWith('.env.') && !/\.(example|sample|template|dist|defaults)$/.test(name);
 }
 
+/** Files whose contents are secrets wherever they are: `.env` variants and netrc. */
+export function isSecretFile(p: string): boolean {
+  const name = path.posix.basename(p);
+  return isDotEnvFile(p) || name === '.netrc' || name === '_netrc';
+}
+
 function isSensitiveForRead(facts: GuardFacts): boolean {
-  const name = path.posix.basename(facts.path);
-  if (isDotEnvFile(facts.path) || name === '.netrc' || name === '_netrc') {
+  if (isSecretFile(facts.path)) {
     return true;
   }
   if (!facts.local) {

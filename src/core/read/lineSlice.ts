@@ -2,6 +2,7 @@ import { throwIfCancelled, type CancellationSignal } from '../errors';
 import { capLine, cutLine, MAX_LINE_CHARS } from '../output/budget';
 import type { FileReader } from '../ports/fileSystem';
 import { createDecoder, type TextEncodingName } from '../text/encoding';
+import { displayLines } from '../text/lineEndings';
 
 /** A window of a file's lines, with what is known about the rest. */
 export interface LineSlice {
@@ -18,21 +19,9 @@ export interface LineSlice {
   readonly cutLines: number;
 }
 
-/** Splits text into lines: `\n` ends a line, and a `\r` before it belongs to the terminator. */
-export function splitLines(text: string): string[] {
-  if (text === '') {
-    return [];
-  }
-  const lines = text.split('\n');
-  if (lines[lines.length - 1] === '') {
-    lines.pop();
-  }
-  return lines.map((line) => (line.endsWith('\r') ? line.slice(0, -1) : line));
-}
-
 /** Selects lines [offset, offset + limit) of text already in memory. */
 export function sliceLines(text: string, offset: number, limit: number): LineSlice {
-  const all = splitLines(text);
+  const all = displayLines(text);
   const selected = all.slice(offset - 1, offset - 1 + limit);
   let cutLines = 0;
   const lines = selected.map((line) => {

@@ -8,6 +8,7 @@ import { joinLocation, type Location } from '../location';
 import type { FileSystem } from '../ports/fileSystem';
 import type { FileListing, GlobHints, GrepCollector, GrepLine, GrepRequest, SearchEngine, SearchLimits, SearchOutcome, SearchScope } from '../ports/search';
 import { decodeText } from '../text/encoding';
+import { displayLines } from '../text/lineEndings';
 import { ALWAYS_HIDDEN, IgnoreRules } from './ignoreRules';
 import { compileLineMatcher, type LineMatcher } from './regex';
 
@@ -62,15 +63,12 @@ export class FallbackSearchEngine implements SearchEngine {
     if (text.includes('\0')) {
       return;
     }
-    const lines = text.split('\n');
-    if (lines[lines.length - 1] === '') {
-      lines.pop();
-    }
+    const lines = displayLines(text);
     const matches: { index: number; span: { start: number; end: number } }[] = [];
     let matchingLines = 0;
     const keepLines = request.mode === 'content' && collector.wants(relative);
     for (let index = 0; index < lines.length; index += 1) {
-      const line = stripCarriageReturn(lines[index]);
+      const line = lines[index];
       const span = matchLine(line);
       if (span) {
         matchingLines += 1;
@@ -143,10 +141,6 @@ function joinRelative(prefix: string, relative: string): string {
   return prefix === '' ? relative : path.posix.join(prefix, relative);
 }
 
-function stripCarriageReturn(line: string): string {
-  return line.endsWith('\r') ? line.slice(0, -1) : line;
-}
-
 /** The match lines with `context` lines around each, in order, as ripgrep prints them. */
 function withContext(lines: readonly string[], matches: readonly { index: number; span: { start: number; end: number } }[], context: number): GrepLine[] {
   const out: GrepLine[] = [];
@@ -154,13 +148,13 @@ function withContext(lines: readonly string[], matches: readonly { index: number
   for (const [position, match] of matches.entries()) {
     const first = Math.max(next, match.index - context);
     for (let index = first; index < match.index; index += 1) {
-      out.push({ number: index + 1, text: stripCarriageReturn(lines[index]) });
+      out.push({ number: index + 1, text: lines[index] });
     }
-    out.push({ number: match.index + 1, text: stripCarriageReturn(lines[match.index]), match: match.span });
+    out.push({ number: match.index + 1, text: lines[match.index], match: match.span });
     const following = matches[position + 1]?.index ?? Number.POSITIVE_INFINITY;
     const last = Math.min(lines.length - 1, match.index + context, following - 1);
     for (let index = match.index + 1; index <= last; index += 1) {
-      out.push({ number: index + 1, text: stripCarriageReturn(lines[index]) });
+      out.push({ number: index + 1, text: lines[index] });
     }
     next = last + 1;
   }

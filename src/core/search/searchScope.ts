@@ -9,6 +9,8 @@ import { IgnoreRules } from './ignoreRules';
 export interface ShownScope extends SearchScope {
   /** Turns a path relative to the scope root into what the output shows. */
   show(relative: string): string;
+  /** The searched place in a sentence: "the workspace" or the shown root. */
+  readonly where: string;
 }
 
 /**
@@ -40,7 +42,13 @@ export async function resolveSearchScope(target: { readonly literal: Location; r
     parentRules,
     excludes: compileExcludes(ctx.settings.filesExclude),
     show: (relative) => (relative === '' ? shownRoot : `${prefix}${relative}`),
+    where: shownRoot === '.' ? 'the workspace' : shownRoot,
   };
+}
+
+/** The note on results cut short by the time budget; `narrower` is what the model can narrow besides the path. */
+export function timeBudgetNote(budgetMs: number, narrower: 'glob' | 'pattern'): string {
+  return `[The search stopped after ${Math.round(budgetMs / 1000)} s, so these are partial results. Pass a narrower path or ${narrower}.]`;
 }
 
 /** The limits of one search: the call's token and a deadline `budgetMs` from now. */

@@ -32,6 +32,22 @@ export function splitLines(text: string): TextLine[] {
   return lines;
 }
 
+/**
+ * The lines as read_file and grep show them: `\n` ends a line and a `\r` before it belongs to the
+ * terminator (a lone `\r` is part of the line, as ripgrep reads it). Unlike splitLines, the
+ * terminators are dropped.
+ */
+export function displayLines(text: string): string[] {
+  if (text === '') {
+    return [];
+  }
+  const lines = text.split('\n');
+  if (lines[lines.length - 1] === '') {
+    lines.pop();
+  }
+  return lines.map((line) => (line.endsWith('\r') ? line.slice(0, -1) : line));
+}
+
 export function joinLines(lines: readonly TextLine[]): string {
   let out = '';
   for (const line of lines) {

@@ -1,10 +1,11 @@
 import * as path from 'node:path';
 import type { ToolContext } from '../context';
-import { throwIfCancelled, ToolError } from '../errors';
+import { ToolError } from '../errors';
+import { statMany } from '../fs/statMany';
 import { guardPath } from '../guard/pathGuard';
 import { joinLocation } from '../location';
 import { checkGlobBounds, compileGlob, globHints, splitGlobBase } from '../search/globPattern';
-import { resolveSearchScope, searchLimits } from '../search/searchScope';
+import { resolveSearchScope, searchLimits, timeBudgetNote } from '../search/searchScope';
 import { defineTool, textResult, type Tool, type ToolResult } from './toolSpec';
 
 export interface GlobInput {
@@ -66,7 +67,11 @@ export async function findFiles(input: GlobInput, ctx: ToolContext, budgetMs: nu
   const limits = searchLimits(ctx, budgetMs);
   const listing = await engine.listFiles(scope, globHints(split.rest, false), limits);
   const found = listing.files.filter(matches);
-  const dated = await withModificationTimes(found, (relative) => ctx.host.fs.stat(joinLocation(scope.root, relative)), ctx);
+  const stats = await statMany(ctx.host.fs, found.map((relative) => joinLocation(scope.root, relative)), STAT_CONCURRENCY, ctx.call.token);
+  const dated = found.flatMap((relative, index) => {
+    const stat = stats[index];
+    return stat ? [{ path: relative, mtime: stat.mtime }] : [];
+  });
   dated.sort((a, b) => b.mtime - a.mtime || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   const lines = dated.slice(0, MAX_GLOB_RESULTS).map((entry) => scope.show(entry.path));
   const notes: string[] = [];
@@ -74,11 +79,10 @@ export async function findFiles(input: GlobInput, ctx: ToolContext, budgetMs: nu
     notes.push(`[${dated.length - MAX_GLOB_RESULTS} more not shown]`);
   }
   if (listing.timedOut) {
-    notes.push(`[The search stopped after ${Math.round(budgetMs / 1000)} s, so these are partial results. Pass a narrower path or pattern.]`);
+    notes.push(timeBudgetNote(budgetMs, 'pattern'));
   }
   if (lines.length === 0) {
-    const where = scope.show('') === '.' ? 'the workspace' : scope.show('');
-    return textResult([`No files match ${pattern} in ${where} (files hidden by .gitignore or files.exclude are not searched).`, ...notes].join('\n'));
+    return textResult([`No files match ${pattern} in ${scope.where} (files hidden by .gitignore or files.exclude are not searched).`, ...notes].join('\n'));
   }
   return textResult([...lines, ...notes].join('\n'));
 }
@@ -93,24 +97,4 @@ function searchFolderInput(folder: string | undefined, base: string): string {
     return start;
   }
   return /^[a-zA-Z][a-zA-Z0-9+.-]+:/.test(start) ? `${start.replace(/\/+$/, '')}/${base}` : path.posix.join(start, base);
-}
-
-async function withModificationTimes(
-  files: readonly string[],
-  stat: (relative: string) => Promise<{ mtime: number } | undefined>,
-  ctx: ToolContext,
-): Promise<{ path: string; mtime: number }[]> {
-  const dated: { path: string; mtime: number }[] = [];
-  for (let start = 0; start < files.length; start += STAT_CONCURRENCY) {
-    throwIfCancelled(ctx.call.token);
-    const batch = files.slice(start, start + STAT_CONCURRENCY);
-    const stats = await Promise.all(batch.map((relative) => stat(relative).catch(() => undefined)));
-    batch.forEach((relative, index) => {
-      const found = stats[index];
-      if (found) {
-        dated.push({ path: relative, mtime: found.mtime });
-      }
-    });
-  }
-  return dated;
 }

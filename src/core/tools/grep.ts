@@ -1,12 +1,12 @@
 import type { ToolContext } from '../context';
 import { ToolError } from '../errors';
 import { guardPath } from '../guard/pathGuard';
-import { isDotEnvFile } from '../guard/rules';
+import { isSecretFile } from '../guard/rules';
 import type { GrepMode, PathTest } from '../ports/search';
 import { checkGlobBounds, compileGlob, globHints } from '../search/globPattern';
 import { formatGrep, MAX_GREP_LINE_CHARS, SortedGrepCollector } from '../search/grepOutput';
 import { InvalidRegexError } from '../search/regex';
-import { resolveSearchScope, searchLimits } from '../search/searchScope';
+import { resolveSearchScope, searchLimits, timeBudgetNote } from '../search/searchScope';
 import { defineTool, textResult, type Tool, type ToolResult } from './toolSpec';
 
 export interface GrepInput {
@@ -64,6 +64,7 @@ export async function searchText(input: GrepInput, ctx: ToolContext, budgetMs: n
   const mode = input.output_mode ?? 'content';
   const maxResults = input.max_results ?? DEFAULT_MAX_RESULTS;
   const context = mode === 'content' ? (input.context ?? 0) : 0;
+  // Files whose contents are secrets (file.sensitive_path_read names them) are never searched.
   let include: PathTest = (relative) => !isSecretFile(relative);
   if (input.glob !== undefined && input.glob.trim() !== '') {
     checkGlobBounds(input.glob, 'glob');
@@ -112,17 +113,10 @@ export async function searchText(input: GrepInput, ctx: ToolContext, budgetMs: n
     notes.push(`[${report.omitted} more ${what} not shown${files}. Narrow the search with path or glob, or raise max_results.]`);
   }
   if (timedOut) {
-    notes.push(`[The search stopped after ${Math.round(budgetMs / 1000)} s, so these are partial results. Pass a narrower path or glob.]`);
+    notes.push(timeBudgetNote(budgetMs, 'glob'));
   }
   if (report.body === '') {
-    const where = scope.show('') === '.' ? 'the workspace' : scope.show('');
-    return textResult([`No matches for ${JSON.stringify(input.pattern)} in ${where}.`, ...notes].join('\n'));
+    return textResult([`No matches for ${JSON.stringify(input.pattern)} in ${scope.where}.`, ...notes].join('\n'));
   }
   return textResult([report.body, ...notes].join('\n'));
-}
-
-/** Files whose contents are secrets (the guard's file.sensitive_path_read names): never searched. */
-function isSecretFile(relative: string): boolean {
-  const name = relative.slice(relative.lastIndexOf('/') + 1);
-  return isDotEnvFile(name) || name === '.netrc' || name === '_netrc';
 }

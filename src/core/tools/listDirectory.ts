@@ -1,7 +1,8 @@
 import * as path from 'node:path';
 import { minimatch } from 'minimatch';
 import type { ToolContext } from '../context';
-import { throwIfCancelled, ToolError } from '../errors';
+import { ToolError } from '../errors';
+import { statMany } from '../fs/statMany';
 import { guardPath } from '../guard/pathGuard';
 import { containingFolder, displayPath, joinLocation, type Location } from '../location';
 import type { DirectoryEntry } from '../ports/fileSystem';
@@ -59,7 +60,7 @@ export const listDirectoryTool: Tool = defineTool<ListDirectoryInput>({
     const files = filtered.kept.filter((entry) => entry.kind !== 'directory').sort(byName);
     const ordered = [...directories, ...files];
     const shownEntries = ordered.slice(0, MAX_LIST_ENTRIES);
-    const sizes = await statSizes(shownEntries.filter((entry) => entry.kind !== 'directory'), target.resolved, ctx);
+    const sizes = await statSizes(shownEntries, target.resolved, ctx);
 
     const lines = shownEntries.map((entry) => {
       const link = entry.isSymlink ? ' (symlink)' : '';
@@ -117,18 +118,12 @@ async function filterEntries(
   return { kept, byGitIgnore, byPattern };
 }
 
+/** The sizes of the files among the entries, by name. */
 async function statSizes(entries: readonly DirectoryEntry[], directory: Location, ctx: ToolContext): Promise<Map<string, number>> {
-  const sizes = new Map<string, number>();
-  for (let start = 0; start < entries.length; start += STAT_CONCURRENCY) {
-    throwIfCancelled(ctx.call.token);
-    const batch = entries.slice(start, start + STAT_CONCURRENCY);
-    const stats = await Promise.all(batch.map((entry) => ctx.host.fs.stat(joinLocation(directory, entry.name)).catch(() => undefined)));
-    batch.forEach((entry, index) => {
-      const stat = stats[index];
-      if (stat) {
-        sizes.set(entry.name, stat.size);
-      }
-    });
-  }
-  return sizes;
+  const files = entries.filter((entry) => entry.kind !== 'directory');
+  const stats = await statMany(ctx.host.fs, files.map((entry) => joinLocation(directory, entry.name)), STAT_CONCURRENCY, ctx.call.token);
+  return new Map(files.flatMap((entry, index) => {
+    const stat = stats[index];
+    return stat ? [[entry.name, stat.size] as const] : [];
+  }));
 }
