@@ -214,6 +214,14 @@ function portIsFree(port) {
 }
 
 /**
+ * `preferred` when it is free on the loopback address, else a free port (`npm start`: 8080 if free).
+ * @param {number} preferred
+ */
+export async function preferredPortOrFree(preferred) {
+  return (await portIsFree(preferred)) ? preferred : freePort();
+}
+
+/**
  * @param {string} url
  * @returns {Promise<number | undefined>} the status code
  */
