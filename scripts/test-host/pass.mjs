@@ -102,6 +102,8 @@ export async function runPass(browser, pass, options, cleanups) {
   if (summary) result.host = `VS Code ${summary.vscodeVersion} (${summary.appName})`;
 
   if (!result.ok && !cleanups.interrupted) await printLogs(codeServer, outcome.kind === 'exit' ? outcome.logs : undefined, workbench.consoleLines);
+  // A later pass's screenshot requests are for its own page, not this closed one.
+  await cleanups.runNow(workbench.stopScreenshots);
   await cleanups.runNow(workbench.closeContext).catch(() => {});
   await cleanups.runNow(stopCodeServer);
   if (!result.ok && options.keepTmp) console.log(`[${pass}] kept: workspace ${folders.tmp}, report ${folders.reportDir}, code-server data ${codeServer.root}`);
@@ -168,8 +170,9 @@ async function openWorkbench(browser, pass, codeServer, { verbose, passTimeoutMs
   codeServer.process.once('exit', (code, signal) => settle({ kind: 'server-exit', code, signal }));
   const timeLimit = setTimeout(() => settle({ kind: 'timeout' }), passTimeoutMs);
   const screenshots = setInterval(() => void answerScreenshotRequests(page, pass), 200);
-  cleanups.add(async () => clearInterval(screenshots));
-  return { page, consoleLines, outcome, timeLimit, closeContext };
+  const stopScreenshots = async () => clearInterval(screenshots);
+  cleanups.add(stopScreenshots);
+  return { page, consoleLines, outcome, timeLimit, stopScreenshots, closeContext };
 }
 
 /**
