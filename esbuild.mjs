@@ -1,3 +1,4 @@
+// @ts-check
 // Bundles the extension into one CommonJS file for the extension host.
 // pdf.js stays out of the bundle: it is an ES module that loads its worker module from its own
 // folder at run time, so its two files are copied next to the bundle (dist/pdfjs/).
@@ -12,6 +13,7 @@ copyFileSync('node_modules/pdfjs-dist/LICENSE', 'dist/pdfjs/LICENSE');
 const watch = process.argv.includes('--watch');
 const production = process.argv.includes('--production');
 
+/** @satisfies {esbuild.BuildOptions} */
 const options = {
   entryPoints: ['src/extension.ts'],
   bundle: true,

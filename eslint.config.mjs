@@ -19,7 +19,7 @@ const CORE_NODE_ADAPTERS = [
 ];
 
 export default tseslint.config(
-  { ignores: ['out/**', 'dist/**', '.cache/**', 'node_modules/**', 'test/fixtures/**', 'demo/**', '**/*.mjs', '**/*.js'] },
+  { ignores: ['out/**', 'dist/**', '.cache/**', 'node_modules/**', 'test/fixtures/**', 'demo/**', '**/*.mjs', '**/*.js', '!scripts/**/*.mjs', '!esbuild.mjs', '!eslint.config.mjs', '!eslint/*.mjs', '!test/ui/*.mjs'] },
   ...tseslint.configs.recommended,
   {
     files: ['**/*.ts'],
@@ -42,5 +42,16 @@ export default tseslint.config(
   {
     files: CORE_NODE_ADAPTERS,
     rules: { 'no-restricted-imports': ['error', { paths: [vscodeBan] }] },
+  },
+  // scripts/ and test/ui: linted and type-checked like src/
+  {
+    // The files tsconfig.scripts.json type-checks (plain JavaScript with JSDoc types), the same set
+    // the ignores entry above lets through.
+    files: ['scripts/**/*.mjs', 'esbuild.mjs', 'eslint.config.mjs', 'eslint/*.mjs', 'test/ui/*.mjs'],
+    languageOptions: { parserOptions: { project: './tsconfig.scripts.json', tsconfigRootDir: import.meta.dirname } },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_' }],
+    },
   },
 );

@@ -44,12 +44,16 @@ export function allowedImports() {
   return allowed;
 }
 
-/** The node of a file under `root`: its first folder, or its own name for a top-level file. */
+/**
+ * The node of a file under `root`: its first folder, or its own name for a top-level file.
+ * @param {string} root @param {string} file
+ */
 export function nodeOf(root, file) {
   const parts = path.relative(root, file).split(path.sep);
   return parts.length === 1 ? parts[0].replace(/\.ts$/, '') : parts[0];
 }
 
+/** @param {string} node */
 function floorOf(node) {
   return FLOORS.find((entry) => node in entry.nodes)?.floor ?? 'no floor';
 }

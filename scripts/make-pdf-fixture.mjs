@@ -1,3 +1,4 @@
+// @ts-check
 // Writes a small two-page PDF with real text objects and a correct xref table (a test fixture).
 import { writeFileSync } from 'node:fs';
 
@@ -13,6 +14,7 @@ pages.forEach((text, i) => {
   objects.push(`<< /Length ${stream.length} >>\nstream\n${stream}\nendstream`);
 });
 let out = '%PDF-1.4\n';
+/** @type {number[]} */
 const offsets = [];
 objects.forEach((body, i) => {
   offsets.push(out.length);

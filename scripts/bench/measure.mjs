@@ -1,8 +1,17 @@
+// @ts-check
 // Timing and memory helpers shared by the benchmark cases.
 import { spawnSync } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
 
-/** Median wall time in milliseconds of `runs` calls of an async function, after one warm-up call. */
+/**
+ * What run.mjs hands each benchmark case: where to print, and a folder for large inputs kept between runs.
+ * @typedef {{ log: (line: string) => void, scratchDir: string }} BenchContext
+ */
+
+/**
+ * Median wall time in milliseconds of `runs` calls of an async function, after one warm-up call.
+ * @param {() => unknown} fn
+ */
 export async function medianMs(fn, runs = 7) {
   await fn();
   const times = [];
@@ -15,7 +24,12 @@ export async function medianMs(fn, runs = 7) {
   return times[Math.floor(times.length / 2)];
 }
 
-/** Median wall time of a command line, spawned without a shell, stdout discarded. */
+/**
+ * Median wall time of a command line, spawned without a shell, stdout discarded.
+ * @param {string} command
+ * @param {string[]} args
+ * @param {import('node:child_process').SpawnSyncOptions & { allowFailure?: boolean }} options allowFailure: a non-zero exit is measured, not thrown
+ */
 export async function medianCommandMs(command, args, runs = 7, options = {}) {
   return medianMs(async () => {
     const result = spawnSync(command, args, { stdio: ['ignore', 'ignore', 'pipe'], ...options });
@@ -28,6 +42,8 @@ export async function medianCommandMs(command, args, runs = 7, options = {}) {
 /**
  * Peak resident memory (KiB) of a command, from the kernel's rusage of that one child. python3
  * posix_spawns it (no fork of the measuring process, whose pages would count) and wait4s it.
+ * @param {string} command
+ * @param {string[]} args
  */
 export function peakRssKiB(command, args) {
   const probe = [
@@ -44,11 +60,29 @@ export function peakRssKiB(command, args) {
   return Number(result.stdout.trim());
 }
 
+/**
+ * The first line of an error's message, for one-line reports.
+ * @param {unknown} error
+ */
+export function firstLine(error) {
+  return String(error instanceof Error ? error.message : error).split('\n')[0];
+}
+
+/**
+ * `ours` as a multiple of `reference`, such as "1.25x".
+ * @param {number} ours
+ * @param {number} reference
+ */
 export function ratio(ours, reference) {
   return reference > 0 ? `${(ours / reference).toFixed(2)}x` : 'n/a';
 }
 
-/** Prints rows as an aligned table. */
+/**
+ * Prints rows as an aligned table.
+ * @param {(line: string) => void} log
+ * @param {string[]} header
+ * @param {unknown[][]} rows cells are printed with String()
+ */
 export function printTable(log, header, rows) {
   const all = [header, ...rows].map((row) => row.map(String));
   const widths = header.map((_, column) => Math.max(...all.map((row) => row[column].length)));

@@ -1,22 +1,30 @@
+// @ts-check
 // read_file on a 1 GB local file: lines 1-2000 against `head -n 2000`, time and peak memory.
 import { createWriteStream, existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { once } from 'node:events';
-import { createRequire } from 'node:module';
 import * as path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { medianCommandMs, medianMs, peakRssKiB, printTable, ratio } from './measure.mjs';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { firstLine, medianCommandMs, medianMs, peakRssKiB, printTable, ratio } from './measure.mjs';
+import { ourContext, ourTool, runTool } from './ourContext.mjs';
 import { ensurePeers, startGeminiPeer, startMcpPeer, startPeer } from './search.mjs';
 
-const require = createRequire(import.meta.url);
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const GIB = 1024 ** 3;
 
+/**
+ * The tools run from tsc's output (out/); their types come from the sources.
+ * @typedef {import('./measure.mjs').BenchContext} BenchContext
+ * @typedef {import('../../src/core/tools/toolSpec.js').ToolResult} ToolResult
+ */
+
+/** @param {string} file */
 async function ensureBigFile(file) {
   if (existsSync(file) && statSync(file).size >= GIB) {
     return;
   }
   mkdirSync(path.dirname(file), { recursive: true });
   const out = createWriteStream(file);
+  /** @param {number} n */
   const line = (n) => `${String(n).padStart(9, '0')} The quick brown fox jumps over the lazy dog; lorem ipsum dolor sit amet, consectetur.\n`;
   let written = 0;
   let n = 0;
@@ -30,43 +38,32 @@ async function ensureBigFile(file) {
   await once(out, 'finish');
 }
 
+/** @param {BenchContext} context */
 export async function benchReadFile({ log, scratchDir }) {
   const file = path.join(scratchDir, 'read-1gb.txt');
   log(`Preparing a 1 GB text file at ${file} ...`);
   await ensureBigFile(file);
-  const { readFileTool } = require(path.join(repo, 'out/src/core/tools/readFile.js'));
-  const { NodeFileSystem } = require(path.join(repo, 'out/src/core/fs/nodeFileSystem.js'));
-  const { MemoryReadLedger } = require(path.join(repo, 'out/src/core/edit/readLedger.js'));
-  const { fileLocation } = require(path.join(repo, 'out/src/core/guard/workspacePaths.js'));
-  const ctx = {
-    fs: new NodeFileSystem(),
-    buffers: { dirtyText: () => undefined },
-    approver: { confirm: async () => false },
-    workspace: { folders: [{ name: 'bench', location: fileLocation(path.dirname(file)) }], trusted: true, home: '/nonexistent' },
-    // No output budget, so the tool returns all 2000 lines, as head does (by default it stops near 100,000 characters).
-    settings: { riskLevel: 'medium', planMode: false, allowedReadPaths: [], allowedWritePaths: [], maxResultChars: Number.MAX_SAFE_INTEGER },
-    reads: new MemoryReadLedger(),
-    clock: { now: () => Date.now() },
-    token: { isCancellationRequested: false, onCancellationRequested: () => ({ dispose() {} }) },
-  };
+  const readFileTool = ourTool('workspace_read_file');
+  // No output budget, so the tool returns all 2000 lines, as head does (by default it stops near 100,000 characters).
+  const ctx = ourContext({ root: path.dirname(file), settings: { maxResultChars: Number.MAX_SAFE_INTEGER } });
   const input = { file_path: path.basename(file), offset: 1, limit: 2000 };
-  const ours = await medianMs(() => readFileTool.run(input, ctx), 31);
+  const ours = await medianMs(() => runTool(readFileTool, input, ctx), 31);
   const head = await medianCommandMs('head', ['-n', '2000', file], 31);
-  const output = (await readFileTool.run(input, ctx)).parts[0].text;
+  const output = firstText(await runTool(readFileTool, input, ctx));
 
   // Peak memory: our read in a fresh Node process, against Node doing nothing and against head.
-  const runner = path.join(scratchDir, 'read-once.cjs');
+  const runner = path.join(scratchDir, 'read-once.mjs');
+  const contextModule = pathToFileURL(path.join(repo, 'scripts/bench/ourContext.mjs')).href;
   writeFileSync(runner, [
-    `const { readFileTool } = require(${JSON.stringify(path.join(repo, 'out/src/core/tools/readFile.js'))});`,
-    `const { NodeFileSystem } = require(${JSON.stringify(path.join(repo, 'out/src/core/fs/nodeFileSystem.js'))});`,
-    `const { MemoryReadLedger } = require(${JSON.stringify(path.join(repo, 'out/src/core/edit/readLedger.js'))});`,
-    `if (process.argv[2] === 'idle') { require(${JSON.stringify(path.join(repo, 'out/src/core/tools/readFile.js'))}); return; }`,
-    `const root = ${JSON.stringify(path.dirname(file))};`,
-    `const ctx = { fs: new NodeFileSystem(), buffers: { dirtyText: () => undefined }, approver: { confirm: async () => false },`,
-    `  workspace: { folders: [{ name: 'bench', location: { scheme: 'file', authority: '', path: root } }], trusted: true, home: '/nonexistent' },`,
-    `  settings: { riskLevel: 'medium', planMode: false, allowedReadPaths: [], allowedWritePaths: [], maxResultChars: Number.MAX_SAFE_INTEGER }, reads: new MemoryReadLedger(),`,
-    `  clock: { now: () => Date.now() }, token: { isCancellationRequested: false, onCancellationRequested: () => ({ dispose() {} }) } };`,
-    `readFileTool.run(${JSON.stringify(input)}, ctx).then((r) => process.stdout.write(r.parts[0].text));`,
+    `const { ourContext, ourTool, runTool } = await import(${JSON.stringify(contextModule)});`,
+    // The idle floor loads the same modules and compiles the input check, so the difference is the read itself.
+    `const tool = ourTool('workspace_read_file');`,
+    `const call = tool.prepare(${JSON.stringify(input)});`,
+    `if (process.argv[2] !== 'idle') {`,
+    `  const ctx = ourContext({ root: ${JSON.stringify(path.dirname(file))}, settings: { maxResultChars: Number.MAX_SAFE_INTEGER } });`,
+    `  const result = await call.run(ctx);`,
+    `  process.stdout.write(result.parts[0].text);`,
+    `}`,
   ].join('\n'));
   const oursRss = peakRssKiB(process.execPath, [runner]);
   const idleRss = peakRssKiB(process.execPath, [runner, 'idle']);
@@ -76,6 +73,7 @@ export async function benchReadFile({ log, scratchDir }) {
 
   log('');
   log(`read_file, lines 1-2000 of a ${(statSync(file).size / GIB).toFixed(2)} GB file (median of 31, warm cache)`);
+  /** @param {number} kib */
   const mib = (kib) => `${(kib / 1024).toFixed(1)} MiB`;
   printTable(log, ['subject', 'median ms', 'time vs head', 'peak RSS', 'above its floor'], [
     ['workspace_read_file (in process)', ours.toFixed(2), ratio(ours, head), mib(oursRss), `${mib(oursRss - idleRss)} (floor: idle Node ${mib(idleRss)})`],
@@ -86,16 +84,29 @@ export async function benchReadFile({ log, scratchDir }) {
   return { case: 'read_file 1-2000 of 1 GB', ours, reference: head };
 }
 
-/** The same read through the peers: the MCP filesystem server's read_text_file with head, gemini-cli-core's ReadFileTool. */
+/**
+ * The text of a result's first part (a read of a text file answers with one text part).
+ * @param {ToolResult} result
+ */
+function firstText(result) {
+  const part = result.parts[0];
+  return part.kind === 'text' ? part.text : '';
+}
+
+/**
+ * The same read through the peers: the MCP filesystem server's read_text_file with head, gemini-cli-core's ReadFileTool.
+ * @param {BenchContext & { file: string, ours: number }} context ours: our median in ms
+ */
 async function benchReadPeers({ log, scratchDir, file, ours }) {
   const peersDir = process.env.WAT_BENCH_PEERS ?? path.join(path.dirname(scratchDir), 'bench-peers');
   try {
     await ensurePeers(peersDir, log);
   } catch (error) {
-    log(`The peers could not be installed: ${String(error.message).split('\n')[0]}`);
+    log(`The peers could not be installed: ${firstLine(error)}`);
     return;
   }
   const root = path.dirname(file);
+  /** @type {[name: string, peer: import('./search.mjs').Peer | undefined][]} */
   const peers = [
     ['@modelcontextprotocol/server-filesystem read_text_file head=2000', await startPeer('@modelcontextprotocol/server-filesystem', () => startMcpPeer(peersDir, root), log)],
     ['@google/gemini-cli-core ReadFileTool start_line=1 end_line=2000', await startPeer('@google/gemini-cli-core', () => startGeminiPeer(peersDir, root), log)],
@@ -108,7 +119,7 @@ async function benchReadPeers({ log, scratchDir, file, ours }) {
       const ms = await medianMs(() => peer.read(file, 2000), 9);
       rows.push([name, ms.toFixed(2), `${ratio(ms, ours)} ours`, `${text.length} characters`]);
     } catch (error) {
-      rows.push([name, '-', 'refused', String(error.message).split('\n')[0].slice(0, 80)]);
+      rows.push([name, '-', 'refused', firstLine(error).slice(0, 80)]);
     } finally {
       await peer.close();
     }

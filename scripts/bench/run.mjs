@@ -1,3 +1,4 @@
+// @ts-check
 // `npm run bench`: every benchmark case side by side with its reference, printed as ratios.
 // Large inputs are generated once into .cache/bench and reused.
 import { mkdirSync } from 'node:fs';
@@ -10,8 +11,10 @@ const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 const scratchDir = process.env.WAT_BENCH_DIR ?? path.join(repo, '.cache/bench');
 mkdirSync(scratchDir, { recursive: true });
 const only = process.argv.slice(2);
+/** @param {string} line */
 const log = (line) => console.log(line);
 
+/** @type {[name: string, run: (context: import('./measure.mjs').BenchContext) => Promise<unknown>][]} */
 const cases = [['read', benchReadFile], ['search', benchSearch]];
 
 for (const [name, run] of cases) {

@@ -1,3 +1,4 @@
+// @ts-check
 // workspace_grep and workspace_glob on a large tree, side by side in one run with raw ripgrep (the
 // same flags; for glob `rg --files -g` plus the sort by modification time) and with the peers
 // @modelcontextprotocol/server-filesystem and @google/gemini-cli-core, installed only into a bench
@@ -13,9 +14,30 @@ import { createRequire } from 'node:module';
 import * as path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { performance } from 'node:perf_hooks';
-import { printTable, ratio } from './measure.mjs';
+import { firstLine, printTable, ratio } from './measure.mjs';
+import { ourContext, ourTool, runTool } from './ourContext.mjs';
 
-const require = createRequire(import.meta.url);
+/**
+ * The tools run from tsc's output (out/); their types come from the sources.
+ * @typedef {import('./measure.mjs').BenchContext} BenchContext
+ * @typedef {import('../../src/core/tools/grep.js').GrepInput} GrepInput
+ * @typedef {import('../../src/core/tools/glob.js').GlobInput} GlobInput
+ * @typedef {import('../../src/core/tools/toolSpec.js').ToolResult} ToolResult
+ */
+/**
+ * A peer driven through its own API; each answers with the text the model would get.
+ * @typedef {object} Peer
+ * @property {(query: GlobInput) => Promise<string>} glob
+ * @property {(file: string, lines: number) => Promise<string>} read
+ * @property {() => Promise<unknown>} close
+ * @typedef {Peer & { grep: (query: GrepInput) => Promise<string> }} GrepPeer
+ */
+/**
+ * One measured subject: a median and the size of its output (once: a single run), or why it could not be measured.
+ * @typedef {{ ms: number, chars: number, once?: boolean }} Measured
+ * @typedef {Measured | { error: string }} Timing
+ */
+
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const RG = path.join(repo, 'node_modules/@vscode/ripgrep-linux-x64/bin/rg');
 const RUNS = Number(process.env.WAT_BENCH_RUNS ?? 7);
@@ -24,6 +46,12 @@ const PEER_RUNS = Number(process.env.WAT_BENCH_PEER_RUNS ?? 3);
 // ---------------------------------------------------------------------------------------------
 // The tree
 
+/**
+ * Runs a command to its end and returns its stdout; throws when it fails.
+ * @param {string} command
+ * @param {string[]} args
+ * @param {{ cwd?: string }} options
+ */
 function run(command, args, options = {}) {
   const result = spawnSync(command, args, { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, ...options });
   if (result.status !== 0) {
@@ -32,6 +60,10 @@ function run(command, args, options = {}) {
   return result.stdout;
 }
 
+/**
+ * @param {string} base
+ * @param {BenchContext['log']} log
+ */
 function prepareLinuxTree(base, log) {
   const root = path.join(base, 'linux-source-6.1');
   const marker = path.join(base, '.prepared');
@@ -44,6 +76,7 @@ function prepareLinuxTree(base, log) {
     deb = readdirSync(base).find((name) => name.startsWith('linux-source-6.1_') && name.endsWith('.deb'));
   }
   if (!existsSync(root)) {
+    if (!deb) throw new Error(`apt-get download left no linux-source-6.1_*.deb in ${base}`);
     log(`Unpacking ${deb} (about a minute) ...`);
     run('sh', ['-c', 'dpkg-deb --fsys-tarfile "$1" | tar -x ./usr/src/ && tar -xJf usr/src/linux-source-6.1.tar.xz && rm -rf usr', 'unpack', deb], { cwd: base });
   }
@@ -57,7 +90,11 @@ function prepareLinuxTree(base, log) {
   return root;
 }
 
-/** A tree shaped like the kernel's: ~78k files in nested folders, C sources and headers, Makefiles, Kconfig. */
+/**
+ * A tree shaped like the kernel's: ~78k files in nested folders, C sources and headers, Makefiles, Kconfig.
+ * @param {string} root
+ * @param {BenchContext['log']} log
+ */
 async function generateTree(root, log) {
   const marker = path.join(root, '.generated');
   if (existsSync(marker)) return root;
@@ -87,11 +124,15 @@ async function generateTree(root, log) {
   return root;
 }
 
+/**
+ * @param {string} scratchDir
+ * @param {BenchContext['log']} log
+ */
 async function ensureTree(scratchDir, log) {
   try {
     return { root: prepareLinuxTree(path.join(scratchDir, 'linux-src'), log), label: "Debian's linux-source-6.1" };
   } catch (error) {
-    log(`linux-source-6.1 is not available (${String(error.message).split('\n')[0]}); using a generated tree.`);
+    log(`linux-source-6.1 is not available (${firstLine(error)}); using a generated tree.`);
     return { root: await generateTree(path.join(scratchDir, 'generated-tree'), log), label: 'a generated kernel-shaped tree' };
   }
 }
@@ -99,27 +140,18 @@ async function ensureTree(scratchDir, log) {
 // ---------------------------------------------------------------------------------------------
 // Subjects
 
-function ourContext(root) {
-  const { NodeFileSystem } = require(path.join(repo, 'out/src/core/fs/nodeFileSystem.js'));
-  const { MemoryReadLedger } = require(path.join(repo, 'out/src/core/edit/readLedger.js'));
-  const { fileLocation } = require(path.join(repo, 'out/src/core/guard/workspacePaths.js'));
-  return {
-    fs: new NodeFileSystem(),
-    buffers: { dirtyText: () => undefined },
-    approver: { confirm: async () => false },
-    workspace: { folders: [{ name: 'linux', location: fileLocation(root) }], trusted: true, home: '/nonexistent' },
-    settings: { riskLevel: 'medium', planMode: false, allowedReadPaths: [], allowedWritePaths: [], filesExclude: FILES_EXCLUDE },
-    reads: new MemoryReadLedger(),
-    clock: { now: () => Date.now() },
-    token: { isCancellationRequested: false, onCancellationRequested: () => ({ dispose() {} }) },
-    ripgrepPath: RG,
-  };
-}
 
-/** ripgrep spawned as a tool would: stdout piped and read to the end (a /dev/null stdout makes rg quit early). */
+/**
+ * ripgrep spawned as a tool would: stdout piped and read to the end (a /dev/null stdout makes rg quit early).
+ * @param {string} command
+ * @param {string[]} args
+ * @param {string} cwd
+ * @returns {Promise<string>}
+ */
 function spawnCollect(command, args, cwd) {
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+    /** @type {Buffer[]} */
     const chunks = [];
     child.stdout.on('data', (chunk) => chunks.push(chunk));
     child.on('error', reject);
@@ -132,6 +164,7 @@ const FILES_EXCLUDE = ['**/.git', '**/.svn', '**/.hg', '**/CVS', '**/.DS_Store',
 // reference does the same work; only the output format differs (text here, --json in ours).
 const RULE_FLAGS = ['--no-config', '--no-require-git', '--no-ignore-dot', '--no-ignore-global', '--hidden', '--no-messages', '-g', '!.git', ...FILES_EXCLUDE.flatMap((glob) => ['-g', `!${glob}`])];
 
+/** @param {GrepInput} query */
 function rawGrepArgs(query) {
   const args = [...RULE_FLAGS];
   args.push('--crlf');
@@ -145,9 +178,14 @@ function rawGrepArgs(query) {
   return args;
 }
 
+/**
+ * @param {string} root
+ * @param {GlobInput} query
+ */
 async function rawGlob(root, query) {
   const listed = await spawnCollect(RG, ['--files', ...RULE_FLAGS, '-g', query.pattern, '--', '.'], root);
   const files = listed.split('\n').filter(Boolean);
+  /** @type {[mtimeMs: number, file: string][]} */
   const dated = [];
   for (let start = 0; start < files.length; start += 128) {
     const batch = files.slice(start, start + 128);
@@ -158,7 +196,17 @@ async function rawGlob(root, query) {
   return dated.map(([, file]) => file).join('\n');
 }
 
-/** @modelcontextprotocol/server-filesystem over its stdio protocol, with the SDK's own client. */
+/**
+ * What the MCP client's callTool answers (the SDK is installed with the peers, not in the project).
+ * @typedef {{ content: { text?: string }[], isError?: boolean }} McpToolResult
+ */
+
+/**
+ * @modelcontextprotocol/server-filesystem over its stdio protocol, with the SDK's own client.
+ * @param {string} peersDir
+ * @param {string} root
+ * @returns {Promise<Peer>}
+ */
 export async function startMcpPeer(peersDir, root) {
   const modules = path.join(peersDir, 'node_modules/@modelcontextprotocol');
   const serverEntry = path.join(modules, 'server-filesystem/dist/index.js');
@@ -168,10 +216,12 @@ export async function startMcpPeer(peersDir, root) {
   await client.connect(new StdioClientTransport({ command: process.execPath, args: [serverEntry, root], stderr: 'ignore' }));
   return {
     async glob(query) {
+      /** @type {McpToolResult} */
       const result = await client.callTool({ name: 'search_files', arguments: { path: root, pattern: query.pattern } }, undefined, { timeout: 600_000 });
       return result.content.map((part) => part.text ?? '').join('\n');
     },
     async read(file, lines) {
+      /** @type {McpToolResult} */
       const result = await client.callTool({ name: 'read_text_file', arguments: { path: file, head: lines } }, undefined, { timeout: 600_000 });
       if (result.isError) throw new Error(result.content.map((part) => part.text ?? '').join('\n'));
       return result.content.map((part) => part.text ?? '').join('\n');
@@ -180,7 +230,17 @@ export async function startMcpPeer(peersDir, root) {
   };
 }
 
-/** @google/gemini-cli-core's GlobTool and RipGrepTool, in process, with the config they read. */
+/**
+ * What a gemini-cli-core tool invocation answers (the package is installed with the peers, not in the project).
+ * @typedef {{ llmContent: unknown, error?: { message?: string } }} GeminiToolResult
+ */
+
+/**
+ * @google/gemini-cli-core's GlobTool and RipGrepTool, in process, with the config they read.
+ * @param {string} peersDir
+ * @param {string} root
+ * @returns {Promise<GrepPeer>}
+ */
 export async function startGeminiPeer(peersDir, root) {
   const peerRequire = createRequire(path.join(peersDir, 'package.json'));
   const core = await import(pathToFileURL(peerRequire.resolve('@google/gemini-cli-core')).href);
@@ -203,6 +263,7 @@ export async function startGeminiPeer(peersDir, root) {
   const globTool = new core.GlobTool(config, bus);
   const grepTool = new core.RipGrepTool(config, bus);
   const readTool = new core.ReadFileTool(config, bus);
+  /** @param {GeminiToolResult} result */
   const text = (result) => {
     if (result.error) throw new Error(result.error.message ?? String(result.error));
     return typeof result.llmContent === 'string' ? result.llmContent : JSON.stringify(result.llmContent);
@@ -213,6 +274,7 @@ export async function startGeminiPeer(peersDir, root) {
       return text(await globTool.build({ pattern: query.pattern }).execute(options()));
     },
     async grep(query) {
+      /** @type {Record<string, unknown>} */
       const params = { pattern: query.pattern, dir_path: query.path, include: query.glob, case_sensitive: !query.case_insensitive, fixed_strings: query.fixed_strings, names_only: query.output_mode === 'files_with_matches' };
       for (const key of Object.keys(params)) if (params[key] === undefined) delete params[key];
       return text(await grepTool.build(params).execute(options()));
@@ -224,6 +286,10 @@ export async function startGeminiPeer(peersDir, root) {
   };
 }
 
+/**
+ * @param {string} peersDir
+ * @param {BenchContext['log']} log
+ */
 export async function ensurePeers(peersDir, log) {
   const marker = path.join(peersDir, 'node_modules/@google/gemini-cli-core/package.json');
   if (existsSync(marker) && existsSync(path.join(peersDir, 'node_modules/@modelcontextprotocol/server-filesystem/package.json'))) return;
@@ -233,11 +299,19 @@ export async function ensurePeers(peersDir, log) {
   run('npm', ['install', '--no-audit', '--no-fund', '@modelcontextprotocol/server-filesystem@2026.8.31', '@google/gemini-cli-core@0.61.0'], { cwd: peersDir });
 }
 
+/**
+ * Starts a peer, or logs why it could not start and answers undefined.
+ * @template {Peer} P
+ * @param {string} name
+ * @param {() => Promise<P>} start
+ * @param {BenchContext['log']} log
+ * @returns {Promise<P | undefined>}
+ */
 export async function startPeer(name, start, log) {
   try {
     return await start();
   } catch (error) {
-    log(`${name} could not be started on Node ${process.versions.node}: ${String(error.message).split('\n')[0]}`);
+    log(`${name} could not be started on Node ${process.versions.node}: ${firstLine(error)}`);
     return undefined;
   }
 }
@@ -245,6 +319,7 @@ export async function startPeer(name, start, log) {
 // ---------------------------------------------------------------------------------------------
 // The run
 
+/** @type {GrepInput[]} */
 const GREP_QUERIES = [
   { pattern: 'CONFIG_KASAN_HW_TAGS' },
   { pattern: 'kmalloc_array\\(', glob: '*.c' },
@@ -252,8 +327,10 @@ const GREP_QUERIES = [
   { pattern: 'spin_lock_irqsave', output_mode: 'count', glob: '*.c' },
   { pattern: 'copyright', case_insensitive: true, fixed_strings: true, path: 'drivers/net', output_mode: 'files_with_matches' },
 ];
+/** @type {GlobInput[]} */
 const GLOB_QUERIES = [{ pattern: '**/*.rs' }, { pattern: 'drivers/net/**/*.c' }, { pattern: '**/Makefile' }, { pattern: '**/*' }];
 
+/** @param {GrepInput | GlobInput} query */
 function describeQuery(query) {
   return Object.entries(query)
     .map(([key, value]) => (key === 'pattern' ? JSON.stringify(value) : `${key}=${value}`))
@@ -263,11 +340,15 @@ function describeQuery(query) {
 /**
  * Median wall time of each subject, measured in turns (a, b, a, b, ...) after one warm-up call
  * each, so load from anything else on the machine falls on all subjects alike.
+ * @param {number} runs
+ * @param {(() => Promise<string>)[]} subjects
+ * @returns {Promise<{ ms: number, chars: number }[]>}
  */
 async function paired(runs, subjects) {
+  /** @type {string[]} */
   const outputs = [];
   for (const subject of subjects) outputs.push(await subject());
-  const times = subjects.map(() => []);
+  const times = subjects.map(() => /** @type {number[]} */ ([]));
   for (let run = 0; run < runs; run += 1) {
     for (const [index, subject] of subjects.entries()) {
       const start = performance.now();
@@ -281,7 +362,13 @@ async function paired(runs, subjects) {
   });
 }
 
-/** A peer's median; a call slower than 10 s is measured once (after no warm-up), and marked so. */
+/**
+ * A peer's median; a call slower than 10 s is measured once (after no warm-up), and marked so.
+ * @param {Peer | undefined} peer
+ * @param {'glob'} method
+ * @param {GlobInput} query
+ * @returns {Promise<Timing | undefined>}
+ */
 async function timedPeer(peer, method, query) {
   if (!peer || !peer[method]) return undefined;
   try {
@@ -298,16 +385,29 @@ async function timedPeer(peer, method, query) {
     times.sort((a, b) => a - b);
     return { ms: times[Math.floor(times.length / 2)], chars: output.length };
   } catch (error) {
-    return { error: String(error.message).split('\n')[0] };
+    return { error: firstLine(error) };
   }
 }
 
+/**
+ * @param {Timing | undefined} result
+ * @returns {result is Measured}
+ */
+function isMeasured(result) {
+  return result !== undefined && !('error' in result);
+}
+
+/**
+ * @param {Timing | undefined} result
+ * @param {{ ms: number }} ours
+ */
 function cell(result, ours) {
   if (!result) return 'n/a';
-  if (result.error) return `failed: ${result.error.slice(0, 40)}`;
+  if ('error' in result) return `failed: ${result.error.slice(0, 40)}`;
   return `${result.ms.toFixed(0)} ms${result.once ? ' (1 run)' : ''} = ${ratio(result.ms, ours.ms)} ours, ${result.chars} ch`;
 }
 
+/** @param {BenchContext} context */
 export async function benchSearch({ log, scratchDir }) {
   const { root, label } = await ensureTree(scratchDir, log);
   const fileCount = run(RG, ['--files', ...RULE_FLAGS], { cwd: root }).split('\n').filter(Boolean).length;
@@ -319,12 +419,14 @@ export async function benchSearch({ log, scratchDir }) {
     mcp = await startPeer('@modelcontextprotocol/server-filesystem', () => startMcpPeer(peersDir, root), log);
     gemini = await startPeer('@google/gemini-cli-core', () => startGeminiPeer(peersDir, root), log);
   } catch (error) {
-    log(`The peers could not be installed: ${String(error.message).split('\n')[0]}`);
+    log(`The peers could not be installed: ${firstLine(error)}`);
   }
-  const { grepTool } = require(path.join(repo, 'out/src/core/tools/grep.js'));
-  const { globTool } = require(path.join(repo, 'out/src/core/tools/glob.js'));
-  const ctx = ourContext(root);
-  const textOf = (result) => result.parts.map((part) => part.text ?? '').join('\n');
+  const grepTool = ourTool('workspace_grep');
+  const globTool = ourTool('workspace_glob');
+  const ctx = ourContext({ root, settings: { filesExclude: FILES_EXCLUDE }, ripgrepPath: RG });
+  /** @param {ToolResult} result */
+  const textOf = (result) => result.parts.map((part) => (part.kind === 'text' ? part.text : '')).join('\n');
+  /** @type {{ what: string, ratio: number, budget: number, peers: boolean[] }[]} */
   const verdicts = [];
 
   const only = process.env.WAT_BENCH_SEARCH_ONLY;
@@ -334,18 +436,19 @@ export async function benchSearch({ log, scratchDir }) {
   const grepRows = [];
   for (const query of only === 'glob' ? [] : GREP_QUERIES) {
     // Gemini's grep is fast enough to be measured in the same turns as ours and rg's.
-    const subjects = [async () => textOf(await grepTool.run(query, ctx)), () => spawnCollect(RG, rawGrepArgs(query), root)];
+    const subjects = [async () => textOf(await runTool(grepTool, query, ctx)), () => spawnCollect(RG, rawGrepArgs(query), root)];
+    /** @type {Timing | undefined} */
     let geminiResult;
     try {
       if (gemini) await gemini.grep(query);
       if (gemini) subjects.push(() => gemini.grep(query));
     } catch (error) {
-      geminiResult = { error: String(error.message).split('\n')[0] };
+      geminiResult = { error: firstLine(error) };
     }
     const [ours, rg, geminiPaired] = await paired(RUNS, subjects);
     geminiResult ??= geminiPaired;
     grepRows.push([describeQuery(query), `${ours.ms.toFixed(0)} ms`, `${ours.chars} ch`, `${rg.ms.toFixed(0)} ms ${rg.chars} ch`, ratio(ours.ms, rg.ms), 'no grep tool', cell(geminiResult, ours)]);
-    verdicts.push({ what: `grep ${describeQuery(query)}`, ratio: ours.ms / rg.ms, budget: 1.3, peers: [geminiResult].filter((r) => r && !r.error).map((r) => r.ms > ours.ms) });
+    verdicts.push({ what: `grep ${describeQuery(query)}`, ratio: ours.ms / rg.ms, budget: 1.3, peers: [geminiResult].filter(isMeasured).map((r) => r.ms > ours.ms) });
   }
   printTable(log, ['query', 'ours', 'ours output', 'raw rg (same flags)', 'ours/rg', 'mcp server-filesystem', 'gemini-cli-core RipGrepTool'], grepRows);
 
@@ -353,11 +456,11 @@ export async function benchSearch({ log, scratchDir }) {
   log(`workspace_glob on ${label}: raw = rg --files -g <pattern> plus stat and sort by mtime, in turns with ours; peers: median of ${PEER_RUNS} after a warm-up (one run when slower than 10 s)`);
   const globRows = [];
   for (const query of only === 'grep' ? [] : GLOB_QUERIES) {
-    const [ours, raw] = await paired(RUNS, [async () => textOf(await globTool.run(query, ctx)), () => rawGlob(root, query)]);
+    const [ours, raw] = await paired(RUNS, [async () => textOf(await runTool(globTool, query, ctx)), () => rawGlob(root, query)]);
     const mcpResult = await timedPeer(mcp, 'glob', query);
     const geminiResult = await timedPeer(gemini, 'glob', query);
     globRows.push([describeQuery(query), `${ours.ms.toFixed(0)} ms`, `${ours.chars} ch`, `${raw.ms.toFixed(0)} ms ${raw.chars} ch`, ratio(ours.ms, raw.ms), cell(mcpResult, ours), cell(geminiResult, ours)]);
-    verdicts.push({ what: `glob ${describeQuery(query)}`, ratio: ours.ms / raw.ms, budget: 1.5, peers: [mcpResult, geminiResult].filter((r) => r && !r.error).map((r) => r.ms > ours.ms) });
+    verdicts.push({ what: `glob ${describeQuery(query)}`, ratio: ours.ms / raw.ms, budget: 1.5, peers: [mcpResult, geminiResult].filter(isMeasured).map((r) => r.ms > ours.ms) });
   }
   printTable(log, ['query', 'ours', 'ours output', 'rg --files + sort', 'ours/raw', 'mcp server-filesystem search_files', 'gemini-cli-core GlobTool'], globRows);
 

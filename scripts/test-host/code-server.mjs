@@ -1,3 +1,4 @@
+// @ts-check
 // Installs (once, into the git-ignored cache) and starts code-server 4.100.3 = VS Code 1.100.3 on
 // Node 20, the offline extension-test host described in DESIGN.md section 5.
 //
@@ -31,11 +32,18 @@ export const CACHE_DIR = process.env.WAT_CODE_SERVER_CACHE
 const MARKER = '.wat-install-complete';
 const LOOPBACK = '127.0.0.1';
 
+/** @param {string} msg */
 function log(msg) {
   console.log(`[code-server] ${msg}`);
 }
 
-/** Runs a command; its output is kept and only shown if it fails (or with WAT_VERBOSE=1). */
+/**
+ * Runs a command; its output is kept and only shown if it fails (or with WAT_VERBOSE=1).
+ * @param {string} cmd
+ * @param {string[]} args
+ * @param {{ cwd?: string, env?: Record<string, string> }} options
+ * @returns {Promise<string>}
+ */
 function run(cmd, args, { cwd, env } = {}) {
   return new Promise((resolve, reject) => {
     const verbose = process.env.WAT_VERBOSE === '1';
@@ -104,12 +112,19 @@ export async function ensureCodeServer() {
   await fsp.mkdir(parent, { recursive: true });
   const staging = `${CACHE_DIR}.staging-${process.pid}-${Date.now()}`;
   log(`installing code-server ${CODE_SERVER_VERSION} into ${CACHE_DIR} (one time, about a minute)`);
+  /** @type {Record<string, string>} */
   const npmEnv = { npm_config_yes: 'true', npm_config_fund: 'false', npm_config_audit: 'false', npm_config_update_notifier: 'false' };
   // node-gyp needs Node's headers; use the local ones when present (no download offline).
   const nodePrefix = path.dirname(path.dirname(process.execPath));
   if (!process.env.npm_config_nodedir && fs.existsSync(path.join(nodePrefix, 'include', 'node', 'node.h'))) {
     npmEnv.npm_config_nodedir = nodePrefix;
   }
+  /**
+   * @param {string} label
+   * @param {string} cmd
+   * @param {string[]} args
+   * @param {string} cwd
+   */
   const step = async (label, cmd, args, cwd) => {
     const t = Date.now();
     log(`  ${label} ...`);
@@ -169,19 +184,27 @@ export async function ensureCodeServer() {
   }
 }
 
-/** A free TCP port on the loopback address. */
+/**
+ * A free TCP port on the loopback address.
+ * @returns {Promise<number>}
+ */
 export function freePort() {
   return new Promise((resolve, reject) => {
     const srv = net.createServer();
     srv.unref();
     srv.on('error', reject);
     srv.listen(0, LOOPBACK, () => {
-      const { port } = srv.address();
-      srv.close(() => resolve(port));
+      const address = srv.address();
+      if (address === null || typeof address === 'string') return reject(new Error(`no TCP port for ${LOOPBACK}: ${address}`));
+      srv.close(() => resolve(address.port));
     });
   });
 }
 
+/**
+ * @param {number} port
+ * @returns {Promise<boolean>}
+ */
 function portIsFree(port) {
   return new Promise((resolve) => {
     const srv = net.createServer();
@@ -190,6 +213,18 @@ function portIsFree(port) {
   });
 }
 
+/**
+ * `preferred` when it is free on the loopback address, else a free port (`npm start`: 8080 if free).
+ * @param {number} preferred
+ */
+export async function preferredPortOrFree(preferred) {
+  return (await portIsFree(preferred)) ? preferred : freePort();
+}
+
+/**
+ * @param {string} url
+ * @returns {Promise<number | undefined>} the status code
+ */
 function httpGet(url, timeoutMs = 2000) {
   return new Promise((resolve, reject) => {
     const req = http.get(url, { timeout: timeoutMs }, (res) => {
@@ -202,11 +237,38 @@ function httpGet(url, timeoutMs = 2000) {
 }
 
 /**
+ * @typedef {object} CodeServerOptions
+ * @property {number} [port] default: a free one
+ * @property {boolean} [trustDisabled] adds --disable-workspace-trust
+ * @property {string} [folder] opened when the URL has no ?folder=
+ * @property {Record<string, string>} [env] extra environment; the remote extension host inherits it
+ * @property {string[]} [extraArgs]
+ * @property {number} [startTimeoutMs]
+ * @property {boolean} [verbose] stream code-server's output
+ * @property {boolean} [keepDirs] leave the temp folder (root) in place after stop()
+ * @property {boolean} [gallery] true: keep code-server's open-vsx.org extension gallery; default off, no network
+ */
+
+/**
+ * A running code-server.
+ * @typedef {object} CodeServer
+ * @property {string} url http://127.0.0.1:<port>
+ * @property {number} port
+ * @property {import('node:child_process').ChildProcess} process
+ * @property {string} root the temp folder that holds user data, extensions and XDG folders
+ * @property {string} userDataDir
+ * @property {string} extensionsDir
+ * @property {() => string} output the tail of its stdout and stderr
+ * @property {() => ProcessExit | null} exited
+ * @property {() => Promise<void>} stop stops its whole process group (and removes root unless keepDirs)
+ *
+ * @typedef {{ code: number | null, signal: NodeJS.Signals | null }} ProcessExit
+ */
+
+/**
  * Starts code-server on 127.0.0.1 with a fresh user-data-dir and extensions-dir.
- * options: port (number; default a free one), trustDisabled (adds --disable-workspace-trust),
- * folder (opened when the URL has no ?folder=), env (extra environment; the remote extension host
- * inherits it), extraArgs, startTimeoutMs, verbose (stream code-server's output), keepDirs,
- * gallery (true: keep code-server's open-vsx.org extension gallery; default off, no network).
+ * @param {CodeServerOptions} options
+ * @returns {Promise<CodeServer>}
  */
 export async function startCodeServer(options = {}) {
   const dir = await ensureCodeServer();
@@ -247,6 +309,7 @@ export async function startCodeServer(options = {}) {
   // code-server writes config.yaml/coder-logs under XDG_CONFIG_HOME/XDG_DATA_HOME and VS Code a
   // device id under XDG_CACHE_HOME: keep all of it in the temp folder, not in the user's home.
   // (The extension host inherits these; HOME itself is left alone.)
+  /** @type {NodeJS.ProcessEnv} */
   const env = { ...process.env, XDG_CONFIG_HOME: xdgConfig, XDG_DATA_HOME: xdgData, XDG_CACHE_HOME: xdgCache };
   // No extension gallery (open-vsx.org) unless asked for: tests must not touch the network.
   if (options.gallery !== true) env.EXTENSIONS_GALLERY = '{}';
@@ -256,6 +319,7 @@ export async function startCodeServer(options = {}) {
   delete env.PORT; // code-server reads $PORT; the port is given by --bind-addr
   const child = spawn(process.execPath, args, { env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
+  /** @param {Buffer} d */
   const onData = (d) => {
     output += d;
     if (output.length > 200_000) output = output.slice(-100_000);
@@ -263,11 +327,15 @@ export async function startCodeServer(options = {}) {
   };
   child.stdout.on('data', onData);
   child.stderr.on('data', onData);
+  /** @type {ProcessExit | null} */
   let exited = null;
+  /** @type {Promise<ProcessExit>} */
   const exitPromise = new Promise((resolve) => child.on('exit', (code, signal) => resolve((exited = { code, signal }))));
 
   let stopped = false;
+  /** @param {NodeJS.Signals} sig */
   const killGroup = (sig) => {
+    if (child.pid === undefined) return; // never started
     try {
       process.kill(-child.pid, sig); // code-server's whole process group: server, extension host, pty host, watchers
     } catch {
@@ -321,8 +389,12 @@ export async function startCodeServer(options = {}) {
   };
 }
 
-/** Builds the workbench URL that opens `folder` with `extensionDir` as development extension. */
+/**
+ * Builds the workbench URL that opens `folder` with `extensionDir` as development extension.
+ * @param {{ port: number, folder: string, extensionDir: string, testsPath?: string }} target testsPath: run these tests in the extension host
+ */
 export function workbenchUrl({ port, folder, extensionDir, testsPath }) {
+  /** @param {string} p */
   const remote = (p) => `vscode-remote://${LOOPBACK}:${port}${p}`;
   const payload = [['extensionDevelopmentPath', remote(extensionDir)]];
   if (testsPath) payload.push(['extensionTestsPath', remote(testsPath)]);

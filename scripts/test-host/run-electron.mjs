@@ -1,3 +1,4 @@
+// @ts-check
 // Runs the same integration suites in desktop VS Code through @vscode/test-electron (downloads
 // VS Code into .vscode-test/, so it needs internet; on Linux without a display run it under
 // xvfb-run). Selected by VSCODE_TEST_HOST=electron in run-integration.mjs, or run directly:
@@ -66,7 +67,7 @@ export async function runElectron({ grep = process.env.WAT_TEST_GREP ?? '', pass
       });
     } catch (e) {
       // runTests rejects when the host exits non-zero ("Test run failed with code 1").
-      console.error(`run-electron: ${e?.message ?? e}`);
+      console.error(`run-electron: ${e instanceof Error ? e.message : e}`);
       code = 1;
     }
     results.push({ pass, ok: code === 0, seconds: (Date.now() - t0) / 1000 });

@@ -1,6 +1,12 @@
+// @ts-check
 // Drives the extension's UI through the page itself, as a person would: the status bar item, the
 // Activity view, and a palette command, in code-server 1.100.3 with headless Chromium.
 // Screenshots land in test-output/screenshots/ui-*.png.
+
+// The callbacks given to page.waitForFunction run in the page: the DOM's types (in scope for all
+// of tsconfig.scripts.json's files, as a lib reference always is).
+/// <reference lib="dom" />
+/// <reference lib="dom.iterable" />
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as fsp from 'node:fs/promises';
@@ -14,15 +20,23 @@ const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 describe('workbench UI (code-server + Chromium)', function () {
   this.timeout(180_000);
+  /** @type {import('../../scripts/test-host/code-server.mjs').CodeServer | undefined} */
   let server;
+  /** @type {import('playwright-core').Browser | undefined} */
   let browser;
+  /** @type {import('playwright-core').Page} */
   let page;
+  /** @type {string | undefined} */
   let tmp;
 
+  /** @param {string} name */
   const shot = (name) => page.screenshot({ path: path.join(SCREENSHOTS, `ui-${name}.png`) });
   const statusItem = () => page.locator('.statusbar-item', { hasText: 'Agent:' }).first();
 
-  /** Runs a command through the command palette by its title, as typed by a person. */
+  /**
+   * Runs a command through the command palette by its title, as typed by a person.
+   * @param {string} title
+   */
   async function runFromPalette(title) {
     await page.keyboard.press('F1');
     const input = page.locator('.quick-input-widget input');
@@ -41,7 +55,10 @@ describe('workbench UI (code-server + Chromium)', function () {
     await title.waitFor({ timeout: 20_000 });
   }
 
-  /** Types into the open quick input and accepts. */
+  /**
+   * Types into the open quick input and accepts.
+   * @param {string} text
+   */
   async function answerQuickInput(text) {
     const input = page.locator('.quick-input-widget input');
     await input.waitFor({ state: 'visible' });
@@ -50,6 +67,7 @@ describe('workbench UI (code-server + Chromium)', function () {
     await page.keyboard.press('Enter');
   }
 
+  /** @type {string} */
   let workspace;
 
   before(async () => {

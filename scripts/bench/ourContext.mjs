@@ -1,0 +1,77 @@
+// @ts-check
+// Our tools as the benchmarks call them: compiled core (out/) over the local disk, with the grouped
+// context the extension builds. A tool is run through prepare(input).run(ctx): the tool's own work
+// with its input checked, without redaction and the output budget of invokeTool (the references,
+// head and rg, do neither).
+import { createRequire } from 'node:module';
+import * as path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const require = createRequire(import.meta.url);
+const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+/**
+ * @typedef {import('../../src/core/context.js').ToolContext} ToolContext
+ * @typedef {import('../../src/core/settings.js').ToolSettings} ToolSettings
+ * @typedef {import('../../src/core/tools/toolSpec.js').Tool} Tool
+ * @typedef {import('../../src/core/tools/toolSpec.js').ToolResult} ToolResult
+ */
+
+/**
+ * A module of tsc's output, typed by its source.
+ * @template T
+ * @param {string} relative the path under src/, without extension
+ * @returns {T}
+ */
+function compiled(relative) {
+  return require(path.join(repo, 'out', 'src', `${relative}.js`));
+}
+
+/**
+ * @param {{ root: string, settings?: Partial<ToolSettings>, ripgrepPath?: string }} options
+ * @returns {ToolContext}
+ */
+export function ourContext({ root, settings = {}, ripgrepPath }) {
+  /** @type {typeof import('../../src/core/fs/nodeFileSystem.js')} */
+  const { NodeFileSystem } = compiled('core/fs/nodeFileSystem');
+  /** @type {typeof import('../../src/core/changes/readLedger.js')} */
+  const { MemoryReadLedger } = compiled('core/changes/readLedger');
+  /** @type {typeof import('../../src/core/search/engines.js')} */
+  const { LocalFirstSearchEngines } = compiled('core/search/engines');
+  /** @type {typeof import('../../src/core/settings.js')} */
+  const { DEFAULT_SETTINGS } = compiled('core/settings');
+  const fs = new NodeFileSystem();
+  return {
+    host: { fs, buffers: { dirtyText: () => undefined }, clock: { now: () => Date.now() }, search: new LocalFirstSearchEngines(fs, ripgrepPath) },
+    session: { approver: { confirm: async () => false }, reads: new MemoryReadLedger() },
+    call: { token: { isCancellationRequested: false, onCancellationRequested: () => ({ dispose() {} }) }, confirmedInChat: false },
+    settings: { ...DEFAULT_SETTINGS, ...settings },
+    workspace: { folders: [{ name: path.basename(root), location: { scheme: 'file', authority: '', path: root } }], trusted: true, home: '/nonexistent' },
+  };
+}
+
+/**
+ * One of our tools by name, from the compiled tool list.
+ * @param {string} name
+ * @returns {Tool}
+ */
+export function ourTool(name) {
+  /** @type {typeof import('../../src/core/tools/index.js')} */
+  const { toolNamed } = compiled('core/tools/index');
+  const tool = toolNamed(name);
+  if (!tool) {
+    throw new Error(`no tool named ${name}`);
+  }
+  return tool;
+}
+
+/**
+ * Runs a tool's own work on an input.
+ * @param {Tool} tool
+ * @param {unknown} input
+ * @param {ToolContext} ctx
+ * @returns {Promise<ToolResult>}
+ */
+export function runTool(tool, input, ctx) {
+  return tool.prepare(input).run(ctx);
+}

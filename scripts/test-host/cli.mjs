@@ -1,0 +1,70 @@
+// @ts-check
+// The integration runner's command line and environment, read once into RunOptions. The flags and
+// variables themselves are listed at the top of run-integration.mjs.
+import * as path from 'node:path';
+import { parseArgs } from 'node:util';
+import { REPO_DIR } from './code-server.mjs';
+
+export const PASSES = ['trusted', 'untrusted'];
+export const USAGE = 'usage: run-integration.mjs [--pass trusted|untrusted]... [--grep <text>] [--verbose]';
+
+/**
+ * @typedef {object} RunOptions
+ * @property {string[]} passes --pass, repeated or comma-separated; default both, in PASSES order
+ * @property {string} grep --grep, else WAT_TEST_GREP: only the tests whose title contains it
+ * @property {boolean} verbose --verbose or WAT_VERBOSE=1: stream code-server output and browser console
+ * @property {boolean} electron VSCODE_TEST_HOST=electron: run in desktop VS Code (run-electron.mjs) instead
+ * @property {string} extensionDir WAT_EXTENSION_DIR: the extension to load
+ * @property {string} testsPath WAT_TESTS_PATH: the tests module the extension host runs
+ * @property {string} fixtureDir WAT_FIXTURE_DIR: the workspace each pass gets a copy of
+ * @property {string} chromiumPath CHROMIUM_PATH
+ * @property {number} passTimeoutMs WAT_PASS_TIMEOUT_MS: the limit of one pass
+ * @property {boolean} keepTmp WAT_KEEP_TMP=1: keep the temp folders (workspace, report, code-server data)
+ * @property {boolean} debugCleanup WAT_DEBUG_CLEANUP: print how long each cleanup step took
+ */
+
+/**
+ * Prints what is wrong and exits with status 2.
+ * @param {string} message
+ */
+export function fail(message) {
+  console.error(`run-integration: ${message}`);
+  process.exit(2);
+}
+
+/**
+ * Reads the command line and the environment. Exits after printing the usage for --help, and with
+ * status 2 on an unknown pass; an unknown flag or an argument throws (parseArgs).
+ * @returns {RunOptions}
+ */
+export function readOptions() {
+  const { values: flags } = parseArgs({
+    options: {
+      pass: { type: 'string', multiple: true },
+      grep: { type: 'string' },
+      verbose: { type: 'boolean', default: false },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+    allowPositionals: false,
+  });
+  if (flags.help) {
+    console.log(USAGE);
+    process.exit(0);
+  }
+  const passes = (flags.pass ?? PASSES).flatMap((pass) => pass.split(',')).map((pass) => pass.trim()).filter(Boolean);
+  for (const pass of passes) if (!PASSES.includes(pass)) fail(`unknown pass "${pass}" (expected ${PASSES.join(' or ')})`);
+  const env = process.env;
+  return {
+    passes,
+    grep: flags.grep ?? env.WAT_TEST_GREP ?? '',
+    verbose: flags.verbose || env.WAT_VERBOSE === '1',
+    electron: (env.VSCODE_TEST_HOST ?? '').toLowerCase() === 'electron',
+    extensionDir: path.resolve(env.WAT_EXTENSION_DIR ?? REPO_DIR),
+    testsPath: path.resolve(env.WAT_TESTS_PATH ?? path.join(REPO_DIR, 'out', 'test', 'integration', 'index.js')),
+    fixtureDir: path.resolve(env.WAT_FIXTURE_DIR ?? path.join(REPO_DIR, 'test', 'fixtures', 'workspace')),
+    chromiumPath: env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    passTimeoutMs: Number(env.WAT_PASS_TIMEOUT_MS ?? 10 * 60_000),
+    keepTmp: env.WAT_KEEP_TMP === '1',
+    debugCleanup: Boolean(env.WAT_DEBUG_CLEANUP),
+  };
+}

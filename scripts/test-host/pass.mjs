@@ -1,0 +1,237 @@
+// @ts-check
+// One pass of the integration tests: a fresh copy of the fixture workspace, a fresh code-server and
+// a fresh browser context on the workbench URL that carries the tests. The pass ends when the
+// in-host mocha exits (codeAutomationExit), or the page crashes, code-server exits, or time runs
+// out; it is judged from the exit code and the summary the in-host runner writes.
+import * as fsp from 'node:fs/promises';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { startCodeServer, workbenchUrl } from './code-server.mjs';
+import { errorText, printLogs, tailFile } from './logs.mjs';
+import { SCREENSHOT_DIR, answerScreenshotRequests } from './screenshots.mjs';
+
+/**
+ * @typedef {import('playwright-core').Browser} Browser
+ * @typedef {import('playwright-core').Page} Page
+ * @typedef {import('./cli.mjs').RunOptions} RunOptions
+ * @typedef {import('./cleanup.mjs').CleanupRegistry} CleanupRegistry
+ * @typedef {import('./code-server.mjs').CodeServer} CodeServer
+ * @typedef {import('./logs.mjs').BrowserLog} BrowserLog
+ */
+
+/**
+ * How a pass ended: the first of these to happen.
+ * @typedef {{ kind: 'exit', code: number, logs?: BrowserLog[] }
+ *   | { kind: 'crash' }
+ *   | { kind: 'server-exit', code: number | null, signal: NodeJS.Signals | null }
+ *   | { kind: 'timeout' }
+ *   | { kind: 'error', error: unknown }} Outcome
+ */
+
+/**
+ * What the in-host runner (test/integration/index.ts) writes to `<report>.json` when it finishes.
+ * @typedef {{ tests: number, failures: number, passes: number, pending: number, vscodeVersion: string, appName: string }} Summary
+ */
+
+/**
+ * @typedef {object} PassResult
+ * @property {string} pass
+ * @property {boolean} ok
+ * @property {number} tests
+ * @property {number} failures
+ * @property {number} passes
+ * @property {number} pending
+ * @property {number} seconds the whole pass, code-server's start included
+ * @property {number} [testSeconds] from code-server being up to the end
+ * @property {string} reason why it failed; '' when it passed
+ * @property {string} [host] "VS Code <version> (<app name>)", from the summary
+ */
+
+/**
+ * Runs one pass and returns its result; prints the logs when it failed (unless interrupted).
+ * @param {Browser} browser
+ * @param {string} pass
+ * @param {RunOptions} options
+ * @param {CleanupRegistry} cleanups
+ * @returns {Promise<PassResult>}
+ */
+export async function runPass(browser, pass, options, cleanups) {
+  const startedAt = Date.now();
+  const folders = await makePassFolders(pass, options.fixtureDir);
+
+  const codeServer = await startCodeServer({
+    trustDisabled: pass === 'trusted',
+    verbose: options.verbose,
+    keepDirs: true, // removed below, after the logs had a chance to be printed
+    env: {
+      WAT_TEST_PASS: pass,
+      WAT_TEST_WORKSPACE: folders.workspace,
+      WAT_TEST_REPORT: folders.reportFile,
+      WAT_SCREENSHOT_DIR: SCREENSHOT_DIR,
+      WAT_TEST_GREP: options.grep,
+      WAT_TEST_COLOR: process.stdout.isTTY ? '1' : '0',
+    },
+  });
+  const removeFolders = async () => {
+    if (options.keepTmp) return;
+    for (const dir of [folders.tmp, folders.reportDir, codeServer.root]) await fsp.rm(dir, { recursive: true, force: true }).catch(() => {});
+  };
+  cleanups.add(removeFolders); // runs after stopCodeServer (cleanups run in reverse order)
+  const stopCodeServer = () => codeServer.stop();
+  cleanups.add(stopCodeServer);
+  const serverUpAt = Date.now();
+  console.log(`[${pass}] code-server up at ${codeServer.url} in ${((serverUpAt - startedAt) / 1000).toFixed(1)} s; workspace ${folders.workspace}`);
+
+  const workbench = await openWorkbench(browser, pass, codeServer, options, cleanups);
+  const url = workbenchUrl({ port: codeServer.port, folder: folders.workspace, extensionDir: options.extensionDir, testsPath: options.testsPath });
+  const outcome = await runTests(workbench, url, folders.reportFile, pass, options.verbose);
+
+  const summary = await readSummary(folders.reportFile);
+  const reason = failureReason(outcome, summary, options.passTimeoutMs);
+  /** @type {PassResult} */
+  const result = {
+    pass,
+    ok: reason === undefined,
+    ...(summary
+      ? { tests: summary.tests, failures: summary.failures, passes: summary.passes, pending: summary.pending }
+      : { tests: 0, failures: 0, passes: 0, pending: 0 }),
+    seconds: (Date.now() - startedAt) / 1000,
+    testSeconds: (Date.now() - serverUpAt) / 1000,
+    reason: reason ?? '',
+  };
+  if (summary) result.host = `VS Code ${summary.vscodeVersion} (${summary.appName})`;
+
+  if (!result.ok && !cleanups.interrupted) await printLogs(codeServer, outcome.kind === 'exit' ? outcome.logs : undefined, workbench.consoleLines);
+  // A later pass's screenshot requests are for its own page, not this closed one.
+  await cleanups.runNow(workbench.stopScreenshots);
+  await cleanups.runNow(workbench.closeContext).catch(() => {});
+  await cleanups.runNow(stopCodeServer);
+  if (!result.ok && options.keepTmp) console.log(`[${pass}] kept: workspace ${folders.tmp}, report ${folders.reportDir}, code-server data ${codeServer.root}`);
+  await cleanups.runNow(removeFolders);
+  return result;
+}
+
+/**
+ * The pass's folders: `<tmp>/ws`, a fresh copy of the fixture (tests may create `<tmp>/ws-sibling`
+ * and `<tmp>/outside`), and an empty report file the in-host mocha writes its spec report to.
+ * @param {string} pass
+ * @param {string} fixtureDir
+ */
+async function makePassFolders(pass, fixtureDir) {
+  const tmp = await fsp.mkdtemp(path.join(os.tmpdir(), `wat-it-${pass}-`));
+  const workspace = path.join(tmp, 'ws');
+  await fsp.cp(fixtureDir, workspace, { recursive: true });
+  const reportDir = await fsp.mkdtemp(path.join(os.tmpdir(), `wat-report-${pass}-`));
+  const reportFile = path.join(reportDir, 'report.txt');
+  await fsp.writeFile(reportFile, '');
+  return { tmp, workspace, reportDir, reportFile };
+}
+
+/**
+ * A browser context and page for the pass, with the hooks the workbench calls in smoke-test mode
+ * (codeAutomationExit when the tests are done, codeAutomationLog for its log) and a watch on
+ * everything else that ends a pass: a page crash, code-server's exit, the time limit.
+ * @param {Browser} browser
+ * @param {string} pass
+ * @param {CodeServer} codeServer
+ * @param {RunOptions} options
+ * @param {CleanupRegistry} cleanups
+ */
+async function openWorkbench(browser, pass, codeServer, { verbose, passTimeoutMs }, cleanups) {
+  const context = await browser.newContext();
+  const closeContext = () => context.close();
+  cleanups.add(closeContext);
+  /** @type {string[]} */
+  const consoleLines = [];
+  /** @param {string} line */
+  const remember = (line) => {
+    consoleLines.push(line);
+    if (consoleLines.length > 2000) consoleLines.splice(0, 1000);
+    if (verbose) console.log(line);
+  };
+  /** @type {(outcome: Outcome) => void} */
+  let settle = () => {};
+  /** @type {Promise<Outcome>} */
+  const outcome = new Promise((resolve) => (settle = resolve));
+  await context.exposeFunction('codeAutomationExit', (/** @type {number} */ code, /** @type {BrowserLog[] | undefined} */ logs) => {
+    settle({ kind: 'exit', code, logs });
+  });
+  await context.exposeFunction('codeAutomationLog', (/** @type {string} */ level, /** @type {unknown} */ args) => {
+    remember(`[workbench ${level}] ${Array.isArray(args) ? args.map((arg) => (typeof arg === 'string' ? arg : JSON.stringify(arg))).join(' ') : String(args)}`);
+  });
+  const page = await context.newPage();
+  page.on('console', (message) => {
+    // '%c'-styled messages are the workbench logger, already received through codeAutomationLog.
+    if (message.text().startsWith('%c')) return;
+    remember(`[browser ${message.type()}] ${message.text()}`);
+  });
+  page.on('pageerror', (error) => consoleLines.push(`[pageerror] ${error.stack ?? error.message}`));
+  page.on('crash', () => settle({ kind: 'crash' }));
+  codeServer.process.once('exit', (code, signal) => settle({ kind: 'server-exit', code, signal }));
+  const timeLimit = setTimeout(() => settle({ kind: 'timeout' }), passTimeoutMs);
+  const screenshots = setInterval(() => void answerScreenshotRequests(page, pass), 200);
+  const stopScreenshots = async () => clearInterval(screenshots);
+  cleanups.add(stopScreenshots);
+  return { page, consoleLines, outcome, timeLimit, stopScreenshots, closeContext };
+}
+
+/**
+ * Opens the workbench URL that runs the tests and waits for the pass to end, streaming the spec
+ * report meanwhile.
+ * @param {{ page: Page, outcome: Promise<Outcome>, timeLimit: NodeJS.Timeout }} workbench
+ * @param {string} url
+ * @param {string} reportFile
+ * @param {string} pass
+ * @param {boolean} verbose
+ * @returns {Promise<Outcome>}
+ */
+async function runTests({ page, outcome, timeLimit }, url, reportFile, pass, verbose) {
+  const report = tailFile(reportFile);
+  try {
+    if (verbose) console.log(`[${pass}] opening ${url}`);
+    await page.goto(url, { waitUntil: 'domcontentloaded', timeout: 60_000 });
+    return await outcome;
+  } catch (error) {
+    return { kind: 'error', error };
+  } finally {
+    clearTimeout(timeLimit);
+    report.stop();
+  }
+}
+
+/**
+ * @param {string} reportFile
+ * @returns {Promise<Summary | undefined>} undefined when the runner never finished
+ */
+async function readSummary(reportFile) {
+  try {
+    return JSON.parse(await fsp.readFile(reportFile + '.json', 'utf8')) ?? undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Why the pass failed, or undefined when it passed: the host exited with 0 after at least one
+ * test ran and none failed.
+ * @param {Outcome} outcome
+ * @param {Summary | undefined} summary
+ * @param {number} passTimeoutMs
+ * @returns {string | undefined}
+ */
+function failureReason(outcome, summary, passTimeoutMs) {
+  switch (outcome.kind) {
+    case 'exit':
+      if (!summary) return `extension host exited with code ${outcome.code} before the test runner wrote its summary`;
+      if (outcome.code === 0 && summary.tests > 0 && summary.failures === 0) return undefined;
+      return summary.tests === 0 ? 'zero tests ran' : `exit code ${outcome.code}, ${summary.failures} failing`;
+    case 'timeout':
+      return `timed out after ${passTimeoutMs / 1000} s`;
+    case 'crash':
+      return 'the browser page crashed';
+    case 'server-exit':
+      return `code-server exited (${outcome.signal ?? outcome.code})`;
+    case 'error':
+      return `error: ${errorText(outcome.error)}`;
+  }
+}
