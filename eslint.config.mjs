@@ -40,6 +40,12 @@ export default tseslint.config(
     },
   },
   {
+    // The vscode layer in floors too: host adapters, UI, change application, tool registration.
+    files: ['src/vscode/**/*.ts'],
+    plugins: { layering: layeringPlugin },
+    rules: { 'layering/layers': ['error', { root: 'src/vscode' }] },
+  },
+  {
     files: CORE_NODE_ADAPTERS,
     rules: { 'no-restricted-imports': ['error', { paths: [vscodeBan] }] },
   },

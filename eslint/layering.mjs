@@ -1,16 +1,19 @@
 // @ts-check
-// The floors of src/core as a lint rule. Every relative import is resolved to the folder (or
-// top-level file) it lands in, and that node must be one the importing node may use: lower floors
-// only, and on a floor only the siblings listed. A cycle between folders needs an upward edge, so
-// the table forbids cycles too. ARCHITECTURE.md draws the same table.
+// The floors of src/core and src/vscode as a lint rule. Every relative import is resolved to the
+// folder (or top-level file) it lands in, and that node must be one the importing node may use:
+// lower floors only, and on a floor only the siblings listed. A cycle between folders needs an
+// upward edge, so the tables forbid cycles too. ARCHITECTURE.md draws the same tables.
 import fs from 'node:fs';
 import path from 'node:path';
 
 /**
- * Floor by floor, each node of src/core and the nodes it may import. A new folder must be added
- * here (the rule reports files of unknown nodes), which is where its floor is decided.
- * @type {readonly { readonly floor: string; readonly nodes: Readonly<Record<string, readonly string[]>> }[]}
+ * Floor by floor, the nodes of a source root and the siblings each may import besides every node
+ * of the floors below. A new folder must be added here (the rule reports files of unknown nodes),
+ * which is where its floor is decided.
+ * @typedef {readonly { readonly floor: string; readonly nodes: Readonly<Record<string, readonly string[]>> }[]} Floors
  */
+
+/** @type {Floors} */
 export const FLOORS = [
   {
     floor: '1 vocabulary',
@@ -29,13 +32,28 @@ export const FLOORS = [
   { floor: '6 tools', nodes: { tools: [] } },
 ];
 
-/** What each node may import: every node of the floors below, plus the siblings its entry lists. */
-export function allowedImports() {
+/** The vscode layer: host adapters, then the UI, then change application, then tool registration. @type {Floors} */
+export const VSCODE_FLOORS = [
+  { floor: '1 ids', nodes: { commandIds: [] } },
+  { floor: '2 host adapters', nodes: { host: [] } },
+  { floor: '3 ui', nodes: { ui: [] } },
+  { floor: '4 change application', nodes: { changes: [] } },
+  { floor: '5 tool registration', nodes: { tools: [] } },
+];
+
+/** The floors of each source root, by its path from the repository. @type {Readonly<Record<string, Floors>>} */
+export const LAYERS = { 'src/core': FLOORS, 'src/vscode': VSCODE_FLOORS };
+
+/**
+ * What each node may import: every node of the floors below, plus the siblings its entry lists.
+ * @param {Floors} floors
+ */
+export function allowedImports(floors) {
   /** @type {Map<string, Set<string>>} */
   const allowed = new Map();
   /** @type {string[]} */
   const below = [];
-  for (const { nodes } of FLOORS) {
+  for (const { nodes } of floors) {
     for (const [node, siblings] of Object.entries(nodes)) {
       allowed.set(node, new Set([...below, ...siblings]));
     }
@@ -53,9 +71,9 @@ export function nodeOf(root, file) {
   return parts.length === 1 ? parts[0].replace(/\.ts$/, '') : parts[0];
 }
 
-/** @param {string} node */
-function floorOf(node) {
-  return FLOORS.find((entry) => node in entry.nodes)?.floor ?? 'no floor';
+/** @param {Floors} floors @param {string} node */
+function floorOf(floors, node) {
+  return floors.find((entry) => node in entry.nodes)?.floor ?? 'no floor';
 }
 
 /** @param {string} from @param {string} specifier */
@@ -68,20 +86,23 @@ function resolveImport(from, specifier) {
 const layersRule = {
   meta: {
     type: 'problem',
-    docs: { description: 'Imports in src/core never run up a floor (ARCHITECTURE.md).' },
-    schema: [{ type: 'object', properties: { root: { type: 'string' } }, additionalProperties: false }],
+    docs: { description: 'Imports in src/core and src/vscode never run up a floor (ARCHITECTURE.md).' },
+    schema: [{ type: 'object', properties: { root: { enum: Object.keys(LAYERS) } }, required: ['root'], additionalProperties: false }],
     messages: {
-      upward: 'Bad layering: src/core/{{from}} (floor {{fromFloor}}) may not import src/core/{{to}} (floor {{toFloor}}). {{from}} may import: {{allowed}}. See ARCHITECTURE.md.',
-      unplaced: 'src/core/{{from}} has no floor: add it to FLOORS in eslint/layering.mjs and to ARCHITECTURE.md.',
+      upward: 'Bad layering: {{root}}/{{from}} (floor {{fromFloor}}) may not import {{root}}/{{to}} (floor {{toFloor}}). {{from}} may import: {{allowed}}. See ARCHITECTURE.md.',
+      unplaced: '{{root}}/{{from}} has no floor: add it to LAYERS in eslint/layering.mjs and to ARCHITECTURE.md.',
     },
   },
   create(context) {
-    const root = path.resolve(context.cwd, context.options[0]?.root ?? 'src/core');
+    /** @type {keyof typeof LAYERS} */
+    const rootName = context.options[0].root;
+    const floors = LAYERS[rootName];
+    const root = path.resolve(context.cwd, rootName);
     const file = context.filename;
     if (!file.startsWith(root + path.sep)) {
       return {};
     }
-    const allowed = allowedImports();
+    const allowed = allowedImports(floors);
     const from = nodeOf(root, file);
     /** @param {import('estree').Node} node @param {unknown} source */
     const check = (node, source) => {
@@ -98,9 +119,10 @@ const layersRule = {
       }
       const mayUse = allowed.get(from);
       if (!mayUse) {
-        context.report({ node, messageId: 'unplaced', data: { from } });
+        context.report({ node, messageId: 'unplaced', data: { root: rootName, from } });
       } else if (!mayUse.has(to)) {
-        context.report({ node, messageId: 'upward', data: { from, to, fromFloor: floorOf(from), toFloor: floorOf(to), allowed: [...mayUse].join(', ') || 'nothing in src/core' } });
+        const data = { root: rootName, from, to, fromFloor: floorOf(floors, from), toFloor: floorOf(floors, to), allowed: [...mayUse].join(', ') || `nothing in ${rootName}` };
+        context.report({ node, messageId: 'upward', data });
       }
     };
     return {

@@ -1,25 +1,30 @@
+// activate(): build the host's services once, register the tools, the commands and the views.
 import { existsSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { MemoryReadLedger } from './core/changes/readLedger';
 import { pruneCommandLogs } from './core/process/commandLogs';
 import { nodeProcessRunner, stopAllCommands } from './core/process/processRunner';
 import { chooseCommandShell } from './core/process/shellChoice';
-import { MemoryReadLedger } from './core/changes/readLedger';
 import { LocalFirstSearchEngines } from './core/search/engines';
 import { TOOLS } from './core/tools';
-import { ActivityLog, registerActivityView } from './vscode/activityLog';
-import { VsCodeEditorBuffers } from './vscode/editorBuffers';
-import { VsCodeFileSystem } from './vscode/fileSystemPort';
-import { PendingApprovals, registerApprovalCommands } from './vscode/approvals';
-import { WorkspaceEditApplier } from './vscode/changeApplier';
-import { DiffReview } from './vscode/changeReview';
-import { commandHostFor, CommandTerminals } from './vscode/commandTerminals';
-import { ProposedContent } from './vscode/proposedContent';
-import { locateRipgrep } from './vscode/ripgrepLocator';
-import { GuardStatusBar, registerGuardCommands } from './vscode/statusBar';
-import { registerInvokeToolCommand, registerToolCommands, RESULT_SCHEME, ToolResultDocuments } from './vscode/toolPalette';
-import { registerTools } from './vscode/toolRegistration';
+import { DiffReview } from './vscode/changes/diffReview';
+import { ProposedContent } from './vscode/changes/proposedContent';
+import { WorkspaceEditApplier } from './vscode/changes/workspaceEditApplier';
+import { CommandId, UriScheme } from './vscode/commandIds';
+import { commandHostFor, CommandTerminals } from './vscode/host/commandTerminals';
+import { VsCodeEditorBuffers } from './vscode/host/editorBuffers';
+import { locateRipgrep } from './vscode/host/ripgrepLocator';
+import { VsCodeFileSystem } from './vscode/host/vscodeFileSystem';
+import { registerInvokeToolCommand } from './vscode/tools/invokeToolCommand';
+import { registerToolCommands } from './vscode/tools/palette';
+import { registerTools, type ToolServices } from './vscode/tools/registration';
+import { ToolResultDocuments } from './vscode/tools/resultDocuments';
+import { ActivityLog } from './vscode/ui/activityLog';
+import { registerActivityView } from './vscode/ui/activityView';
+import { PendingApprovals, registerApprovalCommands } from './vscode/ui/approvals';
+import { GuardStatusBar, registerGuardCommands } from './vscode/ui/guardControls';
 
 const KEPT_COMMAND_LOGS = 200;
 
@@ -35,12 +40,11 @@ export function activate(context: vscode.ExtensionContext): void {
   const terminals = new CommandTerminals();
   const logDirectory = path.join(storageDirectory(context), 'command-logs');
   pruneCommandLogs(logDirectory, KEPT_COMMAND_LOGS);
-  const commands = commandHostFor(terminals, chooseCommandShell(vscode.env.shell, existsSync), logDirectory, nodeProcessRunner);
   const proposals = new ProposedContent();
   const fs = new VsCodeFileSystem();
-  const services = {
+  const services: ToolServices = {
     host: { fs, buffers: new VsCodeEditorBuffers(), clock: { now: () => Date.now() }, search: new LocalFirstSearchEngines(fs, locateRipgrep(context.extensionPath)) },
-    commands,
+    commands: commandHostFor(terminals, chooseCommandShell(vscode.env.shell, existsSync), logDirectory, nodeProcessRunner),
     session: { approver: approvals, reads: new MemoryReadLedger(), changes: { reviewer: new DiffReview(approvals, proposals), writer: new WorkspaceEditApplier() } },
     activity,
   };
@@ -54,10 +58,10 @@ export function activate(context: vscode.ExtensionContext): void {
     ...registerGuardCommands(),
     ...registerActivityView(activity),
     // Not in the palette: lets integration tests see what the last command terminal showed.
-    vscode.commands.registerCommand('workspaceAgentTools.lastCommandTerminal', () => terminals.lastTranscript()),
+    vscode.commands.registerCommand(CommandId.lastCommandTerminal, () => terminals.lastTranscript()),
     ...registerApprovalCommands(approvals),
     ...registerTools(TOOLS, services),
-    vscode.workspace.registerTextDocumentContentProvider(RESULT_SCHEME, resultDocuments),
+    vscode.workspace.registerTextDocumentContentProvider(UriScheme.result, resultDocuments),
     registerInvokeToolCommand(TOOLS, resultDocuments),
     ...registerToolCommands(TOOLS),
   );

@@ -4,6 +4,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import { answerNextApproval, invoke, invokeError, withSettings, workspaceRoot } from './support/tools';
+import { CommandId } from '../../src/vscode/commandIds';
 
 interface Record {
   id: number;
@@ -17,16 +18,16 @@ interface Record {
   redactions: { kind: string; line: number }[];
 }
 
-const activity = async () => (await vscode.commands.executeCommand<Record[]>('workspaceAgentTools.listActivity')) ?? [];
+const activity = async () => (await vscode.commands.executeCommand<Record[]>(CommandId.listActivity)) ?? [];
 const newest = async () => (await activity())[0];
 
 describe('plan mode (extension host)', () => {
   it('is toggled by its command and restored', async () => {
     const before = vscode.workspace.getConfiguration('workspaceAgentTools').get<boolean>('planMode');
-    const enabled = await vscode.commands.executeCommand<boolean>('workspaceAgentTools.togglePlanMode');
+    const enabled = await vscode.commands.executeCommand<boolean>(CommandId.togglePlanMode);
     assert.strictEqual(enabled, !before);
     assert.strictEqual(vscode.workspace.getConfiguration('workspaceAgentTools').get<boolean>('planMode'), enabled);
-    await vscode.commands.executeCommand('workspaceAgentTools.togglePlanMode');
+    await vscode.commands.executeCommand(CommandId.togglePlanMode);
     assert.strictEqual(vscode.workspace.getConfiguration('workspaceAgentTools').get<boolean>('planMode'), before);
     assert.ok(!fs.existsSync(path.join(workspaceRoot(), '.vscode/settings.json')), 'toggling must not create workspace settings');
   });
@@ -68,7 +69,7 @@ describe('activity log (extension host)', () => {
   it('appends every record to a JSON Lines file in the extension storage', async () => {
     await invoke('workspace_list_directory', {});
     const record = await newest();
-    const file = await vscode.commands.executeCommand<string>('workspaceAgentTools.activityLogFile');
+    const file = await vscode.commands.executeCommand<string>(CommandId.activityLogFile);
     let lines: Record[] = [];
     for (let attempt = 0; attempt < 50 && !lines.some((line) => line.id === record.id); attempt += 1) {
       await new Promise((resolve) => setTimeout(resolve, 20)); // the append is asynchronous

@@ -5,6 +5,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import { answerNextApproval, invoke, invokeError, screenshot, workspaceRoot } from './support/tools';
+import { CommandId } from '../../src/vscode/commandIds';
 
 const TOOL = 'workspace_run_command';
 
@@ -106,7 +107,7 @@ describe('workspace_run_command (extension host)', function () {
 
   it('shows the command and its output in a terminal named after it', async () => {
     await invoke(TOOL, { command: 'echo shown-in-terminal' });
-    const transcript = await vscode.commands.executeCommand<{ name: string; text: string }>('workspaceAgentTools.lastCommandTerminal');
+    const transcript = await vscode.commands.executeCommand<{ name: string; text: string }>(CommandId.lastCommandTerminal);
     assert.match(transcript?.text ?? '', /\$ echo shown-in-terminal/);
     assert.match(transcript?.text ?? '', /shown-in-terminal\r\n/);
     assert.match(transcript?.text ?? '', /Exit code: 0/);
@@ -117,7 +118,7 @@ describe('workspace_run_command (extension host)', function () {
   it('shows a multi-line output in the terminal panel (screenshot)', async () => {
     await invoke(TOOL, { command: "printf 'first line\\nsecond line\\n'; git --version; ls -1 src" });
     await vscode.commands.executeCommand('workbench.action.terminal.focus');
-    const transcript = await vscode.commands.executeCommand<{ name: string; text: string }>('workspaceAgentTools.lastCommandTerminal');
+    const transcript = await vscode.commands.executeCommand<{ name: string; text: string }>(CommandId.lastCommandTerminal);
     assert.match(transcript?.text ?? '', /first line\r\nsecond line\r\n/);
     await screenshot('run-command-terminal');
   });
@@ -125,7 +126,7 @@ describe('workspace_run_command (extension host)', function () {
   it('stops the command when the user presses Ctrl+C in its terminal', async () => {
     const pending = invoke(TOOL, { command: 'echo waiting-for-ctrl-c; sleep 600' });
     await until(async () => {
-      const transcript = await vscode.commands.executeCommand<{ name: string; text: string }>('workspaceAgentTools.lastCommandTerminal');
+      const transcript = await vscode.commands.executeCommand<{ name: string; text: string }>(CommandId.lastCommandTerminal);
       return /waiting-for-ctrl-c\r\n/.test(transcript?.text ?? '');
     }, 'the command output in the terminal');
     // A reused terminal is renamed through an event that reaches vscode.window.terminals a moment later.
@@ -141,7 +142,7 @@ describe('workspace_run_command (extension host)', function () {
     const pending = invoke(TOOL, { command: 'touch approved.txt', cwd: 'run-command-scratch' });
     let asked: Array<{ kind: string; title: string; detail: string }> = [];
     await until(async () => {
-      asked = (await vscode.commands.executeCommand<typeof asked>('workspaceAgentTools.listPendingApprovals')) ?? [];
+      asked = (await vscode.commands.executeCommand<typeof asked>(CommandId.listPendingApprovals)) ?? [];
       return asked.length > 0;
     }, 'the approval question');
     assert.equal(asked[0].kind, 'command');
@@ -163,7 +164,7 @@ describe('workspace_run_command (extension host)', function () {
   });
 
   it('runs a read-only command without asking', async () => {
-    const waiting = await vscode.commands.executeCommand<unknown[]>('workspaceAgentTools.listPendingApprovals');
+    const waiting = await vscode.commands.executeCommand<unknown[]>(CommandId.listPendingApprovals);
     assert.equal(waiting?.length ?? 0, 0);
     const { text } = await invoke(TOOL, { command: 'git --version >/dev/null; ls' });
     assert.match(text, /^Exit code: 0/);

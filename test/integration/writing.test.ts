@@ -6,9 +6,9 @@ import * as os from 'os';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import { answerNextApproval, invoke, invokeError, REPO, screenshot, withSettings, workspaceRoot } from './support/tools';
+import { CommandId, UriScheme } from '../../src/vscode/commandIds';
 
 const FIXTURES = path.join(REPO, 'test/fixtures/workspace/writing');
-const PROPOSAL_SCHEME = 'workspace-agent-tools-proposal';
 
 let counter = 0;
 /** A fresh folder of the workspace with copies of the writing fixtures, so tests never share files. */
@@ -31,7 +31,7 @@ function proposalTabs(): vscode.TabInputTextDiff[] {
   return vscode.window.tabGroups.all
     .flatMap((group) => group.tabs)
     .map((tab) => tab.input)
-    .filter((input): input is vscode.TabInputTextDiff => input instanceof vscode.TabInputTextDiff && input.modified.scheme === PROPOSAL_SCHEME);
+    .filter((input): input is vscode.TabInputTextDiff => input instanceof vscode.TabInputTextDiff && input.modified.scheme === UriScheme.proposal);
 }
 
 async function waitFor<T>(probe: () => T | undefined | false, what: string, timeoutMs = 10_000): Promise<T> {
@@ -76,7 +76,7 @@ describe('writing tools (extension host)', () => {
     assert.strictEqual(bytes(`${dir}/plain.txt`).toString(), 'one\ntwo\nthree\n', 'nothing may be written before Accept');
     await screenshot('writing-diff-review');
     // The title-bar button passes the diff editor's resource.
-    assert.strictEqual(await vscode.commands.executeCommand('workspaceAgentTools.approve', diff.modified), true);
+    assert.strictEqual(await vscode.commands.executeCommand(CommandId.approve, diff.modified), true);
     const { text } = await call;
     assert.strictEqual(text, `Edited ${dir}/plain.txt: 1 replacement(s)\n     2\tTWO`);
     assert.strictEqual(bytes(`${dir}/plain.txt`).toString(), 'one\nTWO\nthree\n');
@@ -230,7 +230,7 @@ describe('writing tools (extension host)', () => {
     const patch = `*** Begin Patch\n*** Add File: ${dir}/added.txt\n+new\n*** Update File: ${dir}/plain.txt\n@@\n-one\n+ONE\n*** Delete File: ${dir}/latin1.txt\n*** End Patch`;
     const call = invoke('workspace_apply_patch', { patch });
     await waitFor(() => proposalTabs()[0], 'the first diff');
-    const pending = await vscode.commands.executeCommand<{ detail: string }[]>('workspaceAgentTools.listPendingApprovals');
+    const pending = await vscode.commands.executeCommand<{ detail: string }[]>(CommandId.listPendingApprovals);
     assert.match(pending[0].detail, /Files: A .*added\.txt \(new file\), M .*plain\.txt, D .*latin1\.txt \(delete\)/);
     await answerNextApproval(true);
     assert.strictEqual((await call).text, `Success. Updated the following files:\nA ${dir}/added.txt\nM ${dir}/plain.txt\nD ${dir}/latin1.txt`);

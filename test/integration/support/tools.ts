@@ -3,6 +3,8 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import * as vscode from 'vscode';
+import { SETTINGS_SECTION } from '../../../src/core/settings';
+import { CommandId } from '../../../src/vscode/commandIds';
 
 export const REPO = path.resolve(__dirname, '../../../..');
 export const FIXTURE_FILES = path.join(REPO, 'test/fixtures/files');
@@ -44,7 +46,7 @@ export async function invokeError(name: string, input: object): Promise<string> 
 export async function answerNextApproval(allow: boolean, timeoutMs = 10_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
-    if (await vscode.commands.executeCommand<boolean>(allow ? 'workspaceAgentTools.approve' : 'workspaceAgentTools.reject')) return;
+    if (await vscode.commands.executeCommand<boolean>(allow ? CommandId.approve : CommandId.reject)) return;
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   throw new Error('no approval was requested');
@@ -52,7 +54,7 @@ export async function answerNextApproval(allow: boolean, timeoutMs = 10_000): Pr
 
 /** Sets user settings of the extension for the duration of `body`, then restores them. */
 export async function withSettings<T>(values: Record<string, unknown>, body: () => Promise<T>): Promise<T> {
-  const config = () => vscode.workspace.getConfiguration('workspaceAgentTools');
+  const config = () => vscode.workspace.getConfiguration(SETTINGS_SECTION);
   const previous = Object.fromEntries(Object.keys(values).map((key) => [key, config().inspect(key)?.globalValue]));
   for (const [key, value] of Object.entries(values)) await config().update(key, value, vscode.ConfigurationTarget.Global);
   try {

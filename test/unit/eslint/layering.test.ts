@@ -5,13 +5,12 @@ import { pathToFileURL } from 'node:url';
 import type { ESLint as ESLintClass } from 'eslint';
 
 const REPO = path.resolve(__dirname, '../../../..');
-const CORE = path.join(REPO, 'src/core');
 
 // A real dynamic import: the lint config and its rule are ES modules, and tsc would turn import() into require().
 const importModule = new Function('specifier', 'return import(specifier)') as (specifier: string) => Promise<unknown>;
 
 interface LayeringModule {
-  FLOORS: readonly { floor: string; nodes: Record<string, readonly string[]> }[];
+  LAYERS: Record<string, readonly { floor: string; nodes: Record<string, readonly string[]> }[]>;
 }
 
 /** The messages ESLint (with the project's own config) gives for `text` as the content of `file`. */
@@ -20,7 +19,7 @@ async function lint(eslint: ESLintClass, file: string, text: string): Promise<st
   return result.messages.map((message) => `${message.ruleId}: ${message.message}`);
 }
 
-describe('eslint/layering.mjs: the floors of src/core', function () {
+describe('eslint/layering.mjs: the floors of src/core and src/vscode', function () {
   this.timeout(60_000);
   let eslint: ESLintClass;
   let layering: LayeringModule;
@@ -36,10 +35,17 @@ describe('eslint/layering.mjs: the floors of src/core', function () {
     text: `import '${specifier}';\n${fs.readFileSync(path.join(REPO, file), 'utf8')}`,
   });
 
-  it('gives every folder and top-level file of src/core a floor', () => {
-    const placed = new Set(layering.FLOORS.flatMap((entry) => Object.keys(entry.nodes)));
-    const nodes = fs.readdirSync(CORE, { withFileTypes: true }).map((entry) => (entry.isDirectory() ? entry.name : entry.name.replace(/\.ts$/, '')));
-    assert.deepEqual(nodes.filter((node) => !placed.has(node)), []);
+  for (const root of ['src/core', 'src/vscode']) {
+    it(`gives every folder and top-level file of ${root} a floor`, () => {
+      const placed = new Set(layering.LAYERS[root].flatMap((entry) => Object.keys(entry.nodes)));
+      const nodes = fs.readdirSync(path.join(REPO, root), { withFileTypes: true }).map((entry) => (entry.isDirectory() ? entry.name : entry.name.replace(/\.ts$/, '')));
+      assert.deepEqual(nodes.filter((node) => !placed.has(node)), []);
+    });
+  }
+
+  it('refuses an import that runs up a floor of the vscode layer', async () => {
+    const { file, text } = planted('src/vscode/host/documents.ts', '../tools/registration');
+    assert.match((await lint(eslint, file, text)).join('\n'), /Bad layering: src\/vscode\/host \(floor 2 host adapters\) may not import src\/vscode\/tools/);
   });
 
   it('refuses an import that runs up a floor', async () => {

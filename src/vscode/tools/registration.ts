@@ -1,11 +1,13 @@
+// Every tool registered with the Language Model Tools API: each call gets its context and is
+// recorded in the activity log, whoever made it (chat, the palette, another extension).
 import * as vscode from 'vscode';
-import { summarizeInput, type RecordedApproval, type RecordedVerdict } from '../core/activity/activityLog';
-import type { ChangePipeline, HostServices, SessionServices, ToolContext } from '../core/context';
-import { BugError, ToolError } from '../core/errors';
-import { checkAvailability, invokeTool } from '../core/tools/invoke';
-import type { Tool, ToolConfirmation, ToolResult } from '../core/tools/toolSpec';
-import type { ActivityLog, RecordedChange } from './activityLog';
-import { readToolSettings, readWorkspaceInfo } from './settings';
+import { summarizeInput, type RecordedApproval, type RecordedVerdict } from '../../core/activity/activityRecord';
+import type { HostServices, SessionServices, ToolContext } from '../../core/context';
+import { BugError, ToolError } from '../../core/errors';
+import { checkAvailability, invokeTool } from '../../core/tools/invoke';
+import type { Tool, ToolConfirmation, ToolResult } from '../../core/tools/toolSpec';
+import { readToolSettings, readWorkspaceInfo } from '../host/settings';
+import type { ActivityLog, RecordedChange } from '../ui/activityLog';
 
 /** The long-lived services every call shares. */
 export interface ToolServices {
@@ -146,5 +148,3 @@ export function registerTools(tools: readonly Tool[], services: ToolServices): v
     }),
   );
 }
-
-export type { ChangePipeline };

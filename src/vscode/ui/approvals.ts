@@ -1,9 +1,8 @@
+// The one queue of questions the tools put to the user, and the commands that answer them.
 import * as vscode from 'vscode';
-import type { ApprovalRequest, Approver } from '../core/ports/approval';
-import type { CancellationSignal } from '../core/errors';
-import { PROPOSAL_SCHEME } from './proposedContent';
-
-const PENDING_CONTEXT_KEY = 'workspaceAgentTools.approvalPending';
+import type { CancellationSignal } from '../../core/errors';
+import type { ApprovalRequest, Approver } from '../../core/ports/approval';
+import { CommandId, ContextKey } from '../commandIds';
 
 interface Pending {
   readonly id: number;
@@ -134,26 +133,25 @@ export class PendingApprovals implements Approver, vscode.Disposable {
   }
 
   private update(): void {
-    void vscode.commands.executeCommand('setContext', PENDING_CONTEXT_KEY, this.pending.length > 0);
+    void vscode.commands.executeCommand('setContext', ContextKey.approvalPending, this.pending.length > 0);
     this.changed.fire();
   }
 }
 
 /** The approve and reject commands; each returns whether it answered a waiting question. */
 export function registerApprovalCommands(approvals: PendingApprovals): vscode.Disposable[] {
-  // From a diff editor's title bar the command receives that editor's URI: answer the question it shows.
+  // From an editor's title bar the command receives that editor's URI: answer the question it shows,
+  // and none other (a diff whose question is already answered must not answer some other question).
   const answer = (allowed: boolean) => (target?: unknown): boolean => {
-    const fromDiff = target instanceof vscode.Uri && target.scheme === PROPOSAL_SCHEME;
-    // A diff whose question is already answered must not answer some other question.
-    const answered = fromDiff ? approvals.answerFor(target, allowed) : approvals.answerOldest(allowed);
+    const answered = target instanceof vscode.Uri ? approvals.answerFor(target, allowed) : approvals.answerOldest(allowed);
     if (!answered) {
       void vscode.window.setStatusBarMessage('Workspace Agent Tools: nothing is waiting for approval.', 3000);
     }
     return answered;
   };
   return [
-    vscode.commands.registerCommand('workspaceAgentTools.approve', answer(true)),
-    vscode.commands.registerCommand('workspaceAgentTools.reject', answer(false)),
-    vscode.commands.registerCommand('workspaceAgentTools.listPendingApprovals', () => approvals.list()),
+    vscode.commands.registerCommand(CommandId.approve, answer(true)),
+    vscode.commands.registerCommand(CommandId.reject, answer(false)),
+    vscode.commands.registerCommand(CommandId.listPendingApprovals, () => approvals.list()),
   ];
 }

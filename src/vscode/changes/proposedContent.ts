@@ -1,7 +1,8 @@
 import * as vscode from 'vscode';
+import { UriScheme } from '../commandIds';
 
 /** The URI scheme of the read-only documents that hold a proposed change (and the "before" snapshot). */
-export const PROPOSAL_SCHEME = 'workspace-agent-tools-proposal';
+const PROPOSAL_SCHEME = UriScheme.proposal;
 
 /**
  * Serves in-memory texts as read-only documents, so the native diff editor can show a proposal

@@ -1,8 +1,8 @@
 import * as os from 'node:os';
 import * as vscode from 'vscode';
-import { DEFAULT_SETTINGS, RISK_LEVELS, SETTING_BOUNDS, SETTING_KEYS, SETTINGS_SECTION, type RiskLevel, type ToolSettings } from '../core/settings';
-import type { WorkspaceInfo } from '../core/ports/workspace';
-import { toLocation } from './fileSystemPort';
+import { DEFAULT_SETTINGS, RISK_LEVELS, SETTING_BOUNDS, SETTING_KEYS, SETTINGS_SECTION, type RiskLevel, type ToolSettings } from '../../core/settings';
+import type { WorkspaceInfo } from '../../core/ports/workspace';
+import { toLocation } from './uris';
 
 /** The settings as they are now; read at every call so changes apply at once. The only reader of them. */
 export function readToolSettings(): ToolSettings {

@@ -1,6 +1,8 @@
+// The guard in the status bar: the risk level and plan mode shown, and the menu and commands that change them.
 import * as vscode from 'vscode';
-import { SETTINGS_SECTION, type RiskLevel } from '../core/settings';
-import { readToolSettings, updateSetting } from './settings';
+import { SETTINGS_SECTION, type RiskLevel } from '../../core/settings';
+import { CommandId, ViewId } from '../commandIds';
+import { readToolSettings, updateSetting } from '../host/settings';
 
 const RISK_DESCRIPTIONS: Record<RiskLevel, string> = {
   low: 'Strict: outside the workspace and sensitive paths are denied',
@@ -18,12 +20,12 @@ export async function setRiskLevel(level: RiskLevel): Promise<void> {
 
 /** The status bar item showing the risk level and plan mode; a click offers to change them. */
 export class GuardStatusBar implements vscode.Disposable {
-  private readonly item = vscode.window.createStatusBarItem('workspaceAgentTools.status', vscode.StatusBarAlignment.Left, 100);
+  private readonly item = vscode.window.createStatusBarItem(ViewId.statusBarItem, vscode.StatusBarAlignment.Left, 100);
   private readonly subscription: vscode.Disposable;
 
   constructor() {
     this.item.name = 'Workspace Agent Tools';
-    this.item.command = 'workspaceAgentTools.showGuardMenu';
+    this.item.command = CommandId.showGuardMenu;
     this.subscription = vscode.workspace.onDidChangeConfiguration((event) => {
       if (event.affectsConfiguration(SETTINGS_SECTION)) {
         this.update();
@@ -76,11 +78,11 @@ export async function showGuardMenu(): Promise<void> {
 
 export function registerGuardCommands(): vscode.Disposable[] {
   return [
-    vscode.commands.registerCommand('workspaceAgentTools.togglePlanMode', async () => {
+    vscode.commands.registerCommand(CommandId.togglePlanMode, async () => {
       const enabled = !readToolSettings().planMode;
       await setPlanMode(enabled);
       return enabled;
     }),
-    vscode.commands.registerCommand('workspaceAgentTools.showGuardMenu', showGuardMenu),
+    vscode.commands.registerCommand(CommandId.showGuardMenu, showGuardMenu),
   ];
 }

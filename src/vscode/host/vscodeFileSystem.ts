@@ -1,15 +1,8 @@
 import * as vscode from 'vscode';
-import type { DirectoryEntry, EntryKind, EntryStat, FileReader, FileSystem } from '../core/ports/fileSystem';
-import type { Location } from '../core/location';
-import { NodeFileSystem } from '../core/fs/nodeFileSystem';
-
-export function toUri(location: Location): vscode.Uri {
-  return vscode.Uri.from({ scheme: location.scheme, authority: location.authority, path: location.path });
-}
-
-export function toLocation(uri: vscode.Uri): Location {
-  return { scheme: uri.scheme, authority: uri.authority, path: uri.scheme === 'file' ? uri.fsPath : uri.path };
-}
+import type { DirectoryEntry, EntryKind, EntryStat, FileReader, FileSystem } from '../../core/ports/fileSystem';
+import type { Location } from '../../core/location';
+import { NodeFileSystem } from '../../core/fs/nodeFileSystem';
+import { toUri } from './uris';
 
 function kindOf(type: vscode.FileType): EntryKind {
   if (type & vscode.FileType.Directory) {

@@ -1,8 +1,8 @@
 import * as vscode from 'vscode';
-import type { ApprovalRequest } from '../core/ports/approval';
-import type { ChangePlan, PlannedFileChange, ChangeReviewer } from '../core/ports/changes';
-import type { CancellationSignal } from '../core/errors';
-import type { ApprovalPresenter, PendingApprovals } from './approvals';
+import type { CancellationSignal } from '../../core/errors';
+import type { ApprovalRequest } from '../../core/ports/approval';
+import type { ChangePlan, ChangeReviewer, PlannedFileChange } from '../../core/ports/changes';
+import type { ApprovalPresenter, PendingApprovals } from '../ui/approvals';
 import { ProposedContent } from './proposedContent';
 
 function changeLabel(file: PlannedFileChange): string {

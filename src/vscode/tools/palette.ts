@@ -1,92 +1,9 @@
+// One palette command per tool ("Workspace Agent Tools: Read File...", "Search Text...", ...): each
+// field of the input is asked with quick input, then the tool runs through the Invoke Tool command.
 import * as vscode from 'vscode';
-import { toolCommandId } from '../core/tools/manifest';
-import type { Tool } from '../core/tools/toolSpec';
-
-export const RESULT_SCHEME = 'workspace-agent-tools-result';
-
-/** Read-only documents that show tool results opened from the palette. */
-export class ToolResultDocuments implements vscode.TextDocumentContentProvider {
-  private readonly contents = new Map<string, string>();
-  private next = 1;
-
-  provideTextDocumentContent(uri: vscode.Uri): string {
-    return this.contents.get(uri.path) ?? '';
-  }
-
-  async show(title: string, text: string): Promise<void> {
-    const uri = vscode.Uri.from({ scheme: RESULT_SCHEME, path: `/${this.next++}/${title}` });
-    this.contents.set(uri.path, text);
-    const document = await vscode.workspace.openTextDocument(uri);
-    await vscode.window.showTextDocument(document, { preview: false });
-  }
-}
-
-/** An input skeleton for the input box: every field of the schema, required ones filled in. */
-function inputTemplate(spec: Tool): string {
-  const properties = spec.inputSchema.properties ?? {};
-  const required = new Set(spec.inputSchema.required ?? []);
-  const template: Record<string, unknown> = {};
-  for (const [name, schema] of Object.entries(properties)) {
-    if (required.has(name)) {
-      template[name] = schema.type === 'string' ? '' : schema.type === 'boolean' ? false : schema.type === 'array' ? [] : 0;
-    }
-  }
-  return JSON.stringify(template);
-}
-
-function resultText(result: vscode.LanguageModelToolResult): string {
-  return result.content
-    .map((part) => (part instanceof vscode.LanguageModelTextPart ? part.value : `[${(part as { mimeType?: string }).mimeType ?? 'non-text'} part]`))
-    .join('\n');
-}
-
-/**
- * "Workspace Agent Tools: Invoke Tool...": pick a tool, give its input as JSON, and see the result,
- * through vscode.lm.invokeTool so the guard and approvals apply exactly as for agents.
- */
-export function registerInvokeToolCommand(specs: readonly Tool[], documents: ToolResultDocuments): vscode.Disposable {
-  return vscode.commands.registerCommand('workspaceAgentTools.invokeTool', async (name?: string, input?: object) => {
-    const spec = name ? specs.find((candidate) => candidate.name === name) : (await vscode.window.showQuickPick(
-      specs.map((candidate) => ({ label: candidate.displayName, description: candidate.name, detail: candidate.userDescription, spec: candidate })),
-      { placeHolder: 'Which tool?', matchOnDescription: true },
-    ))?.spec;
-    if (!spec) {
-      return undefined;
-    }
-    let toolInput = input;
-    if (!toolInput) {
-      const fields = Object.keys(spec.inputSchema.properties ?? {}).join(', ');
-      const raw = await vscode.window.showInputBox({
-        title: `${spec.displayName} (${spec.name})`,
-        prompt: `Input as JSON. Fields: ${fields}`,
-        value: inputTemplate(spec),
-        validateInput: (value) => {
-          try {
-            return typeof JSON.parse(value) === 'object' ? undefined : 'Enter a JSON object.';
-          } catch (error) {
-            return `Not valid JSON: ${(error as Error).message}`;
-          }
-        },
-      });
-      if (raw === undefined) {
-        return undefined;
-      }
-      toolInput = JSON.parse(raw) as object;
-    }
-    const tokenSource = new vscode.CancellationTokenSource();
-    try {
-      const result = await vscode.lm.invokeTool(spec.name, { input: toolInput, toolInvocationToken: undefined }, tokenSource.token);
-      const text = resultText(result);
-      await documents.show(`${spec.name}.txt`, text);
-      return text;
-    } catch (error) {
-      void vscode.window.showErrorMessage(`${spec.name}: ${error instanceof Error ? error.message : String(error)}`);
-      return undefined;
-    } finally {
-      tokenSource.dispose();
-    }
-  });
-}
+import { toolCommandId } from '../../core/tools/manifest';
+import type { Tool } from '../../core/tools/toolSpec';
+import { CommandId } from '../commandIds';
 
 const PATH_FIELDS = new Set(['file_path', 'path', 'cwd']);
 const MULTILINE_FIELDS = new Set(['content', 'old_string', 'new_string', 'patch']);
@@ -186,7 +103,7 @@ export function registerToolCommands(specs: readonly Tool[]): vscode.Disposable[
   return specs.map((spec) =>
     vscode.commands.registerCommand(toolCommandId(spec), async () => {
       const input = await collectInput(spec);
-      return input ? vscode.commands.executeCommand<string | undefined>('workspaceAgentTools.invokeTool', spec.name, input) : undefined;
+      return input ? vscode.commands.executeCommand<string | undefined>(CommandId.invokeTool, spec.name, input) : undefined;
     }),
   );
 }

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { CommandHost, CommandTerminal, ProcessRunner } from '../core/ports/process';
+import type { CommandHost, CommandTerminal, ProcessRunner } from '../../core/ports/process';
 
 /** Output is handed to the terminal at most this often, so `yes` cannot flood the renderer. */
 const FLUSH_MS = 30;

@@ -1,0 +1,54 @@
+// Every id the extension registers with VS Code, declared once. package.json declares the same
+// commands, views and context keys; a unit test keeps the two in step.
+
+/** Commands of the extension (the per-tool palette commands come from the tool list: toolCommandId). */
+export const CommandId = {
+  /** Runs any tool with its input as JSON, through vscode.lm.invokeTool: {@link registerInvokeToolCommand}. */
+  invokeTool: 'workspaceAgentTools.invokeTool',
+  /** Answers the oldest pending question (or the diff's own) with yes: {@link registerApprovalCommands}. */
+  approve: 'workspaceAgentTools.approve',
+  /** Answers the oldest pending question (or the diff's own) with no. */
+  reject: 'workspaceAgentTools.reject',
+  /** The pending questions, oldest first (tests). */
+  listPendingApprovals: 'workspaceAgentTools.listPendingApprovals',
+  /** Turns plan mode on or off and returns the new state: {@link registerGuardCommands}. */
+  togglePlanMode: 'workspaceAgentTools.togglePlanMode',
+  /** The status bar's quick pick of risk level and plan mode. */
+  showGuardMenu: 'workspaceAgentTools.showGuardMenu',
+  /** Shows the activity output channel: {@link registerActivityView}. */
+  showActivityLog: 'workspaceAgentTools.showActivityLog',
+  /** Opens a call of the Activity view: its diff, or its details. */
+  openActivity: 'workspaceAgentTools.openActivity',
+  /** Copies a call's whole input. */
+  copyActivityInput: 'workspaceAgentTools.copyActivityInput',
+  /** The activity records, newest first (tests and other extensions). */
+  listActivity: 'workspaceAgentTools.listActivity',
+  /** The path of the JSON Lines activity file. */
+  activityLogFile: 'workspaceAgentTools.activityLogFile',
+  /** What the most recent command terminal showed (tests; not in package.json). */
+  lastCommandTerminal: 'workspaceAgentTools.lastCommandTerminal',
+} as const;
+
+/** Commands registered but not contributed in package.json: for tests only. */
+export const UNLISTED_COMMANDS: readonly string[] = [CommandId.lastCommandTerminal];
+
+/** Context keys the extension sets for `when` clauses. */
+export const ContextKey = {
+  /** True while a question waits for Approve or Reject. */
+  approvalPending: 'workspaceAgentTools.approvalPending',
+} as const;
+
+/** Views, status bar items and URI schemes of documents the extension serves. */
+export const ViewId = {
+  activity: 'workspaceAgentTools.activity',
+  statusBarItem: 'workspaceAgentTools.status',
+} as const;
+
+export const UriScheme = {
+  /** The read-only sides of a diff review. */
+  proposal: 'workspace-agent-tools-proposal',
+  /** Tool results opened from the palette. */
+  result: 'workspace-agent-tools-result',
+  /** Activity records and their recorded diffs. */
+  activity: 'workspace-agent-tools-activity',
+} as const;

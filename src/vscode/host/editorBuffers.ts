@@ -1,0 +1,12 @@
+import type { Location } from '../../core/location';
+import type { EditorBuffers } from '../../core/ports/editor';
+import { openDocument } from './documents';
+import { toUri } from './uris';
+
+/** Unsaved editor text, so tools see what the user sees. */
+export class VsCodeEditorBuffers implements EditorBuffers {
+  dirtyText(location: Location): string | undefined {
+    const document = openDocument(toUri(location));
+    return document?.isDirty ? document.getText() : undefined;
+  }
+}

@@ -1,0 +1,31 @@
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { DEFAULT_SETTINGS, SETTING_BOUNDS, SETTING_KEYS, SETTINGS_SECTION } from '../../../src/core/settings';
+
+interface SettingSchema {
+  default?: unknown;
+  minimum?: number;
+  maximum?: number;
+}
+
+const properties = (JSON.parse(fs.readFileSync(path.resolve(__dirname, '../../../../package.json'), 'utf8')) as { contributes: { configuration: { properties: Record<string, SettingSchema> } } }).contributes.configuration.properties;
+
+describe('settings', () => {
+  it('declares every setting package.json contributes, and no other', () => {
+    assert.deepEqual(Object.values(SETTING_KEYS).map((key) => `${SETTINGS_SECTION}.${key}`).sort(), Object.keys(properties).sort());
+  });
+
+  for (const [field, key] of Object.entries(SETTING_KEYS)) {
+    it(`defaults ${key} to what package.json says`, () => {
+      assert.deepEqual(DEFAULT_SETTINGS[field as keyof typeof SETTING_KEYS], properties[`${SETTINGS_SECTION}.${key}`].default);
+    });
+  }
+
+  for (const [field, bounds] of Object.entries(SETTING_BOUNDS)) {
+    it(`bounds ${field} as package.json does`, () => {
+      const schema = properties[`${SETTINGS_SECTION}.${SETTING_KEYS[field as keyof typeof SETTING_BOUNDS]}`];
+      assert.deepEqual({ min: schema.minimum, max: schema.maximum }, bounds);
+    });
+  }
+});
