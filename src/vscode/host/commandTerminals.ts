@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { oneLine } from '../../core/text/truncate';
 import type { CommandHost, CommandTerminal, ProcessRunner } from '../../core/ports/process';
 
 /** Output is handed to the terminal at most this often, so `yes` cannot flood the renderer. */
@@ -17,9 +18,9 @@ export function toTerminalNewlines(text: string): string {
   return text.replace(/\r?\n/g, '\r\n');
 }
 
+/** A terminal's name: the command on one line, every run of whitespace one space. */
 function terminalName(commandLine: string): string {
-  const flat = commandLine.replace(/\s+/g, ' ').trim();
-  return flat.length > 40 ? `${flat.slice(0, 37)}...` : flat;
+  return oneLine(commandLine.replace(/\s+/g, ' '), 40);
 }
 
 /**

@@ -1,0 +1,71 @@
+import * as assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { judgeLocation } from '../../../../src/core/guard/judgeLocation';
+import type { GuardAccess } from '../../../../src/core/guard/rules';
+import { fileLocation } from '../../../../src/core/location';
+import type { RiskLevel } from '../../../../src/core/settings';
+import { testContext } from '../../support/context';
+
+describe('guard/judgeLocation', () => {
+  let parent: string;
+  let root: string;
+  let outside: string;
+  beforeEach(() => {
+    parent = fs.mkdtempSync(path.join(os.tmpdir(), 'wat-judge-'));
+    root = path.join(parent, 'ws');
+    outside = path.join(parent, 'outside');
+    fs.mkdirSync(root);
+    fs.mkdirSync(outside);
+    fs.writeFileSync(path.join(root, 'plain.txt'), 'x\n');
+    fs.writeFileSync(path.join(outside, 'target.txt'), 'outside\n');
+    fs.symlinkSync(path.join(outside, 'target.txt'), path.join(root, 'escape.txt'));
+    fs.symlinkSync(path.join(outside, 'missing.txt'), path.join(root, 'dangling.txt'));
+    fs.writeFileSync(path.join(root, 'linked.txt'), 'linked\n');
+    fs.linkSync(path.join(root, 'linked.txt'), path.join(root, 'hard.txt'));
+    execFileSync('mkfifo', [path.join(root, 'fifo')]);
+  });
+  afterEach(() => fs.rmSync(parent, { recursive: true, force: true }));
+
+  const judge = async (name: string, access: GuardAccess, riskLevel: RiskLevel) =>
+    (await judgeLocation(fileLocation(path.join(root, name)), access, testContext({ root, settings: { riskLevel } }))).verdict;
+
+  const table: [string, GuardAccess, string, Record<RiskLevel, string>][] = [
+    ['escape.txt', 'write', 'file.symlink_escape_write', { low: 'deny', medium: 'deny', high: 'warn' }],
+    ['hard.txt', 'write', 'file.hard_link_write', { low: 'deny', medium: 'warn', high: 'warn' }],
+    ['fifo', 'read', 'file.non_regular_file', { low: 'deny', medium: 'deny', high: 'deny' }],
+    ['fifo', 'write', 'file.non_regular_file', { low: 'deny', medium: 'deny', high: 'deny' }],
+    ['dangling.txt', 'write', 'file.non_regular_file', { low: 'deny', medium: 'deny', high: 'deny' }],
+  ];
+  for (const [name, access, rule, levels] of table) {
+    for (const [level, decision] of Object.entries(levels) as [RiskLevel, string][]) {
+      it(`${rule}: ${access} of ${name} at ${level} is ${decision}`, async () => {
+        const verdict = await judge(name, access, level);
+        assert.equal(verdict.decision, decision);
+        assert.equal(verdict.rule, rule);
+      });
+    }
+  }
+
+  it('names the file as the workspace shows it in the reason', async () => {
+    assert.match((await judge('hard.txt', 'write', 'medium')).reason, /^hard\.txt has 2 hard links/);
+  });
+
+  it('allows a plain file inside the workspace', async () => {
+    assert.equal((await judge('plain.txt', 'write', 'low')).decision, 'allow');
+  });
+
+  it('judges a folder by its own rules, not as a hard-linked file (folders always have several links)', async () => {
+    fs.mkdirSync(path.join(root, 'sub', 'deeper'), { recursive: true });
+    assert.equal((await judge('sub', 'write', 'low')).decision, 'allow');
+  });
+
+  it('returns what is at the resolved location', async () => {
+    const judged = await judgeLocation(fileLocation(path.join(root, 'escape.txt')), 'read', testContext({ root, settings: { riskLevel: 'high' } }));
+    assert.equal(judged.resolved.path, fs.realpathSync(path.join(outside, 'target.txt')));
+    assert.equal(judged.stat?.kind, 'file');
+    assert.match(judged.subject, /escape\.txt \(a symlink to .*target\.txt\)$/);
+  });
+});
