@@ -13,7 +13,7 @@ const CORE_NODE_ADAPTERS = [
   'src/core/fs/nodeFileSystem.ts',
   'src/core/process/processRunner.ts',
   'src/core/process/commandLogs.ts',
-  'src/core/search/ripgrepEngine.ts',
+  'src/core/search/ripgrep/run.ts',
   'src/core/read/pdfText.ts',
   'src/core/guard/command/shell/bashParser.ts',
 ];

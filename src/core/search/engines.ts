@@ -3,7 +3,7 @@
 import type { FileSystem } from '../ports/fileSystem';
 import type { SearchEngine, SearchEngines, SearchScope } from '../ports/search';
 import { FallbackSearchEngine } from './fallbackEngine';
-import { RipgrepSearchEngine } from './ripgrepEngine';
+import { RipgrepSearchEngine } from './ripgrep/ripgrepEngine';
 
 export class LocalFirstSearchEngines implements SearchEngines {
   private readonly fallback: FallbackSearchEngine;

@@ -1,0 +1,155 @@
+// The search engine for the local disk: ripgrep with our rules as flags (args.ts), one process per
+// search (run.ts), its --json events read as they arrive (jsonEvents.ts).
+import { StringDecoder } from 'node:string_decoder';
+import { minimatch } from 'minimatch';
+import { BugError } from '../../errors';
+import type { FileSystem } from '../../ports/fileSystem';
+import type { FileListing, GlobHints, GrepCollector, GrepRequest, SearchEngine, SearchLimits, SearchOutcome, SearchScope } from '../../ports/search';
+import { IgnoreRules } from '../ignoreRules';
+import { InvalidRegexError } from '../regex';
+import { hintArgs, pathArgument, pathExcluded, ruleArgs } from './args';
+import { JsonEventParser } from './jsonEvents';
+import { failOnError, runRipgrep, type RipgrepRun } from './run';
+
+/** Above this many files, checking .gitignore in JavaScript costs more than a second, exact listing. */
+const MAX_FILES_CHECKED_IN_PROCESS = 300;
+const IGNORE_FILE = '.gitignore';
+
+export class RipgrepSearchEngine implements SearchEngine {
+  readonly name = 'ripgrep';
+
+  constructor(
+    private readonly rgPath: string,
+    private readonly fs: FileSystem,
+  ) {}
+
+  async listFiles(scope: SearchScope, hints: GlobHints, limits: SearchLimits): Promise<FileListing> {
+    const nameGlob = hints.basename;
+    if (nameGlob === undefined) {
+      return this.list(scope, hints, limits);
+    }
+    // A name glob as -g costs ripgrep much less than a file type (ripgrep skips the .gitignore
+    // rules of files the glob rules out), but -g also lets through files .gitignore hides, so the
+    // results are checked against the fallback's rules here. The same listing names every
+    // .gitignore, so the check reads those and probes no other folder. Checking many results in
+    // JavaScript costs more than listing with the type, which ripgrep filters exactly, so the quick
+    // listing stops as soon as it has found too many.
+    const listIgnoreFiles = !scope.excludes.names.includes(IGNORE_FILE);
+    const isIgnoreFile = (relative: string) => listIgnoreFiles && (relative === IGNORE_FILE || relative.endsWith(`/${IGNORE_FILE}`));
+    // files.exclude may hide the .gitignore files themselves; the rules still need them.
+    const quick = await this.list(scope, { maxDepth: hints.maxDepth }, limits, listIgnoreFiles ? [nameGlob, IGNORE_FILE] : [nameGlob], {
+      max: MAX_FILES_CHECKED_IN_PROCESS,
+      counts: (relative) => !isIgnoreFile(relative),
+      keepExcluded: isIgnoreFile,
+    });
+    if (quick.timedOut || quick.stoppedEarly) {
+      return quick.timedOut ? quick : this.list(scope, hints, limits);
+    }
+    const rules = new IgnoreRules(this.fs, scope.parentRules ? scope.ignoreRoot : scope.root);
+    const prefix = scope.parentRules && scope.rootFromIgnoreRoot !== '' ? `${scope.rootFromIgnoreRoot}/` : '';
+    let candidates = quick.files;
+    if (listIgnoreFiles) {
+      rules.useListedIgnoreFiles(prefix.slice(0, -1), quick.files.filter(isIgnoreFile).map((relative) => prefix + relative));
+      // The .gitignore files were listed for the rules; they are results only when the glob names them.
+      const excluded = pathExcluded(scope);
+      const asked = minimatch(IGNORE_FILE, nameGlob, { dot: true });
+      candidates = quick.files.filter((relative) => !isIgnoreFile(relative) || (asked && !excluded(relative)));
+    }
+    const ignored = await Promise.all(candidates.map((relative) => rules.isIgnored(prefix + relative, false)));
+    return { files: candidates.filter((_, index) => !ignored[index]), timedOut: false };
+  }
+
+  /**
+   * Lists with ripgrep; with `options`, stops (stoppedEarly) once more than `max` files it counts
+   * were found, and keeps the files `keepExcluded` names even where files.exclude hides them.
+   */
+  private async list(
+    scope: SearchScope,
+    hints: GlobHints,
+    limits: SearchLimits,
+    nameGlobs: readonly string[] = [],
+    options?: { readonly max: number; counts(relative: string): boolean; keepExcluded(relative: string): boolean },
+  ): Promise<FileListing> {
+    const target = pathArgument(scope);
+    const files: string[] = [];
+    const excluded = pathExcluded(scope);
+    let rest = '';
+    const decoder = new StringDecoder('utf8');
+    // ripgrep lets a later -g win over an earlier one: the name globs go first, so files.exclude
+    // and !.git still hide what they name.
+    const args = ['--files', '--null', ...nameGlobs.flatMap((glob) => ['-g', glob]), ...ruleArgs(scope), ...hintArgs(hints), '--', target.arg];
+    let counted = 0;
+    const run = await this.run(scope, args, limits, (chunk, stop) => {
+      const parts = (rest + decoder.write(chunk)).split('\0');
+      rest = parts.pop() ?? '';
+      for (const printed of parts) {
+        const relative = target.toRelative(printed);
+        if (excluded(relative) && !options?.keepExcluded(relative)) {
+          continue;
+        }
+        files.push(relative);
+        if (options?.counts(relative) && (counted += 1) > options.max) {
+          stop();
+          return;
+        }
+      }
+    });
+    failOnError(run, files.length > 0);
+    return { files, timedOut: run.timedOut, stoppedEarly: run.stopped };
+  }
+
+  async grep(request: GrepRequest, limits: SearchLimits, collector: GrepCollector): Promise<SearchOutcome> {
+    const { scope, regex } = request;
+    const target = pathArgument(scope);
+    const args = ['--json', '--crlf', ...ruleArgs(scope)];
+    if (scope.rootKind === 'directory') {
+      args.push(...hintArgs(request.hints));
+    }
+    if (regex.caseInsensitive) {
+      args.push('--ignore-case');
+    } else {
+      args.push('--case-sensitive');
+    }
+    if (regex.fixedStrings) {
+      args.push('--fixed-strings');
+    }
+    if (request.mode === 'files_with_matches') {
+      args.push('--max-count', '1');
+    } else if (request.mode === 'content' && request.context > 0) {
+      args.push('--context', String(request.context));
+    }
+    args.push('--regexp', regex.pattern, '--', target.arg);
+
+    const parser = new JsonEventParser(request, collector, target.toRelative, pathExcluded(scope));
+    const decoder = new StringDecoder('utf8');
+    let rest = '';
+    const run = await this.run(scope, args, limits, (chunk, stop) => {
+      const text = rest + decoder.write(chunk);
+      let start = 0;
+      for (let end = text.indexOf('\n', start); end !== -1; end = text.indexOf('\n', start)) {
+        parser.line(text.slice(start, end));
+        start = end + 1;
+        // A single file is complete once it is reported; only a folder search has more to skip.
+        if (collector.enough && scope.rootKind === 'directory') {
+          stop();
+          return;
+        }
+      }
+      rest = text.slice(start);
+    });
+    if (run.exitCode === 2 && /regex/i.test(run.stderr)) {
+      throw new InvalidRegexError(run.stderr.trim().replace(/^rg: /, ''));
+    }
+    failOnError(run, parser.found > 0);
+    return { timedOut: run.timedOut, stoppedEarly: run.stopped };
+  }
+
+  /** Runs ripgrep from the folder .gitignore rules start at, so its output paths are relative to it. */
+  private run(scope: SearchScope, args: string[], limits: SearchLimits, onStdout: (chunk: Buffer, stop: () => void) => void): Promise<RipgrepRun> {
+    const cwd = this.fs.localPath(scope.ignoreRoot);
+    if (cwd === undefined) {
+      return Promise.reject(new BugError('ripgrep was chosen for a folder that is not on the local disk'));
+    }
+    return runRipgrep(this.rgPath, cwd, args, limits, onStdout);
+  }
+}
