@@ -1,12 +1,13 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { TOOLS } from '../../src/core/tools';
-import { manifestCommand, manifestEntry, paletteWhen, toolCommandId } from '../../src/core/tools/manifest';
+import { TOOLS } from '../../../../src/core/tools';
+import { manifestCommand, manifestEntry, paletteWhen, toolCommandId } from '../../../../src/core/tools/manifest';
+import { REPO_ROOT } from '../../support/paths';
 
-const manifest = JSON.parse(fs.readFileSync(path.resolve(__dirname, '../../../package.json'), 'utf8'));
+const manifest = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8'));
 
-describe('package.json and the tool specs', () => {
+describe('tools/manifest', () => {
   it('contributes exactly the eight tools of the contract, in spec order', () => {
     assert.deepEqual(
       manifest.contributes.languageModelTools.map((tool: { name: string }) => tool.name),

@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
-import { evaluateGuard, isExecutionConfigPath, type GuardAccess, type GuardFacts } from '../../src/core/guard/rules';
-import { type GuardDecision } from '../../src/core/decisions';
-import type { RiskLevel } from '../../src/core/settings';
+import { evaluateGuard, isExecutionConfigPath, type GuardAccess, type GuardFacts } from '../../../../src/core/guard/rules';
+import { type GuardDecision } from '../../../../src/core/decisions';
+import type { RiskLevel } from '../../../../src/core/settings';
 
 const HOME = '/home/dev';
 
@@ -27,7 +27,7 @@ const TABLE: Row[] = [
   { rule: 'file.apply_patch_delete_many', facts: facts('patch', '/work/project', { deleteCount: 5 }), expected: { low: 'deny', medium: 'warn', high: 'warn' } },
 ];
 
-describe('guard rule table', () => {
+describe('guard/rules', () => {
   for (const row of TABLE) {
     for (const level of ['low', 'medium', 'high'] as const) {
       it(`${row.rule} at ${level} is ${row.expected[level]}`, () => {

@@ -2,9 +2,9 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { budgetResult, invokeTool } from '../../src/core/tools/invoke';
-import { toolNamed } from '../../src/core/tools';
-import { testContext } from './support/context';
+import { budgetResult, invokeTool } from '../../../../src/core/tools/invoke';
+import { toolNamed } from '../../../../src/core/tools';
+import { testContext } from '../../support/context';
 
 const spec = (name: string) => {
   const found = toolNamed(name);
@@ -12,7 +12,7 @@ const spec = (name: string) => {
   return found;
 };
 
-describe('invokeTool', () => {
+describe('tools/invoke', () => {
   const ctx = testContext({ root: os.tmpdir() });
 
   it('refuses unknown fields instead of ignoring them', async () => {

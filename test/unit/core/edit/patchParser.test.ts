@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
-import { splitLines, joinLines } from '../../../src/core/text/lineEndings';
-import { parsePatch } from '../../../src/core/edit/patchParser';
-import { planPatch } from '../../../src/core/edit/patchPlanner';
+import { splitLines, joinLines } from '../../../../src/core/text/lineEndings';
+import { parsePatch } from '../../../../src/core/edit/patchParser';
+import { planPatch } from '../../../../src/core/edit/patchPlanner';
 
 const wrap = (...body: string[]): string => ['*** Begin Patch', ...body, '*** End Patch'].join('\n');
 

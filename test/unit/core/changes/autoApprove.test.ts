@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
-import { isAutoApproved } from '../../../src/core/changes/autoApprove';
-import { fileLocation } from '../../../src/core/location';
-import type { ChangePlan, PlannedFileChange } from '../../../src/core/ports/changes';
+import { isAutoApproved } from '../../../../src/core/changes/autoApprove';
+import { fileLocation } from '../../../../src/core/location';
+import type { ChangePlan, PlannedFileChange } from '../../../../src/core/ports/changes';
 
 function plan(...files: Partial<PlannedFileChange>[]): ChangePlan {
   return {
@@ -11,7 +11,7 @@ function plan(...files: Partial<PlannedFileChange>[]): ChangePlan {
   };
 }
 
-describe('workspaceAgentTools.autoApprove', () => {
+describe('changes/autoApprove', () => {
   it('asks for everything by default', () => {
     assert.equal(isAutoApproved(plan({ shownPath: 'src/a.ts' }), {}), false);
   });

@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
-import { displayPath, fileLocation, isInside } from '../../src/core/location';
-import { resolveWorkspacePath } from '../../src/core/guard/workspacePaths';
-import type { WorkspaceInfo } from '../../src/core/ports/workspace';
+import { displayPath, fileLocation, isInside } from '../../../../src/core/location';
+import { resolveWorkspacePath } from '../../../../src/core/guard/workspacePaths';
+import type { WorkspaceInfo } from '../../../../src/core/ports/workspace';
 
 const single: WorkspaceInfo = { folders: [{ name: 'app', location: fileLocation('/work/app') }], trusted: true, home: '/home/dev' };
 const multi: WorkspaceInfo = {

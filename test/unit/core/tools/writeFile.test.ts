@@ -2,16 +2,17 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { applyPatchTool } from '../../src/core/tools/applyPatch';
-import { editFileTool } from '../../src/core/tools/editFile';
-import { invokeTool } from '../../src/core/tools/invoke';
-import { readFileTool } from '../../src/core/tools/readFile';
-import type { Tool } from '../../src/core/tools/toolSpec';
-import { writeFileTool } from '../../src/core/tools/writeFile';
-import { RecordingChangeApplier } from './support/changeApplier';
-import { callTool, resultText, testContext, type TestContextOptions } from './support/context';
+import { applyPatchTool } from '../../../../src/core/tools/applyPatch';
+import { editFileTool } from '../../../../src/core/tools/editFile';
+import { invokeTool } from '../../../../src/core/tools/invoke';
+import { readFileTool } from '../../../../src/core/tools/readFile';
+import type { Tool } from '../../../../src/core/tools/toolSpec';
+import { writeFileTool } from '../../../../src/core/tools/writeFile';
+import { RecordingChangeApplier } from '../../support/changeApplier';
+import { callTool, resultText, testContext, type TestContextOptions } from '../../support/context';
+import { fixturePath } from '../../support/paths';
 
-const FIXTURES = path.resolve(__dirname, '../../../test/fixtures/workspace/writing');
+const FIXTURES = fixturePath('workspace/writing');
 
 describe('writing tools (core, over the local disk)', () => {
   let root: string;

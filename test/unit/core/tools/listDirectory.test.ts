@@ -2,10 +2,10 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { listDirectoryTool, MAX_LIST_ENTRIES } from '../../src/core/tools/listDirectory';
-import { callTool, resultText, testContext } from './support/context';
+import { listDirectoryTool, MAX_LIST_ENTRIES } from '../../../../src/core/tools/listDirectory';
+import { callTool, resultText, testContext } from '../../support/context';
 
-describe('workspace_list_directory', () => {
+describe('tools/listDirectory', () => {
   let root: string;
   before(() => {
     root = fs.mkdtempSync(path.join(os.tmpdir(), 'wat-list-'));

@@ -2,12 +2,13 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { commandPathJudge } from '../../src/core/guard/command/pathJudge';
-import type { CommandDecision } from '../../src/core/decisions';
-import { DEFAULT_DENY_PATTERNS } from '../../src/core/settings';
-import { evaluateCommandPolicy, matchesPattern, type CommandVerdict } from '../../src/core/guard/command/policy';
-import { unsafeSedCommand } from '../../src/core/guard/command/sed';
-import { testContext } from './support/context';
+import { commandPathJudge } from '../../../../../src/core/guard/command/pathJudge';
+import type { CommandDecision } from '../../../../../src/core/decisions';
+import { DEFAULT_DENY_PATTERNS } from '../../../../../src/core/settings';
+import { evaluateCommandPolicy, matchesPattern, type CommandVerdict } from '../../../../../src/core/guard/command/policy';
+import { unsafeSedCommand } from '../../../../../src/core/guard/command/sed';
+import { testContext } from '../../../support/context';
+import { REPO_ROOT } from '../../../support/paths';
 
 const parent = fs.mkdtempSync(path.join(os.tmpdir(), 'wat-policy-'));
 const root = path.join(parent, 'ws');
@@ -240,7 +241,7 @@ describe('command policy', () => {
 
 describe('command policy settings in package.json', () => {
   it('ship the built-in deny patterns as the default of workspaceAgentTools.runCommand.deny', () => {
-    const manifest = JSON.parse(fs.readFileSync(path.join(__dirname, '../../../package.json'), 'utf8')) as {
+    const manifest = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as {
       contributes: { configuration: { properties: Record<string, { default?: unknown }> } };
     };
     assert.deepEqual(manifest.contributes.configuration.properties['workspaceAgentTools.runCommand.deny'].default, DEFAULT_DENY_PATTERNS);

@@ -1,12 +1,12 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { findFiles } from '../../../src/core/tools/glob';
-import { searchText } from '../../../src/core/tools/grep';
-import { resultText, testContext } from '../support/context';
-import { makeSearchTree, type SearchTree } from '../support/searchTree';
+import { findFiles } from '../../../../src/core/tools/glob';
+import { searchText } from '../../../../src/core/tools/grep';
+import { resultText, testContext } from '../../support/context';
+import { makeSearchTree, type SearchTree } from '../../support/searchTree';
 
-describe('the fallback engine (no ripgrep binary)', () => {
+describe('search/fallbackEngine', () => {
   let tree: SearchTree;
   before(() => {
     tree = makeSearchTree();

@@ -2,11 +2,11 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { fileLocation } from '../../src/core/location';
-import { NodeFileSystem } from '../../src/core/fs/nodeFileSystem';
-import type { TextEncodingName } from '../../src/core/text/encoding';
-import { readLineSlice, sliceLines } from '../../src/core/read/lineSlice';
-import { displayLines } from '../../src/core/text/lineEndings';
+import { fileLocation } from '../../../../src/core/location';
+import { NodeFileSystem } from '../../../../src/core/fs/nodeFileSystem';
+import type { TextEncodingName } from '../../../../src/core/text/encoding';
+import { readLineSlice, sliceLines } from '../../../../src/core/read/lineSlice';
+import { displayLines } from '../../../../src/core/text/lineEndings';
 
 /** Streams a slice of a local file through the FileSystem port's reader, as read_file does. */
 async function readLineSliceFromFile(file: string, encoding: TextEncodingName, bomLength: number, offset: number, limit: number) {

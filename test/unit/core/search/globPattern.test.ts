@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
-import { compileGlob, estimateBraceAlternatives, globHints, splitGlobBase } from '../../../src/core/search/globPattern';
+import { compileGlob, estimateBraceAlternatives, globHints, splitGlobBase } from '../../../../src/core/search/globPattern';
 
-describe('glob patterns', () => {
+describe('search/globPattern', () => {
   it('splits off the literal folders a pattern starts with', () => {
     assert.deepEqual(splitGlobBase('src/lib/**/*.ts'), { base: 'src/lib', rest: '**/*.ts' });
     assert.deepEqual(splitGlobBase('../**'), { base: '..', rest: '**' });

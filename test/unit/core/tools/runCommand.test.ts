@@ -2,17 +2,17 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { BoundedOutput, stripAnsi } from '../../src/core/process/boundedOutput';
-import { groupAlive, nodeProcessRunner, stopAllCommands } from '../../src/core/process/processRunner';
-import { chooseCommandShell } from '../../src/core/process/shellChoice';
-import { nonInteractiveEnvironment } from '../../src/core/process/commandEnvironment';
-import type { CancellationSignal } from '../../src/core/errors';
-import type { CommandHost, CommandTerminal } from '../../src/core/ports/process';
-import type { ToolSettings } from '../../src/core/settings';
-import { invokeTool } from '../../src/core/tools/invoke';
-import { manifestEntry } from '../../src/core/tools/manifest';
-import { commandConfirmation, runCommandTool } from '../../src/core/tools/runCommand';
-import { resultText, ScriptedApprover, testContext } from './support/context';
+import { BoundedOutput, stripAnsi } from '../../../../src/core/process/boundedOutput';
+import { groupAlive, nodeProcessRunner, stopAllCommands } from '../../../../src/core/process/processRunner';
+import { chooseCommandShell } from '../../../../src/core/process/shellChoice';
+import { nonInteractiveEnvironment } from '../../../../src/core/process/commandEnvironment';
+import type { CancellationSignal } from '../../../../src/core/errors';
+import type { CommandHost, CommandTerminal } from '../../../../src/core/ports/process';
+import type { ToolSettings } from '../../../../src/core/settings';
+import { invokeTool } from '../../../../src/core/tools/invoke';
+import { manifestEntry } from '../../../../src/core/tools/manifest';
+import { commandConfirmation, runCommandTool } from '../../../../src/core/tools/runCommand';
+import { resultText, ScriptedApprover, testContext } from '../../support/context';
 
 /** A terminal that records what it was shown and can be interrupted like Ctrl+C. */
 class RecordingTerminal implements CommandTerminal {
@@ -141,7 +141,7 @@ describe('workspace_run_command in core', () => {
     const logPath = /Full log: (.*)/.exec(text)?.[1] ?? '';
     const log = fs.readFileSync(logPath, 'utf8');
     assert.match(log, /\n100000\n/);
-    const read = resultText(await invokeTool((await import('../../src/core/tools/readFile')).readFileTool, { file_path: logPath, offset: 100002, limit: 1 }, ctx));
+    const read = resultText(await invokeTool((await import('../../../../src/core/tools/readFile')).readFileTool, { file_path: logPath, offset: 100002, limit: 1 }, ctx));
     assert.match(read, /100000/);
   });
 

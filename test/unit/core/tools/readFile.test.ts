@@ -2,12 +2,13 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { readFileTool } from '../../src/core/tools/readFile';
-import { callTool, resultText, ScriptedApprover, testContext } from './support/context';
+import { readFileTool } from '../../../../src/core/tools/readFile';
+import { callTool, resultText, ScriptedApprover, testContext } from '../../support/context';
+import { fixturePath } from '../../support/paths';
 
-const FIXTURES = path.resolve(__dirname, '../../../test/fixtures/files');
+const FIXTURES = fixturePath('files');
 
-describe('workspace_read_file', () => {
+describe('tools/readFile', () => {
   let root: string;
   before(() => {
     root = fs.mkdtempSync(path.join(os.tmpdir(), 'wat-read-'));

@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
-import { dominantLineEnding, hasMixedLineEndings, joinLines, replaceLineRange, splitLines } from '../../../src/core/text/lineEndings';
+import { dominantLineEnding, hasMixedLineEndings, joinLines, replaceLineRange, splitLines } from '../../../../src/core/text/lineEndings';
 
-describe('line endings', () => {
+describe('text/lineEndings', () => {
   it('splits CRLF, LF and lone CR lines, each keeping its terminator', () => {
     assert.deepEqual(splitLines('a\r\nb\nc\rd'), [
       { text: 'a', eol: '\r\n' },

@@ -1,13 +1,14 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { redactSecrets } from '../../src/core/secrets/redactSecrets';
+import { redactSecrets } from '../../../../src/core/secrets/redactSecrets';
+import { fixturePath } from '../../support/paths';
 
-const FIXTURES = path.resolve(__dirname, '../../../test/fixtures/secrets');
+const FIXTURES = fixturePath('secrets');
 const positives = fs.readFileSync(path.join(FIXTURES, 'positives.txt'), 'utf8');
 const traps = fs.readFileSync(path.join(FIXTURES, 'traps.txt'), 'utf8');
 
-describe('redactSecrets', () => {
+describe('secrets/redactSecrets', () => {
   const SECRETS = [
     ['AKIA4OZRMFJ3ZT6Y7XQA', 'aws-access-key-id', 1],
     ['wJalrXUtnFEMI/K7MDENG/bPxRfiCYz83kd9s0fQ', 'aws', 2],
