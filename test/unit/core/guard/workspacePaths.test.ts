@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { displayPath, fileLocation, isInside } from '../../../../src/core/location';
+import { fileLocation } from '../../../../src/core/location';
 import { resolveWorkspacePath } from '../../../../src/core/guard/workspacePaths';
 import type { WorkspaceInfo } from '../../../../src/core/ports/workspace';
 
@@ -13,69 +13,46 @@ const multi: WorkspaceInfo = {
   home: '/home/dev',
 };
 
-describe('resolveWorkspacePath', () => {
-  it('resolves a relative path against the first folder', () => {
-    assert.equal(resolveWorkspacePath('src/a.ts', single).path, '/work/app/src/a.ts');
-  });
+describe('guard/workspacePaths', () => {
+  describe('resolveWorkspacePath', () => {
+    it('resolves a relative path against the first folder', () => {
+      assert.equal(resolveWorkspacePath('src/a.ts', single).path, '/work/app/src/a.ts');
+    });
 
-  it('normalises .. segments before any rule sees the path', () => {
-    assert.equal(resolveWorkspacePath('src/../../etc/passwd', single).path, '/work/etc/passwd');
-  });
+    it('normalises .. segments before any rule sees the path', () => {
+      assert.equal(resolveWorkspacePath('src/../../etc/passwd', single).path, '/work/etc/passwd');
+    });
 
-  it('keeps absolute paths and expands ~', () => {
-    assert.equal(resolveWorkspacePath('/etc/hosts', single).path, '/etc/hosts');
-    assert.equal(resolveWorkspacePath('~/.ssh/id_rsa', single).path, '/home/dev/.ssh/id_rsa');
-    assert.equal(resolveWorkspacePath('~', single).path, '/home/dev');
-  });
+    it('keeps absolute paths and expands ~', () => {
+      assert.equal(resolveWorkspacePath('/etc/hosts', single).path, '/etc/hosts');
+      assert.equal(resolveWorkspacePath('~/.ssh/id_rsa', single).path, '/home/dev/.ssh/id_rsa');
+      assert.equal(resolveWorkspacePath('~', single).path, '/home/dev');
+    });
 
-  it('addresses a folder by name in a multi-root workspace', () => {
-    assert.equal(resolveWorkspacePath('lib/index.ts', multi).path, '/src/lib/index.ts');
-    assert.equal(resolveWorkspacePath('app/main.ts', multi).path, '/work/app/main.ts');
-    assert.equal(resolveWorkspacePath('other/x.ts', multi).path, '/work/app/other/x.ts');
-  });
+    it('addresses a folder by name in a multi-root workspace', () => {
+      assert.equal(resolveWorkspacePath('lib/index.ts', multi).path, '/src/lib/index.ts');
+      assert.equal(resolveWorkspacePath('app/main.ts', multi).path, '/work/app/main.ts');
+      assert.equal(resolveWorkspacePath('other/x.ts', multi).path, '/work/app/other/x.ts');
+    });
 
-  it('treats a folder-name prefix as an ordinary folder in a single-root workspace', () => {
-    assert.equal(resolveWorkspacePath('app/main.ts', single).path, '/work/app/app/main.ts');
-  });
+    it('treats a folder-name prefix as an ordinary folder in a single-root workspace', () => {
+      assert.equal(resolveWorkspacePath('app/main.ts', single).path, '/work/app/app/main.ts');
+    });
 
-  it('accepts URIs of other schemes', () => {
-    const location = resolveWorkspacePath('memfs://host/ws/a.txt', single);
-    assert.deepEqual(location, { scheme: 'memfs', authority: 'host', path: '/ws/a.txt' });
-  });
+    it('accepts URIs of other schemes', () => {
+      const location = resolveWorkspacePath('memfs://host/ws/a.txt', single);
+      assert.deepEqual(location, { scheme: 'memfs', authority: 'host', path: '/ws/a.txt' });
+    });
 
-  it('gives absolute paths the scheme of the workspace', () => {
-    const virtual: WorkspaceInfo = { folders: [{ name: 'ws', location: { scheme: 'memfs', authority: '', path: '/ws' } }], trusted: true, home: '/h' };
-    assert.deepEqual(resolveWorkspacePath('/ws/a.txt', virtual), { scheme: 'memfs', authority: '', path: '/ws/a.txt' });
-    assert.deepEqual(resolveWorkspacePath('a.txt', virtual), { scheme: 'memfs', authority: '', path: '/ws/a.txt' });
-  });
+    it('gives absolute paths the scheme of the workspace', () => {
+      const virtual: WorkspaceInfo = { folders: [{ name: 'ws', location: { scheme: 'memfs', authority: '', path: '/ws' } }], trusted: true, home: '/h' };
+      assert.deepEqual(resolveWorkspacePath('/ws/a.txt', virtual), { scheme: 'memfs', authority: '', path: '/ws/a.txt' });
+      assert.deepEqual(resolveWorkspacePath('a.txt', virtual), { scheme: 'memfs', authority: '', path: '/ws/a.txt' });
+    });
 
-  it('refuses NUL bytes and empty paths with a sentence', () => {
-    assert.throws(() => resolveWorkspacePath('a\0b', single), /NUL byte/);
-    assert.throws(() => resolveWorkspacePath('  ', single), /empty/);
-  });
-});
-
-describe('isInside', () => {
-  it('compares whole path components, not string prefixes', () => {
-    assert.ok(isInside(fileLocation('/work/app/x'), fileLocation('/work/app')));
-    assert.ok(isInside(fileLocation('/work/app'), fileLocation('/work/app')));
-    assert.ok(!isInside(fileLocation('/work/app-sibling/x'), fileLocation('/work/app')));
-    assert.ok(!isInside(fileLocation('/work/ap'), fileLocation('/work/app')));
-  });
-
-  it('never puts a location of another scheme inside a root', () => {
-    assert.ok(!isInside({ scheme: 'memfs', authority: '', path: '/work/app/x' }, fileLocation('/work/app')));
-  });
-});
-
-describe('displayPath', () => {
-  it('is workspace-relative with / separators', () => {
-    assert.equal(displayPath(fileLocation('/work/app/src/a.ts'), single), 'src/a.ts');
-    assert.equal(displayPath(fileLocation('/work/app'), single), '.');
-  });
-
-  it('prefixes the folder name in a multi-root workspace and keeps outside paths absolute', () => {
-    assert.equal(displayPath(fileLocation('/src/lib/index.ts'), multi), 'lib/index.ts');
-    assert.equal(displayPath(fileLocation('/tmp/x'), multi), '/tmp/x');
+    it('refuses NUL bytes and empty paths with a sentence', () => {
+      assert.throws(() => resolveWorkspacePath('a\0b', single), /NUL byte/);
+      assert.throws(() => resolveWorkspacePath('  ', single), /empty/);
+    });
   });
 });

@@ -6,7 +6,6 @@ import { fileLocation } from '../../../../src/core/location';
 import { NodeFileSystem } from '../../../../src/core/fs/nodeFileSystem';
 import type { TextEncodingName } from '../../../../src/core/text/encoding';
 import { readLineSlice, sliceLines } from '../../../../src/core/read/lineSlice';
-import { displayLines } from '../../../../src/core/text/lineEndings';
 
 /** Streams a slice of a local file through the FileSystem port's reader, as read_file does. */
 async function readLineSliceFromFile(file: string, encoding: TextEncodingName, bomLength: number, offset: number, limit: number) {
@@ -18,16 +17,10 @@ async function readLineSliceFromFile(file: string, encoding: TextEncodingName, b
   }
 }
 
-describe('line slicing', () => {
+describe('read/lineSlice', () => {
   let dir: string;
   before(() => (dir = fs.mkdtempSync(path.join(os.tmpdir(), 'wat-slice-'))));
   after(() => fs.rmSync(dir, { recursive: true, force: true }));
-
-  it('splits on LF and CRLF and ignores the final terminator', () => {
-    assert.deepEqual(displayLines('a\r\nb\nc'), ['a', 'b', 'c']);
-    assert.deepEqual(displayLines('a\n\n'), ['a', '']);
-    assert.deepEqual(displayLines(''), []);
-  });
 
   it('streams the same slice as the in-memory splitter, for every window', async () => {
     const text = 'one\r\ntwo\n\nfour\nfive without newline';

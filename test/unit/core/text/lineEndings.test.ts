@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { dominantLineEnding, hasMixedLineEndings, joinLines, replaceLineRange, splitLines } from '../../../../src/core/text/lineEndings';
+import { displayLines, dominantLineEnding, hasMixedLineEndings, joinLines, replaceLineRange, splitLines } from '../../../../src/core/text/lineEndings';
 
 describe('text/lineEndings', () => {
   it('splits CRLF, LF and lone CR lines, each keeping its terminator', () => {
@@ -41,5 +41,13 @@ describe('text/lineEndings', () => {
   it('keeps the last line terminator when asked, for a match that stopped before it', () => {
     const lines = splitLines('a\nfoo bar\rc\n');
     assert.equal(joinLines(replaceLineRange(lines, 1, 2, 'x\ny bar\n', '\n', true)), 'a\nx\ny bar\rc\n');
+  });
+
+  describe('displayLines', () => {
+    it('splits on LF and CRLF and ignores the final terminator', () => {
+      assert.deepEqual(displayLines('a\r\nb\nc'), ['a', 'b', 'c']);
+      assert.deepEqual(displayLines('a\n\n'), ['a', '']);
+      assert.deepEqual(displayLines(''), []);
+    });
   });
 });

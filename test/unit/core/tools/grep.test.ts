@@ -1,27 +1,12 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { CancellationSignal } from '../../../../src/core/errors';
 import type { ToolContext } from '../../../../src/core/context';
 import type { ToolSettings } from '../../../../src/core/settings';
 import { MAX_GREP_LINE_CHARS } from '../../../../src/core/search/grepOutput';
 import { grepTool, searchText, type GrepInput } from '../../../../src/core/tools/grep';
-import { callTool, resultText, testContext } from '../../support/context';
+import { callTool, ManualCancellation, resultText, testContext } from '../../support/context';
 import { makeSearchTree, RIPGREP, type SearchTree } from '../../support/searchTree';
-
-/** A token the test cancels by hand. */
-class ManualCancellation implements CancellationSignal {
-  isCancellationRequested = false;
-  private readonly listeners: (() => void)[] = [];
-  onCancellationRequested(listener: () => void) {
-    this.listeners.push(listener);
-    return { dispose: () => undefined };
-  }
-  cancel(): void {
-    this.isCancellationRequested = true;
-    this.listeners.forEach((listener) => listener());
-  }
-}
 
 describe('tools/grep', () => {
   describe('workspace_grep (ripgrep engine)', () => {
