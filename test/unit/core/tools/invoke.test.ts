@@ -2,38 +2,37 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { budgetResult, invokeTool } from '../../../../src/core/tools/invoke';
-import { toolNamed } from '../../../../src/core/tools';
-import { testContext } from '../../support/context';
+import { editFileTool } from '../../../../src/core/tools/editFile';
+import { budgetResult } from '../../../../src/core/tools/invoke';
+import { listDirectoryTool } from '../../../../src/core/tools/listDirectory';
+import { readFileTool } from '../../../../src/core/tools/readFile';
+import { runCommandTool } from '../../../../src/core/tools/runCommand';
+import { writeFileTool } from '../../../../src/core/tools/writeFile';
+import { callTool, testContext } from '../../support/context';
 
-const spec = (name: string) => {
-  const found = toolNamed(name);
-  assert.ok(found);
-  return found;
-};
-
+// invokeTool is what callTool calls: the suite enters through the same door as every tool suite.
 describe('tools/invoke', () => {
   const ctx = testContext({ root: os.tmpdir() });
 
   it('refuses unknown fields instead of ignoring them', async () => {
-    await assert.rejects(invokeTool(spec('workspace_read_file'), { file_path: 'a', safe: true }, ctx), /Invalid input for workspace_read_file: unknown field "safe"/);
+    await assert.rejects(callTool(readFileTool, { file_path: 'a', safe: true }, ctx), /Invalid input for workspace_read_file: unknown field "safe"/);
   });
 
   it('refuses missing and mistyped fields, listing the accepted ones', async () => {
-    await assert.rejects(invokeTool(spec('workspace_read_file'), {}, ctx), /missing required field "file_path".*Accepted fields: file_path, offset, limit/);
-    await assert.rejects(invokeTool(spec('workspace_read_file'), { file_path: 'a', offset: 0 }, ctx), /offset must be >= 1/);
+    await assert.rejects(callTool(readFileTool, {}, ctx), /missing required field "file_path".*Accepted fields: file_path, offset, limit/);
+    await assert.rejects(callTool(readFileTool, { file_path: 'a', offset: 0 }, ctx), /offset must be >= 1/);
   });
 
   it('refuses writing tools in an untrusted workspace but lets reads through', async () => {
     const untrusted = testContext({ root: os.tmpdir(), workspace: { trusted: false } });
-    await assert.rejects(invokeTool(spec('workspace_write_file'), { file_path: 'a', content: '' }, untrusted), /not trusted/);
-    await assert.rejects(invokeTool(spec('workspace_run_command'), { command: 'ls' }, untrusted), /not trusted/);
-    await assert.doesNotReject(invokeTool(spec('workspace_list_directory'), {}, untrusted));
+    await assert.rejects(callTool(writeFileTool, { file_path: 'a', content: '' }, untrusted), /not trusted/);
+    await assert.rejects(callTool(runCommandTool, { command: 'ls' }, untrusted), /not trusted/);
+    await assert.doesNotReject(callTool(listDirectoryTool, {}, untrusted));
   });
 
   it('refuses writing tools in plan mode', async () => {
     const planning = testContext({ root: os.tmpdir(), settings: { planMode: true } });
-    await assert.rejects(invokeTool(spec('workspace_edit_file'), { file_path: 'a', old_string: 'x', new_string: 'y' }, planning), /plan mode/);
+    await assert.rejects(callTool(editFileTool, { file_path: 'a', old_string: 'x', new_string: 'y' }, planning), /plan mode/);
   });
 
   describe('output budget', () => {
@@ -70,14 +69,14 @@ describe('tools/invoke', () => {
     after(() => fs.rmSync(root, { recursive: true, force: true }));
 
     it('replaces secrets in results before they leave core and reports them', async () => {
-      const result = await invokeTool(spec('workspace_read_file'), { file_path: 'config.sh' }, testContext({ root }));
+      const result = await callTool(readFileTool, { file_path: 'config.sh' }, testContext({ root }));
       const text = result.parts.map((part) => (part.kind === 'text' ? part.text : '')).join('');
       assert.equal(text, '     1\texport GITHUB_TOKEN=[REDACTED github secret, line 1]\n     2\techo ok');
       assert.deepEqual(result.redactions, [{ kind: 'github', line: 1 }]);
     });
 
     it('leaves results alone when the user turned redaction off', async () => {
-      const result = await invokeTool(spec('workspace_read_file'), { file_path: 'config.sh' }, testContext({ root, settings: { redactSecrets: false } }));
+      const result = await callTool(readFileTool, { file_path: 'config.sh' }, testContext({ root, settings: { redactSecrets: false } }));
       const text = result.parts.map((part) => (part.kind === 'text' ? part.text : '')).join('');
       assert.match(text, /ghp_R5v8KzQ2mN7pL4xW9tY3bC6dF1gH0jK2sA5e/);
     });

@@ -138,10 +138,16 @@ describe('tools/readFile', () => {
     assert.equal(approver.asked[0].rule, 'file.sensitive_path_read');
   });
 
-  it('fails with the rule id when the user declines a warning', async () => {
-    const outside = fs.mkdtempSync(path.join(os.tmpdir(), 'wat-outside-'));
-    fs.writeFileSync(path.join(outside, 'x.txt'), 'x\n');
-    await assert.rejects(read({ file_path: path.join(outside, 'x.txt') }, { approver: new ScriptedApprover(false) }), /Denied by file\.outside_workspace_read: .*The user declined/);
-    fs.rmSync(outside, { recursive: true });
+  describe('outside the workspace', () => {
+    let outside: string;
+    before(() => {
+      outside = fs.mkdtempSync(path.join(os.tmpdir(), 'wat-outside-'));
+      fs.writeFileSync(path.join(outside, 'x.txt'), 'x\n');
+    });
+    after(() => fs.rmSync(outside, { recursive: true, force: true }));
+
+    it('fails with the rule id when the user declines a warning', async () => {
+      await assert.rejects(read({ file_path: path.join(outside, 'x.txt') }, { approver: new ScriptedApprover(false) }), /Denied by file\.outside_workspace_read: .*The user declined/);
+    });
   });
 });

@@ -93,16 +93,19 @@ describe('tools/writeFile', () => {
     assert.equal(bytes('plain.txt').toString(), 'via link\n');
   });
 
-  it('refuses a symlink that leads outside the workspace', async () => {
-    const outside = fs.mkdtempSync(path.join(os.tmpdir(), 'wat-outside-'));
-    try {
+  describe('with a folder outside the workspace', () => {
+    let outside: string;
+    beforeEach(() => {
+      outside = fs.mkdtempSync(path.join(os.tmpdir(), 'wat-outside-'));
+    });
+    afterEach(() => fs.rmSync(outside, { recursive: true, force: true }));
+
+    it('refuses a symlink that leads outside the workspace', async () => {
       fs.writeFileSync(path.join(outside, 'secret.txt'), 'outside\n');
       fs.symlinkSync(path.join(outside, 'secret.txt'), file('escape.txt'));
       await assert.rejects(run(writeFileTool, { file_path: 'escape.txt', content: 'x\n' }), /Denied by file\.symlink_escape_write: escape\.txt is a symbolic link .* leads outside the workspace/);
       assert.equal(fs.readFileSync(path.join(outside, 'secret.txt'), 'utf8'), 'outside\n');
-    } finally {
-      fs.rmSync(outside, { recursive: true, force: true });
-    }
+    });
   });
 
   it('refuses a file with several hard links at the low level', async () => {
