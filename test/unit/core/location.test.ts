@@ -29,11 +29,17 @@ describe('location', () => {
   describe('displayPath', () => {
     it('is workspace-relative with / separators', () => {
       assert.equal(displayPath(fileLocation('/work/app/src/a.ts'), single), 'src/a.ts');
+    });
+
+    it('shows the workspace folder itself as .', () => {
       assert.equal(displayPath(fileLocation('/work/app'), single), '.');
     });
 
-    it('prefixes the folder name in a multi-root workspace and keeps outside paths absolute', () => {
+    it('prefixes the folder name in a multi-root workspace', () => {
       assert.equal(displayPath(fileLocation('/src/lib/index.ts'), multi), 'lib/index.ts');
+    });
+
+    it('keeps outside paths absolute in a multi-root workspace', () => {
       assert.equal(displayPath(fileLocation('/tmp/x'), multi), '/tmp/x');
     });
   });

@@ -62,8 +62,11 @@ describe('edit/patchPlanner', () => {
     assert.equal(updated('x\nend\nx\nend\n', '@@', ' x', '-end', '+END', '*** End of File'), 'x\nend\nx\nEND\n');
   });
 
-  it('keeps a missing final newline when the last line changes or lines are appended', () => {
+  it('keeps a missing final newline when the last line changes', () => {
     assert.equal(updated('a\nb', '@@', ' a', '-b', '+B'), 'a\nB');
+  });
+
+  it('keeps a missing final newline when lines are appended', () => {
     assert.equal(updated('a\nb', '@@', '+c'), 'a\nb\nc');
   });
 

@@ -23,8 +23,11 @@ describe('guard/workspacePaths', () => {
       assert.equal(resolveWorkspacePath('src/../../etc/passwd', single).path, '/work/etc/passwd');
     });
 
-    it('keeps absolute paths and expands ~', () => {
+    it('keeps absolute paths', () => {
       assert.equal(resolveWorkspacePath('/etc/hosts', single).path, '/etc/hosts');
+    });
+
+    it('expands ~ to the home folder', () => {
       assert.equal(resolveWorkspacePath('~/.ssh/id_rsa', single).path, '/home/dev/.ssh/id_rsa');
       assert.equal(resolveWorkspacePath('~', single).path, '/home/dev');
     });
@@ -32,6 +35,9 @@ describe('guard/workspacePaths', () => {
     it('addresses a folder by name in a multi-root workspace', () => {
       assert.equal(resolveWorkspacePath('lib/index.ts', multi).path, '/src/lib/index.ts');
       assert.equal(resolveWorkspacePath('app/main.ts', multi).path, '/work/app/main.ts');
+    });
+
+    it('resolves a path that names no folder against the first folder of a multi-root workspace', () => {
       assert.equal(resolveWorkspacePath('other/x.ts', multi).path, '/work/app/other/x.ts');
     });
 
@@ -44,14 +50,23 @@ describe('guard/workspacePaths', () => {
       assert.deepEqual(location, { scheme: 'memfs', authority: 'host', path: '/ws/a.txt' });
     });
 
-    it('gives absolute paths the scheme of the workspace', () => {
+    describe('in a virtual workspace', () => {
       const virtual: WorkspaceInfo = { folders: [{ name: 'ws', location: { scheme: 'memfs', authority: '', path: '/ws' } }], trusted: true, home: '/h' };
-      assert.deepEqual(resolveWorkspacePath('/ws/a.txt', virtual), { scheme: 'memfs', authority: '', path: '/ws/a.txt' });
-      assert.deepEqual(resolveWorkspacePath('a.txt', virtual), { scheme: 'memfs', authority: '', path: '/ws/a.txt' });
+
+      it('gives absolute paths the scheme of the workspace', () => {
+        assert.deepEqual(resolveWorkspacePath('/ws/a.txt', virtual), { scheme: 'memfs', authority: '', path: '/ws/a.txt' });
+      });
+
+      it('gives relative paths the scheme of the workspace', () => {
+        assert.deepEqual(resolveWorkspacePath('a.txt', virtual), { scheme: 'memfs', authority: '', path: '/ws/a.txt' });
+      });
     });
 
-    it('refuses NUL bytes and empty paths with a sentence', () => {
+    it('refuses NUL bytes with a sentence', () => {
       assert.throws(() => resolveWorkspacePath('a\0b', single), /NUL byte/);
+    });
+
+    it('refuses an empty path with a sentence', () => {
       assert.throws(() => resolveWorkspacePath('  ', single), /empty/);
     });
   });

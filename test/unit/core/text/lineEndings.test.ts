@@ -17,9 +17,15 @@ describe('text/lineEndings', () => {
     }
   });
 
-  it('picks the most common terminator, the first seen on a tie, and LF for a single line', () => {
+  it('picks the most common terminator', () => {
     assert.equal(dominantLineEnding(splitLines('a\r\nb\r\nc\n')), '\r\n');
+  });
+
+  it('picks the first terminator seen on a tie', () => {
     assert.equal(dominantLineEnding(splitLines('a\nb\r\n')), '\n');
+  });
+
+  it('picks LF for a single line without a terminator', () => {
     assert.equal(dominantLineEnding(splitLines('only')), '\n');
   });
 

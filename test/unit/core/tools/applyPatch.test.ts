@@ -40,15 +40,20 @@ describe('tools/applyPatch', () => {
       assert.equal(bytes('moved/plain.txt').toString(), 'ONE\ntwo\nthree\n');
     });
 
-    it('asks through file.apply_patch_delete_many for five deletions, and is denied at the low level', async () => {
+    describe('a patch that deletes five files', () => {
       const names = ['d1', 'd2', 'd3', 'd4', 'd5'];
-      names.forEach((name) => fs.writeFileSync(file(name), name));
       const patch = `*** Begin Patch\n${names.map((name) => `*** Delete File: ${name}`).join('\n')}\n*** End Patch`;
-      withOptions({ settings: { riskLevel: 'low' } });
-      await assert.rejects(run(applyPatchTool, { patch }), /Denied by file\.apply_patch_delete_many: The patch deletes 5 files/);
-      withOptions({});
-      await run(applyPatchTool, { patch });
-      assert.match(workspace.applier.reviewed[0].files[0].alwaysAsk ?? '', /file\.apply_patch_delete_many/);
+      beforeEach(() => names.forEach((name) => fs.writeFileSync(file(name), name)));
+
+      it('is denied through file.apply_patch_delete_many at the low level', async () => {
+        withOptions({ settings: { riskLevel: 'low' } });
+        await assert.rejects(run(applyPatchTool, { patch }), /Denied by file\.apply_patch_delete_many: The patch deletes 5 files/);
+      });
+
+      it('asks through file.apply_patch_delete_many at the default level', async () => {
+        await run(applyPatchTool, { patch });
+        assert.match(workspace.applier.reviewed[0].files[0].alwaysAsk ?? '', /file\.apply_patch_delete_many/);
+      });
     });
 
     it('deletes a binary file', async () => {

@@ -8,15 +8,22 @@ describe('tools/editFile', () => {
   const workspace = writingWorkspace();
   const { file, bytes, withOptions, run, read } = workspace;
 
-  it('edits a CRLF file, keeps CRLF and shows the changed lines with numbers', async () => {
+  it('shows the changed lines of an edit with their numbers', async () => {
     const text = await run(editFileTool, { file_path: 'crlf.txt', old_string: 'beta', new_string: 'BETA\nbeta2' });
     assert.equal(text, 'Edited crlf.txt: 1 replacement(s)\n     2\tBETA\n     3\tbeta2');
+  });
+
+  it('edits a CRLF file and keeps CRLF', async () => {
+    await run(editFileTool, { file_path: 'crlf.txt', old_string: 'beta', new_string: 'BETA\nbeta2' });
     assert.equal(bytes('crlf.txt').toString('latin1'), 'alpha\r\nBETA\r\nbeta2\r\ngamma\r\n');
   });
 
-  it('keeps the other lines of a mixed file and its missing final newline byte-identical', async () => {
+  it('keeps the other lines of a mixed file byte-identical', async () => {
     await run(editFileTool, { file_path: 'mixed.txt', old_string: 'three', new_string: 'THREE' });
     assert.equal(bytes('mixed.txt').toString('latin1'), 'one\r\ntwo\nTHREE\r\nfour\r\n');
+  });
+
+  it('keeps a missing final newline', async () => {
     await run(editFileTool, { file_path: 'no-final-newline.txt', old_string: 'last', new_string: 'LAST' });
     assert.equal(bytes('no-final-newline.txt').toString(), 'first\nLAST');
   });

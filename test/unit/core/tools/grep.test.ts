@@ -82,10 +82,18 @@ describe('tools/grep', () => {
       assert.ok(text.length < MAX_GREP_LINE_CHARS + 80, `${text.length} characters`);
     });
 
-    it('filters files with a glob: by name without a slash, by path with one, excluding with !', async () => {
-      assert.equal(await grep({ pattern: 'TODO', glob: '*.md', output_mode: 'files_with_matches' }), 'docs/readme.md');
-      assert.equal(await grep({ pattern: 'TODO', glob: 'src/nested/*', output_mode: 'files_with_matches' }), 'src/nested/deep.ts');
-      assert.equal(await grep({ pattern: 'TODO', glob: '!*.{ts,yml,log,txt}', output_mode: 'files_with_matches' }), 'docs/readme.md');
+    describe('filters files with a glob', () => {
+      it('by name without a slash', async () => {
+        assert.equal(await grep({ pattern: 'TODO', glob: '*.md', output_mode: 'files_with_matches' }), 'docs/readme.md');
+      });
+
+      it('by path with one', async () => {
+        assert.equal(await grep({ pattern: 'TODO', glob: 'src/nested/*', output_mode: 'files_with_matches' }), 'src/nested/deep.ts');
+      });
+
+      it('excluding with !', async () => {
+        assert.equal(await grep({ pattern: 'TODO', glob: '!*.{ts,yml,log,txt}', output_mode: 'files_with_matches' }), 'docs/readme.md');
+      });
     });
 
     it('matches the glob relative to path', async () => {

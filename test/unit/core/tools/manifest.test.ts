@@ -28,10 +28,16 @@ describe('tools/manifest', () => {
     }
   });
 
-  it('declares the engine, trust and virtual workspace capabilities', () => {
+  it('declares the lowest VS Code engine it supports', () => {
     assert.equal(manifest.engines.vscode, '^1.100.0');
+  });
+
+  it('declares limited support for untrusted workspaces, with a description', () => {
     assert.equal(manifest.capabilities.untrustedWorkspaces.supported, 'limited');
     assert.ok(manifest.capabilities.untrustedWorkspaces.description.length > 20);
+  });
+
+  it('declares the virtual workspace capability', () => {
     assert.ok(manifest.capabilities.virtualWorkspaces);
   });
 

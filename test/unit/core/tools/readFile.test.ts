@@ -69,9 +69,15 @@ describe('tools/readFile', () => {
     assert.equal(await read({ file_path: 'crlf.txt' }), '     1\tfirst line\n     2\tsecond line\n     3\tthird line');
   });
 
-  it('decodes UTF-8 with BOM, UTF-16 LE and UTF-16 BE', async () => {
+  it('decodes UTF-8 with BOM', async () => {
     assert.equal(await read({ file_path: 'utf8-bom.txt' }), '     1\théllo bom\n     2\tline two');
+  });
+
+  it('decodes UTF-16 LE', async () => {
     assert.equal(await read({ file_path: 'utf16le.txt' }), '     1\tcafé utf16le\n     2\tsecond ☃');
+  });
+
+  it('decodes UTF-16 BE', async () => {
     assert.equal(await read({ file_path: 'utf16be.txt' }), '     1\tcafé utf16be\n     2\tsecond ☃');
   });
 
@@ -129,9 +135,13 @@ describe('tools/readFile', () => {
     assert.equal(text, '150000\trow 150000\n150001\trow 150001\n150002\trow 150002\n\n[Showing lines 150000-150002 of 200000. Use offset=150003 to read more.]');
   });
 
-  it('denies a .env file at medium risk and asks at high risk', async () => {
+  it('denies a .env file at medium risk', async () => {
     fs.writeFileSync(path.join(root, '.env'), 'SECRET=1\n');
     await assert.rejects(read({ file_path: '.env' }), /^ToolError: Denied by file\.sensitive_path_read: /);
+  });
+
+  it('asks before reading a .env file at high risk', async () => {
+    fs.writeFileSync(path.join(root, '.env'), 'SECRET=1\n');
     const approver = new ScriptedApprover(true);
     const text = await read({ file_path: '.env' }, { settings: { riskLevel: 'high' }, approver });
     assert.match(text, /SECRET=1/);

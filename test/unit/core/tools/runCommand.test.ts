@@ -48,12 +48,16 @@ describe('tools/runCommand', () => {
     assert.match(text, /--- stdout ---\ncat cat 0 noninteractive 1 dumb\n/);
   });
 
-  it('keeps head and tail of long output within the budget and saves the full log', async () => {
-    const { text, ctx } = await run({ command: 'seq 1 200000' });
+  it('keeps head and tail of long output within the budget', async () => {
+    const { text } = await run({ command: 'seq 1 200000' });
     const stdout = /--- stdout ---\n([\s\S]*?)\n\[stdout was/.exec(text)?.[1] ?? '';
     assert.ok(stdout.length < 31_000, `kept ${stdout.length} characters`);
     assert.match(stdout, /^1\n2\n3\n/);
     assert.match(stdout, /\n200000$/);
+  });
+
+  it('saves the full log of long output, where workspace_read_file can read it', async () => {
+    const { text, ctx } = await run({ command: 'seq 1 200000' });
     const logPath = /Full log: (.*)/.exec(text)?.[1] ?? '';
     const log = fs.readFileSync(logPath, 'utf8');
     assert.match(log, /\n100000\n/);
@@ -105,6 +109,10 @@ describe('tools/runCommand', () => {
     const { ctx } = setup();
     const confirmation = await commandConfirmation({ command: 'rm -r sub' }, ctx);
     assert.match(confirmation?.message ?? '', /rm -r sub[\s\S]*in `\.`[\s\S]*rm deletes/);
+  });
+
+  it('prepares no chat confirmation for a command the policy runs without asking', async () => {
+    const { ctx } = setup();
     assert.equal(await commandConfirmation({ command: 'ls' }, ctx), undefined);
   });
 

@@ -39,11 +39,18 @@ describe('tools/writeFile', () => {
     assert.equal(await run(writeFileTool, { file_path: 'plain.txt', content: 'b\n' }), 'Updated plain.txt (+1 -1 lines)');
   });
 
-  it("may overwrite a file whose unsaved editor text it read, and refuses once the user types more", async () => {
+  it('may overwrite a file whose unsaved editor text it read', async () => {
     const dirty = new Map([[file('plain.txt'), 'one\ntwo (typed)\nthree\n']]);
     withOptions({ dirty });
     await read('plain.txt');
     assert.equal(await run(writeFileTool, { file_path: 'plain.txt', content: 'one\ntwo (typed)\nthree\nfour\n' }), 'Updated plain.txt (+1 -0 lines)');
+  });
+
+  it('refuses to overwrite unsaved editor text once the user typed more after its last write', async () => {
+    const dirty = new Map([[file('plain.txt'), 'one\ntwo (typed)\nthree\n']]);
+    withOptions({ dirty });
+    await read('plain.txt');
+    await run(writeFileTool, { file_path: 'plain.txt', content: 'one\ntwo (typed)\nthree\nfour\n' });
     dirty.set(file('plain.txt'), 'one\ntwo (typed more)\nthree\nfour\n');
     await assert.rejects(run(writeFileTool, { file_path: 'plain.txt', content: 'x\n' }), /has changed since you last read it/);
   });
@@ -54,10 +61,13 @@ describe('tools/writeFile', () => {
     assert.equal(bytes('crlf.txt').toString('latin1'), 'alpha\r\nBETA\r\ngamma\r\n');
   });
 
-  it('keeps the UTF-8 BOM and UTF-16 encodings', async () => {
+  it('keeps the UTF-8 BOM', async () => {
     await read('bom.txt');
     await run(writeFileTool, { file_path: 'bom.txt', content: 'héllo\nthere\n' });
     assert.deepEqual(bytes('bom.txt'), Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('héllo\nthere\n')]));
+  });
+
+  it('keeps the UTF-16 LE encoding, its BOM and its CRLF line endings', async () => {
     await read('utf16le.txt');
     await run(writeFileTool, { file_path: 'utf16le.txt', content: 'first ☃\nthird\n' });
     assert.deepEqual(bytes('utf16le.txt'), Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('first ☃\r\nthird\r\n', 'utf16le')]));
@@ -115,13 +125,22 @@ describe('tools/writeFile', () => {
     assert.equal(bytes('plain.txt').toString(), 'one\ntwo\nthree\n');
   });
 
-  it('makes the user review a write to a hard-linked file, and a rejection names the rule', async () => {
-    fs.linkSync(file('plain.txt'), file('hard.txt'));
-    await read('hard.txt');
-    workspace.applier.accept = false;
-    await assert.rejects(run(writeFileTool, { file_path: 'hard.txt', content: 'x\n' }), /^ToolError: Denied by file\.hard_link_write: hard\.txt has 2 hard links.*The user declined when asked/);
-    assert.match(workspace.applier.reviewed[0].files[0].alwaysAsk ?? '', /^file\.hard_link_write: /);
-    assert.equal(bytes('plain.txt').toString(), 'one\ntwo\nthree\n');
+  describe('a hard-linked file at the default level', () => {
+    beforeEach(async () => {
+      fs.linkSync(file('plain.txt'), file('hard.txt'));
+      await read('hard.txt');
+      workspace.applier.accept = false;
+    });
+
+    it('names the rule when the user rejects the write, and writes nothing', async () => {
+      await assert.rejects(run(writeFileTool, { file_path: 'hard.txt', content: 'x\n' }), /^ToolError: Denied by file\.hard_link_write: hard\.txt has 2 hard links.*The user declined when asked/);
+      assert.equal(bytes('plain.txt').toString(), 'one\ntwo\nthree\n');
+    });
+
+    it('makes the user review the write, naming the rule', async () => {
+      await assert.rejects(run(writeFileTool, { file_path: 'hard.txt', content: 'x\n' }));
+      assert.match(workspace.applier.reviewed[0].files[0].alwaysAsk ?? '', /^file\.hard_link_write: /);
+    });
   });
 
   it('is refused in an untrusted workspace, like the other writing tools', async () => {
