@@ -2,10 +2,12 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { findFiles } from '../../../../src/core/tools/glob';
-import { searchText } from '../../../../src/core/tools/grep';
-import { resultText, testContext } from '../../support/context';
+import { grepTool, searchText } from '../../../../src/core/tools/grep';
+import { callTool, resultText, testContext } from '../../support/context';
 import { makeSearchTree, type SearchTree } from '../../support/searchTree';
 
+// The walk over the FileSystem port with re2js, which the tools use when no ripgrep binary is given.
+// The budget cases call the tools' searchText/findFiles only to pass a time budget of 0.
 describe('search/fallbackEngine', () => {
   let tree: SearchTree;
   before(() => {
@@ -16,7 +18,7 @@ describe('search/fallbackEngine', () => {
   it('matches a catastrophic-backtracking pattern against a long line in linear time', async () => {
     fs.writeFileSync(path.join(tree.root, 'redos.txt'), `${'a'.repeat(50_000)}!\n`);
     try {
-      const text = resultText(await searchText({ pattern: '(a+)+$', path: 'redos.txt' }, testContext({ root: tree.root }), 60_000));
+      const text = resultText(await callTool(grepTool, { pattern: '(a+)+$', path: 'redos.txt' }, testContext({ root: tree.root })));
       assert.equal(text, 'No matches for "(a+)+$" in redos.txt.');
     } finally {
       fs.rmSync(path.join(tree.root, 'redos.txt'));
@@ -24,7 +26,7 @@ describe('search/fallbackEngine', () => {
   });
 
   it('answers an invalid regex with re2js words in the engine message', async () => {
-    await assert.rejects(searchText({ pattern: 'foo(' }, testContext({ root: tree.root }), 60_000), /Invalid regular expression "foo\(":\nregex parse error: missing closing \)/);
+    await assert.rejects(callTool(grepTool, { pattern: 'foo(' }, testContext({ root: tree.root })), /Invalid regular expression "foo\(":\nregex parse error: missing closing \)/);
   });
 
   it('grep returns with a note when the time budget is already spent', async () => {
