@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { DEFAULT_SETTINGS, SETTING_BOUNDS, SETTING_KEYS, SETTINGS_SECTION } from '../../../src/core/settings';
+import { DEFAULT_DENY_PATTERNS, DEFAULT_SETTINGS, SETTING_BOUNDS, SETTING_KEYS, SETTINGS_SECTION } from '../../../src/core/settings';
 
 interface SettingSchema {
   default?: unknown;
@@ -28,4 +28,10 @@ describe('settings', () => {
       assert.deepEqual({ min: schema.minimum, max: schema.maximum }, bounds);
     });
   }
+
+  describe('command policy settings in package.json', () => {
+    it('ship the built-in deny patterns as the default of workspaceAgentTools.runCommand.deny', () => {
+      assert.deepEqual(properties['workspaceAgentTools.runCommand.deny'].default, DEFAULT_DENY_PATTERNS);
+    });
+  });
 });

@@ -20,6 +20,20 @@ export const neverCancelled: CancellationSignal = {
   onCancellationRequested: () => ({ dispose: () => undefined }),
 };
 
+/** A cancellation token the test cancels by hand. */
+export class ManualCancellation implements CancellationSignal {
+  isCancellationRequested = false;
+  private readonly listeners: (() => void)[] = [];
+  onCancellationRequested(listener: () => void): { dispose(): void } {
+    this.listeners.push(listener);
+    return { dispose: () => undefined };
+  }
+  cancel(): void {
+    this.isCancellationRequested = true;
+    this.listeners.forEach((listener) => listener());
+  }
+}
+
 /** An approver that answers from a script and remembers what it was asked. */
 export class ScriptedApprover implements Approver {
   readonly asked: ApprovalRequest[] = [];

@@ -1,12 +1,13 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { fixturePath, REPO_ROOT } from './paths';
 
 /** The ripgrep binary the @vscode/ripgrep dependency ships for this platform. */
-export const RIPGREP = path.resolve(__dirname, '../../../../node_modules/@vscode/ripgrep-linux-x64/bin/rg');
+export const RIPGREP = path.join(REPO_ROOT, 'node_modules/@vscode/ripgrep-linux-x64/bin/rg');
 
 /** The committed search fixture tree (the integration workspace serves the same files). */
-export const SEARCH_TREE_FIXTURE = path.resolve(__dirname, '../../../../test/fixtures/workspace/search-tree');
+export const SEARCH_TREE_FIXTURE = fixturePath('workspace/search-tree');
 
 /** Modification times, newest last, so glob's newest-first order is known. */
 export const MTIME_ORDER = ['src/nested/deep.ts', 'src/util.ts', 'src/main.ts'];

@@ -1,0 +1,60 @@
+// The runner is driven the way production drives it, through workspace_run_command: each test checks
+// that the processes a command started are gone, and the sentence the result gives for how it ended.
+import * as assert from 'node:assert/strict';
+import * as path from 'node:path';
+import { groupAlive, stopAllCommands } from '../../../../src/core/process/processRunner';
+import { runCommandTool } from '../../../../src/core/tools/runCommand';
+import { alive, commandWorkspace, readWhenWritten, shown } from '../../support/commandWorkspace';
+import { callTool, ManualCancellation, resultText } from '../../support/context';
+
+describe('process/processRunner', () => {
+  const workspace = commandWorkspace();
+  const { setup, run } = workspace;
+
+  it('kills a TERM-ignoring child and a background grandchild on timeout, and says so', async () => {
+    const pids = path.join(workspace.parent, 'timeout-pids');
+    const command = `sh -c 'trap "" TERM; sleep 300' & echo $! > ${pids}; (sleep 300 & echo $! >> ${pids}; wait) & echo started; wait`;
+    const { text } = await run({ command, timeout: 1 }, { approve: true });
+    assert.match(text, /^Timed out after 1 s/);
+    assert.match(text, /--- stdout ---\nstarted\n/);
+    const started = (await readWhenWritten(pids)).trim().split('\n').map(Number);
+    assert.deepEqual(started.filter(alive), []);
+  });
+
+  it('stops background processes left behind when the shell exits', async () => {
+    const pids = path.join(workspace.parent, 'leftover-pids');
+    const { text } = await run({ command: `sleep 300 > /dev/null & echo $! > ${pids}; echo $! >> ${pids}` }, { approve: true });
+    assert.match(text, /Background processes still running/);
+    const started = (await readWhenWritten(pids)).trim().split('\n').map(Number);
+    assert.deepEqual(started.filter(alive), []);
+  });
+
+  it('kills the process group on cancellation', async () => {
+    const token = new ManualCancellation();
+    const { ctx, terminal } = setup({ approve: true, token });
+    const pending = callTool(runCommandTool, { command: 'echo go; sleep 300' }, ctx);
+    await shown(terminal, 'go');
+    token.cancel();
+    assert.match(resultText(await pending), /^Cancelled/);
+  });
+
+  it('kills the process group when the user presses Ctrl+C in the terminal', async () => {
+    const { ctx, terminal } = setup({ approve: true });
+    const pending = callTool(runCommandTool, { command: 'echo go; sleep 300' }, ctx);
+    await shown(terminal, 'go');
+    terminal.interrupt();
+    assert.match(resultText(await pending), /^Stopped by the user/);
+  });
+
+  it('stops running commands when the extension shuts down', async () => {
+    const { ctx, terminal } = setup({ approve: true });
+    const pending = callTool(runCommandTool, { command: 'echo go; sleep 300' }, ctx);
+    await shown(terminal, 'go');
+    await stopAllCommands(1000);
+    assert.match(resultText(await pending), /^Killed by signal SIGTERM/);
+  });
+
+  it('reports a group as gone once its processes ended', () => {
+    assert.equal(groupAlive(2 ** 22 + 12345), false);
+  });
+});

@@ -1,0 +1,107 @@
+// Both engines must answer every query the same way on the same tree: ripgrep (local disk) and the
+// walk over the FileSystem port with re2js (forced here by giving the context no ripgrep binary).
+import * as assert from 'node:assert/strict';
+import type { ToolContext } from '../../../../src/core/context';
+import type { ToolSettings } from '../../../../src/core/settings';
+import { globTool } from '../../../../src/core/tools/glob';
+import { grepTool, type GrepInput } from '../../../../src/core/tools/grep';
+import { callTool, resultText, testContext } from '../../support/context';
+import { makeSearchTree, RIPGREP, type SearchTree } from '../../support/searchTree';
+
+async function answer(run: () => Promise<{ parts: readonly { kind: string; text?: string }[] }>): Promise<string> {
+  try {
+    return resultText(await run());
+  } catch (error) {
+    return `error: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`;
+  }
+}
+
+const PATTERNS = ['TODO', 'a.b(c)', '^line \\d+( MARK)?$', 'export function (\\w+)', 'NEEDLE_MINIFIED', '\\$$'];
+const PATHS = [undefined, 'src', 'src/main.ts', 'build'];
+const GLOBS = [undefined, '*.ts', 'nested/**', '!*.{ts,log}'];
+const MODES = ['content', 'files_with_matches', 'count'] as const;
+
+describe('search/engines', () => {
+  describe('engine parity: ripgrep and the fallback give identical results', () => {
+    let tree: SearchTree;
+    before(() => {
+      tree = makeSearchTree();
+    });
+    after(() => tree.remove());
+
+    // Redaction is the same for both engines and tested on its own; here it would only cost time.
+    const contexts = (settings: Partial<ToolSettings> = {}): { ripgrep: ToolContext; fallback: ToolContext } => ({
+      ripgrep: testContext({ root: tree.root, settings: { redactSecrets: false, ...settings }, ripgrepPath: RIPGREP }),
+      fallback: testContext({ root: tree.root, settings: { redactSecrets: false, ...settings } }),
+    });
+
+    for (const pattern of PATTERNS) {
+      it(`grep ${JSON.stringify(pattern)}: every path, glob, mode, case and fixed_strings, with context and max_results`, async function () {
+        this.timeout(120_000);
+        const { ripgrep, fallback } = contexts();
+        const inputs: GrepInput[] = [];
+        for (const searchPath of PATHS) {
+          for (const glob of GLOBS) {
+            for (const output_mode of MODES) {
+              for (const case_insensitive of [false, true]) {
+                for (const fixed_strings of [false, true]) {
+                  // context and max_results take turns, so each value meets every mode, path and glob.
+                  const turn = inputs.length;
+                  const context = output_mode === 'content' && turn % 2 === 0 ? 2 : 0;
+                  // A cap the tree never exceeds keeps both engines deterministic (past it they stop wherever they are).
+                  const max_results = Math.floor(turn / 2) % 2 === 0 ? 30 : undefined;
+                  inputs.push({ pattern, path: searchPath, glob, output_mode, case_insensitive, fixed_strings, context, max_results });
+                }
+              }
+            }
+          }
+        }
+        for (let start = 0; start < inputs.length; start += 8) {
+          await Promise.all(
+            inputs.slice(start, start + 8).map(async (input) => {
+              const [fromRipgrep, fromFallback] = await Promise.all([answer(() => callTool(grepTool, input, ripgrep)), answer(() => callTool(grepTool, input, fallback))]);
+              assert.equal(fromFallback, fromRipgrep, JSON.stringify(input));
+            }),
+          );
+        }
+      });
+    }
+
+    it('grep: an invalid regex is refused by both with the same first line', async () => {
+      const { ripgrep, fallback } = contexts();
+      for (const pattern of ['foo(', '[a-', 'a{2,1}', '*x']) {
+        const [fromRipgrep, fromFallback] = await Promise.all([answer(() => callTool(grepTool, { pattern }, ripgrep)), answer(() => callTool(grepTool, { pattern }, fallback))]);
+        assert.match(fromRipgrep, /^error: Invalid regular expression/);
+        assert.equal(fromFallback, fromRipgrep);
+      }
+    });
+
+    it('grep: files.exclude applies the same way', async () => {
+      const { ripgrep, fallback } = contexts({ filesExclude: ['**/nested', 'docs/*.md', '*.txt'] });
+      for (const searchPath of [undefined, 'src', 'src/nested']) {
+        const input: GrepInput = { pattern: 'TODO|line', path: searchPath };
+        assert.equal(await answer(() => callTool(grepTool, input, fallback)), await answer(() => callTool(grepTool, input, ripgrep)), JSON.stringify(input));
+      }
+    });
+
+    const GLOB_PATTERNS = ['**/*', '**/*.ts', '*', '*.log', 'src/**', 'src/*/*.ts', '**/{util,deep}.ts', '**/[dm]*.ts', '.github/**', '**/.gitignore', '**/*.{md,yml,txt}', 'build/*', '**/nested/*', 'src/nested/generated.ts', '**/loop/**'];
+
+    for (const searchPath of [undefined, 'src', 'src/nested', 'build']) {
+      it(`glob in ${searchPath ?? 'the root'}: every pattern`, async () => {
+        const { ripgrep, fallback } = contexts();
+        for (const pattern of GLOB_PATTERNS) {
+          const input = { pattern, path: searchPath };
+          const [fromRipgrep, fromFallback] = await Promise.all([answer(() => callTool(globTool, input, ripgrep)), answer(() => callTool(globTool, input, fallback))]);
+          assert.equal(fromFallback, fromRipgrep, JSON.stringify(input));
+        }
+      });
+    }
+
+    it('glob: files.exclude applies the same way', async () => {
+      const { ripgrep, fallback } = contexts({ filesExclude: ['**/nested', 'docs/*.md', '*.txt'] });
+      for (const pattern of ['**/*', 'src/**']) {
+        assert.equal(await answer(() => callTool(globTool, { pattern }, fallback)), await answer(() => callTool(globTool, { pattern }, ripgrep)), pattern);
+      }
+    });
+  });
+});

@@ -1,0 +1,84 @@
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import { editFileTool } from '../../../../src/core/tools/editFile';
+import { callTool } from '../../support/context';
+import { writingWorkspace } from '../../support/writingWorkspace';
+
+describe('tools/editFile', () => {
+  const workspace = writingWorkspace();
+  const { file, bytes, withOptions, run, read } = workspace;
+
+  it('shows the changed lines of an edit with their numbers', async () => {
+    const text = await run(editFileTool, { file_path: 'crlf.txt', old_string: 'beta', new_string: 'BETA\nbeta2' });
+    assert.equal(text, 'Edited crlf.txt: 1 replacement(s)\n     2\tBETA\n     3\tbeta2');
+  });
+
+  it('edits a CRLF file and keeps CRLF', async () => {
+    await run(editFileTool, { file_path: 'crlf.txt', old_string: 'beta', new_string: 'BETA\nbeta2' });
+    assert.equal(bytes('crlf.txt').toString('latin1'), 'alpha\r\nBETA\r\nbeta2\r\ngamma\r\n');
+  });
+
+  it('keeps the other lines of a mixed file byte-identical', async () => {
+    await run(editFileTool, { file_path: 'mixed.txt', old_string: 'three', new_string: 'THREE' });
+    assert.equal(bytes('mixed.txt').toString('latin1'), 'one\r\ntwo\nTHREE\r\nfour\r\n');
+  });
+
+  it('keeps a missing final newline', async () => {
+    await run(editFileTool, { file_path: 'no-final-newline.txt', old_string: 'last', new_string: 'LAST' });
+    assert.equal(bytes('no-final-newline.txt').toString(), 'first\nLAST');
+  });
+
+  it('keeps the BOM and UTF-16 encoding', async () => {
+    await run(editFileTool, { file_path: 'utf16be.txt', old_string: 'second', new_string: 'zweite' });
+    assert.deepEqual(bytes('utf16be.txt'), Buffer.concat([Buffer.from([0xfe, 0xff]), Buffer.from('first ☃\nzweite\n', 'utf16le').swap16()]));
+  });
+
+  it('edits a file it has not read when old_string matches exactly once', async () => {
+    assert.equal(await run(editFileTool, { file_path: 'plain.txt', old_string: 'three', new_string: 'THREE' }), 'Edited plain.txt: 1 replacement(s)\n     3\tTHREE');
+  });
+
+  it('refuses an ambiguous match with the line numbers', async () => {
+    fs.writeFileSync(file('dup.txt'), 'x = 1\ny\nx = 1\n');
+    await assert.rejects(run(editFileTool, { file_path: 'dup.txt', old_string: 'x = 1', new_string: 'x = 2' }), /occurs 2 times in dup\.txt, starting at lines 1, 3/);
+  });
+
+  it('reports a tolerant match', async () => {
+    fs.writeFileSync(file('ws.txt'), 'a = 1   \nb = 2\n');
+    const text = await run(editFileTool, { file_path: 'ws.txt', old_string: 'a = 1\nb = 2', new_string: 'a = 1\nb = 3' });
+    assert.match(text, /\(old_string matched ignoring trailing whitespace\.\)/);
+    assert.equal(bytes('ws.txt').toString(), 'a = 1   \nb = 3\n');
+  });
+
+  it('accepts an edit of a file changed since it was read when old_string still matches exactly once', async () => {
+    await read('plain.txt');
+    fs.writeFileSync(file('plain.txt'), 'zero\none\ntwo\nthree\n');
+    await run(editFileTool, { file_path: 'plain.txt', old_string: 'two', new_string: 'TWO' });
+    assert.equal(bytes('plain.txt').toString(), 'zero\none\nTWO\nthree\n');
+  });
+
+  it('refuses a loose match in a file changed since it was read', async () => {
+    await read('plain.txt');
+    fs.writeFileSync(file('plain.txt'), 'one  \ntwo\n');
+    await assert.rejects(run(editFileTool, { file_path: 'plain.txt', old_string: 'one\ntwo', new_string: 'x' }), /has changed since you last read it/);
+  });
+
+  it("edits the editor's unsaved text, not the file on disk", async () => {
+    withOptions({ dirty: new Map([[file('plain.txt'), 'one\ntwo (typed)\nthree\n']]) });
+    await run(editFileTool, { file_path: 'plain.txt', old_string: 'one', new_string: 'ONE' });
+    assert.equal(Buffer.from(workspace.applier.applied[0].files[0].after?.bytes ?? []).toString(), 'ONE\ntwo (typed)\nthree\n');
+  });
+
+  it('creates a missing file from an empty old_string', async () => {
+    assert.equal(await run(editFileTool, { file_path: 'made.txt', old_string: '', new_string: 'hi\n' }), 'Created made.txt (1 lines)');
+  });
+
+  it('refuses a file that is not valid UTF-8 rather than corrupting it', async () => {
+    await assert.rejects(run(editFileTool, { file_path: 'latin1.txt', old_string: 'caf', new_string: 'CAF' }), /not valid UTF-8/);
+  });
+
+  it('is refused in an untrusted workspace, like the other writing tools', async () => {
+    withOptions({ workspace: { trusted: false } });
+    await assert.rejects(callTool(editFileTool, { file_path: 'plain.txt', old_string: 'one', new_string: 'ONE' }, workspace.ctx), /not trusted \(Restricted Mode\)/);
+    assert.equal(workspace.applier.reviewed.length, 0);
+  });
+});

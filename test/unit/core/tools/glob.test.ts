@@ -1,0 +1,204 @@
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type { ToolContext } from '../../../../src/core/context';
+import type { ToolSettings } from '../../../../src/core/settings';
+import { globTool, MAX_GLOB_RESULTS } from '../../../../src/core/tools/glob';
+import { callTool, resultText, testContext } from '../../support/context';
+import { makeSearchTree, RIPGREP, type SearchTree } from '../../support/searchTree';
+
+describe('tools/glob', () => {
+  describe('workspace_glob (ripgrep engine)', () => {
+    let tree: SearchTree;
+    before(() => {
+      tree = makeSearchTree();
+    });
+    after(() => tree.remove());
+
+    const context = (settings: Partial<ToolSettings> = {}): ToolContext => testContext({ root: tree.root, settings, ripgrepPath: RIPGREP });
+    const glob = async (pattern: string, extra: { path?: string } = {}, settings: Partial<ToolSettings> = {}) =>
+      resultText(await callTool(globTool, { pattern, ...extra }, context(settings)));
+
+    it('matches across folders with ** and lists the newest modification first', async () => {
+      assert.equal(await glob('**/*.ts'), ['src/main.ts', 'src/util.ts', 'src/nested/deep.ts'].join('\n'));
+    });
+
+    it('leaves out files hidden by the root .gitignore', async () => {
+      const all = (await glob('**/*')).split('\n');
+      assert.ok(!all.includes('build/out.js'));
+      assert.ok(!all.includes('debug.log'));
+    });
+
+    it('leaves out files hidden by a nested .gitignore', async () => {
+      const all = (await glob('**/*')).split('\n');
+      assert.ok(!all.includes('src/nested/generated.ts'));
+    });
+
+    it('honours negations in .gitignore', async () => {
+      const all = (await glob('**/*')).split('\n');
+      assert.ok(all.includes('keep.log'));
+    });
+
+    it('matches a single * only in the top folder', async () => {
+      assert.equal(await glob('*.log'), 'keep.log');
+    });
+
+    it('expands braces', async () => {
+      assert.deepEqual((await glob('**/{util,deep}.ts')).split('\n').sort(), ['src/nested/deep.ts', 'src/util.ts']);
+    });
+
+    it('expands character classes', async () => {
+      assert.deepEqual((await glob('src/**/[dm]*.ts')).split('\n').sort(), ['src/main.ts', 'src/nested/deep.ts']);
+    });
+
+    it('matches dotfiles and dot-folders only when the pattern names them', async () => {
+      assert.ok(!(await glob('**/*.yml')).includes('ci.yml'));
+      assert.equal(await glob('.github/**/*.yml'), '.github/workflows/ci.yml');
+      assert.deepEqual((await glob('**/.gitignore')).split('\n').sort(), ['.gitignore', 'src/nested/.gitignore']);
+    });
+
+    it('searches inside path and still shows workspace-relative paths', async () => {
+      assert.equal(await glob('*.ts', { path: 'src' }), ['src/main.ts', 'src/util.ts'].join('\n'));
+    });
+
+    describe('never follows symlinks', () => {
+      it('lists nothing from outside the workspace and nothing through a loop', async () => {
+        const all = (await glob('**/*')).split('\n');
+        assert.ok(!all.some((line) => line.includes('secret-outside') || line.includes('link-outside') || line.includes('loop/')));
+      });
+
+      it('lists each file once despite a loop', async () => {
+        const all = (await glob('**/*')).split('\n');
+        assert.equal(new Set(all).size, all.length);
+      });
+
+      it('leaves out a symlinked file', async () => {
+        const all = (await glob('**/*')).split('\n');
+        assert.ok(!all.includes('src/main-link.ts'));
+      });
+    });
+
+    it('refuses a pattern that climbs out of the workspace with the guard rule', async () => {
+      await assert.rejects(glob('../**'), /Denied by file\.outside_workspace_read/);
+    });
+
+    it('refuses an absolute pattern outside the workspace with the guard rule', async () => {
+      await assert.rejects(glob('/etc/*'), /Denied by file\.outside_workspace_read/);
+    });
+
+    it('refuses an absolute pattern into a system folder with the guard rule', async () => {
+      await assert.rejects(glob('/proc/*'), /Denied by file\.system_path_read/);
+    });
+
+    it('hides what files.exclude hides', async () => {
+      const text = await glob('**/*', {}, { filesExclude: ['**/docs', 'src/nested/**'] });
+      assert.ok(!text.includes('docs/readme.md'));
+      assert.ok(!text.includes('src/nested/deep.ts'));
+      assert.ok(text.includes('src/main.ts'));
+    });
+
+    describe('with more files than it lists', () => {
+      let many: string;
+      before(() => {
+        many = path.join(tree.root, 'many');
+        fs.mkdirSync(many);
+        for (let i = 0; i < MAX_GLOB_RESULTS + 5; i += 1) {
+          fs.writeFileSync(path.join(many, `f${i}.txt`), '');
+        }
+      });
+      after(() => fs.rmSync(many, { recursive: true }));
+
+      it('lists at most 100 paths and counts the rest', async () => {
+        const lines = (await glob('many/*.txt')).split('\n');
+        assert.equal(lines.length, MAX_GLOB_RESULTS + 1);
+        assert.equal(lines[MAX_GLOB_RESULTS], '[5 more not shown]');
+      });
+    });
+
+    describe('with a .gitignore among 320 files', () => {
+      let many: string;
+      before(() => {
+        many = path.join(tree.root, 'many-ignored');
+        fs.mkdirSync(many);
+        fs.writeFileSync(path.join(many, '.gitignore'), 'f7.txt\n');
+        for (let i = 0; i < 320; i += 1) {
+          fs.writeFileSync(path.join(many, `f${i}.txt`), '');
+        }
+      });
+      after(() => fs.rmSync(many, { recursive: true }));
+
+      it('honours .gitignore for a name glob with many matches', async () => {
+        const text = await glob('many-ignored/*.txt');
+        assert.ok(!text.split('\n').includes('many-ignored/f7.txt'));
+        assert.match(text, /\n\[219 more not shown\]$/);
+      });
+
+      it('honours .gitignore for a name glob with few matches', async () => {
+        assert.doesNotMatch(await glob('many-ignored/f7*'), /f7\.txt/);
+      });
+    });
+
+    describe('with an ignored folder whose name ends like the files', () => {
+      let dir: string;
+      before(() => {
+        dir = path.join(tree.root, 'dep-tree');
+        fs.mkdirSync(path.join(dir, 'cache.d'), { recursive: true });
+        fs.mkdirSync(path.join(dir, 'ok'));
+        fs.writeFileSync(path.join(dir, '.gitignore'), 'cache.d/\n');
+        fs.writeFileSync(path.join(dir, 'cache.d', 'inner.d'), '');
+        fs.writeFileSync(path.join(dir, 'ok', 'kept.d'), '');
+      });
+      after(() => fs.rmSync(dir, { recursive: true }));
+
+      it('hides the inside of an ignored folder whose own name matches the name glob', async () => {
+        assert.equal(await glob('dep-tree/**/*.d'), 'dep-tree/ok/kept.d');
+      });
+    });
+
+    describe('with a .gitignore deep in the tree', () => {
+      before(() => {
+        const deep = path.join(tree.root, 'deep-rules', 'a', 'b');
+        fs.mkdirSync(deep, { recursive: true });
+        fs.writeFileSync(path.join(deep, '.gitignore'), 'secret.cfg\n');
+        fs.writeFileSync(path.join(deep, 'secret.cfg'), '');
+        fs.writeFileSync(path.join(deep, 'public.cfg'), '');
+      });
+      after(() => fs.rmSync(path.join(tree.root, 'deep-rules'), { recursive: true }));
+
+      it('applies it to a name glob with few matches', async () => {
+        assert.equal(await glob('**/*.cfg'), 'deep-rules/a/b/public.cfg');
+      });
+
+      it('applies it to a name glob searched from a folder above it', async () => {
+        assert.equal(await glob('**/*.cfg', { path: 'deep-rules/a' }), 'deep-rules/a/b/public.cfg');
+      });
+
+      // Hiding the .gitignore files from view does not switch their rules off.
+      it('still applies it when files.exclude hides the .gitignore files', async () => {
+        assert.equal(await glob('**/*.cfg', {}, { filesExclude: ['**/.gitignore'] }), 'deep-rules/a/b/public.cfg');
+        assert.equal(await glob('**/*.cfg', {}, { filesExclude: ['deep-rules/a/b/.gitignore'] }), 'deep-rules/a/b/public.cfg');
+      });
+
+      it('does not list the .gitignore files that files.exclude hides', async () => {
+        assert.equal(await glob('**/.gitignore', { path: 'deep-rules' }, { filesExclude: ['**/.gitignore'] }), 'No files match **/.gitignore in deep-rules (files hidden by .gitignore or files.exclude are not searched).');
+      });
+    });
+
+    it('says when nothing matches', async () => {
+      assert.match(await glob('**/*.nothing'), /^No files match \*\*\/\*\.nothing in the workspace/);
+    });
+
+    it('refuses patterns longer than the bound', async () => {
+      await assert.rejects(glob(`${'a'.repeat(600)}*`), /at most 512 are accepted/);
+    });
+
+    it('refuses brace groups that would expand into too many patterns', async () => {
+      await assert.rejects(glob('{a,b}{c,d}{e,f}{g,h}{i,j}{k,l}{m,n}{o,p}{q,r}/*'), /expands into 512 alternatives/);
+      await assert.rejects(glob('{1..100000}/*.ts'), /expands into 100000 alternatives/);
+    });
+
+    it('refuses a file as path', async () => {
+      await assert.rejects(glob('*', { path: 'src/main.ts' }), /is a file, not a folder/);
+    });
+  });
+});

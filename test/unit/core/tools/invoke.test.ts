@@ -1,0 +1,93 @@
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { editFileTool } from '../../../../src/core/tools/editFile';
+import { budgetResult } from '../../../../src/core/tools/invoke';
+import { listDirectoryTool } from '../../../../src/core/tools/listDirectory';
+import { readFileTool } from '../../../../src/core/tools/readFile';
+import { runCommandTool } from '../../../../src/core/tools/runCommand';
+import { writeFileTool } from '../../../../src/core/tools/writeFile';
+import { callTool, testContext } from '../../support/context';
+
+// invokeTool is what callTool calls: the suite enters through the same door as every tool suite.
+describe('tools/invoke', () => {
+  const ctx = testContext({ root: os.tmpdir() });
+
+  it('refuses unknown fields instead of ignoring them', async () => {
+    await assert.rejects(callTool(readFileTool, { file_path: 'a', safe: true }, ctx), /Invalid input for workspace_read_file: unknown field "safe"/);
+  });
+
+  it('refuses a missing field, listing the accepted ones', async () => {
+    await assert.rejects(callTool(readFileTool, {}, ctx), /missing required field "file_path".*Accepted fields: file_path, offset, limit/);
+  });
+
+  it('refuses a field outside its range', async () => {
+    await assert.rejects(callTool(readFileTool, { file_path: 'a', offset: 0 }, ctx), /offset must be >= 1/);
+  });
+
+  describe('in an untrusted workspace', () => {
+    const untrusted = testContext({ root: os.tmpdir(), workspace: { trusted: false } });
+
+    it('refuses writing tools', async () => {
+      await assert.rejects(callTool(writeFileTool, { file_path: 'a', content: '' }, untrusted), /not trusted/);
+      await assert.rejects(callTool(runCommandTool, { command: 'ls' }, untrusted), /not trusted/);
+    });
+
+    it('lets reads through', async () => {
+      await assert.doesNotReject(callTool(listDirectoryTool, {}, untrusted));
+    });
+  });
+
+  it('refuses writing tools in plan mode', async () => {
+    const planning = testContext({ root: os.tmpdir(), settings: { planMode: true } });
+    await assert.rejects(callTool(editFileTool, { file_path: 'a', old_string: 'x', new_string: 'y' }, planning), /plan mode/);
+  });
+
+  describe('output budget', () => {
+    it('cuts a long text result to workspaceAgentTools.output.maxResultChars with a note naming the setting', () => {
+      const lines = Array.from({ length: 5000 }, (_, i) => `match ${i}`).join('\n');
+      const result = budgetResult({ parts: [{ kind: 'text', text: lines }] }, 10_000);
+      const text = result.parts[0].kind === 'text' ? result.parts[0].text : '';
+      assert.ok(text.length < 10_300, `${text.length} characters`);
+      assert.match(text, /^match 0\nmatch 1\n/);
+      assert.match(text, /\n\[output truncated: \d+ more characters not shown\. The output budget is 10000 characters \(workspaceAgentTools\.output\.maxResultChars\); ask for less/);
+    });
+
+    it('shares the budget between text parts and leaves image parts alone', () => {
+      const image = { kind: 'image' as const, mimeType: 'image/png', data: new Uint8Array([1, 2, 3]) };
+      const result = budgetResult({ parts: [{ kind: 'text', text: 'x'.repeat(8000) }, image, { kind: 'text', text: 'y'.repeat(8000) }] }, 10_000);
+      assert.equal(result.parts[0].kind === 'text' && result.parts[0].text, 'x'.repeat(8000));
+      assert.equal(result.parts[1], image);
+      const second = result.parts[2].kind === 'text' ? result.parts[2].text : '';
+      assert.match(second, /^y{2000}\n\[output truncated: 6000 more characters not shown/);
+    });
+
+    it('returns a result within the budget unchanged', () => {
+      const result = { parts: [{ kind: 'text' as const, text: 'short' }] };
+      assert.deepEqual(budgetResult(result, 10_000), result);
+    });
+  });
+
+  describe('secret redaction', () => {
+    let root: string;
+    before(() => {
+      root = fs.mkdtempSync(path.join(os.tmpdir(), 'wat-redact-'));
+      fs.writeFileSync(path.join(root, 'config.sh'), 'export GITHUB_TOKEN=ghp_R5v8KzQ2mN7pL4xW9tY3bC6dF1gH0jK2sA5e\necho ok\n');
+    });
+    after(() => fs.rmSync(root, { recursive: true, force: true }));
+
+    it('replaces secrets in results before they leave core and reports them', async () => {
+      const result = await callTool(readFileTool, { file_path: 'config.sh' }, testContext({ root }));
+      const text = result.parts.map((part) => (part.kind === 'text' ? part.text : '')).join('');
+      assert.equal(text, '     1\texport GITHUB_TOKEN=[REDACTED github secret, line 1]\n     2\techo ok');
+      assert.deepEqual(result.redactions, [{ kind: 'github', line: 1 }]);
+    });
+
+    it('leaves results alone when the user turned redaction off', async () => {
+      const result = await callTool(readFileTool, { file_path: 'config.sh' }, testContext({ root, settings: { redactSecrets: false } }));
+      const text = result.parts.map((part) => (part.kind === 'text' ? part.text : '')).join('');
+      assert.match(text, /ghp_R5v8KzQ2mN7pL4xW9tY3bC6dF1gH0jK2sA5e/);
+    });
+  });
+});

@@ -1,0 +1,134 @@
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { manifestEntry } from '../../../../src/core/tools/manifest';
+import { readFileTool } from '../../../../src/core/tools/readFile';
+import { commandConfirmation, runCommandTool } from '../../../../src/core/tools/runCommand';
+import { commandWorkspace } from '../../support/commandWorkspace';
+import { callTool, resultText } from '../../support/context';
+
+describe('tools/runCommand', () => {
+  const workspace = commandWorkspace();
+  const { setup, run } = workspace;
+
+  it('returns the exit code and stdout and stderr separately', async () => {
+    const { text } = await run({ command: 'echo out; echo err >&2' });
+    assert.match(text, /^Exit code: 0/);
+    assert.match(text, /--- stdout ---\nout\n/);
+    assert.match(text, /--- stderr ---\nerr\n/);
+  });
+
+  it('returns a failing exit code as a result, not an error', async () => {
+    const { text } = await run({ command: 'ls does-not-exist' });
+    assert.match(text, /^Exit code: 2/);
+    assert.match(text, /does-not-exist/);
+  });
+
+  it('runs in the cwd given, relative to the workspace', async () => {
+    const { text } = await run({ command: 'pwd', cwd: 'sub' });
+    assert.match(text, new RegExp(`--- stdout ---\\n${fs.realpathSync(path.join(workspace.root, 'sub'))}\\n`));
+  });
+
+  it('refuses a cwd outside the workspace', async () => {
+    await assert.rejects(run({ command: 'ls', cwd: workspace.parent }), /outside the workspace/);
+  });
+
+  it('refuses extra input fields such as a model-supplied safe flag', async () => {
+    await assert.rejects(run({ command: 'rm -rf sub', safe: true }), /unknown field "safe"/);
+  });
+
+  it('shows the live output in the terminal and the status at the end', async () => {
+    const { terminal } = await run({ command: 'echo visible' });
+    assert.equal(terminal.text, 'visible\n');
+    assert.match(terminal.summary, /^Exit code: 0/);
+  });
+
+  it('gives the command no stdin and a non-interactive environment', async () => {
+    const { text } = await run({ command: 'cat; echo "$PAGER $GIT_PAGER $GIT_TERMINAL_PROMPT $DEBIAN_FRONTEND $NO_COLOR $TERM"' });
+    assert.match(text, /--- stdout ---\ncat cat 0 noninteractive 1 dumb\n/);
+  });
+
+  it('keeps head and tail of long output within the budget', async () => {
+    const { text } = await run({ command: 'seq 1 200000' });
+    const stdout = /--- stdout ---\n([\s\S]*?)\n\[stdout was/.exec(text)?.[1] ?? '';
+    assert.ok(stdout.length < 31_000, `kept ${stdout.length} characters`);
+    assert.match(stdout, /^1\n2\n3\n/);
+    assert.match(stdout, /\n200000$/);
+  });
+
+  it('saves the full log of long output, where workspace_read_file can read it', async () => {
+    const { text, ctx } = await run({ command: 'seq 1 200000' });
+    const logPath = /Full log: (.*)/.exec(text)?.[1] ?? '';
+    const log = fs.readFileSync(logPath, 'utf8');
+    assert.match(log, /\n100000\n/);
+    const read = resultText(await callTool(readFileTool, { file_path: logPath, offset: 100002, limit: 1 }, ctx));
+    assert.match(read, /100000/);
+  });
+
+  it('keeps as much of each stream as workspaceAgentTools.output.commandOutputChars says', async () => {
+    const { text } = await run({ command: 'seq 1 200000' }, { settings: { commandOutputChars: 5_000 } });
+    const stdout = /--- stdout ---\n([\s\S]*?)\n\[stdout was/.exec(text)?.[1] ?? '';
+    assert.ok(stdout.length > 4_900 && stdout.length < 5_200, `kept ${stdout.length} characters`);
+    assert.match(stdout, /^1\n2\n/);
+    assert.match(stdout, /\n200000$/);
+  });
+
+  it('strips ANSI escapes for the model but not for the terminal', async () => {
+    const { text, terminal } = await run({ command: "printf '\\033[31mred\\033[0m\\n'" });
+    assert.match(text, /--- stdout ---\nred\n/);
+    assert.ok(terminal.text.includes('\u001b[31m'));
+  });
+
+  it('asks before a command the policy does not allow, and runs it when approved', async () => {
+    const { text, approver } = await run({ command: 'touch made.txt' }, { approve: true });
+    assert.equal(approver.asked.length, 1);
+    assert.equal(approver.asked[0].kind, 'command');
+    assert.match(text, /^Exit code: 0/);
+    assert.ok(fs.existsSync(path.join(workspace.root, 'made.txt')));
+  });
+
+  it('does not run a command the user declined', async () => {
+    await assert.rejects(run({ command: 'touch declined.txt' }, { approve: false }), /declined/);
+    assert.equal(fs.existsSync(path.join(workspace.root, 'declined.txt')), false);
+  });
+
+  it('refuses a denied command without asking', async () => {
+    const { ctx, approver } = setup({ approve: true });
+    await assert.rejects(callTool(runCommandTool, { command: 'rm -rf /' }, ctx), /refused by the command policy/);
+    assert.equal(approver.asked.length, 0);
+  });
+
+  it('does not ask again when the chat already confirmed the call', async () => {
+    const { ctx, approver } = setup({ approve: false });
+    const result = await callTool(runCommandTool, { command: 'touch chat.txt' }, { ...ctx, call: { ...ctx.call, confirmedInChat: true } });
+    assert.match(resultText(result), /^Exit code: 0/);
+    assert.equal(approver.asked.length, 0);
+  });
+
+  it('prepares a chat confirmation with the command, cwd and reason when the policy asks', async () => {
+    const { ctx } = setup();
+    const confirmation = await commandConfirmation({ command: 'rm -r sub' }, ctx);
+    assert.match(confirmation?.message ?? '', /rm -r sub[\s\S]*in `\.`[\s\S]*rm deletes/);
+  });
+
+  it('prepares no chat confirmation for a command the policy runs without asking', async () => {
+    const { ctx } = setup();
+    assert.equal(await commandConfirmation({ command: 'ls' }, ctx), undefined);
+  });
+
+  it('is refused on a virtual workspace, where no process can run', async () => {
+    const { ctx } = setup();
+    const virtual = { ...ctx, workspace: { ...ctx.workspace, folders: [{ name: 'mem', location: { scheme: 'memfs', authority: '', path: '/' } }] } };
+    await assert.rejects(callTool(runCommandTool, { command: 'ls' }, virtual), /not available here[\s\S]*virtual workspace/);
+  });
+
+  it('is hidden from chat on virtual workspaces by its when clause', () => {
+    assert.equal(manifestEntry(runCommandTool).when, '!virtualWorkspace');
+  });
+
+  it('is refused in plan mode before anything runs', async () => {
+    const { ctx, terminal } = setup({ approve: true });
+    await assert.rejects(callTool(runCommandTool, { command: 'touch plan.txt' }, { ...ctx, settings: { ...ctx.settings, planMode: true } }), /plan mode/);
+    assert.equal(terminal.text, '');
+  });
+});

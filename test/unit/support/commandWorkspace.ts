@@ -1,0 +1,108 @@
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import type { CancellationSignal } from '../../../src/core/errors';
+import type { CommandHost, CommandTerminal } from '../../../src/core/ports/process';
+import { nodeProcessRunner } from '../../../src/core/process/processRunner';
+import type { ToolSettings } from '../../../src/core/settings';
+import { runCommandTool } from '../../../src/core/tools/runCommand';
+import { callTool, resultText, ScriptedApprover, testContext } from './context';
+
+/** A terminal that records what it was shown and can be interrupted like Ctrl+C. */
+export class RecordingTerminal implements CommandTerminal {
+  text = '';
+  summary = '';
+  private listeners: Array<() => void> = [];
+  write(chunk: string): void {
+    this.text += chunk;
+  }
+  finish(summary: string): void {
+    this.summary = summary;
+  }
+  onInterrupt(listener: () => void): { dispose(): void } {
+    this.listeners.push(listener);
+    return { dispose: () => (this.listeners = this.listeners.filter((other) => other !== listener)) };
+  }
+  interrupt(): void {
+    this.listeners.forEach((listener) => listener());
+  }
+}
+
+export interface RunOptions {
+  approve?: boolean;
+  token?: CancellationSignal;
+  settings?: Partial<ToolSettings>;
+}
+
+export interface CommandWorkspace {
+  /** The temp folder that holds the workspace (ws/, with a sub/ folder) and the command logs; outside the workspace. */
+  readonly parent: string;
+  /** The workspace folder. */
+  readonly root: string;
+  /** A context whose command host runs /bin/sh through the real process runner and shows output in a recording terminal. */
+  setup(options?: RunOptions): { ctx: ReturnType<typeof testContext>; terminal: RecordingTerminal; approver: ScriptedApprover };
+  /** Calls workspace_run_command through callTool and returns the result's text. */
+  run(input: Record<string, unknown>, options?: RunOptions): Promise<{ text: string; terminal: RecordingTerminal; approver: ScriptedApprover; ctx: ReturnType<typeof testContext> }>;
+}
+
+/**
+ * A workspace for workspace_run_command, made in a `before` hook of the calling describe and
+ * removed in its `after` hook.
+ */
+export function commandWorkspace(): CommandWorkspace {
+  let parent = '';
+  before(() => {
+    parent = fs.mkdtempSync(path.join(os.tmpdir(), 'wat-run-'));
+    fs.mkdirSync(path.join(parent, 'ws', 'sub'), { recursive: true });
+  });
+  after(() => fs.rmSync(parent, { recursive: true, force: true }));
+
+  const setup = (options: RunOptions = {}) => {
+    const terminal = new RecordingTerminal();
+    const host: CommandHost = { shell: '/bin/sh', logDirectory: path.join(parent, 'logs'), environment: () => process.env, openTerminal: () => terminal, processes: nodeProcessRunner };
+    const approver = new ScriptedApprover(options.approve ?? false);
+    const ctx = testContext({ root: path.join(parent, 'ws'), approver, token: options.token, settings: options.settings, commands: host });
+    return { ctx, terminal, approver };
+  };
+  return {
+    get parent() {
+      return parent;
+    },
+    get root() {
+      return path.join(parent, 'ws');
+    },
+    setup,
+    async run(input, options = {}) {
+      const { ctx, terminal, approver } = setup(options);
+      const result = await callTool(runCommandTool, input, ctx);
+      return { text: resultText(result), terminal, approver, ctx };
+    },
+  };
+}
+
+/** Polls a file until it has content: the command writes the pids it started. */
+export async function readWhenWritten(file: string): Promise<string> {
+  for (;;) {
+    if (fs.existsSync(file) && fs.readFileSync(file, 'utf8').trim().split('\n').length >= 2) {
+      return fs.readFileSync(file, 'utf8');
+    }
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+/** A process that exists and is not a zombie (containers without a reaping init keep zombies). */
+export function alive(pid: number): boolean {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return !['Z', 'X'].includes(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[0]);
+  } catch {
+    return false;
+  }
+}
+
+/** Waits until the recording terminal has shown `text`. */
+export async function shown(terminal: RecordingTerminal, text: string): Promise<void> {
+  while (!terminal.text.includes(text)) {
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
