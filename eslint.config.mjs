@@ -12,6 +12,7 @@ const nodeIoBans = ['fs', 'fs/promises', 'child_process'].flatMap((name) => [nam
 const CORE_NODE_ADAPTERS = [
   'src/core/fs/nodeFileSystem.ts',
   'src/core/process/processRunner.ts',
+  'src/core/process/processGroup.ts',
   'src/core/process/commandLogs.ts',
   'src/core/search/ripgrep/run.ts',
   'src/core/read/pdfText.ts',

@@ -5,93 +5,16 @@
 // Limit: a process that leaves the group (setsid, or a daemon that double-forks into a new
 // session) is out of reach of a group signal; it is not tracked and may outlive the command.
 import { spawn } from 'node:child_process';
-import { createWriteStream, existsSync, mkdirSync, readdirSync, readFileSync, type WriteStream } from 'node:fs';
+import { createWriteStream, mkdirSync, type WriteStream } from 'node:fs';
 import * as path from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
 import type { ProcessOutcome, ProcessRequest, ProcessRunner, StopReason } from '../ports/process';
 import { BoundedOutput, stripAnsi } from './boundedOutput';
+import { delay, groupAlive, terminateGroup } from './processGroup';
 
-const POLL_MS = 50;
 /** After the group is gone, how long to wait for the pipes to report end of file. */
 const DRAIN_MS = 500;
-/** After KILL, how long to wait for the group to disappear before giving up on it. */
-const AFTER_KILL_MS = 2000;
 
-function delay(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}
-
-/**
- * True while a living process of the group exists. On Linux /proc is read so that zombies (dead
- * processes nobody reaped, common in containers whose init does not reap) do not count as alive;
- * elsewhere a signal 0 to the group answers.
- */
-export function groupAlive(pgid: number): boolean {
-  if (existsSync('/proc/self/stat')) {
-    return livingMembersOnLinux(pgid);
-  }
-  try {
-    process.kill(-pgid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
-function livingMembersOnLinux(pgid: number): boolean {
-  let entries: string[];
-  try {
-    entries = readdirSync('/proc');
-  } catch {
-    return false;
-  }
-  for (const entry of entries) {
-    if (!/^\d+$/.test(entry)) {
-      continue;
-    }
-    let stat: string;
-    try {
-      stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-    } catch {
-      continue;
-    }
-    // pid (comm) state ppid pgrp ...: comm may hold spaces and parentheses, so split after the last ')'.
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    if (Number(fields[2]) === pgid && fields[0] !== 'Z' && fields[0] !== 'X') {
-      return true;
-    }
-  }
-  return false;
-}
-
-function signalGroup(pgid: number, signal: NodeJS.Signals): void {
-  try {
-    process.kill(-pgid, signal);
-  } catch {
-    // The group is already gone.
-  }
-}
-
-async function waitUntilGone(pgid: number, ms: number): Promise<boolean> {
-  const deadline = Date.now() + ms;
-  while (groupAlive(pgid)) {
-    if (Date.now() >= deadline) {
-      return false;
-    }
-    await delay(POLL_MS);
-  }
-  return true;
-}
-
-/** TERM to the whole group, KILL to whatever is left after the grace period. */
-export async function terminateGroup(pgid: number, graceMs: number): Promise<void> {
-  signalGroup(pgid, 'SIGTERM');
-  if (await waitUntilGone(pgid, graceMs)) {
-    return;
-  }
-  signalGroup(pgid, 'SIGKILL');
-  await waitUntilGone(pgid, AFTER_KILL_MS);
-}
 
 /** Process groups of commands still running, so the extension can stop them when it shuts down. */
 const runningGroups = new Set<number>();

@@ -2,7 +2,8 @@
 // that the processes a command started are gone, and the sentence the result gives for how it ended.
 import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
-import { groupAlive, stopAllCommands } from '../../../../src/core/process/processRunner';
+import { groupAlive } from '../../../../src/core/process/processGroup';
+import { stopAllCommands } from '../../../../src/core/process/processRunner';
 import { runCommandTool } from '../../../../src/core/tools/runCommand';
 import { alive, commandWorkspace, readWhenWritten, shown } from '../../support/commandWorkspace';
 import { callTool, ManualCancellation, resultText } from '../../support/context';
