@@ -1,16 +1,9 @@
 import * as assert from 'node:assert/strict';
 import { displayPath, fileLocation, isInside } from '../../../src/core/location';
-import type { WorkspaceInfo } from '../../../src/core/ports/workspace';
+import { SINGLE_FOLDER, TWO_FOLDERS } from '../support/workspaces';
 
-const single: WorkspaceInfo = { folders: [{ name: 'app', location: fileLocation('/work/app') }], trusted: true, home: '/home/dev' };
-const multi: WorkspaceInfo = {
-  folders: [
-    { name: 'app', location: fileLocation('/work/app') },
-    { name: 'lib', location: fileLocation('/src/lib') },
-  ],
-  trusted: true,
-  home: '/home/dev',
-};
+const single = SINGLE_FOLDER;
+const multi = TWO_FOLDERS;
 
 describe('location', () => {
   describe('isInside', () => {

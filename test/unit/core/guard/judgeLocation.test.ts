@@ -1,33 +1,21 @@
 import * as assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { judgeLocation } from '../../../../src/core/guard/judgeLocation';
 import type { GuardAccess } from '../../../../src/core/guard/rules';
 import { fileLocation } from '../../../../src/core/location';
 import type { RiskLevel } from '../../../../src/core/settings';
 import { testContext } from '../../support/context';
+import { makeLinkTree, type LinkTree } from '../../support/linkTree';
 
 describe('guard/judgeLocation', () => {
-  let parent: string;
+  let tree: LinkTree;
   let root: string;
-  let outside: string;
   beforeEach(() => {
-    parent = fs.mkdtempSync(path.join(os.tmpdir(), 'wat-judge-'));
-    root = path.join(parent, 'ws');
-    outside = path.join(parent, 'outside');
-    fs.mkdirSync(root);
-    fs.mkdirSync(outside);
-    fs.writeFileSync(path.join(root, 'plain.txt'), 'x\n');
-    fs.writeFileSync(path.join(outside, 'target.txt'), 'outside\n');
-    fs.symlinkSync(path.join(outside, 'target.txt'), path.join(root, 'escape.txt'));
-    fs.symlinkSync(path.join(outside, 'missing.txt'), path.join(root, 'dangling.txt'));
-    fs.writeFileSync(path.join(root, 'linked.txt'), 'linked\n');
-    fs.linkSync(path.join(root, 'linked.txt'), path.join(root, 'hard.txt'));
-    execFileSync('mkfifo', [path.join(root, 'fifo')]);
+    tree = makeLinkTree();
+    root = tree.root;
   });
-  afterEach(() => fs.rmSync(parent, { recursive: true, force: true }));
+  afterEach(() => tree.remove());
 
   const judge = async (name: string, access: GuardAccess, riskLevel: RiskLevel) =>
     (await judgeLocation(fileLocation(path.join(root, name)), access, testContext({ root, settings: { riskLevel } }))).verdict;
@@ -64,7 +52,7 @@ describe('guard/judgeLocation', () => {
 
   it('returns what is at the resolved location', async () => {
     const judged = await judgeLocation(fileLocation(path.join(root, 'escape.txt')), 'read', testContext({ root, settings: { riskLevel: 'high' } }));
-    assert.equal(judged.resolved.path, fs.realpathSync(path.join(outside, 'target.txt')));
+    assert.equal(judged.resolved.path, fs.realpathSync(path.join(tree.outside, 'target.txt')));
     assert.equal(judged.stat?.kind, 'file');
     assert.match(judged.subject, /escape\.txt \(a symlink to .*target\.txt\)$/);
   });

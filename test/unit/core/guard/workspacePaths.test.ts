@@ -1,17 +1,10 @@
 import * as assert from 'node:assert/strict';
-import { fileLocation } from '../../../../src/core/location';
-import { resolveWorkspacePath } from '../../../../src/core/guard/workspacePaths';
 import type { WorkspaceInfo } from '../../../../src/core/ports/workspace';
+import { resolveWorkspacePath } from '../../../../src/core/guard/workspacePaths';
+import { SINGLE_FOLDER, TWO_FOLDERS } from '../../support/workspaces';
 
-const single: WorkspaceInfo = { folders: [{ name: 'app', location: fileLocation('/work/app') }], trusted: true, home: '/home/dev' };
-const multi: WorkspaceInfo = {
-  folders: [
-    { name: 'app', location: fileLocation('/work/app') },
-    { name: 'lib', location: fileLocation('/src/lib') },
-  ],
-  trusted: true,
-  home: '/home/dev',
-};
+const single = SINGLE_FOLDER;
+const multi = TWO_FOLDERS;
 
 describe('guard/workspacePaths', () => {
   describe('resolveWorkspacePath', () => {

@@ -1,32 +1,20 @@
 import * as assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import * as fs from 'node:fs';
 import * as os from 'node:os';
-import * as path from 'node:path';
 import type { CommandDecision } from '../../../../../src/core/decisions';
 import { commandPathJudge } from '../../../../../src/core/guard/command/pathJudge';
 import { evaluateCommandPolicy } from '../../../../../src/core/guard/command/policy';
 import { DEFAULT_SETTINGS } from '../../../../../src/core/settings';
 import { testContext } from '../../../support/context';
+import { makeLinkTree, type LinkTree } from '../../../support/linkTree';
 
 describe('guard/command/pathJudge', () => {
-  let parent: string;
+  let tree: LinkTree;
   let root: string;
   beforeEach(() => {
-    parent = fs.mkdtempSync(path.join(os.tmpdir(), 'wat-pathjudge-'));
-    root = path.join(parent, 'ws');
-    const outside = path.join(parent, 'outside');
-    fs.mkdirSync(root);
-    fs.mkdirSync(outside);
-    fs.writeFileSync(path.join(root, 'plain.txt'), 'x\n');
-    fs.writeFileSync(path.join(outside, 'target.txt'), 'outside\n');
-    fs.symlinkSync(path.join(outside, 'target.txt'), path.join(root, 'escape.txt'));
-    fs.symlinkSync(path.join(outside, 'created-through-link.txt'), path.join(root, 'dangling.txt'));
-    fs.writeFileSync(path.join(root, 'linked.txt'), 'linked\n');
-    fs.linkSync(path.join(root, 'linked.txt'), path.join(root, 'hard.txt'));
-    execFileSync('mkfifo', [path.join(root, 'fifo')]);
+    tree = makeLinkTree();
+    root = tree.root;
   });
-  afterEach(() => fs.rmSync(parent, { recursive: true, force: true }));
+  afterEach(() => tree.remove());
 
   /** The policy's decision for a line in the workspace, with the guard table as its path judge. */
   const decide = async (line: string): Promise<{ decision: CommandDecision; reasons: string }> => {

@@ -1,0 +1,29 @@
+import { execFileSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+
+/** A workspace folder next to a folder outside it, with the entries the guard's link rows are about. */
+export interface LinkTree {
+  /** The workspace folder: plain.txt, escape.txt (a link to a file outside), dangling.txt (a link to a missing file outside), linked.txt and hard.txt (two names of one file), fifo. */
+  readonly root: string;
+  /** The folder outside the workspace: target.txt. */
+  readonly outside: string;
+  remove(): void;
+}
+
+export function makeLinkTree(): LinkTree {
+  const parent = fs.mkdtempSync(path.join(os.tmpdir(), 'wat-links-'));
+  const root = path.join(parent, 'ws');
+  const outside = path.join(parent, 'outside');
+  fs.mkdirSync(root);
+  fs.mkdirSync(outside);
+  fs.writeFileSync(path.join(root, 'plain.txt'), 'x\n');
+  fs.writeFileSync(path.join(outside, 'target.txt'), 'outside\n');
+  fs.symlinkSync(path.join(outside, 'target.txt'), path.join(root, 'escape.txt'));
+  fs.symlinkSync(path.join(outside, 'missing.txt'), path.join(root, 'dangling.txt'));
+  fs.writeFileSync(path.join(root, 'linked.txt'), 'linked\n');
+  fs.linkSync(path.join(root, 'linked.txt'), path.join(root, 'hard.txt'));
+  execFileSync('mkfifo', [path.join(root, 'fifo')]);
+  return { root, outside, remove: () => fs.rmSync(parent, { recursive: true, force: true }) };
+}
