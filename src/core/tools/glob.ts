@@ -1,7 +1,7 @@
 import * as path from 'node:path';
 import type { ToolContext } from '../context';
 import { ToolError } from '../errors';
-import { statMany } from '../fs/statMany';
+import { statEach } from '../fs/statEach';
 import { guardPath } from '../guard/pathGuard';
 import { joinLocation } from '../location';
 import { checkGlobBounds, compileGlob, globHints, splitGlobBase } from '../search/globPattern';
@@ -67,11 +67,9 @@ export async function findFiles(input: GlobInput, ctx: ToolContext, budgetMs: nu
   const limits = searchLimits(ctx, budgetMs);
   const listing = await engine.listFiles(scope, globHints(split.rest, false), limits);
   const found = listing.files.filter(matches);
-  const stats = await statMany(ctx.host.fs, found.map((relative) => joinLocation(scope.root, relative)), STAT_CONCURRENCY, ctx.call.token);
-  const dated = found.flatMap((relative, index) => {
-    const stat = stats[index];
-    return stat ? [{ path: relative, mtime: stat.mtime }] : [];
-  });
+  const dated: { path: string; mtime: number }[] = [];
+  const statOptions = { fs: ctx.host.fs, locationOf: (relative: string) => joinLocation(scope.root, relative), concurrency: STAT_CONCURRENCY, token: ctx.call.token };
+  await statEach(found, statOptions, (relative, stat) => dated.push({ path: relative, mtime: stat.mtime }));
   dated.sort((a, b) => b.mtime - a.mtime || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   const lines = dated.slice(0, MAX_GLOB_RESULTS).map((entry) => scope.show(entry.path));
   const notes: string[] = [];

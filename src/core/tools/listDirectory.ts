@@ -2,7 +2,7 @@ import * as path from 'node:path';
 import { minimatch } from 'minimatch';
 import type { ToolContext } from '../context';
 import { ToolError } from '../errors';
-import { statMany } from '../fs/statMany';
+import { statEach } from '../fs/statEach';
 import { guardPath } from '../guard/pathGuard';
 import { containingFolder, displayPath, joinLocation, type Location } from '../location';
 import type { DirectoryEntry } from '../ports/fileSystem';
@@ -120,10 +120,9 @@ async function filterEntries(
 
 /** The sizes of the files among the entries, by name. */
 async function statSizes(entries: readonly DirectoryEntry[], directory: Location, ctx: ToolContext): Promise<Map<string, number>> {
+  const sizes = new Map<string, number>();
   const files = entries.filter((entry) => entry.kind !== 'directory');
-  const stats = await statMany(ctx.host.fs, files.map((entry) => joinLocation(directory, entry.name)), STAT_CONCURRENCY, ctx.call.token);
-  return new Map(files.flatMap((entry, index) => {
-    const stat = stats[index];
-    return stat ? [[entry.name, stat.size] as const] : [];
-  }));
+  const statOptions = { fs: ctx.host.fs, locationOf: (entry: DirectoryEntry) => joinLocation(directory, entry.name), concurrency: STAT_CONCURRENCY, token: ctx.call.token };
+  await statEach(files, statOptions, (entry, stat) => sizes.set(entry.name, stat.size));
+  return sizes;
 }
