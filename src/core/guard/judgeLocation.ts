@@ -22,7 +22,7 @@ export interface JudgedLocation {
 }
 
 /** The roots a read or a write may use: the allowed-paths setting when set, else the workspace folders. */
-export function allowedRoots(access: GuardAccess, ctx: ToolContext): Location[] {
+function allowedRoots(access: GuardAccess, ctx: ToolContext): Location[] {
   const configured = access === 'read' ? ctx.settings.allowedReadPaths : ctx.settings.allowedWritePaths;
   // The full command logs live in the extension's storage; the model reads them with workspace_read_file.
   const extra = access === 'read' && ctx.host.commands ? [fileLocation(ctx.host.commands.logDirectory)] : [];

@@ -57,7 +57,7 @@ function components(p: string): string[] {
 }
 
 /** `.env` and its variants such as `.env.local`, but not the committed templates. */
-export function isDotEnvFile(p: string): boolean {
+function isDotEnvFile(p: string): boolean {
   const name = path.posix.basename(p);
   if (name === '.env') {
     return true;

@@ -26,7 +26,7 @@ export function checkAvailability(tool: Tool, ctx: ToolContext): void {
 }
 
 /** The one sentence every cancelled call ends with. */
-export function cancelledMessage(tool: Tool): string {
+function cancelledMessage(tool: Tool): string {
   return `${tool.name} was cancelled; nothing was changed.`;
 }
 

@@ -1,6 +1,6 @@
 import * as os from 'node:os';
 import * as vscode from 'vscode';
-import { DEFAULT_SETTINGS, RISK_LEVELS, SETTING_BOUNDS, SETTING_KEYS, SETTINGS_SECTION, type RiskLevel, type ToolSettings } from '../../core/settings';
+import { DEFAULT_SETTINGS, RISK_LEVELS, SETTING_BOUNDS, SETTING_KEYS, SETTINGS_SECTION, type ToolSettings } from '../../core/settings';
 import type { WorkspaceInfo } from '../../core/ports/workspace';
 import { toLocation } from './uris';
 
@@ -62,5 +62,3 @@ export function readWorkspaceInfo(): WorkspaceInfo {
     home: os.homedir(),
   };
 }
-
-export type { RiskLevel };
