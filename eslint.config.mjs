@@ -17,6 +17,7 @@ const CORE_NODE_ADAPTERS = [
   'src/core/search/ripgrep/run.ts',
   'src/core/read/pdfText.ts',
   'src/core/guard/command/shell/bashParser.ts',
+  'src/core/sandbox/machineSandbox.ts',
 ];
 
 export default tseslint.config(

@@ -27,7 +27,7 @@ export const FLOORS = [
     floor: '3 domains',
     nodes: { edit: [], read: [], activity: [], process: [], fs: [], search: [] },
   },
-  { floor: '4 guard', nodes: { guard: [] } },
+  { floor: '4 guard', nodes: { guard: [], sandbox: ['guard'] } },
   { floor: '5 change pipeline', nodes: { changes: [] } },
   { floor: '6 tools', nodes: { tools: [] } },
 ];

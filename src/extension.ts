@@ -7,6 +7,7 @@ import { MemoryReadLedger } from './core/changes/readLedger';
 import { pruneCommandLogs } from './core/process/commandLogs';
 import { nodeProcessRunner, stopAllCommands } from './core/process/processRunner';
 import { chooseCommandShell } from './core/process/shellChoice';
+import { MachineSandbox } from './core/sandbox/machineSandbox';
 import { LocalFirstSearchEngines } from './core/search/engines';
 import { TOOLS } from './core/tools';
 import { DiffReview } from './vscode/changes/diffReview';
@@ -42,9 +43,11 @@ export function activate(context: vscode.ExtensionContext): void {
   pruneCommandLogs(logDirectory, KEPT_COMMAND_LOGS);
   const proposals = new ProposedContent();
   const fs = new VsCodeFileSystem();
+  const ripgrepPath = locateRipgrep(context.extensionPath);
+  const sandbox = new MachineSandbox(ripgrepPath);
   const services: ToolServices = {
-    host: { fs, buffers: new VsCodeEditorBuffers(), clock: { now: () => Date.now() }, search: new LocalFirstSearchEngines(fs, locateRipgrep(context.extensionPath)) },
-    commands: commandHostFor(terminals, chooseCommandShell(vscode.env.shell, existsSync), logDirectory, nodeProcessRunner),
+    host: { fs, buffers: new VsCodeEditorBuffers(), clock: { now: () => Date.now() }, search: new LocalFirstSearchEngines(fs, ripgrepPath) },
+    commands: commandHostFor(terminals, chooseCommandShell(vscode.env.shell, existsSync), logDirectory, nodeProcessRunner, sandbox),
     session: { approver: approvals, reads: new MemoryReadLedger(), changes: { reviewer: new DiffReview(approvals, proposals), writer: new WorkspaceEditApplier() } },
     activity,
   };
@@ -54,6 +57,7 @@ export function activate(context: vscode.ExtensionContext): void {
     approvals,
     activity,
     terminals,
+    sandbox,
     new GuardStatusBar(),
     ...registerGuardCommands(),
     ...registerActivityView(activity),

@@ -43,7 +43,7 @@ export function ourContext({ root, settings = {}, ripgrepPath }) {
   const fs = new NodeFileSystem();
   return {
     host: { fs, buffers: { dirtyText: () => undefined }, clock: { now: () => Date.now() }, search: new LocalFirstSearchEngines(fs, ripgrepPath) },
-    session: { approver: { confirm: async () => false }, reads: new MemoryReadLedger() },
+    session: { approver: { confirm: async () => false, choose: async () => /** @type {const} */ ('reject') }, reads: new MemoryReadLedger() },
     call: { token: { isCancellationRequested: false, onCancellationRequested: () => ({ dispose() {} }) }, confirmedInChat: false },
     settings: { ...DEFAULT_SETTINGS, ...settings },
     workspace: { folders: [{ name: path.basename(root), location: { scheme: 'file', authority: '', path: root } }], trusted: true, home: '/nonexistent' },

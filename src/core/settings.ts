@@ -7,6 +7,14 @@ export type RiskLevel = 'low' | 'medium' | 'high';
 
 export const RISK_LEVELS: readonly RiskLevel[] = ['low', 'medium', 'high'];
 
+/**
+ * Whether commands run in the OS sandbox: `auto` uses it where the machine has one and asks for
+ * every command where it has none; `required` refuses to run without it; `off` never uses it.
+ */
+export type SandboxMode = 'auto' | 'required' | 'off';
+
+export const SANDBOX_MODES: readonly SandboxMode[] = ['auto', 'required', 'off'];
+
 /** The user's settings at the moment of a call. */
 export interface ToolSettings {
   readonly riskLevel: RiskLevel;
@@ -22,6 +30,10 @@ export interface ToolSettings {
   readonly runCommandAllow: readonly string[];
   /** Command prefixes or /regex/ that are refused. */
   readonly runCommandDeny: readonly string[];
+  /** Whether commands run in the OS sandbox (user or machine settings only). */
+  readonly runCommandSandbox: SandboxMode;
+  /** Where bubblewrap is; empty: the system's (/usr/bin/bwrap, /usr/local/bin/bwrap). */
+  readonly bubblewrapPath: string;
   /** Globs of workspace-relative paths mapped to true (write without review) or false (always review). */
   readonly autoApprove: Readonly<Record<string, boolean>>;
   /** The most characters of text one tool result may hold. */
@@ -53,6 +65,8 @@ export const DEFAULT_SETTINGS: ToolSettings = {
   redactSecrets: true,
   runCommandAllow: [],
   runCommandDeny: DEFAULT_DENY_PATTERNS,
+  runCommandSandbox: 'auto',
+  bubblewrapPath: '',
   autoApprove: {},
   // About 25k tokens, what the peers allow one read.
   maxResultChars: 100_000,
@@ -72,6 +86,8 @@ export const SETTING_KEYS: Readonly<Record<Exclude<keyof ToolSettings, 'filesExc
   redactSecrets: 'redactSecrets',
   runCommandAllow: 'runCommand.allow',
   runCommandDeny: 'runCommand.deny',
+  runCommandSandbox: 'runCommand.sandbox',
+  bubblewrapPath: 'runCommand.bubblewrapPath',
   autoApprove: 'autoApprove',
   maxResultChars: 'output.maxResultChars',
   commandOutputChars: 'output.commandOutputChars',

@@ -7,6 +7,8 @@ export const CommandId = {
   invokeTool: 'workspaceAgentTools.invokeTool',
   /** Answers the oldest pending question (or the diff's own) with yes: {@link registerApprovalCommands}. */
   approve: 'workspaceAgentTools.approve',
+  /** Answers the oldest pending question with its third choice, e.g. Run Outside the Sandbox. */
+  approveAlternative: 'workspaceAgentTools.approveAlternative',
   /** Answers the oldest pending question (or the diff's own) with no. */
   reject: 'workspaceAgentTools.reject',
   /** The pending questions, oldest first (tests). */

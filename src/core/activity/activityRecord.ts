@@ -13,6 +13,8 @@ export interface RecordedApproval {
   readonly kind: string;
   readonly title: string;
   readonly allowed: boolean;
+  /** For a question with a third answer: the answer's label when the user chose it. */
+  readonly choice?: string;
 }
 
 /** One tool call as the activity log keeps it: no file contents beyond a short excerpt. */

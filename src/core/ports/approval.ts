@@ -15,8 +15,19 @@ export interface ApprovalRequest {
   readonly path?: string;
 }
 
+/** A question with a third answer besides yes and no, such as "Run Outside the Sandbox". */
+export interface ChoiceRequest extends ApprovalRequest {
+  /** The third answer's label. */
+  readonly alternative: string;
+}
+
+/** What the user answered a ChoiceRequest. */
+export type ApprovalAnswer = 'accept' | 'alternative' | 'reject';
+
 /** Asks the user and answers true when the user allowed it. */
 export interface Approver {
   /** Resolves to true on approval, false on refusal or cancellation. */
   confirm(request: ApprovalRequest, token: CancellationSignal): Promise<boolean>;
+  /** Asks with three answers; cancellation answers 'reject'. */
+  choose(request: ChoiceRequest, token: CancellationSignal): Promise<ApprovalAnswer>;
 }

@@ -6,6 +6,8 @@ export interface ProcessRequest {
   /** The POSIX shell that runs `commandLine` with `-c`. */
   readonly shell: string;
   readonly commandLine: string;
+  /** A program and its arguments that run the shell (the OS sandbox), or none to run it directly. */
+  readonly launcher?: readonly string[];
   /** The folder on the host's disk to run in. */
   readonly cwd: string;
   readonly env: Readonly<Record<string, string | undefined>>;
@@ -69,7 +71,29 @@ export interface CommandTerminal {
   onInterrupt(listener: () => void): { dispose(): void };
 }
 
-/** What workspace_run_command needs from the host: a shell, an environment, a place for logs, a terminal, a runner. */
+/** Which OS sandbox this machine offers commands, found by trying it. */
+export type SandboxAvailability =
+  | { readonly kind: 'bubblewrap' | 'seatbelt'; readonly executable: string }
+  | { readonly kind: 'none'; readonly reason: string };
+
+/** The machine side of the command sandbox: what exists, where secrets are, the folders it binds. */
+export interface SandboxHost {
+  /** What this machine offers; `bubblewrapPath` is the user's setting (empty: the system's bwrap). Tried once per path. */
+  availability(bubblewrapPath: string): Promise<SandboxAvailability>;
+  /**
+   * Every file under the folders whose name the guard treats as secret (`.env` variants, netrc),
+   * ignore files disregarded; undefined when the folders could not be searched in time.
+   */
+  findSecretFiles(folders: readonly string[], token: CancellationSignal): Promise<string[] | undefined>;
+  /** A private folder commands get as /tmp, the same for every command of this window. */
+  readonly tempDirectory: string;
+  /** An empty folder, bound read-only where a protected folder such as `.vscode` does not exist yet. */
+  readonly emptyDirectory: string;
+  /** Removes folders bubblewrap made as mount points for protected folders that did not exist, if still empty. */
+  removeMountPoints(folders: readonly string[]): Promise<void>;
+}
+
+/** What workspace_run_command needs from the host: a shell, an environment, a place for logs, a terminal, a runner, a sandbox. */
 export interface CommandHost {
   /** The POSIX shell that runs command lines with `-c`. */
   readonly shell: string;
@@ -80,4 +104,5 @@ export interface CommandHost {
   /** Opens (or reuses) the terminal the user watches for one command. */
   openTerminal(commandLine: string, cwd: string): CommandTerminal;
   readonly processes: ProcessRunner;
+  readonly sandbox: SandboxHost;
 }

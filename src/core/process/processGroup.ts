@@ -61,7 +61,8 @@ function signalGroup(pgid: number, signal: NodeJS.Signals): void {
   }
 }
 
-async function waitUntilGone(pgid: number, ms: number): Promise<boolean> {
+/** Resolves true once no living process of the group is left, false when `ms` passed first. */
+export async function waitUntilGone(pgid: number, ms: number): Promise<boolean> {
   const deadline = Date.now() + ms;
   while (groupAlive(pgid)) {
     if (Date.now() >= deadline) {

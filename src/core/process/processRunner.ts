@@ -10,10 +10,15 @@ import * as path from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
 import type { ProcessOutcome, ProcessRequest, ProcessRunner, StopReason } from '../ports/process';
 import { BoundedOutput, stripAnsi } from './boundedOutput';
-import { delay, groupAlive, terminateGroup } from './processGroup';
+import { delay, groupAlive, terminateGroup, waitUntilGone } from './processGroup';
 
 /** After the group is gone, how long to wait for the pipes to report end of file. */
 const DRAIN_MS = 500;
+/**
+ * A launcher with its own pid namespace (the sandbox) ends everything in it when the shell ends,
+ * but the kernel takes a moment: how long to let it before counting what is left as leftovers.
+ */
+const LAUNCHER_SETTLE_MS = 300;
 
 
 /** Process groups of commands still running, so the extension can stop them when it shuts down. */
@@ -76,7 +81,8 @@ export async function runProcess(request: ProcessRequest): Promise<ProcessOutcom
   const stderr = new BoundedOutput(request.headChars, request.tailChars);
   const log = new LogWriter(request.logPath, `$ ${request.commandLine}\n# cwd: ${request.cwd}\n`, request.maxLogChars);
 
-  const child = spawn(request.shell, ['-c', request.commandLine], {
+  const [program, ...args] = [...(request.launcher ?? []), request.shell, '-c', request.commandLine];
+  const child = spawn(program, args, {
     cwd: request.cwd,
     env: request.env,
     detached: true,
@@ -138,7 +144,8 @@ export async function runProcess(request: ProcessRequest): Promise<ProcessOutcom
 
   let leftoversStopped = false;
   if (pgid !== undefined && !spawnError) {
-    if (!stopping && groupAlive(pgid)) {
+    const lingering = !stopping && groupAlive(pgid) && !(request.launcher && (await waitUntilGone(pgid, LAUNCHER_SETTLE_MS)));
+    if (lingering) {
       // The shell is done but something it started in the background still runs: it must not outlive the command.
       leftoversStopped = true;
       stopping = terminateGroup(pgid, request.killGraceMs);

@@ -10,6 +10,9 @@ import { resolveWorkspacePath } from '../guard/workspacePaths';
 import { displayPath, isInside } from '../location';
 import { headAndTailShares } from '../output/budget';
 import type { CommandHost, ProcessOutcome } from '../ports/process';
+import { planSandbox } from '../sandbox/plan';
+import { sandboxLaunch, sandboxSummary } from '../sandbox/launcher';
+import { placeCommand, type ExtraPermission, type Placement } from '../sandbox/placement';
 import { oneLine } from '../text/truncate';
 import { defineTool, textResult, type Tool } from './toolSpec';
 
@@ -17,11 +20,13 @@ export interface RunCommandInput {
   command: string;
   cwd?: string;
   timeout?: number;
+  permissions?: ExtraPermission;
 }
 
 export const DEFAULT_TIMEOUT_SECONDS = 120;
 const KILL_GRACE_MS = 2000;
 const MAX_LOG_CHARS = 50 * 1024 * 1024;
+const LEAVE_SANDBOX = 'Run Outside the Sandbox';
 
 export const runCommandTool: Tool = defineTool<RunCommandInput>({
   name: 'workspace_run_command',
@@ -29,12 +34,13 @@ export const runCommandTool: Tool = defineTool<RunCommandInput>({
   toolReferenceName: 'runCommand',
   icon: '$(terminal)',
   access: 'command',
-  userDescription: 'Run a shell command in a terminal you can watch; risky commands ask first.',
+  userDescription: 'Run a shell command in a sandboxed terminal you can watch; risky commands ask first.',
   modelDescription: [
     'Run a shell command non-interactively in the workspace, e.g. builds, tests, git commands, package scripts. The user watches it in a terminal. Do not use it to read, search or edit files: the workspace_* file tools are faster and safer.',
     'command: one shell command line (pipes and && work). cwd: a workspace-relative folder to run in; default the workspace root. timeout: seconds before the whole process tree is killed (default 120, at most 1800).',
     'There is no stdin and no TTY: commands that prompt fail instead of waiting; pagers and colours are off. Commands that only read run at once; others (deleting, network, installing, interpreters with inline code) ask the user first.',
-    'Result: the exit code, the duration, stdout and stderr. Long output keeps its beginning and end and says where the full log was saved, which you can read with workspace_read_file.',
+    'Commands run in an OS sandbox: they can write only in the workspace folders and /tmp, cannot change .git/config, .git/hooks, .vscode or *.code-workspace, cannot read secrets (~/.ssh, .env files), and have no network unless the user approved the command. permissions: leave it out, unless a sandboxed run failed because of the sandbox: "network" runs it with the network, "unsandboxed" outside the sandbox; either asks the user every time.',
+    'Result: whether it ran sandboxed, the exit code, the duration, stdout and stderr. Long output keeps its beginning and end and says where the full log was saved, which you can read with workspace_read_file.',
   ].join('\n'),
   inputSchema: {
     type: 'object',
@@ -42,6 +48,7 @@ export const runCommandTool: Tool = defineTool<RunCommandInput>({
       command: { type: 'string', description: 'The command line to run.' },
       cwd: { type: 'string', description: 'The folder to run in, workspace-relative. Default: the workspace root.' },
       timeout: { type: 'integer', minimum: 1, maximum: 1800, description: 'Seconds before the command is killed. Default 120.' },
+      permissions: { type: 'string', enum: ['network', 'unsandboxed'], description: 'Only after a run failed because of the sandbox: "network" (network access) or "unsandboxed" (no sandbox). The user is asked every time.' },
     },
     required: ['command'],
     additionalProperties: false,
@@ -59,29 +66,25 @@ export const runCommandTool: Tool = defineTool<RunCommandInput>({
     if (verdict.decision === 'deny') {
       throw new ToolError(`The command was refused by the command policy:\n${bulleted(verdict.reasons)}\nSuggestion: run something else, or ask the user to run it themselves.`);
     }
-    if (verdict.decision === 'ask' && !ctx.call.confirmedInChat) {
-      const approved = await ctx.session.approver.confirm(
-        {
-          kind: 'command',
-          title: `workspace_run_command: ${oneLine(command, 80)}`,
-          detail: `In ${cwd.shown === '.' ? 'the workspace root' : cwd.shown}, it needs approval because: ${needsApproval(verdict).join('; ')}. Run it?`,
-        },
-        ctx.call.token,
-      );
-      throwIfCancelled(ctx.call.token);
-      if (!approved) {
-        throw new ToolError(`The user declined to run \`${oneLine(command, 80)}\`. Do not retry it; ask the user how to proceed or do something else.`);
-      }
+    let placement = await placeFor(verdict.decision, input.permissions, ctx, host);
+    if (placement.where === 'refused') {
+      throw new ToolError(`The command was not run: ${placement.why}. Ask the user to install the sandbox or change the setting, or to run the command themselves.`);
     }
+    placement = await approve(command, cwd.shown, verdict, placement, ctx);
     throwIfCancelled(ctx.call.token);
     const timeoutSeconds = input.timeout ?? DEFAULT_TIMEOUT_SECONDS;
     const shares = headAndTailShares(ctx.settings.commandOutputChars);
+    const plan = placement.where === 'sandbox' ? await planSandbox(ctx, host.sandbox, placement.network) : undefined;
+    const launch = placement.where === 'sandbox' && plan ? sandboxLaunch(placement.sandbox, plan, cwd.path) : undefined;
+    const sandboxLine = placement.where === 'sandbox' ? `Sandbox: ${sandboxSummary(placement.sandbox, placement.network)}` : `Sandbox: none, it ran outside the sandbox (${placement.why})`;
     const terminal = host.openTerminal(command, cwd.path);
+    terminal.write(`${sandboxLine}\n`);
     const outcome = await host.processes.run({
       shell: host.shell,
       commandLine: command,
+      launcher: launch?.argv,
       cwd: cwd.path,
-      env: nonInteractiveEnvironment(host.environment()),
+      env: { ...nonInteractiveEnvironment(host.environment()), ...launch?.env },
       timeoutMs: timeoutSeconds * 1000,
       killGraceMs: KILL_GRACE_MS,
       logPath: commandLogPath(host.logDirectory, command, ctx.host.clock.now()),
@@ -95,17 +98,67 @@ export const runCommandTool: Tool = defineTool<RunCommandInput>({
       const detail = error instanceof Error ? error.message : String(error);
       terminal.finish(`Could not run the command: ${detail}`);
       throw new ToolError(`The command could not be run: ${detail}. Nothing was started.`);
-    });
+    }).finally(() => (plan ? host.sandbox.removeMountPoints(plan.readOnlyMissing) : undefined));
     const status = statusLine(outcome, timeoutSeconds);
     terminal.finish(`${status} (${seconds(outcome.durationMs)})`);
     if (outcome.spawnError) {
       throw new ToolError(`The command could not be started: ${outcome.spawnError}. Check that ${host.shell} exists and that the folder ${cwd.shown} is readable.`);
     }
-    return textResult(formatOutcome(outcome, status, cwd.shown));
+    const hint = placement.where === 'sandbox' ? sandboxFailureHint(outcome, placement.network) : undefined;
+    return textResult(formatOutcome(outcome, status, cwd.shown, sandboxLine, hint));
   },
 });
 
-/** The chat confirmation for a call, or undefined when the policy lets it run without asking. */
+/** Where the command runs, with the machine's sandbox tried once. */
+async function placeFor(decision: 'allow' | 'ask', extra: ExtraPermission | undefined, ctx: ToolContext, host: CommandHost): Promise<Placement> {
+  const mode = ctx.settings.runCommandSandbox;
+  const availability = mode === 'off' ? { kind: 'none' as const, reason: 'off' } : await host.sandbox.availability(ctx.settings.bubblewrapPath);
+  return placeCommand(mode, availability, decision, extra);
+}
+
+/**
+ * Asks whoever must say yes and returns where the command runs then: the policy's question may be
+ * answered in chat or, in the extension's question, with the choice to leave the sandbox; the
+ * extension's own question (leaving the sandbox, the network for a read-only command) only here.
+ */
+async function approve(command: string, cwdShown: string, verdict: CommandVerdict, placement: Exclude<Placement, { where: 'refused' }>, ctx: ToolContext): Promise<Exclude<Placement, { where: 'refused' }>> {
+  const where = cwdShown === '.' ? 'the workspace root' : cwdShown;
+  const title = `workspace_run_command: ${oneLine(command, 80)}`;
+  const declined = (): ToolError => new ToolError(`The user declined to run \`${oneLine(command, 80)}\`. Do not retry it; ask the user how to proceed or do something else.`);
+  if (placement.approval === 'none' || (placement.approval === 'policy' && ctx.call.confirmedInChat)) {
+    return placement;
+  }
+  const reasons = needsApproval(verdict).join('; ');
+  if (placement.approval === 'own') {
+    const consequence = placement.where === 'host'
+      ? 'It would run OUTSIDE the sandbox, with all your rights: it could change any of your files, read your secrets and use the network'
+      : 'It would run in the sandbox WITH the network';
+    const policy = verdict.decision === 'ask' ? ` The command policy also asks because: ${reasons}.` : '';
+    const approved = await ctx.session.approver.confirm({ kind: 'command', title, detail: `In ${where}: ${consequence}, because ${placement.why}.${policy} Run it?` }, ctx.call.token);
+    throwIfCancelled(ctx.call.token);
+    if (!approved) {
+      throw declined();
+    }
+    return placement;
+  }
+  const detail = `In ${where}, it needs approval because: ${reasons}.`;
+  if (placement.where === 'sandbox' && placement.canLeave) {
+    const answer = await ctx.session.approver.choose({ kind: 'command', title, detail: `${detail} Accept runs it in the sandbox with the network; ${LEAVE_SANDBOX} runs it with all your rights.`, alternative: LEAVE_SANDBOX }, ctx.call.token);
+    throwIfCancelled(ctx.call.token);
+    if (answer === 'reject') {
+      throw declined();
+    }
+    return answer === 'alternative' ? { where: 'host', approval: 'own', why: 'the user chose to run it outside the sandbox' } : placement;
+  }
+  const approved = await ctx.session.approver.confirm({ kind: 'command', title, detail: `${detail} Run it?` }, ctx.call.token);
+  throwIfCancelled(ctx.call.token);
+  if (!approved) {
+    throw declined();
+  }
+  return placement;
+}
+
+/** The chat confirmation for a call, or undefined when the policy lets it run without asking or only the extension's own question may answer. */
 export async function commandConfirmation(input: RunCommandInput, ctx: ToolContext): Promise<{ title: string; message: string } | undefined> {
   let cwdShown = input.cwd ?? '.';
   let verdict: CommandVerdict;
@@ -120,9 +173,15 @@ export async function commandConfirmation(input: RunCommandInput, ctx: ToolConte
   if (verdict.decision !== 'ask') {
     return undefined;
   }
+  const host = ctx.host.commands;
+  const placement = host ? await placeFor('ask', input.permissions, ctx, host) : undefined;
+  if (placement && placement.where !== 'sandbox') {
+    return undefined;
+  }
+  const sandboxed = placement?.where === 'sandbox' ? `\n\nIt runs in the sandbox (${sandboxSummary(placement.sandbox, true)}).` : '';
   return {
     title: 'Run this command?',
-    message: `\`\`\`sh\n${input.command}\n\`\`\`\nin \`${cwdShown}\`\n\nIt needs approval because:\n${bulleted(needsApproval(verdict))}`,
+    message: `\`\`\`sh\n${input.command}\n\`\`\`\nin \`${cwdShown}\`\n\nIt needs approval because:\n${bulleted(needsApproval(verdict))}${sandboxed}`,
   };
 }
 
@@ -201,8 +260,29 @@ function statusLine(outcome: ProcessOutcome, timeoutSeconds: number): string {
   }
 }
 
-function formatOutcome(outcome: ProcessOutcome, status: string, cwdShown: string): string {
-  const lines = [status, `Duration: ${seconds(outcome.durationMs)}`, `Cwd: ${cwdShown}`];
+/**
+ * When a sandboxed command failed with an error the sandbox causes (a read-only file system, no
+ * network), says so and how to go on; undefined when the failure looks like the command's own.
+ */
+export function sandboxFailureHint(outcome: ProcessOutcome, network: boolean): string | undefined {
+  if (outcome.exitCode === 0 || outcome.stopped) {
+    return undefined;
+  }
+  const text = `${outcome.stdout.text}\n${outcome.stderr.text}`;
+  if (/read-only file system|EROFS/i.test(text)) {
+    return 'The sandbox may have caused this failure: the command tried to write outside the workspace folders and /tmp, or to a protected file (.git/config, .git/hooks, .vscode, *.code-workspace). If it must, call again with permissions: "unsandboxed" (the user is asked), or ask the user to run it.';
+  }
+  if (!network && /could not resolve|name resolution|network is unreachable|getaddrinfo|ENOTFOUND|EAI_AGAIN|ENETUNREACH|connection refused|ECONNREFUSED/i.test(text)) {
+    return 'The sandbox may have caused this failure: commands that run without asking have no network. If it needs the network, call again with permissions: "network" (the user is asked).';
+  }
+  return undefined;
+}
+
+function formatOutcome(outcome: ProcessOutcome, status: string, cwdShown: string, sandboxLine: string, hint: string | undefined): string {
+  const lines = [status, `Duration: ${seconds(outcome.durationMs)}`, `Cwd: ${cwdShown}`, sandboxLine];
+  if (hint) {
+    lines.push(hint);
+  }
   if (outcome.leftoversStopped) {
     lines.push('Background processes still running after the shell exited were stopped.');
   }

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { oneLine } from '../../core/text/truncate';
-import type { CommandHost, CommandTerminal, ProcessRunner } from '../../core/ports/process';
+import type { CommandHost, CommandTerminal, ProcessRunner, SandboxHost } from '../../core/ports/process';
 
 /** Output is handed to the terminal at most this often, so `yes` cannot flood the renderer. */
 const FLUSH_MS = 30;
@@ -176,13 +176,14 @@ export class CommandTerminals implements vscode.Disposable {
   }
 }
 
-/** The CommandHost of a local-disk workspace: the shell, the log folder, these terminals and the runner. */
-export function commandHostFor(terminals: CommandTerminals, shell: string, logDirectory: string, processes: ProcessRunner): CommandHost {
+/** The CommandHost of a local-disk workspace: the shell, the log folder, these terminals, the runner and the sandbox. */
+export function commandHostFor(terminals: CommandTerminals, shell: string, logDirectory: string, processes: ProcessRunner, sandbox: SandboxHost): CommandHost {
   return {
     shell,
     logDirectory,
     environment: () => process.env,
     openTerminal: (commandLine, cwd) => terminals.open(commandLine, cwd),
     processes,
+    sandbox,
   };
 }

@@ -1,6 +1,6 @@
 import * as os from 'node:os';
 import * as vscode from 'vscode';
-import { DEFAULT_SETTINGS, RISK_LEVELS, SETTING_BOUNDS, SETTING_KEYS, SETTINGS_SECTION, type ToolSettings } from '../../core/settings';
+import { DEFAULT_SETTINGS, RISK_LEVELS, SANDBOX_MODES, SETTING_BOUNDS, SETTING_KEYS, SETTINGS_SECTION, type ToolSettings } from '../../core/settings';
 import type { WorkspaceInfo } from '../../core/ports/workspace';
 import { toLocation } from './uris';
 
@@ -9,6 +9,7 @@ export function readToolSettings(): ToolSettings {
   const config = vscode.workspace.getConfiguration(SETTINGS_SECTION);
   const read = <K extends keyof typeof SETTING_KEYS>(field: K): ToolSettings[K] => config.get<ToolSettings[K]>(SETTING_KEYS[field], DEFAULT_SETTINGS[field]);
   const risk = read('riskLevel');
+  const sandbox = read('runCommandSandbox');
   return {
     riskLevel: RISK_LEVELS.includes(risk) ? risk : DEFAULT_SETTINGS.riskLevel,
     planMode: read('planMode'),
@@ -17,6 +18,9 @@ export function readToolSettings(): ToolSettings {
     redactSecrets: read('redactSecrets'),
     runCommandAllow: read('runCommandAllow'),
     runCommandDeny: read('runCommandDeny'),
+    // Both are machine-scoped in package.json: VS Code ignores workspace values of them.
+    runCommandSandbox: SANDBOX_MODES.includes(sandbox) ? sandbox : DEFAULT_SETTINGS.runCommandSandbox,
+    bubblewrapPath: typeof read('bubblewrapPath') === 'string' ? read('bubblewrapPath') : '',
     autoApprove: booleanEntries(read('autoApprove')),
     maxResultChars: within(read('maxResultChars'), SETTING_BOUNDS.maxResultChars),
     commandOutputChars: within(read('commandOutputChars'), SETTING_BOUNDS.commandOutputChars),

@@ -47,6 +47,11 @@ function tracedContext(services: ToolServices, token: vscode.CancellationToken, 
         trace.approvals.push({ kind: request.kind, title: request.title, allowed });
         return allowed;
       },
+      choose: async (request, signal) => {
+        const answer = await services.session.approver.choose(request, signal);
+        trace.approvals.push({ kind: request.kind, title: request.title, allowed: answer !== 'reject', ...(answer === 'alternative' ? { choice: request.alternative } : {}) });
+        return answer;
+      },
     },
   };
   return contextFor(services, token, {

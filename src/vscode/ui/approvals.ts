@@ -1,14 +1,14 @@
 // The one queue of questions the tools put to the user, and the commands that answer them.
 import * as vscode from 'vscode';
 import type { CancellationSignal } from '../../core/errors';
-import type { ApprovalRequest, Approver } from '../../core/ports/approval';
+import type { ApprovalAnswer, ApprovalRequest, Approver, ChoiceRequest } from '../../core/ports/approval';
 import { CommandId, ContextKey } from '../commandIds';
 
 interface Pending {
   readonly id: number;
-  readonly request: ApprovalRequest;
+  readonly request: ApprovalRequest | ChoiceRequest;
   readonly presenter?: ApprovalPresenter;
-  settle(allowed: boolean): void;
+  settle(answer: ApprovalAnswer): void;
 }
 
 /**
@@ -37,18 +37,27 @@ export class PendingApprovals implements Approver, vscode.Disposable {
   readonly onDidChange = this.changed.event;
 
   confirm(request: ApprovalRequest, token: CancellationSignal, presenter?: ApprovalPresenter): Promise<boolean> {
+    return this.ask(request, token, presenter).then((answer) => answer === 'accept');
+  }
+
+  /** A question with a third answer (request.alternative); approve answers 'accept', reject 'reject'. */
+  choose(request: ChoiceRequest, token: CancellationSignal): Promise<ApprovalAnswer> {
+    return this.ask(request, token);
+  }
+
+  private ask(request: ApprovalRequest | ChoiceRequest, token: CancellationSignal, presenter?: ApprovalPresenter): Promise<ApprovalAnswer> {
     if (token.isCancellationRequested) {
-      return Promise.resolve(false);
+      return Promise.resolve('reject');
     }
-    return new Promise<boolean>((resolve) => {
+    return new Promise<ApprovalAnswer>((resolve) => {
       let done = false;
       let shown: vscode.Disposable | undefined;
-      const cancellation = token.onCancellationRequested(() => entry.settle(false));
+      const cancellation = token.onCancellationRequested(() => entry.settle('reject'));
       const entry: Pending = {
         id: this.nextId++,
         request,
         presenter,
-        settle: (allowed) => {
+        settle: (answer) => {
           if (done) {
             return;
           }
@@ -56,7 +65,7 @@ export class PendingApprovals implements Approver, vscode.Disposable {
           cancellation.dispose();
           shown?.dispose();
           this.remove(entry.id);
-          resolve(allowed);
+          resolve(answer);
         },
       };
       this.pending.push(entry);
@@ -77,7 +86,7 @@ export class PendingApprovals implements Approver, vscode.Disposable {
     if (!owner) {
       return false;
     }
-    owner.settle(allowed);
+    owner.settle(allowed ? 'accept' : 'reject');
     return true;
   }
 
@@ -86,19 +95,19 @@ export class PendingApprovals implements Approver, vscode.Disposable {
     return this.pending.map((entry) => entry.request);
   }
 
-  /** Answers the oldest question; false when none was waiting. */
-  answerOldest(allowed: boolean): boolean {
+  /** Answers the oldest question; false when none was waiting, or when it has no such answer. */
+  answerOldest(answer: ApprovalAnswer): boolean {
     const oldest = this.pending[0];
-    if (!oldest) {
+    if (!oldest || (answer === 'alternative' && !('alternative' in oldest.request))) {
       return false;
     }
-    oldest.settle(allowed);
+    oldest.settle(answer);
     return true;
   }
 
   dispose(): void {
     for (const entry of [...this.pending]) {
-      entry.settle(false);
+      entry.settle('reject');
     }
     this.changed.dispose();
   }
@@ -108,12 +117,15 @@ export class PendingApprovals implements Approver, vscode.Disposable {
     const message = request.rule ? `Workspace Agent Tools, rule ${request.rule}: ${request.detail}` : `Workspace Agent Tools: ${request.title}. ${request.detail}`;
     const allow = request.kind === 'guard' ? 'Allow' : 'Accept';
     const deny = request.kind === 'guard' ? 'Deny' : 'Reject';
+    const alternative = 'alternative' in request ? [request.alternative] : [];
     const actions = entry.presenter?.actions ?? [];
-    void vscode.window.showWarningMessage(message, allow, deny, ...actions.map((action) => action.label)).then((choice) => {
+    void vscode.window.showWarningMessage(message, allow, deny, ...alternative, ...actions.map((action) => action.label)).then((choice) => {
       if (choice === allow) {
-        entry.settle(true);
+        entry.settle('accept');
       } else if (choice === deny) {
-        entry.settle(false);
+        entry.settle('reject');
+      } else if (choice !== undefined && alternative.includes(choice)) {
+        entry.settle('alternative');
       } else {
         const action = actions.find((candidate) => candidate.label === choice);
         if (action && this.pending.includes(entry)) {
@@ -142,16 +154,17 @@ export class PendingApprovals implements Approver, vscode.Disposable {
 export function registerApprovalCommands(approvals: PendingApprovals): vscode.Disposable[] {
   // From an editor's title bar the command receives that editor's URI: answer the question it shows,
   // and none other (a diff whose question is already answered must not answer some other question).
-  const answer = (allowed: boolean) => (target?: unknown): boolean => {
-    const answered = target instanceof vscode.Uri ? approvals.answerFor(target, allowed) : approvals.answerOldest(allowed);
+  const answer = (choice: ApprovalAnswer) => (target?: unknown): boolean => {
+    const answered = target instanceof vscode.Uri && choice !== 'alternative' ? approvals.answerFor(target, choice === 'accept') : approvals.answerOldest(choice);
     if (!answered) {
       void vscode.window.setStatusBarMessage('Workspace Agent Tools: nothing is waiting for approval.', 3000);
     }
     return answered;
   };
   return [
-    vscode.commands.registerCommand(CommandId.approve, answer(true)),
-    vscode.commands.registerCommand(CommandId.reject, answer(false)),
+    vscode.commands.registerCommand(CommandId.approve, answer('accept')),
+    vscode.commands.registerCommand(CommandId.reject, answer('reject')),
+    vscode.commands.registerCommand(CommandId.approveAlternative, answer('alternative')),
     vscode.commands.registerCommand(CommandId.listPendingApprovals, () => approvals.list()),
   ];
 }

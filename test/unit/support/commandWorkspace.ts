@@ -4,6 +4,8 @@ import * as path from 'node:path';
 import type { CancellationSignal } from '../../../src/core/errors';
 import type { CommandHost, CommandTerminal } from '../../../src/core/ports/process';
 import { nodeProcessRunner } from '../../../src/core/process/processRunner';
+import { MachineSandbox } from '../../../src/core/sandbox/machineSandbox';
+import { RIPGREP } from './searchTree';
 import type { ToolSettings } from '../../../src/core/settings';
 import { runCommandTool } from '../../../src/core/tools/runCommand';
 import { callTool, resultText, ScriptedApprover, testContext } from './context';
@@ -51,15 +53,20 @@ export interface CommandWorkspace {
  */
 export function commandWorkspace(): CommandWorkspace {
   let parent = '';
+  let sandbox: MachineSandbox;
   before(() => {
     parent = fs.mkdtempSync(path.join(os.tmpdir(), 'wat-run-'));
     fs.mkdirSync(path.join(parent, 'ws', 'sub'), { recursive: true });
+    sandbox = new MachineSandbox(RIPGREP);
   });
-  after(() => fs.rmSync(parent, { recursive: true, force: true }));
+  after(() => {
+    fs.rmSync(parent, { recursive: true, force: true });
+    sandbox.dispose();
+  });
 
   const setup = (options: RunOptions = {}) => {
     const terminal = new RecordingTerminal();
-    const host: CommandHost = { shell: '/bin/sh', logDirectory: path.join(parent, 'logs'), environment: () => process.env, openTerminal: () => terminal, processes: nodeProcessRunner };
+    const host: CommandHost = { shell: '/bin/sh', logDirectory: path.join(parent, 'logs'), environment: () => process.env, openTerminal: () => terminal, processes: nodeProcessRunner, sandbox };
     const approver = new ScriptedApprover(options.approve ?? false);
     const ctx = testContext({ root: path.join(parent, 'ws'), approver, token: options.token, settings: options.settings, commands: host });
     return { ctx, terminal, approver };

@@ -2,7 +2,7 @@ import * as os from 'node:os';
 import type { ChangePipeline, ToolContext } from '../../../src/core/context';
 import type { CancellationSignal } from '../../../src/core/errors';
 import { fileLocation, type Location } from '../../../src/core/location';
-import type { ApprovalRequest, Approver } from '../../../src/core/ports/approval';
+import type { ApprovalAnswer, ApprovalRequest, Approver, ChoiceRequest } from '../../../src/core/ports/approval';
 import type { EditorBuffers } from '../../../src/core/ports/editor';
 import type { FileSystem } from '../../../src/core/ports/fileSystem';
 import type { CommandHost } from '../../../src/core/ports/process';
@@ -37,10 +37,16 @@ export class ManualCancellation implements CancellationSignal {
 /** An approver that answers from a script and remembers what it was asked. */
 export class ScriptedApprover implements Approver {
   readonly asked: ApprovalRequest[] = [];
+  /** The answer to questions with a third choice; by default yes or no as `answer` says. */
+  choice: ApprovalAnswer | undefined;
   constructor(public answer: boolean) {}
   async confirm(request: ApprovalRequest): Promise<boolean> {
     this.asked.push(request);
     return this.answer;
+  }
+  async choose(request: ChoiceRequest): Promise<ApprovalAnswer> {
+    this.asked.push(request);
+    return this.choice ?? (this.answer ? 'accept' : 'reject');
   }
 }
 

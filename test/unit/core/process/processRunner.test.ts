@@ -1,6 +1,7 @@
 // The runner is driven the way production drives it, through workspace_run_command: each test checks
 // that the processes a command started are gone, and the sentence the result gives for how it ended.
 import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { groupAlive } from '../../../../src/core/process/processGroup';
 import { stopAllCommands } from '../../../../src/core/process/processRunner';
@@ -10,7 +11,11 @@ import { callTool, ManualCancellation, resultText } from '../../support/context'
 
 describe('process/processRunner', () => {
   const workspace = commandWorkspace();
-  const { setup, run } = workspace;
+  // These tests watch the processes from outside (pid files beside the workspace), which the sandbox
+  // would forbid and its pid namespace would hide; the sandboxed tree is checked at the end.
+  const unsandboxed = { runCommandSandbox: 'off' } as const;
+  const setup: typeof workspace.setup = (options = {}) => workspace.setup({ ...options, settings: { ...unsandboxed, ...options.settings } });
+  const run: typeof workspace.run = (input, options = {}) => workspace.run(input, { ...options, settings: { ...unsandboxed, ...options.settings } });
 
   it('kills a TERM-ignoring child and a background grandchild on timeout, and says so', async () => {
     const pids = path.join(workspace.parent, 'timeout-pids');
@@ -53,6 +58,15 @@ describe('process/processRunner', () => {
     await shown(terminal, 'go');
     await stopAllCommands(1000);
     assert.match(resultText(await pending), /^Killed by signal SIGTERM/);
+  });
+
+  it('kills the whole sandboxed tree on timeout: a background child never gets to write', async () => {
+    const late = path.join(workspace.root, 'late.txt');
+    const { text } = await workspace.run({ command: `(sleep 2; echo late > late.txt) & sh -c 'trap "" TERM; sleep 300'`, timeout: 1 }, { approve: true });
+    assert.match(text, /^Timed out after 1 s/);
+    assert.match(text, /Sandbox: bubblewrap/);
+    await new Promise((resolve) => setTimeout(resolve, 2500));
+    assert.equal(fs.existsSync(late), false);
   });
 
   it('reports a group as gone once its processes ended', () => {

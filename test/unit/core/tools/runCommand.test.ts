@@ -39,7 +39,7 @@ describe('tools/runCommand', () => {
 
   it('shows the live output in the terminal and the status at the end', async () => {
     const { terminal } = await run({ command: 'echo visible' });
-    assert.equal(terminal.text, 'visible\n');
+    assert.match(terminal.text, /^Sandbox: bubblewrap: .*\nvisible\n$/);
     assert.match(terminal.summary, /^Exit code: 0/);
   });
 

@@ -1,0 +1,38 @@
+// The sandbox plan as bubblewrap arguments (Linux). Order matters: later mounts cover earlier ones,
+// so the root is bound read-only first, then /tmp, then the writable folders, then what stays
+// read-only inside them, and the secrets last, so no bind can uncover them.
+import type { SandboxPlan } from './plan';
+
+/** The argv that runs the rest of the command line (the shell and its arguments) inside bubblewrap. */
+export function bubblewrapLauncher(executable: string, plan: SandboxPlan, cwd: string): string[] {
+  const args = [
+    executable,
+    // The command dies with the extension host, and the whole process tree with its pid namespace.
+    '--die-with-parent',
+    '--unshare-pid',
+    '--ro-bind', '/', '/',
+    '--dev', '/dev',
+    '--proc', '/proc',
+    '--bind', plan.tempDirectory, '/tmp',
+  ];
+  if (!plan.network) {
+    args.push('--unshare-net');
+  }
+  for (const folder of plan.writable) {
+    args.push('--bind', folder, folder);
+  }
+  for (const entry of plan.readOnly) {
+    args.push('--ro-bind', entry, entry);
+  }
+  for (const folder of plan.readOnlyMissing) {
+    args.push('--ro-bind', plan.emptyDirectory, folder);
+  }
+  for (const folder of plan.hiddenDirectories) {
+    args.push('--tmpfs', folder, '--remount-ro', folder);
+  }
+  for (const file of plan.hiddenFiles) {
+    args.push('--ro-bind', '/dev/null', file);
+  }
+  args.push('--setenv', 'TMPDIR', '/tmp', '--chdir', cwd, '--');
+  return args;
+}

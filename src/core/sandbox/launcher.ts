@@ -1,0 +1,25 @@
+// How a command line is wrapped for the sandbox this machine has.
+import type { SandboxAvailability } from '../ports/process';
+import { bubblewrapLauncher } from './bubblewrap';
+import type { SandboxPlan } from './plan';
+import { seatbeltLauncher } from './seatbelt';
+
+/** The program and arguments that run the shell inside the sandbox, and what they add to its environment. */
+export interface SandboxLaunch {
+  readonly argv: readonly string[];
+  readonly env: Readonly<Record<string, string>>;
+}
+
+export function sandboxLaunch(availability: Exclude<SandboxAvailability, { kind: 'none' }>, plan: SandboxPlan, cwd: string): SandboxLaunch {
+  if (availability.kind === 'bubblewrap') {
+    // bubblewrap sets TMPDIR=/tmp itself (the private folder is bound there).
+    return { argv: bubblewrapLauncher(availability.executable, plan, cwd), env: {} };
+  }
+  return { argv: seatbeltLauncher(availability.executable, plan), env: { TMPDIR: plan.tempDirectory } };
+}
+
+/** The sandbox's name and what it allows, for results and questions. */
+export function sandboxSummary(availability: Exclude<SandboxAvailability, { kind: 'none' }>, network: boolean): string {
+  const name = availability.kind === 'bubblewrap' ? 'bubblewrap' : 'macOS sandbox-exec';
+  return `${name}: writes only in the workspace folders and a private /tmp; .git/config, .git/hooks, .vscode and *.code-workspace read-only; secrets (~/.ssh, ~/.aws, .env ...) hidden; ${network ? 'network on' : 'no network'}`;
+}

@@ -1,0 +1,123 @@
+// The machine side of the command sandbox (an adapter: it runs programs and touches the disk):
+// finds bubblewrap or sandbox-exec and tries it once, finds the workspace's secret files with
+// ripgrep, and owns the private /tmp and the empty folder the sandbox binds.
+import { execFile } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmdirSync, rmSync } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import type { CancellationSignal } from '../errors';
+import type { SandboxAvailability, SandboxHost } from '../ports/process';
+import { isSecretFile } from '../guard/rules';
+import { runRipgrep } from '../search/ripgrep/run';
+
+/** Where bubblewrap is when the user names no path. */
+const SYSTEM_BUBBLEWRAP = ['/usr/bin/bwrap', '/usr/local/bin/bwrap'];
+const SANDBOX_EXEC = '/usr/bin/sandbox-exec';
+/** How long trying the sandbox, or searching for secret files, may take. */
+const PROBE_MS = 10_000;
+const SECRET_SEARCH_MS = 10_000;
+
+/** Runs a program without a shell; resolves with its exit code and stderr. */
+function tryRun(file: string, args: readonly string[]): Promise<{ code: number | null; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(file, [...args], { timeout: PROBE_MS, windowsHide: true }, (error, _stdout, stderr) => {
+      const code = error ? (typeof error.code === 'number' ? error.code : null) : 0;
+      resolve({ code, stderr: String(stderr || (error && code === null ? error.message : '')).trim() });
+    });
+  });
+}
+
+async function probeBubblewrap(setting: string): Promise<SandboxAvailability> {
+  const candidates = setting ? [setting] : SYSTEM_BUBBLEWRAP;
+  const executable = candidates.find((candidate) => path.isAbsolute(candidate) && existsSync(candidate));
+  if (!executable) {
+    return {
+      kind: 'none',
+      reason: setting
+        ? `bubblewrap was not found at ${setting} (workspaceAgentTools.runCommand.bubblewrapPath)`
+        : 'bubblewrap (bwrap) is not installed; on Debian or Ubuntu: sudo apt install bubblewrap',
+    };
+  }
+  // The same namespaces real runs use: a machine that forbids unprivileged user namespaces fails here.
+  const probe = await tryRun(executable, ['--die-with-parent', '--unshare-pid', '--unshare-net', '--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--', '/bin/sh', '-c', 'exit 0']);
+  if (probe.code !== 0) {
+    return { kind: 'none', reason: `bubblewrap (${executable}) does not work on this machine: ${probe.stderr || `exit code ${probe.code}`} (user namespaces may be disabled)` };
+  }
+  return { kind: 'bubblewrap', executable };
+}
+
+async function probeSeatbelt(): Promise<SandboxAvailability> {
+  if (!existsSync(SANDBOX_EXEC)) {
+    return { kind: 'none', reason: `${SANDBOX_EXEC} is missing` };
+  }
+  const probe = await tryRun(SANDBOX_EXEC, ['-p', '(version 1)(allow default)', '/usr/bin/true']);
+  return probe.code === 0 ? { kind: 'seatbelt', executable: SANDBOX_EXEC } : { kind: 'none', reason: `sandbox-exec does not work here: ${probe.stderr}` };
+}
+
+/** The ripgrep globs of the guard's secret names; isSecretFile then drops the templates. */
+const SECRET_GLOBS = ['.env', '.env.*', '.netrc', '_netrc'];
+
+export class MachineSandbox implements SandboxHost {
+  readonly tempDirectory: string;
+  readonly emptyDirectory: string;
+  private readonly base: string;
+  private readonly probes = new Map<string, Promise<SandboxAvailability>>();
+
+  constructor(private readonly ripgrepPath: string | undefined, private readonly platform: NodeJS.Platform = process.platform) {
+    // realpath: macOS's /var is a link to /private/var, and Seatbelt matches resolved paths.
+    this.base = realpathSync(mkdtempSync(path.join(os.tmpdir(), 'wat-sandbox-')));
+    this.tempDirectory = path.join(this.base, 'tmp');
+    this.emptyDirectory = path.join(this.base, 'empty');
+    mkdirSync(this.tempDirectory, { mode: 0o700 });
+    mkdirSync(this.emptyDirectory, { mode: 0o500 });
+  }
+
+  availability(bubblewrapPath: string): Promise<SandboxAvailability> {
+    const key = `${this.platform}:${bubblewrapPath}`;
+    let probe = this.probes.get(key);
+    if (!probe) {
+      probe = this.platform === 'linux'
+        ? probeBubblewrap(bubblewrapPath)
+        : this.platform === 'darwin'
+          ? probeSeatbelt()
+          : Promise.resolve<SandboxAvailability>({ kind: 'none', reason: `there is no OS sandbox for ${this.platform}` });
+      this.probes.set(key, probe);
+    }
+    return probe;
+  }
+
+  async findSecretFiles(folders: readonly string[], token: CancellationSignal): Promise<string[] | undefined> {
+    if (folders.length === 0) {
+      return [];
+    }
+    if (!this.ripgrepPath) {
+      return undefined;
+    }
+    const args = ['--files', '--hidden', '--no-ignore', '--no-config', '--no-messages', '--glob-case-insensitive', ...SECRET_GLOBS.flatMap((glob) => ['--glob', glob]), '--glob', '!.git', '--null', ...folders];
+    let output = '';
+    const clock = { now: () => Date.now() };
+    const run = await runRipgrep(this.ripgrepPath, folders[0], args, { token, clock, deadline: clock.now() + SECRET_SEARCH_MS }, (chunk) => {
+      output += chunk.toString('utf8');
+    });
+    // 1: nothing found; 2: some folder could not be read, so a secret may have been missed.
+    if (run.timedOut || (run.exitCode !== 0 && run.exitCode !== 1)) {
+      return undefined;
+    }
+    return output.split('\0').filter((file) => file !== '' && isSecretFile(file.toLowerCase()));
+  }
+
+  async removeMountPoints(folders: readonly string[]): Promise<void> {
+    for (const folder of folders) {
+      try {
+        rmdirSync(folder);
+      } catch {
+        // Not empty (something real is there now) or already gone: leave it.
+      }
+    }
+  }
+
+  /** Removes the private /tmp and the empty folder (extension deactivation). */
+  dispose(): void {
+    rmSync(this.base, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,43 @@
+// Where one command runs and who must say yes first, from the sandbox setting, what the machine
+// offers, the policy's decision and what the call asked for. The rules of DESIGN section 5:
+// a command that ran without asking has no network; one the user approved has it; leaving the
+// sandbox, or the network for a command that did not ask, is asked in the extension's own
+// question every time (never taken from a chat confirmation); `required` never leaves the sandbox.
+import type { SandboxAvailability } from '../ports/process';
+import type { SandboxMode } from '../settings';
+
+/** What a call may ask for beyond the default: the network, or no sandbox at all. */
+export type ExtraPermission = 'network' | 'unsandboxed';
+
+/**
+ * Who must approve: nobody; the policy's question (a chat confirmation counts); or this
+ * extension's own question, which no chat confirmation and no setting can answer.
+ */
+export type Approval = 'none' | 'policy' | 'own';
+
+export type Placement =
+  | { readonly where: 'sandbox'; readonly sandbox: Exclude<SandboxAvailability, { kind: 'none' }>; readonly network: boolean; readonly approval: Approval; readonly why?: string; readonly canLeave: boolean }
+  | { readonly where: 'host'; readonly approval: Approval; readonly why: string }
+  | { readonly where: 'refused'; readonly why: string };
+
+export function placeCommand(mode: SandboxMode, availability: SandboxAvailability, decision: 'allow' | 'ask', extra: ExtraPermission | undefined): Placement {
+  const policyApproval: Approval = decision === 'ask' ? 'policy' : 'none';
+  if (mode === 'off') {
+    return { where: 'host', approval: policyApproval, why: 'workspaceAgentTools.runCommand.sandbox is off' };
+  }
+  if (availability.kind === 'none') {
+    return mode === 'required'
+      ? { where: 'refused', why: `workspaceAgentTools.runCommand.sandbox is "required" and there is no sandbox: ${availability.reason}` }
+      : { where: 'host', approval: 'own', why: `there is no sandbox on this machine: ${availability.reason}` };
+  }
+  if (extra === 'unsandboxed') {
+    return mode === 'required'
+      ? { where: 'refused', why: 'workspaceAgentTools.runCommand.sandbox is "required": commands never run outside the sandbox' }
+      : { where: 'host', approval: 'own', why: 'the call asked to run outside the sandbox' };
+  }
+  const canLeave = mode === 'auto';
+  if (extra === 'network' && decision === 'allow') {
+    return { where: 'sandbox', sandbox: availability, network: true, approval: 'own', why: 'the call asked for the network', canLeave };
+  }
+  return { where: 'sandbox', sandbox: availability, network: decision === 'ask', approval: policyApproval, canLeave };
+}

@@ -1,0 +1,109 @@
+// What a sandboxed command may touch, worked out from the guard's table before each run: the
+// folders writes may use, the execution-config files inside them that stay read-only, and the
+// secrets that cannot be read. bubblewrap.ts and seatbelt.ts turn the plan into a launcher.
+import * as path from 'node:path';
+import type { ToolContext } from '../context';
+import { ToolError } from '../errors';
+import { fileLocation, joinLocation, type Location } from '../location';
+import type { SandboxHost } from '../ports/process';
+import { resolveRoots } from '../guard/judgeLocation';
+import { sensitiveLocalPaths } from '../guard/rules';
+
+/** Everything a launcher needs; paths are absolute on the extension host's disk. */
+export interface SandboxPlan {
+  /** The folders writes may use (the workspace folders, or allowedWritePaths), symlinks resolved. */
+  readonly writable: readonly string[];
+  /** Existing execution-config files and folders inside them: `.git/config`, `.git/hooks`, `.vscode`, `*.code-workspace`. */
+  readonly readOnly: readonly string[];
+  /** Protected folders that do not exist yet (`.vscode`, `.git/hooks`): bound read-only to an empty folder. */
+  readonly readOnlyMissing: readonly string[];
+  /** Secret folders (in the home folder), shown empty and read-only. */
+  readonly hiddenDirectories: readonly string[];
+  /** Secret files (system files, netrc, `.env` variants in the workspace), shown empty. */
+  readonly hiddenFiles: readonly string[];
+  /** The private folder the command gets as /tmp. */
+  readonly tempDirectory: string;
+  /** An empty folder to bind where a protected folder is missing. */
+  readonly emptyDirectory: string;
+  /** False for commands that ran without asking: no network at all, loopback included. */
+  readonly network: boolean;
+}
+
+/** Files and folders of a workspace folder's top level that VS Code or git obey. */
+async function protectedEntries(ctx: ToolContext, root: Location, rootPath: string): Promise<{ existing: string[]; missing: string[] }> {
+  const fs = ctx.host.fs;
+  const existing: string[] = [];
+  const missing: string[] = [];
+  const entries = await fs.readDirectory(root).catch(() => []);
+  const names = new Set(entries.map((entry) => entry.name));
+  for (const entry of entries) {
+    if (entry.name.toLowerCase().endsWith('.code-workspace')) {
+      existing.push(path.posix.join(rootPath, entry.name));
+    }
+  }
+  const vscode = entries.find((entry) => entry.name.toLowerCase() === '.vscode');
+  if (vscode) {
+    existing.push(path.posix.join(rootPath, vscode.name));
+  } else {
+    missing.push(path.posix.join(rootPath, '.vscode'));
+  }
+  if (names.has('.git')) {
+    const git = await fs.stat(joinLocation(root, '.git'));
+    if (git?.kind === 'directory') {
+      if (await fs.stat(joinLocation(root, '.git/config'))) {
+        existing.push(path.posix.join(rootPath, '.git', 'config'));
+      }
+      const hooks = await fs.stat(joinLocation(root, '.git/hooks'));
+      (hooks ? existing : missing).push(path.posix.join(rootPath, '.git', 'hooks'));
+    } else {
+      // A `.git` file points git at another repository; rewriting it would redirect git.
+      existing.push(path.posix.join(rootPath, '.git'));
+    }
+  }
+  return { existing, missing };
+}
+
+/**
+ * The plan for one command. Throws a ToolError when the workspace could not be searched for
+ * secret files in time, because then the sandbox could not promise to hide them.
+ */
+export async function planSandbox(ctx: ToolContext, host: SandboxHost, network: boolean): Promise<SandboxPlan> {
+  const fs = ctx.host.fs;
+  const roots = (await resolveRoots('write', ctx)).filter((root) => root.scheme === 'file');
+  const writable: string[] = [];
+  const readOnly: string[] = [];
+  const readOnlyMissing: string[] = [];
+  for (const root of roots) {
+    const rootPath = fs.localPath(root);
+    const stat = await fs.stat(root);
+    if (!rootPath || stat?.kind !== 'directory') {
+      continue;
+    }
+    writable.push(rootPath);
+    const entries = await protectedEntries(ctx, root, rootPath);
+    readOnly.push(...entries.existing);
+    readOnlyMissing.push(...entries.missing);
+  }
+  const secrets = await host.findSecretFiles(writable, ctx.call.token);
+  if (!secrets) {
+    throw new ToolError('The sandbox could not be prepared: searching the workspace for secret files (.env) took too long.');
+  }
+  const sensitive = sensitiveLocalPaths(ctx.workspace.home);
+  const hiddenDirectories: string[] = [];
+  const hiddenFiles: string[] = [];
+  for (const directory of sensitive.directories) {
+    const stat = await fs.stat(fileLocation(directory));
+    if (stat?.kind === 'directory') {
+      hiddenDirectories.push(directory);
+    } else if (stat) {
+      hiddenFiles.push(directory);
+    }
+  }
+  for (const file of sensitive.files) {
+    if (await fs.stat(fileLocation(file))) {
+      hiddenFiles.push(file);
+    }
+  }
+  hiddenFiles.push(...secrets);
+  return { writable, readOnly, readOnlyMissing, hiddenDirectories, hiddenFiles, tempDirectory: host.tempDirectory, emptyDirectory: host.emptyDirectory, network };
+}

@@ -1,0 +1,76 @@
+import * as assert from 'node:assert/strict';
+import type { SandboxPlan } from '../../../../src/core/sandbox/plan';
+import { profileString, seatbeltLauncher, seatbeltProfile } from '../../../../src/core/sandbox/seatbelt';
+
+const plan: SandboxPlan = {
+  writable: ['/Users/u/project'],
+  readOnly: ['/Users/u/project/.vscode'],
+  readOnlyMissing: [],
+  hiddenDirectories: ['/Users/u/.ssh'],
+  hiddenFiles: ['/Users/u/.netrc'],
+  tempDirectory: '/private/var/folders/xy/T/wat-sandbox-1/tmp',
+  emptyDirectory: '/private/var/folders/xy/T/wat-sandbox-1/empty',
+  network: false,
+};
+
+/** The rule of the profile that starts with `start`, through its balancing parenthesis (strings skipped). */
+function rule(profile: string, start: string): string {
+  const from = profile.indexOf(start);
+  assert.ok(from >= 0, `no rule starting ${start} in\n${profile}`);
+  let depth = 0;
+  for (let index = from; index < profile.length; index += 1) {
+    const char = profile[index];
+    if (char === '"') {
+      for (index += 1; profile[index] !== '"'; index += profile[index] === '\\' ? 2 : 1);
+    } else if (char === '(' || char === ')') {
+      depth += char === '(' ? 1 : -1;
+      if (depth === 0) {
+        return profile.slice(from, index + 1);
+      }
+    }
+  }
+  assert.fail(`unbalanced rule starting ${start}`);
+}
+
+describe('sandbox/seatbelt', () => {
+  const profile = seatbeltProfile(plan);
+
+  it('forbids every write, then allows the workspace and the private temp folder, then protects execution config (last match wins)', () => {
+    const denyAll = profile.indexOf('(deny file-write*)');
+    const allow = profile.indexOf('(allow file-write*');
+    const protect = profile.indexOf('(deny file-write*\n');
+    assert.ok(denyAll >= 0 && denyAll < allow && allow < protect, profile);
+    const allowed = rule(profile, '(allow file-write*');
+    assert.match(allowed, /\(subpath "\/Users\/u\/project"\)/);
+    assert.match(allowed, /\(subpath "\/private\/var\/folders\/xy\/T\/wat-sandbox-1\/tmp"\)/);
+    const protectedRule = rule(profile, '(deny file-write*\n');
+    assert.match(protectedRule, /\(subpath "\/Users\/u\/project\/\.vscode"\)/);
+    for (const name of ['config', 'hooks', 'vscode', 'workspace']) {
+      assert.match(protectedRule, new RegExp(`require-all \\(subpath "/Users/u/project"\\) \\(regex #"[^"]*${[...name].map((char) => `\\[${char}${char.toUpperCase()}\\]`).join('')}`), name);
+    }
+  });
+
+  it('hides the secrets after everything else, in any letter case, and reads the .env templates again', () => {
+    const secrets = rule(profile, '(deny file-read* file-write*');
+    assert.match(secrets, /\(subpath "\/Users\/u\/\.ssh"\)/);
+    assert.match(secrets, /\(literal "\/Users\/u\/\.netrc"\)/);
+    assert.match(secrets, /\(regex #"\/\\\.\[eE\]\[nN\]\[vV\]\(\\\.\[\^\/\]\*\)\?\$"\)/);
+    assert.ok(profile.indexOf('(deny file-read* file-write*') > profile.indexOf('(deny file-write*\n'));
+    assert.match(profile, /\(allow file-read\* \(regex #"[^"]*\(example\|sample\|template\|dist\|defaults\)\$"\)\)/);
+  });
+
+  it('cuts the network off unless the command was approved', () => {
+    assert.match(profile, /\(deny network\*\)/);
+    assert.doesNotMatch(seatbeltProfile({ ...plan, network: true }), /network/);
+  });
+
+  it('escapes quotes and backslashes of paths, so a folder name cannot end a string early', () => {
+    assert.equal(profileString('/a"b\\c'), '"/a\\"b\\\\c"');
+    const odd = seatbeltProfile({ ...plan, writable: ['/Users/u/x") (allow default'] });
+    assert.match(odd, /\(subpath "\/Users\/u\/x\\"\) \(allow default"\)/);
+  });
+
+  it('is passed to sandbox-exec with -p', () => {
+    assert.deepEqual(seatbeltLauncher('/usr/bin/sandbox-exec', plan), ['/usr/bin/sandbox-exec', '-p', profile]);
+  });
+});

@@ -1,0 +1,168 @@
+// workspace_run_command in the real bubblewrap sandbox (installed by .ci/run): what an approved
+// command still cannot do, the network rule, and who is asked when the sandbox is left or missing.
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as net from 'node:net';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { runCommandTool } from '../../../../src/core/tools/runCommand';
+import type { ToolSettings } from '../../../../src/core/settings';
+import { commandWorkspace } from '../../support/commandWorkspace';
+import { callTool, resultText } from '../../support/context';
+
+describe('tools/runCommand in the sandbox', () => {
+  const workspace = commandWorkspace();
+  let home = '';
+
+  before(() => {
+    const root = workspace.root;
+    home = path.join(workspace.parent, 'home');
+    fs.mkdirSync(path.join(home, '.ssh'), { recursive: true });
+    fs.writeFileSync(path.join(home, '.ssh', 'id_rsa'), 'PRIVATE-KEY-BYTES\n');
+    fs.writeFileSync(path.join(root, '.env'), 'API_TOKEN=dotenv-secret\n');
+    fs.mkdirSync(path.join(root, 'sub'), { recursive: true });
+    fs.writeFileSync(path.join(root, 'sub', '.env.local'), 'NESTED=nested-secret\n');
+    fs.writeFileSync(path.join(root, '.env.example'), 'a template anyone may read\n');
+    fs.mkdirSync(path.join(root, '.git', 'hooks'), { recursive: true });
+    fs.writeFileSync(path.join(root, '.git', 'config'), '[core]\n\tbare = false\n');
+    fs.writeFileSync(path.join(root, 'project.code-workspace'), '{}\n');
+  });
+
+  /** Runs a call with the fake home as the guard's home, approving when asked unless told otherwise. */
+  async function run(input: Record<string, unknown>, options: { approve?: boolean; settings?: Partial<ToolSettings>; confirmedInChat?: boolean; choice?: 'accept' | 'alternative' | 'reject' } = {}) {
+    const { ctx, approver } = workspace.setup({ approve: options.approve ?? true, settings: options.settings });
+    approver.choice = options.choice;
+    const call = { ...ctx, workspace: { ...ctx.workspace, home }, call: { ...ctx.call, confirmedInChat: options.confirmedInChat ?? false } };
+    const result = await callTool(runCommandTool, input, call).then(resultText, (error: Error) => `ERROR ${error.message}`);
+    return { text: result, approver };
+  }
+
+  it('names the sandbox in the result of a command that ran without asking', async () => {
+    const { text, approver } = await run({ command: 'ls' });
+    assert.equal(approver.asked.length, 0);
+    assert.match(text, /^Sandbox: bubblewrap: .*no network$/m);
+  });
+
+  it('keeps an approved command from writing outside the workspace, and says the sandbox may be why it failed', async () => {
+    const outside = path.join(os.homedir(), `wat-escape-${process.pid}.txt`);
+    try {
+      const { text, approver } = await run({ command: `echo escaped > ${outside}` });
+      assert.equal(approver.asked.length, 1);
+      assert.equal(fs.existsSync(outside), false);
+      assert.match(text, /Read-only file system/);
+      assert.match(text, /The sandbox may have caused this failure.*permissions: "unsandboxed"/);
+    } finally {
+      fs.rmSync(outside, { force: true });
+    }
+  });
+
+  it('gives the command a private /tmp: what it writes there never reaches the real one', async () => {
+    const besideWorkspace = path.join(workspace.parent, 'in-private-tmp.txt');
+    const { text } = await run({ command: `echo private > ${besideWorkspace} && cat ${besideWorkspace}` });
+    assert.match(text, /^Exit code: 0/);
+    assert.equal(fs.existsSync(besideWorkspace), false);
+  });
+
+  it('lets an approved command write in the workspace and in its private /tmp', async () => {
+    const { text } = await run({ command: 'echo made > made.txt && echo t > /tmp/t && cat /tmp/t' });
+    assert.match(text, /^Exit code: 0/);
+    assert.equal(fs.readFileSync(path.join(workspace.root, 'made.txt'), 'utf8'), 'made\n');
+  });
+
+  it('hides ~/.ssh and every .env file of the workspace from an approved command, but not the templates', async () => {
+    // At risk level high the guard only asks for these reads, so the sandbox is what stops them.
+    const { text } = await run({ command: `cat ${home}/.ssh/id_rsa; cat .env sub/.env.local; cat .env.example` }, { settings: { riskLevel: 'high' } });
+    assert.doesNotMatch(text, /PRIVATE-KEY-BYTES|dotenv-secret|nested-secret/);
+    assert.match(text, /a template anyone may read/);
+  });
+
+  it('keeps .git/config, .git/hooks, .vscode and *.code-workspace read-only, and leaves no trace of a .vscode that did not exist', async () => {
+    const config = fs.readFileSync(path.join(workspace.root, '.git', 'config'), 'utf8');
+    const { text } = await run({ command: 'echo "[core] fsmonitor = evil" >> .git/config; echo evil > .git/hooks/pre-commit; mkdir -p .vscode; echo {} > .vscode/tasks.json; echo {} > project.code-workspace; echo done' });
+    assert.match(text, /done/);
+    assert.equal(fs.readFileSync(path.join(workspace.root, '.git', 'config'), 'utf8'), config);
+    assert.equal(fs.existsSync(path.join(workspace.root, '.git', 'hooks', 'pre-commit')), false);
+    assert.equal(fs.existsSync(path.join(workspace.root, '.vscode')), false);
+    assert.equal(fs.readFileSync(path.join(workspace.root, 'project.code-workspace'), 'utf8'), '{}\n');
+  });
+
+  describe('the network', () => {
+    let server: net.Server;
+    let port = 0;
+    let connections = 0;
+    before(async () => {
+      server = net.createServer((socket) => {
+        connections += 1;
+        socket.end('hello from loopback\n');
+      });
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      port = (server.address() as net.AddressInfo).port;
+    });
+    after(() => server.close());
+
+    const probe = (): string => `${process.execPath} -e "require('net').connect(${port}, '127.0.0.1').on('data', (d) => process.stdout.write(String(d))).on('error', (e) => { console.log('no connection: ' + e.code); process.exit(3); })"`;
+
+    it('is cut off, loopback included, for a command that ran without asking', async () => {
+      const { text, approver } = await run({ command: probe() }, { settings: { runCommandAllow: ['node'] } });
+      assert.equal(approver.asked.length, 0);
+      assert.match(text, /no connection: E/);
+      assert.equal(connections, 0);
+      assert.match(text, /no network/);
+      assert.match(text, /permissions: "network"/);
+    });
+
+    it('is there for a command the user approved', async () => {
+      const { text, approver } = await run({ command: probe() });
+      assert.equal(approver.asked.length, 1);
+      assert.match(text, /hello from loopback/);
+      assert.match(text, /network on/);
+    });
+
+    it('is given to a command that did not ask only through the extension\'s own question, never a chat confirmation', async () => {
+      const declined = await run({ command: probe(), permissions: 'network' }, { approve: false, confirmedInChat: true, settings: { runCommandAllow: ['node'] } });
+      assert.match(declined.text, /^ERROR The user declined/);
+      assert.match(declined.approver.asked[0]?.detail ?? '', /in the sandbox WITH the network, because the call asked for the network/);
+      const approved = await run({ command: probe(), permissions: 'network' }, { settings: { runCommandAllow: ['node'] } });
+      assert.match(approved.text, /hello from loopback/);
+    });
+  });
+
+  describe('leaving the sandbox', () => {
+    it('asks its own question even when chat confirmed the call, and runs outside only when the user says yes', async () => {
+      const outside = path.join(workspace.parent, 'unsandboxed.txt');
+      const declined = await run({ command: `echo out > ${outside}`, permissions: 'unsandboxed' }, { approve: false, confirmedInChat: true });
+      assert.match(declined.text, /^ERROR The user declined/);
+      assert.match(declined.approver.asked[0]?.detail ?? '', /OUTSIDE the sandbox/);
+      assert.equal(fs.existsSync(outside), false);
+      const approved = await run({ command: `echo out > ${outside}`, permissions: 'unsandboxed' }, { confirmedInChat: true });
+      assert.match(approved.text, /Sandbox: none, it ran outside the sandbox \(the call asked to run outside the sandbox\)/);
+      assert.equal(fs.readFileSync(outside, 'utf8'), 'out\n');
+    });
+
+    it('runs outside when the user picks Run Outside the Sandbox in the policy\'s question', async () => {
+      const outside = path.join(workspace.parent, 'chosen.txt');
+      const { text, approver } = await run({ command: `echo out > ${outside}` }, { choice: 'alternative' });
+      assert.equal((approver.asked[0] as { alternative?: string }).alternative, 'Run Outside the Sandbox');
+      assert.match(text, /Sandbox: none, it ran outside the sandbox \(the user chose to run it outside the sandbox\)/);
+      assert.equal(fs.existsSync(outside), true);
+    });
+
+    it('refuses in required mode when bubblewrap is missing, and runs nothing', async () => {
+      const { text, approver } = await run({ command: 'echo ran > required.txt' }, { settings: { runCommandSandbox: 'required', bubblewrapPath: '/nonexistent/bwrap' } });
+      assert.match(text, /^ERROR The command was not run: workspaceAgentTools.runCommand.sandbox is "required" and there is no sandbox: bubblewrap was not found at \/nonexistent\/bwrap/);
+      assert.equal(approver.asked.length, 0);
+      assert.equal(fs.existsSync(path.join(workspace.root, 'required.txt')), false);
+    });
+
+    it('asks for every command, even a read-only one confirmed in chat, in auto mode when bubblewrap is missing', async () => {
+      const { text, approver } = await run({ command: 'ls' }, { approve: false, confirmedInChat: true, settings: { bubblewrapPath: '/nonexistent/bwrap' } });
+      assert.match(text, /^ERROR The user declined/);
+      assert.match(approver.asked[0]?.detail ?? '', /OUTSIDE the sandbox.*there is no sandbox on this machine: bubblewrap was not found/);
+    });
+
+    it('says so in the result when the user turned the sandbox off', async () => {
+      const { text } = await run({ command: 'ls' }, { settings: { runCommandSandbox: 'off' } });
+      assert.match(text, /Sandbox: none, it ran outside the sandbox \(workspaceAgentTools.runCommand.sandbox is off\)/);
+    });
+  });
+});
