@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { commandPathJudge } from '../../../../../src/core/guard/command/pathJudge';
+import { commandPolicyOptions } from '../../../../../src/core/guard/command/pathJudge';
 import type { CommandDecision } from '../../../../../src/core/decisions';
 import { DEFAULT_DENY_PATTERNS } from '../../../../../src/core/settings';
 import { evaluateCommandPolicy, matchesPattern, type CommandVerdict } from '../../../../../src/core/guard/command/policy';
@@ -12,14 +12,8 @@ import { testContext } from '../../../support/context';
 let root: string;
 
 async function judge(command: string, settings: { allow?: string[]; deny?: string[] } = {}): Promise<CommandVerdict> {
-  const ctx = testContext({ root });
-  return evaluateCommandPolicy(command, {
-    cwd: root,
-    home: os.homedir(),
-    allow: settings.allow ?? [],
-    deny: settings.deny ?? DEFAULT_DENY_PATTERNS,
-    judgePath: await commandPathJudge(ctx),
-  });
+  const ctx = testContext({ root, settings: { runCommandAllow: settings.allow ?? [], runCommandDeny: settings.deny ?? DEFAULT_DENY_PATTERNS } });
+  return evaluateCommandPolicy(command, await commandPolicyOptions(ctx, root));
 }
 
 function expectDecision(command: string, expected: CommandDecision, why: string): void {
