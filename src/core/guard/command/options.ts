@@ -70,6 +70,9 @@ function rest(word: ShellWord, offset: number): ShellWord {
  * checked where its matches are listed (globs.ts).
  */
 function mayBeOption(word: ShellWord): boolean {
+  if (word.pipe) {
+    return false;
+  }
   if (!word.literal) {
     return word.prefix === '' || word.prefix.startsWith('-');
   }
