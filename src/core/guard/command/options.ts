@@ -171,6 +171,9 @@ class OptionParser {
     if (!spec) {
       return this.unknown(spelled);
     }
+    if (spec.asks) {
+      return this.accept(spelled, spec, []);
+    }
     if (spec.value === 'none') {
       return equals === -1 ? this.accept(spelled, spec, []) : ask(`${this.program} ${spelled} takes no value, so ${word.text} is not understood`);
     }
