@@ -56,9 +56,18 @@ function components(p: string): string[] {
   return p.split('/').filter(Boolean);
 }
 
+/**
+ * Names are compared in lower case: on a case-insensitive file system (macOS, Windows) `.ENV`,
+ * `.GIT/config` and `.VSCode/tasks.json` are the same files, and matching more names is the
+ * safe direction everywhere.
+ */
+function folded(p: string): string {
+  return p.toLowerCase();
+}
+
 /** `.env` and its variants such as `.env.local`, but not the committed templates. */
 function isDotEnvFile(p: string): boolean {
-  const name = path.posix.basename(p);
+  const name = folded(path.posix.basename(p));
   if (name === '.env') {
     return true;
   }
@@ -67,7 +76,7 @@ function isDotEnvFile(p: string): boolean {
 
 /** Files whose contents are secrets wherever they are: `.env` variants and netrc. */
 export function isSecretFile(p: string): boolean {
-  const name = path.posix.basename(p);
+  const name = folded(path.posix.basename(p));
   return isDotEnvFile(p) || name === '.netrc' || name === '_netrc';
 }
 
@@ -78,14 +87,15 @@ function isSensitiveForRead(facts: GuardFacts): boolean {
   if (!facts.local) {
     return false;
   }
-  if (SENSITIVE_SYSTEM_FILES.some((file) => under(facts.path, file))) {
+  const target = folded(facts.path);
+  if (SENSITIVE_SYSTEM_FILES.some((file) => under(target, file))) {
     return true;
   }
-  return SENSITIVE_HOME_DIRS.some((dir) => under(facts.path, path.posix.join(facts.home, dir)));
+  return SENSITIVE_HOME_DIRS.some((dir) => under(target, folded(path.posix.join(facts.home, dir))));
 }
 
 function isSensitiveForWrite(facts: GuardFacts): boolean {
-  return isSensitiveForRead(facts) || (facts.local && SHELL_STARTUP_FILES.some((file) => facts.path === path.posix.join(facts.home, file)));
+  return isSensitiveForRead(facts) || (facts.local && SHELL_STARTUP_FILES.some((file) => folded(facts.path) === folded(path.posix.join(facts.home, file))));
 }
 
 /** Files in VS Code's user data folders (`User`, `User/profiles/<id>`, a server's `Machine`) that VS Code obeys. */
@@ -99,14 +109,14 @@ const EXTENSION_HOMES = new Set(['.vscode', '.vscode-insiders', '.vscode-server'
  * user settings, where this extension's own settings live.
  */
 export function isExecutionConfigPath(p: string): boolean {
-  const parts = components(p);
+  const parts = components(folded(p));
   const name = parts[parts.length - 1] ?? '';
   const parent = parts[parts.length - 2] ?? '';
   if (parent === '.vscode' && name.endsWith('.json')) {
     return true;
   }
   // <user data>/User/settings.json, .../User/profiles/<id>/tasks.json, .../Machine/settings.json
-  const userDataFolder = parent === 'User' || parent === 'Machine' || (parts[parts.length - 3] === 'profiles' && parts[parts.length - 4] === 'User');
+  const userDataFolder = parent === 'user' || parent === 'machine' || (parts[parts.length - 3] === 'profiles' && parts[parts.length - 4] === 'user');
   if (USER_CONFIG_FILES.has(name) && userDataFolder) {
     return true;
   }
@@ -208,7 +218,7 @@ export const GUARD_RULES: readonly GuardRule[] = [
     id: 'file.protected_file_overwrite',
     appliesTo: ['write'],
     levels: { low: 'deny', medium: 'deny', high: 'warn' },
-    matches: (f) => components(f.path).includes('.git'),
+    matches: (f) => components(folded(f.path)).includes('.git'),
     reason: (f) => `${f.shown ?? f.path} is inside a .git folder; writing there can corrupt the repository.`,
     suggestion: 'Use git commands through workspace_run_command instead of editing .git directly.',
   },

@@ -2,7 +2,7 @@ import { nonInteractiveEnvironment } from '../process/commandEnvironment';
 import { commandLogPath } from '../process/commandLogs';
 import type { ToolContext } from '../context';
 import { throwIfCancelled, ToolError } from '../errors';
-import { commandPathJudge } from '../guard/command/pathJudge';
+import { commandPolicyOptions } from '../guard/command/pathJudge';
 import { evaluateCommandPolicy, type CommandVerdict } from '../guard/command/policy';
 import { judgeLocation, resolveRoots } from '../guard/judgeLocation';
 import { denialMessage } from '../guard/rules';
@@ -225,13 +225,7 @@ async function resolveCommandCwd(input: string | undefined, ctx: ToolContext): P
 }
 
 async function judgeCommand(command: string, cwd: string, ctx: ToolContext): Promise<CommandVerdict> {
-  return evaluateCommandPolicy(command, {
-    cwd,
-    home: ctx.workspace.home,
-    allow: ctx.settings.runCommandAllow,
-    deny: ctx.settings.runCommandDeny,
-    judgePath: await commandPathJudge(ctx),
-  });
+  return evaluateCommandPolicy(command, await commandPolicyOptions(ctx, cwd));
 }
 
 function needsApproval(verdict: CommandVerdict): string[] {

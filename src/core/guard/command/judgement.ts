@@ -1,5 +1,5 @@
 // The vocabulary every rule set of the command policy shares: what a rule may ask of the policy,
-// the two verdict helpers, and how arguments are read (program name, positional words, option values).
+// the two verdict helpers, the program's name and the check of operands that must stay one word.
 import * as path from 'node:path';
 import type { Judgement } from '../../decisions';
 import type { ShellWord } from './shell/words';
@@ -12,6 +12,11 @@ export interface InvocationJudge {
   changeDirectory(word: ShellWord | undefined): Promise<Judgement>;
   /** Judges the command a wrapper (env, timeout, nice, time, command...) runs, settings included. */
   wrapped(words: readonly ShellWord[]): Promise<Judgement>;
+  /**
+   * Judges the folders git starts in: every folder the line may be in, each followed by the `-C`
+   * folders (judged as reads). Each must be inside an ordinary repository, not a bare-looking folder.
+   */
+  gitRepositories(directories: readonly ShellWord[]): Promise<Judgement>;
 }
 
 export const allow = (reason: string): Judgement => ({ decision: 'allow', reason });
@@ -22,36 +27,8 @@ export function programName(word: ShellWord): string {
   return path.posix.basename(word.text) || word.text;
 }
 
-export function positional(words: readonly ShellWord[]): ShellWord[] {
-  const result: ShellWord[] = [];
-  let afterDashes = false;
-  for (const word of words) {
-    if (!afterDashes && word.text === '--') {
-      afterDashes = true;
-    } else if (afterDashes || !word.text.startsWith('-') || word.text === '-') {
-      result.push(word);
-    }
-  }
-  return result;
+/** Inert operands may be known only at run time, but a glob or brace would turn them into file names. */
+export function inertOperands(name: string, operands: readonly ShellWord[]): string | undefined {
+  const expanding = operands.find((word) => word.expands);
+  return expanding ? `${name} gets ${expanding.source}, which the shell expands into file names or more words` : undefined;
 }
-
-/**
- * Paths hidden inside options: `--file=/etc/shadow`, `--files0-from=list`, `-f~/.ssh/key`. Values
- * that look like paths (a slash, a leading dot or tilde) are judged like positional paths.
- */
-export function optionValuePaths(words: readonly ShellWord[]): ShellWord[] {
-  const result: ShellWord[] = [];
-  for (const word of words) {
-    const value = /^--[^=]+=(.*)$/s.exec(word.text)?.[1] ?? /^-[A-Za-z](.+)$/s.exec(word.text)?.[1];
-    if (value !== undefined && /^[.~]|\//.test(value)) {
-      result.push({ ...word, text: value });
-    }
-  }
-  return result;
-}
-
-/** Arguments that can turn into other arguments at run time, which flag checks cannot see. */
-export function unpredictable(args: readonly ShellWord[]): ShellWord | undefined {
-  return args.find((word) => !word.literal || word.expands);
-}
-

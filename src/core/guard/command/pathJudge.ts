@@ -1,10 +1,14 @@
 // The guard's rule table as the command policy's path judge: the same rules, roots and facts as the
-// file tools, without asking anybody (the policy turns a warning into a question about the whole command).
+// file tools, without asking anybody (the policy turns a warning into a question about the whole
+// command). Also where the policy's other views of the disk come from: folder listings for globs
+// and repositories, and `..` resolved the way the system resolves it.
+import * as path from 'node:path';
 import type { ToolContext } from '../../context';
 import type { GuardVerdict, Judgement } from '../../decisions';
 import { fileLocation } from '../../location';
 import { judgeLocation, resolveRoots } from '../judgeLocation';
-import type { PathJudge } from './policy';
+import type { ListDirectory } from './globs';
+import type { CommandPolicyOptions, PathJudge } from './policy';
 
 function asJudgement(verdict: GuardVerdict): Judgement {
   if (verdict.decision === 'allow') {
@@ -13,14 +17,60 @@ function asJudgement(verdict: GuardVerdict): Judgement {
   return { decision: verdict.decision === 'deny' ? 'deny' : 'ask', reason: `${verdict.rule ?? 'guard'}: ${verdict.reason}` };
 }
 
+/**
+ * The path with `.` and `..` resolved as the system does: `link/..` is the parent of the link's
+ * target, so the folder before each `..` has its links resolved first.
+ */
+async function physicalPath(absolutePath: string, ctx: ToolContext): Promise<string> {
+  if (!absolutePath.split('/').includes('..')) {
+    return path.posix.normalize(absolutePath);
+  }
+  let current = '/';
+  for (const part of absolutePath.split('/')) {
+    if (part === '' || part === '.') {
+      continue;
+    }
+    if (part === '..') {
+      current = path.posix.dirname((await ctx.host.fs.realpath(fileLocation(current))).path);
+    } else {
+      current = path.posix.join(current, part);
+    }
+  }
+  return current;
+}
+
 /** A path judge for one command line, with the read and write roots resolved once. */
 export async function commandPathJudge(ctx: ToolContext): Promise<PathJudge> {
   const roots = { read: await resolveRoots('read', ctx), write: await resolveRoots('write', ctx) };
   return async (absolutePath, access) => {
     try {
-      return asJudgement((await judgeLocation(fileLocation(absolutePath), access, ctx, { roots: roots[access] })).verdict);
+      const physical = await physicalPath(absolutePath, ctx);
+      return asJudgement((await judgeLocation(fileLocation(physical), access, ctx, { roots: roots[access] })).verdict);
     } catch (error) {
       return { decision: 'ask', reason: `${absolutePath} could not be checked (${error instanceof Error ? error.message : String(error)})` };
     }
+  };
+}
+
+/** The names in a folder through the file system port; undefined when it cannot be listed. */
+export function commandDirectoryLister(ctx: ToolContext): ListDirectory {
+  return async (absolutePath) => {
+    try {
+      return (await ctx.host.fs.readDirectory(fileLocation(absolutePath))).map((entry) => entry.name);
+    } catch {
+      return undefined;
+    }
+  };
+}
+
+/** Everything the policy needs for a line run in `cwd`, from the call's context and settings. */
+export async function commandPolicyOptions(ctx: ToolContext, cwd: string): Promise<CommandPolicyOptions> {
+  return {
+    cwd,
+    home: ctx.workspace.home,
+    allow: ctx.settings.runCommandAllow,
+    deny: ctx.settings.runCommandDeny,
+    judgePath: await commandPathJudge(ctx),
+    listDirectory: commandDirectoryLister(ctx),
   };
 }

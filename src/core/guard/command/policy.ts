@@ -1,14 +1,18 @@
 // Decides whether a command line runs at once, asks the user, or is refused. The line is parsed
 // with tree-sitter's bash grammar and every simple command in it is judged: in lists, pipelines,
 // subshells, functions, loops, $(...) and backticks anywhere, process substitution, arithmetic and
-// heredocs. Redirection targets are judged as paths. What cannot be understood asks.
+// heredocs. Redirection targets and path arguments are judged as paths, globs and braces on every
+// file they can name. Expansions that can run a command or assign ask. What cannot be understood asks.
 import * as path from 'node:path';
 import { strictest, type CommandDecision, type Judgement } from '../../decisions';
 import { oneLine } from '../../text/truncate';
+import { unsafeArithmetic, unsafeHeredocText, unsafeParameterExpansion } from './expansions';
+import { expandPathWord, joinRaw, type ListDirectory } from './globs';
 import { programName, type InvocationJudge } from './judgement';
 import { judgeInvocation } from './programs';
 import { parseBash, type SyntaxNode } from './shell/bashParser';
 import { shellWord, type ShellWord } from './shell/words';
+import { judgeTestNode } from './testExpressions';
 
 /** The policy's answer for a whole command line. */
 export interface CommandVerdict {
@@ -31,6 +35,8 @@ export interface CommandPolicyOptions {
   readonly deny: readonly string[];
   /** The guard's verdict for a path (read for `<` and arguments of reading commands, write for `>`). */
   readonly judgePath: PathJudge;
+  /** The names in a folder (undefined when it is not a listable folder), to expand globs and find repositories. */
+  readonly listDirectory: ListDirectory;
 }
 
 /** Targets any redirection may use: they are not files. */
@@ -45,9 +51,12 @@ const STRUCTURE = new Set([
   'arithmetic_expansion', 'ansi_c_string', 'translated_string', 'number', 'variable_name', 'special_variable_name',
   'heredoc_redirect', 'herestring_redirect', 'heredoc_start', 'heredoc_body', 'heredoc_content', 'heredoc_end',
   'file_descriptor', 'binary_expression', 'unary_expression', 'parenthesized_expression', 'ternary_expression',
-  'postfix_expression', 'test_operator', 'regex', 'extglob_pattern', 'brace_expression', 'subscript', 'command_name',
+  'postfix_expression', 'test_operator', 'regex', 'extglob_pattern', 'brace_expression', 'command_name',
   'array', 'variable_assignments',
 ]);
+
+/** More combinations of loop values than this in one command and the loop variable is not followed. */
+const MAX_LOOP_VARIANTS = 16;
 
 /** Backticks re-read inside backticks up to this depth; deeper ones ask. */
 const MAX_BACKTICK_DEPTH = 4;
@@ -61,6 +70,8 @@ class LineJudge {
   private directories: string[];
   private directoriesUnknown = false;
   private backtickDepth = 0;
+  /** Loop variables (`for f in *.md`) and the words they take, while the loop body is walked. */
+  private readonly bindings = new Map<string, readonly ShellWord[]>();
 
   constructor(private readonly source: string, private readonly options: CommandPolicyOptions) {
     this.directories = [options.cwd];
@@ -116,14 +127,88 @@ class LineJudge {
       case 'command_substitution':
         await this.rereadBackticks(node);
         break;
+      case 'for_statement':
+        await this.walkFor(node);
+        return;
+      default:
+        this.judgeConstruct(node);
+    }
+    for (const child of node.namedChildren) {
+      if (child) {
+        await this.walk(child);
+      }
+    }
+  }
+
+  /** Expansions, arithmetic, subscripts, heredocs and tests that can run commands or assign. */
+  private judgeConstruct(node: SyntaxNode): void {
+    const asks = (reason: string | undefined): void => {
+      if (reason) {
+        this.note(node.text, { decision: 'ask', reason });
+      }
+    };
+    switch (node.type) {
+      case 'expansion':
+        asks(unsafeParameterExpansion(node.text));
+        break;
+      case 'arithmetic_expansion':
+        asks(unsafeArithmetic(node.text));
+        break;
+      case 'subscript':
+        asks(`${node.text} has a subscript, which is evaluated as arithmetic and can run commands`);
+        break;
+      case 'heredoc_body':
+        asks(this.heredocQuoted(node) ? undefined : unsafeHeredocText(node.text));
+        break;
+      case 'string':
+        asks(/\$\[/.test(node.text) ? `${node.text} contains $[, which evaluates arithmetic` : undefined);
+        break;
+      case 'test_command': {
+        const judgement = judgeTestNode(node);
+        if (judgement) {
+          this.note(node.text, judgement);
+        }
+        break;
+      }
       default:
         if (!STRUCTURE.has(node.type) && node.type !== 'ERROR') {
           this.note(node.text, { decision: 'ask', reason: `uses the shell construct "${node.type}", which this policy does not check` });
         }
     }
+  }
+
+  /** A heredoc whose delimiter is quoted (`<<'EOF'`, `<<\EOF`) keeps its body as plain text. */
+  private heredocQuoted(body: SyntaxNode): boolean {
+    const start = body.parent?.namedChildren.find((child) => child?.type === 'heredoc_start');
+    return start !== undefined && start !== null && /['"\\]/.test(start.text);
+  }
+
+  /**
+   * `for f in a *.md; do ...; done`: while the body is walked, `"$f"` (and a bare `$f` whose values
+   * are plain words) stands for each value, so `wc -l "$f"` is judged on the files the glob names.
+   */
+  private async walkFor(node: SyntaxNode): Promise<void> {
+    const name = node.childForFieldName('variable')?.text;
+    const valueNodes = node.childrenForFieldName('value').filter((child): child is SyntaxNode => child !== null);
+    const values = valueNodes.map((child) => shellWord(child));
+    const bindable = name !== undefined && valueNodes.length > 0 && values.every((word) => word.literal);
+    const previous = name !== undefined ? this.bindings.get(name) : undefined;
+    if (name !== undefined) {
+      this.bindings.delete(name);
+    }
     for (const child of node.namedChildren) {
-      if (child) {
-        await this.walk(child);
+      if (!child) {
+        continue;
+      }
+      if (bindable && child.type === 'do_group') {
+        this.bindings.set(name, values);
+      }
+      await this.walk(child);
+    }
+    if (name !== undefined) {
+      this.bindings.delete(name);
+      if (previous) {
+        this.bindings.set(name, previous);
       }
     }
   }
@@ -169,12 +254,49 @@ class LineJudge {
     if (!nameWordNode) {
       return;
     }
-    const words = [shellWord(nameWordNode), ...argumentNodes.map(shellWord)];
-    if (!words[0].literal || words[0].expands) {
-      this.note(subject, { decision: 'ask', reason: `the command name ${words[0].source} is only known when it runs` });
-      return;
+    const variants = this.wordVariants([nameWordNode, ...argumentNodes]);
+    const judgements: Judgement[] = [];
+    for (const words of variants) {
+      if (!words[0].literal || words[0].expands) {
+        this.note(subject, { decision: 'ask', reason: `the command name ${words[0].source} is only known when it runs` });
+        return;
+      }
+      judgements.push(await this.judgeWords(words));
     }
-    this.note(subject, await this.judgeWords(words));
+    this.note(subject, strictest(judgements.slice(1), judgements[0]));
+  }
+
+  /** The words of a command once per combination of loop-variable values (one combination without loops). */
+  private wordVariants(nodes: readonly SyntaxNode[]): ShellWord[][] {
+    let variants: ShellWord[][] = [[]];
+    for (const node of nodes) {
+      const choices = this.boundValues(node) ?? [shellWord(node)];
+      if (variants.length * choices.length > MAX_LOOP_VARIANTS) {
+        return [nodes.map((each) => shellWord(each))];
+      }
+      variants = variants.flatMap((variant) => choices.map((choice) => [...variant, { ...choice, source: node.text }]));
+    }
+    return variants;
+  }
+
+  /** The values a `"$f"` or `${f}` of a loop variable can take; undefined when the word is not one. */
+  private boundValues(node: SyntaxNode): readonly ShellWord[] | undefined {
+    const quoted = node.type === 'string' && node.namedChildren.length === 1 ? node.namedChildren[0] : null;
+    const expansion = quoted ?? node;
+    if (expansion.type !== 'simple_expansion' && expansion.type !== 'expansion') {
+      return undefined;
+    }
+    const text = expansion.text;
+    const name = /^\$(?:([A-Za-z_][A-Za-z0-9_]*)|\{([A-Za-z_][A-Za-z0-9_]*)\})$/.exec(text);
+    const values = name ? this.bindings.get(name[1] ?? name[2]) : undefined;
+    if (!values || (quoted && node.text !== `"${text}"`)) {
+      return undefined;
+    }
+    // Unquoted, the value is split and globbed again: only plain one-word values stay themselves.
+    if (!quoted && values.some((word) => word.expands || /\s/.test(word.text))) {
+      return undefined;
+    }
+    return values;
   }
 
   /** Settings first (deny, then allow), then the built-in rules. Wrappers come back here. */
@@ -199,6 +321,7 @@ class LineJudge {
       readPaths: (words) => this.judgePaths(words, 'read'),
       changeDirectory: (word) => this.changeDirectory(word),
       wrapped: (words) => this.judgeWords(words),
+      gitRepositories: (folders) => this.gitRepositories(folders),
     };
   }
 
@@ -211,34 +334,98 @@ class LineJudge {
   }
 
   private async judgePath(word: ShellWord, access: 'read' | 'write'): Promise<Judgement> {
+    if (word.pipe) {
+      return { decision: 'allow', reason: `${word.source} is a pipe from commands judged on their own` };
+    }
     if (!word.literal) {
       return { decision: 'ask', reason: `the path ${word.source} is only known when it runs` };
-    }
-    if (word.expands && /(^|\/)\.[*?[]/.test(word.text)) {
-      return { decision: 'ask', reason: `the pattern ${word.text} can match .. and reach outside the folder` };
     }
     if (this.directoriesUnknown && !word.text.startsWith('/') && !word.text.startsWith('~')) {
       return { decision: 'ask', reason: `after the cd the folder of ${word.text} is not known` };
     }
-    if (HARMLESS_DEVICES.has(word.text) || /^\/dev\/fd\/\d+$/.test(word.text)) {
-      return { decision: 'allow', reason: `${word.text} is not a file` };
-    }
     const judgements: Judgement[] = [];
     for (const directory of this.directories) {
-      judgements.push(await this.options.judgePath(this.resolve(directory, word.text), access));
+      judgements.push(word.expands ? await this.judgePattern(word.text, directory, access) : await this.judgeOne(word.text, this.resolve(directory, word.text), access));
     }
     return strictest(judgements, { decision: 'allow', reason: 'inside the workspace' });
   }
 
+  private async judgeOne(text: string, absolute: string, access: 'read' | 'write'): Promise<Judgement> {
+    if (HARMLESS_DEVICES.has(text) || /^\/dev\/fd\/\d+$/.test(text)) {
+      return { decision: 'allow', reason: `${text} is not a file` };
+    }
+    return this.options.judgePath(absolute, access);
+  }
+
+  /** A glob or brace word: every word it can become in `directory` is judged, and none may look like an option. */
+  private async judgePattern(text: string, directory: string, access: 'read' | 'write'): Promise<Judgement> {
+    const expansion = await expandPathWord(text, directory, this.options.home, this.options.listDirectory);
+    if (!expansion.ok) {
+      return { decision: 'ask', reason: expansion.reason };
+    }
+    const option = expansion.matches.find((match) => match.word.startsWith('-'));
+    if (option) {
+      return { decision: 'ask', reason: `${text} can become ${option.word}, which the program would read as an option` };
+    }
+    const judgements: Judgement[] = [];
+    for (const match of expansion.matches) {
+      const judgement = await this.judgeOne(match.word, match.absolute, access);
+      judgements.push(judgement.decision === 'allow' ? judgement : { ...judgement, reason: `${text} can name ${match.word}: ${judgement.reason}` });
+    }
+    return strictest(judgements, { decision: 'allow', reason: 'inside the workspace' });
+  }
+
+  /**
+   * Every folder git may start in (each folder the line may be in, then its -C folders) must be
+   * inside an ordinary repository: the nearest folder upwards with a `.git` entry ends the search,
+   * and a folder that looks like a bare repository before it asks.
+   */
+  private async gitRepositories(folders: readonly ShellWord[]): Promise<Judgement> {
+    const where = await this.judgePaths(folders, 'read');
+    if (where.decision !== 'allow') {
+      return where;
+    }
+    if (this.directoriesUnknown || folders.some((folder) => folder.expands)) {
+      return { decision: 'ask', reason: 'git starts in a folder that is not known' };
+    }
+    for (const directory of this.directories) {
+      const start = folders.reduce((current, folder) => this.resolve(current, folder.text), directory);
+      const bare = await this.bareRepositoryAbove(start);
+      if (bare) {
+        return { decision: 'ask', reason: `git would use ${bare}, which looks like a bare repository; a bare repository's config can run programs` };
+      }
+    }
+    return { decision: 'allow', reason: 'inside an ordinary repository' };
+  }
+
+  private async bareRepositoryAbove(start: string): Promise<string | undefined> {
+    let folder = path.posix.normalize(start);
+    for (;;) {
+      const names = new Set((await this.options.listDirectory(folder)) ?? []);
+      if (names.has('.git')) {
+        return undefined;
+      }
+      if (path.posix.basename(folder) !== '.git' && names.has('HEAD') && (names.has('objects') || names.has('refs') || names.has('config'))) {
+        return folder;
+      }
+      const parent = path.posix.dirname(folder);
+      if (parent === folder) {
+        return undefined;
+      }
+      folder = parent;
+    }
+  }
+
+  /** The absolute path of a word from `directory`, `..` left for the path judge to resolve on the disk. */
   private resolve(directory: string, target: string): string {
     if (target === '~' || target.startsWith('~/')) {
-      return path.posix.join(this.options.home, target.slice(1));
+      return joinRaw(this.options.home, target.slice(2));
     }
-    return path.posix.resolve(directory, target);
+    return joinRaw(directory, target);
   }
 
   private async changeDirectory(word: ShellWord | undefined): Promise<Judgement> {
-    const target = word ?? { text: '~', source: '~', literal: true, expands: false };
+    const target = word ?? { text: '~', source: '~', literal: true, expands: false, prefix: '~' };
     if (!target.literal || target.expands || target.text === '-') {
       this.directoriesUnknown = true;
       return { decision: 'ask', reason: `cd ${target.source} goes to a folder only known when it runs` };

@@ -1,43 +1,45 @@
-// sed: read-only unless its script or flags write files, edit in place, read a script file or run
-// commands. The script is read as sed reads it, command by command.
+// sed: read-only unless its script or options write files, edit in place, read a script file or run
+// commands. The options are parsed exactly (options.ts); the script is read as sed reads it, command
+// by command: every -e/--expression value, or the first operand when there is none.
 import type { Judgement } from '../../decisions';
-import { ask, positional } from './judgement';
+import { allow, ask, inertOperands, type InvocationJudge } from './judgement';
+import { hasOption, optionValues, parseOptions } from './options';
+import { SED_TABLE } from './programSpecs';
 import type { ShellWord } from './shell/words';
 
-export function judgeSed(args: readonly ShellWord[]): Judgement | undefined {
-  const sandboxed = args.some((word) => word.text === '--sandbox');
-  const scripts: string[] = [];
-  let scriptGiven = false;
-  for (let index = 0; index < args.length; index += 1) {
-    const word = args[index].text;
-    if (word === '-i' || word.startsWith('--in-place') || /^-[a-zA-Z]*i/.test(word) && !word.startsWith('--')) {
-      return ask(`sed ${word} edits files in place`);
-    }
-    if (word === '-f' || word.startsWith('--file') || /^-[a-zA-Z]*f$/.test(word) && !word.startsWith('--')) {
-      return ask('sed -f runs a script from a file, which cannot be checked');
-    }
-    if (word === '-e' || word === '--expression') {
-      scripts.push(args[index + 1]?.text ?? '');
-      scriptGiven = true;
-      index += 1;
-    } else if (word.startsWith('--expression=')) {
-      scripts.push(word.slice('--expression='.length));
-      scriptGiven = true;
-    } else if (word === '-l' || word === '--line-length') {
-      index += 1;
+export async function judgeSed(args: readonly ShellWord[], judge: InvocationJudge): Promise<Judgement> {
+  const outcome = parseOptions('sed', SED_TABLE, args);
+  if (!outcome.ok) {
+    return outcome.judgement;
+  }
+  const parsed = outcome.parsed;
+  const given = optionValues(parsed, '-e', '--expression');
+  const scripts = given.length > 0 ? given : parsed.operands.slice(0, 1);
+  const files = given.length > 0 ? parsed.operands : parsed.operands.slice(1);
+  if (scripts.length === 0) {
+    return ask('sed has no script to check');
+  }
+  const hidden = scripts.find((word) => !word.literal);
+  if (hidden) {
+    return ask(`the sed script ${hidden.source} is only known when it runs`);
+  }
+  const expanding = inertOperands('sed', scripts);
+  if (expanding) {
+    return ask(expanding);
+  }
+  if (!hasOption(parsed, '--sandbox')) {
+    // sed joins its scripts with newlines; each is read alone too, in case joining hides a command.
+    const texts = [...scripts.map((word) => word.text), scripts.map((word) => word.text).join('\n')];
+    const unsafe = texts.map(unsafeSedCommand).find((found) => found !== undefined);
+    if (unsafe) {
+      return ask(`sed script uses ${unsafe}, which runs commands or reads or writes files`);
     }
   }
-  if (!scriptGiven) {
-    const first = positional(args)[0];
-    if (first) {
-      scripts.push(first.text);
-    }
+  if (files.length === 0) {
+    return allow('sed only prints');
   }
-  if (sandboxed) {
-    return undefined;
-  }
-  const unsafe = scripts.map(unsafeSedCommand).find((found) => found !== undefined);
-  return unsafe ? ask(`sed script uses ${unsafe}, which runs commands or reads or writes files`) : undefined;
+  const verdict = await judge.readPaths(files);
+  return verdict.decision === 'allow' ? allow('sed only reads and prints') : verdict;
 }
 
 const SED_SIMPLE = new Set(['p', 'P', 'd', 'D', 'n', 'N', 'g', 'G', 'h', 'H', 'x', 'l', 'F', 'z', '=', '{', '}', 'q', 'Q', '#']);

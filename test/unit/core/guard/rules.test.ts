@@ -60,6 +60,21 @@ describe('guard/rules', () => {
     }
   });
 
+  it('matches sensitive names in any case, as a case-insensitive file system would open them', () => {
+    const paths = ['/work/project/.ENV', '/work/project/.Env.Local', '/work/project/sub/.NETRC', `${HOME}/.SSH/id_rsa`, `${HOME}/.Aws/credentials`, '/ETC/SHADOW'];
+    for (const path of paths) {
+      assert.equal(evaluateGuard(facts('read', path, { insideWorkspace: true }), 'medium').rule, 'file.sensitive_path_read', path);
+    }
+    assert.equal(evaluateGuard(facts('write', `${HOME}/.BASHRC`, { insideWorkspace: true }), 'medium').rule, 'file.sensitive_path_write');
+  });
+
+  it('protects .git and execution config in any case', () => {
+    assert.equal(evaluateGuard(facts('write', '/work/project/.GIT/config'), 'medium').rule, 'file.protected_file_overwrite');
+    for (const path of ['/p/.GIT/config', '/p/.Git/Hooks/pre-commit', '/p/.VSCode/tasks.json', '/p/.vscode/TASKS.JSON', '/p/team.Code-Workspace', '/p/.GitModules', `${HOME}/.config/Code/user/settings.json`]) {
+      assert.ok(isExecutionConfigPath(path), path);
+    }
+  });
+
   it('does not treat .env templates or look-alike names as secrets', () => {
     for (const path of ['/work/project/.env.example', '/work/project/.envrc.md', '/work/project/env', `${HOME}/.sshd/x`]) {
       assert.equal(evaluateGuard(facts('read', path, { insideWorkspace: true }), 'medium').decision, 'allow', path);

@@ -12,12 +12,20 @@ export interface ShellWord {
   readonly literal: boolean;
   /** True when an unquoted glob character or brace expansion can turn it into other words. */
   readonly expands: boolean;
+  /**
+   * The text known before the first part that is only known at run time (all of `text` for a
+   * literal word): whether `-n"$N"` or `"$x"` can be an option depends on it.
+   */
+  readonly prefix: string;
+  /** True for a whole-word process substitution `<(...)` / `>(...)`: a pipe, not a file (its commands are judged on their own). */
+  readonly pipe?: boolean;
 }
 
 interface Piece {
   text: string;
   literal: boolean;
   expands: boolean;
+  prefix: string;
 }
 
 /** Backslash escapes of unquoted text: `\x` is x, a backslash-newline disappears. */
@@ -56,23 +64,31 @@ function evaluate(node: SyntaxNode): Piece {
     case 'number': {
       const { text, expands } = unescapeUnquoted(node.text);
       const tildeUser = /^~[^/]/.test(node.text);
-      return { text, literal: !tildeUser, expands };
+      return { text, literal: !tildeUser, expands, prefix: tildeUser ? '' : text };
     }
     case 'raw_string':
-      return { text: node.text.slice(1, -1), literal: true, expands: false };
+      return { text: node.text.slice(1, -1), literal: true, expands: false, prefix: node.text.slice(1, -1) };
     case 'string':
     case 'translated_string': {
       const parts = node.namedChildren.filter((child): child is SyntaxNode => child !== null);
-      if (parts.some((child) => child.type !== 'string_content')) {
-        return { text: node.text, literal: false, expands: false };
+      const firstDynamic = parts.findIndex((child) => child.type !== 'string_content');
+      if (firstDynamic !== -1) {
+        // The grammar leaves text between expansions out of the children: the prefix is the
+        // source between the opening quote and the first expansion.
+        const start = parts[firstDynamic].startIndex - node.startIndex;
+        return { text: node.text, literal: false, expands: false, prefix: unescapeDoubleQuoted(node.text.slice(1, start)) };
       }
-      return { text: unescapeDoubleQuoted(parts.map((child) => child.text).join('')), literal: true, expands: false };
+      const text = unescapeDoubleQuoted(parts.map((child) => child.text).join(''));
+      return { text, literal: true, expands: false, prefix: text };
     }
     case 'concatenation': {
       const pieces = node.namedChildren.filter((child): child is SyntaxNode => child !== null).map(evaluate);
       // Brace expansion spans the parts of a concatenation, so look at the whole source too.
       const braces = /\{[^}]*(,|\.\.)[^}]*\}/.test(node.text);
+      const firstDynamic = pieces.findIndex((piece) => !piece.literal);
+      const known = firstDynamic === -1 ? pieces : pieces.slice(0, firstDynamic);
       return {
+        prefix: known.map((piece) => piece.text).join('') + (firstDynamic === -1 ? '' : pieces[firstDynamic].prefix),
         text: pieces.every((piece) => piece.literal) ? pieces.map((piece) => piece.text).join('') : node.text,
         literal: pieces.every((piece) => piece.literal),
         expands: braces || pieces.some((piece) => piece.expands),
@@ -80,12 +96,13 @@ function evaluate(node: SyntaxNode): Piece {
     }
     default:
       // $x, ${x}, $(...), `...`, <(...), $((...)), $'...' and anything unforeseen: known only at run time.
-      return { text: node.text, literal: false, expands: false };
+      return { text: node.text, literal: false, expands: false, prefix: '' };
   }
 }
 
 /** The meaning of one word node of the syntax tree. */
 export function shellWord(node: SyntaxNode): ShellWord {
   const piece = evaluate(node);
-  return { text: piece.text, source: node.text, literal: piece.literal, expands: piece.expands };
+  const pipe = node.type === 'process_substitution' ? { pipe: true } : {};
+  return { text: piece.text, source: node.text, literal: piece.literal, expands: piece.expands, prefix: piece.prefix, ...pipe };
 }

@@ -1,9 +1,7 @@
 import * as assert from 'node:assert/strict';
-import * as os from 'node:os';
 import type { CommandDecision } from '../../../../../src/core/decisions';
-import { commandPathJudge } from '../../../../../src/core/guard/command/pathJudge';
+import { commandPolicyOptions } from '../../../../../src/core/guard/command/pathJudge';
 import { evaluateCommandPolicy } from '../../../../../src/core/guard/command/policy';
-import { DEFAULT_SETTINGS } from '../../../../../src/core/settings';
 import { testContext } from '../../../support/context';
 import { makeLinkTree, type LinkTree } from '../../../support/linkTree';
 
@@ -19,7 +17,7 @@ describe('guard/command/pathJudge', () => {
   /** The policy's decision for a line in the workspace, with the guard table as its path judge. */
   const decide = async (line: string): Promise<{ decision: CommandDecision; reasons: string }> => {
     const ctx = testContext({ root });
-    const verdict = await evaluateCommandPolicy(line, { cwd: root, home: os.homedir(), allow: [], deny: DEFAULT_SETTINGS.runCommandDeny, judgePath: await commandPathJudge(ctx) });
+    const verdict = await evaluateCommandPolicy(line, await commandPolicyOptions(ctx, root));
     return { decision: verdict.decision, reasons: verdict.reasons.join('\n') };
   };
 

@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { commandPathJudge } from '../../../../../src/core/guard/command/pathJudge';
+import { commandPolicyOptions } from '../../../../../src/core/guard/command/pathJudge';
 import type { CommandDecision } from '../../../../../src/core/decisions';
 import { DEFAULT_DENY_PATTERNS } from '../../../../../src/core/settings';
 import { evaluateCommandPolicy, matchesPattern, type CommandVerdict } from '../../../../../src/core/guard/command/policy';
@@ -12,14 +12,8 @@ import { testContext } from '../../../support/context';
 let root: string;
 
 async function judge(command: string, settings: { allow?: string[]; deny?: string[] } = {}): Promise<CommandVerdict> {
-  const ctx = testContext({ root });
-  return evaluateCommandPolicy(command, {
-    cwd: root,
-    home: os.homedir(),
-    allow: settings.allow ?? [],
-    deny: settings.deny ?? DEFAULT_DENY_PATTERNS,
-    judgePath: await commandPathJudge(ctx),
-  });
+  const ctx = testContext({ root, settings: { runCommandAllow: settings.allow ?? [], runCommandDeny: settings.deny ?? DEFAULT_DENY_PATTERNS } });
+  return evaluateCommandPolicy(command, await commandPolicyOptions(ctx, root));
 }
 
 function expectDecision(command: string, expected: CommandDecision, why: string): void {
@@ -36,6 +30,20 @@ describe('guard/command/policy', () => {
     root = path.join(parent, 'ws');
     fs.mkdirSync(path.join(root, 'src'), { recursive: true });
     fs.writeFileSync(path.join(root, 'src', 'a.ts'), 'export {};\n');
+    for (const file of ['f', 'package.json', 'README.md', 'NOTES.md', '.env']) {
+      fs.writeFileSync(path.join(root, file), 'x\n');
+    }
+    // A folder that looks like a bare repository, whose config git would obey.
+    fs.mkdirSync(path.join(root, 'bare', 'objects'), { recursive: true });
+    fs.mkdirSync(path.join(root, 'bare', 'refs'));
+    fs.writeFileSync(path.join(root, 'bare', 'HEAD'), 'ref: refs/heads/main\n');
+    fs.writeFileSync(path.join(root, 'bare', 'config'), '[core]\n');
+    // A file whose name a glob would hand to a program as an option.
+    fs.mkdirSync(path.join(root, 'trap'));
+    fs.writeFileSync(path.join(root, 'trap', '--files0-from=.env'), '');
+    fs.mkdirSync(path.join(root, '.git'));
+    fs.writeFileSync(path.join(root, '.git', 'config'), '[core]\n');
+    fs.symlinkSync('/nonexistent/target', path.join(root, 'dangling'));
   });
   after(() => fs.rmSync(parent, { recursive: true, force: true }));
 
@@ -191,6 +199,149 @@ describe('guard/command/policy', () => {
     expectDecision('wc --files0-from=/etc/shadow', 'deny', 'a secret named in a long option value');
     expectDecision('grep -f~/.ssh/id_rsa src', 'deny', 'a secret attached to a short option');
     expectDecision('ls --color=never -la src', 'allow', 'option values that are not paths');
+  });
+
+  describe('ordinary read-only work runs without asking (friction)', () => {
+    for (const line of [
+      'ls *.json', 'cat src/*.ts', 'wc -l **/*.md', "awk 'NR>1' f", "awk '$3 > 10 {print $1}' f", 'diff <(ls) <(ls -a)', 'head -n 20 f', 'head -20 f',
+      'tail -n +5 f', "grep -rn --include='*.ts' foo src", 'sort -k2,2n -t, f', 'cut -d: -f1 f', 'git log --oneline -20', 'git diff --stat HEAD~3',
+      "find . -name '*.ts' -newer package.json", 'ls -la | grep foo | wc -l', 'for f in *.md; do wc -l "$f"; done',
+      'echo "$HOME" $1 "$@" $? $# $$', "printf '%s\\n' \"$x\"", 'echo ${x:-default} ${#x} ${x%.ts} ${x:1:2}', 'echo $((1 + 2))', 'cat <(ls src)',
+      'jq .name package.json', 'sed -n -e 1p -e 2p f', 'test 1 -eq 2', '[[ -f f && $a == b ]]', 'cat <<\'EOF\'\n$(rm x) `rm x`\nEOF', 'od -An -tx1 f',
+      'rg -n --hidden foo', 'seq -5 5', 'date +%s', 'env -i ls', 'git show HEAD:src/a.ts', 'git -C src log -n 3', 'cd src && git status',
+      'git grep -n foo -- src', 'git tag -l "v*"', 'git stash list', 'uniq -c f', 'base64 -d f', 'xxd f', 'du -sh src', 'ls -- src',
+      'command -v rm -rf ~', 'awk -F, -v n=3 \'NR > n { a[$1]++ } END { for (k in a) print k, a[k] }\' f', 'grep -c foo f || true',
+    ]) {
+      expectDecision(line, 'allow', 'read-only');
+    }
+  });
+
+  describe('options are read exactly: unknown, abbreviated and writing options ask', () => {
+    expectDecision('sort --compress-prog=sh f', 'ask', 'an abbreviation of --compress-program');
+    expectDecision('sort --out=x f', 'ask', 'an abbreviation of --output');
+    expectDecision('sort -T /tmp f', 'ask', 'sort writes temporary files');
+    expectDecision('sort -rno x f', 'ask', 'sort -o inside a cluster');
+    expectDecision('grep --fi=.env x f', 'ask', 'an abbreviation of --file');
+    expectDecision('grep -uf.env x', 'ask', 'an unknown -u with an attached -f');
+    expectDecision('grep -if.env x', 'deny', 'a cluster ending in -f with an attached secret');
+    expectDecision('ls --fi=x', 'ask', 'an unknown long option');
+    expectDecision('rg --pre=sh foo', 'ask', 'rg --pre');
+    expectDecision('rg --hostname-bin=x foo', 'ask', 'rg runs a program for the host name');
+    expectDecision('uniq f out.txt', 'ask', 'uniq writes its second operand');
+    expectDecision('xxd f out.bin', 'ask', 'xxd writes its second operand');
+    expectDecision('tree -o out.txt', 'ask', 'tree -o');
+    expectDecision('tree -R', 'ask', 'tree -R writes 00Tree.html');
+    expectDecision('base64 -o out f', 'ask', "BSD base64's -o is unknown");
+    expectDecision('date -s now', 'ask', 'sets the clock');
+    expectDecision('date 01010000', 'ask', 'a date operand sets the clock');
+    expectDecision('hostname foo', 'ask', 'sets the host name');
+    expectDecision('file -C -m x', 'ask', 'file -C compiles');
+    expectDecision('find . -fprint x', 'ask', 'find -fprint writes');
+    expectDecision('find . -newer ~/.ssh/id_rsa', 'deny', 'a secret as a find reference file');
+    expectDecision('find . -name *.md', 'ask', 'an unquoted glob where find expects a pattern');
+    expectDecision('printf -v x y', 'ask', 'printf -v assigns');
+    expectDecision('printf "$fmt" y', 'ask', 'a printf format that may be -v');
+    expectDecision('wc -l -- "$x"', 'ask', 'a path only known at run time');
+    expectDecision('strings @args', 'ask', 'a response file of more options');
+    expectDecision('jq -n \'import "x" as y; .\'', 'ask', 'jq modules read files');
+    expectDecision('jq --rawfile k .env .', 'deny', 'a secret read by --rawfile');
+    expectDecision('env -S "rm x"', 'ask', 'env -S splits a command');
+    expectDecision('env --chdir=/ ls', 'ask', 'env --chdir');
+    expectDecision('env FOO=1 ls', 'ask', 'env sets a variable');
+    expectDecision('command rm -v -rf x', 'ask', 'command runs rm with -v');
+    expectDecision('timeout --kill=1 5 ls', 'ask', 'an abbreviated timeout option');
+    expectDecision('nice -n 5 rm x', 'ask', 'nice wrapping rm');
+    expectDecision('tail --follow=name --pid', 'ask', 'a required value missing');
+  });
+
+  describe('interpreters ask in every mode but an exact --version', () => {
+    for (const line of ['bash -v', 'python3 -v', 'vim -V', 'node version', 'node -v', 'python3 --version --x']) {
+      expectDecision(line, 'ask', 'not a lone --version');
+    }
+    expectDecision('python3 --version', 'allow', 'a lone --version');
+  });
+
+  describe('sed and awk read their programs', () => {
+    expectDecision('sed -ni p f', 'ask', 'sed -i in a cluster');
+    expectDecision('sed --in-place=.bak p f', 'ask', 'sed --in-place');
+    expectDecision('sed --in=.bak p f', 'ask', 'an abbreviation of --in-place');
+    expectDecision('sed -f script f', 'ask', 'sed -f');
+    expectDecision("sed -e 1p -e 'w out' f", 'ask', 'a w command in the second script');
+    expectDecision('sed -n "$script" f', 'ask', 'a script only known at run time');
+    expectDecision("awk 'BEGIN{print ENVIRON[\"HOME\"]}'", 'ask', 'awk reads the environment');
+    expectDecision("awk 'BEGIN{ARGV[1]=\"/etc/shadow\"; ARGC=2} {print}'", 'ask', 'awk adds input files');
+    expectDecision("awk '{ \"id\" | getline x }'", 'ask', 'awk runs a command into getline');
+    expectDecision("awk '@include \"x\"'", 'ask', 'awk includes a file');
+    expectDecision("awk '{ @f() }'", 'ask', 'an indirect call');
+    expectDecision("awk 'BEGIN { printf(\"%s\", 1) > \"out\" }'", 'ask', 'printf redirected after parentheses');
+    expectDecision("awk 'BEGIN { print 1,\n > \"out\" }'", 'ask', 'a redirection after a continued print');
+    expectDecision("awk 'BEGIN { if (1 > 0) print \"x\" }'", 'allow', 'a comparison in a condition');
+    expectDecision("awk '/a|b/ { print $1 }' f", 'allow', 'a pipe inside a regex literal');
+    expectDecision("awk -v ARGV=1 'NR>1' f", 'ask', 'an assignment to ARGV');
+    expectDecision("awk --source='BEGIN{system(\"id\")}'", 'ask', 'system in a --source program');
+    expectDecision("awk 'NR>1' ARGC=5 f", 'ask', 'an operand assigning ARGC');
+    expectDecision("gawk --sandbox -f x", 'ask', 'a program file');
+    expectDecision("awk -W exec x", 'ask', "mawk's -W");
+  });
+
+  describe('git: global options, subcommand options and paths', () => {
+    expectDecision('git diff /dev/null ~/.ssh/id_rsa', 'deny', 'git diff compares a secret outside the repository');
+    expectDecision('git diff --no-index a b', 'ask', '--no-index');
+    expectDecision('git grep -O foo', 'ask', 'opens files in a pager');
+    expectDecision('git grep --open-files-in-pager=vi foo', 'ask', 'the long spelling');
+    expectDecision('git grep --open foo', 'ask', 'an abbreviation');
+    expectDecision('git blame --contents /etc/passwd src/a.ts', 'ask', 'blame --contents');
+    expectDecision('git log --ext-diff -p', 'ask', 'an external diff program');
+    expectDecision('git log --textconv -p', 'ask', 'textconv filters');
+    expectDecision('git log --outp=x', 'ask', 'an abbreviation of --output');
+    expectDecision('git --git-dir=/tmp/x log', 'ask', '--git-dir');
+    expectDecision('git --work-tree=/ status', 'ask', '--work-tree');
+    expectDecision('git --exec-path=/tmp log', 'ask', '--exec-path');
+    expectDecision('git --bare log', 'ask', '--bare');
+    expectDecision('git --config-env=core.pager=X log', 'ask', '--config-env');
+    expectDecision('git -C .. status', 'ask', '-C outside the workspace');
+    expectDecision('git log HEAD -- ../x', 'ask', 'a pathspec outside the workspace');
+    expectDecision('git -C bare log', 'ask', 'a bare-looking repository');
+    expectDecision('cd bare && git log', 'ask', 'a bare-looking repository after cd');
+    expectDecision('git remote add x y', 'ask', 'changes remotes');
+    expectDecision('git stash', 'ask', 'stashes');
+    expectDecision('git config user.name x', 'ask', 'writes a setting');
+    expectDecision('git tag v1', 'ask', 'creates a tag');
+    expectDecision('git help log', 'ask', 'help starts a viewer');
+  });
+
+  describe('expansions that can run a command or assign ask, wherever they are', () => {
+    for (const line of [
+      'echo ${x-`id`}', 'echo "${x-`id`}"', 'echo ${x:-$(id)}', 'echo ${x=val}', 'echo ${x:=val}', 'echo ${x?msg}', 'echo ${x@P}', 'echo "${x@Q}"',
+      'echo ${!x}', 'echo ${a[0]}', 'echo ${x/a/$(id)}', 'echo $((x+1))', 'echo $[x]', 'echo "$[1]"', '((x++))', 'let x=1', 'read x', 'mapfile a',
+      'jobs -x rm', "test -v 'a[$(id)]'", '[ -v x ]', '[[ -v x ]]', '[[ $x -eq 1 ]]', 'test "$x" -lt 3', 'cat <<EOF\n`id`\nEOF',
+      'cat <<EOF\n${x:-`id`}\nEOF', 'a[1]=2', 'for ((i=0; i<3; i++)); do :; done',
+    ]) {
+      expectDecision(line, 'ask', 'runs a command or assigns');
+    }
+  });
+
+  describe('globs, braces and links in paths are judged on what they can name', () => {
+    expectDecision('cat .en?', 'deny', 'a glob matching .env');
+    expectDecision('cat .ENV', 'deny', '.env in another case');
+    expectDecision('echo x >> .gi[t]/config', 'deny', 'a glob reaching .git/config');
+    expectDecision('echo x > {.vscode/tasks.json,}', 'ask', 'a brace reaching .vscode/tasks.json');
+    expectDecision('echo x > .VSCode/tasks.json', 'ask', '.vscode in another case');
+    expectDecision('echo x > .GIT/config', 'deny', '.git in another case');
+    expectDecision('cat {f,/etc/hostname}', 'ask', 'a brace naming a file outside');
+    expectDecision('cat */../../x', 'ask', 'a glob climbing out');
+    expectDecision('wc -l trap/*', 'allow', 'a file named like an option, but behind a folder name');
+    it('asks when a glob matches a file the program would read as an option', async () => {
+      const ctx = testContext({ root });
+      const verdict = await evaluateCommandPolicy('wc -l *', await commandPolicyOptions(ctx, path.join(root, 'trap')));
+      assert.equal(verdict.decision, 'ask');
+      assert.match(verdict.reasons.join('\n'), /can become --files0-from=\.env, which the program would read as an option/);
+    });
+    expectDecision('echo x > dangling', 'deny', 'a dangling link as a redirect target');
+    expectDecision('echo x > dang*', 'deny', 'a glob matching a dangling link');
+    expectDecision('grep foo* f', 'ask', 'the shell expands the pattern argument into file names');
+    expectDecision('grep foo *', 'deny', 'the glob names .env');
+    expectDecision('ls src/../f', 'allow', '.. that stays inside');
   });
 
   describe('deny patterns refuse with a reason', () => {
