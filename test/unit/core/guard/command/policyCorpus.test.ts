@@ -1,0 +1,159 @@
+// Runs the corpus of policyCorpus.ts through the command policy over a fixture workspace that holds
+// every file, secret, protected config and symlink the lines name. Nothing here runs a line: the
+// policy only parses and judges, and the home folder is a fake one in the temp folder.
+import * as assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { commandPathJudge } from '../../../../../src/core/guard/command/pathJudge';
+import { evaluateCommandPolicy, type CommandVerdict } from '../../../../../src/core/guard/command/policy';
+import { DEFAULT_DENY_PATTERNS } from '../../../../../src/core/settings';
+import { testContext } from '../../../support/context';
+import { MUST_ALLOW, MUST_ASK, type CorpusLine } from './policyCorpus';
+
+/** The workspace root, the fake home and the folder beside the workspace, made in the before hook. */
+let root: string;
+let home: string;
+let outside: string;
+
+/** The line with its placeholders filled in for this fixture. */
+function concrete(line: string): string {
+  return line.replaceAll('@HOME@', home).replaceAll('@OUT@', outside);
+}
+
+async function judge(line: string): Promise<CommandVerdict> {
+  const ctx = testContext({ root, workspace: { home } });
+  return evaluateCommandPolicy(concrete(line), {
+    cwd: root,
+    home,
+    allow: [],
+    deny: DEFAULT_DENY_PATTERNS,
+    judgePath: await commandPathJudge(ctx),
+  });
+}
+
+function write(file: string, text: string): void {
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.writeFileSync(file, text);
+}
+
+/** git with no system or user config (HOME is the fake home) and a fixed identity. */
+function git(cwd: string, ...args: string[]): void {
+  execFileSync('git', ['-c', 'user.name=corpus', '-c', 'user.email=corpus@example.invalid', '-c', 'commit.gpgsign=false', '-c', 'init.defaultBranch=main', ...args], {
+    cwd,
+    env: { ...process.env, HOME: home, GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: path.join(home, '.gitconfig') },
+    stdio: 'ignore',
+  });
+}
+
+function buildFixture(parent: string): void {
+  root = path.join(parent, 'ws');
+  home = path.join(parent, 'home');
+  outside = path.join(parent, 'outside');
+
+  // The fake home: keys, credentials, startup files.
+  write(path.join(home, '.ssh', 'id_rsa'), '-----BEGIN OPENSSH PRIVATE KEY-----\nnot a real key\n-----END OPENSSH PRIVATE KEY-----\n');
+  write(path.join(home, '.ssh', 'x'), 'not a checksum list\n');
+  write(path.join(home, '.aws', 'credentials'), '[default]\naws_secret_access_key = not-a-secret\n');
+  write(path.join(home, '.netrc'), 'machine example.com login u password not-a-secret\n');
+  write(path.join(home, '.bashrc'), '# bashrc\n');
+  write(path.join(home, '.profile'), '# profile\n');
+  write(path.join(home, '.gitconfig'), '');
+
+  // Beside the workspace: a file, and a folder a dangling link points into.
+  write(path.join(parent, 'outside.txt'), 'outside\n');
+  fs.mkdirSync(outside, { recursive: true });
+
+  // The workspace.
+  write(path.join(root, 'src', 'a.ts'), 'export const foo = 1; // TODO\n');
+  write(path.join(root, 'src', 'b.ts'), 'export const bar = 2;\n');
+  write(path.join(root, 'f'), 'a 1 20\nb 2 5\nfoo x 11\nc,d 3 1\n');
+  write(path.join(root, 'a'), 'a 1\nb 2\nc 3\n');
+  write(path.join(root, 'b'), 'a 1\nb 3\nd 4\n');
+  write(path.join(root, 'README.md'), '# ws\n');
+  write(path.join(root, 'docs', 'guide.md'), '# guide\nfoo\n');
+  write(path.join(root, 'docs', 'notes.md'), '# notes\n');
+  write(path.join(root, 'package.json'), `${JSON.stringify({ name: 'ws', version: '1.0.0', scripts: { build: 'tsc', test: 'mocha' } }, undefined, 2)}\n`);
+  write(path.join(root, 'prog.sed'), '1e id\n');
+  write(path.join(root, 'prog.awk'), 'BEGIN { system("id") }\n');
+  write(path.join(root, 'script.sh'), 'echo script-ran\n');
+  write(path.join(root, 'version'), 'console.log("a program named version");\n');
+  write(path.join(root, '.env'), 'KEY=not-a-secret\n');
+  write(path.join(root, '.env.local'), 'KEY=not-a-secret-either\n');
+  write(path.join(root, 'svc', '.env'), 'KEY=svc\n');
+  write(path.join(root, '.vscode', 'settings.json'), '{}\n');
+  write(path.join(root, 'ws.code-workspace'), '{ "folders": [{ "path": "." }] }\n');
+
+  // A real repository: two commits (HEAD~1 exists) and a tag; .env stays untracked.
+  git(root, 'init', '-q');
+  git(root, 'add', 'src', 'f', 'a', 'b', 'README.md', 'docs', 'package.json');
+  git(root, 'commit', '-q', '-m', 'first');
+  fs.appendFileSync(path.join(root, 'f'), 'e 5 7\n');
+  git(root, 'commit', '-q', '-am', 'second');
+  git(root, 'tag', 'v0.1');
+  write(path.join(root, '.git', 'hooks', 'pre-commit.sample'), '#!/bin/sh\n');
+
+  // A bare-layout repository planted in the workspace whose config gives it a work tree and names a
+  // program: `git -C bare-repo status` runs core.fsmonitor (checked by hand with git 2.39). The program
+  // is a harmless stand-in for `rm -rf ~`: the policy only needs to see that the repository is there.
+  write(path.join(root, 'bare-repo', 'HEAD'), 'ref: refs/heads/main\n');
+  fs.mkdirSync(path.join(root, 'bare-repo', 'objects'), { recursive: true });
+  fs.mkdirSync(path.join(root, 'bare-repo', 'refs', 'heads'), { recursive: true });
+  write(path.join(root, 'bare-repo', 'config'), '[core]\n\trepositoryformatversion = 0\n\tbare = false\n\tworktree = ..\n\tfsmonitor = "echo fsmonitor-ran >&2; false"\n');
+
+  // Symlinks.
+  fs.symlinkSync(path.join(outside, 'new.txt'), path.join(root, 'link-out'));
+  fs.symlinkSync(path.join('.git', 'config'), path.join(root, 'cfg-link'));
+  fs.symlinkSync('.env', path.join(root, 'env-link'));
+  fs.symlinkSync(path.join('.git', 'hooks'), path.join(root, 'hooks-link'));
+  fs.symlinkSync(path.join(home, '.ssh'), path.join(root, 'link-to-home-ssh'));
+  fs.symlinkSync(path.join('..', 'outside.txt'), path.join(root, 'outside-link'));
+}
+
+function duplicates(lines: readonly CorpusLine[]): string[] {
+  const seen = new Set<string>();
+  return lines.map((entry) => entry.line).filter((line) => (seen.has(line) ? true : (seen.add(line), false)));
+}
+
+describe('guard/command/policy corpus', () => {
+  let parent: string;
+  before(() => {
+    parent = fs.mkdtempSync(path.join(fs.realpathSync(os.tmpdir()), 'wat-corpus-'));
+    buildFixture(parent);
+  });
+  after(() => fs.rmSync(parent, { recursive: true, force: true }));
+
+  describe('the corpus itself', () => {
+    it('has at least 320 MUST_ASK and 120 MUST_ALLOW lines', () => {
+      assert.ok(MUST_ASK.length >= 320, `MUST_ASK has ${MUST_ASK.length} lines`);
+      assert.ok(MUST_ALLOW.length >= 120, `MUST_ALLOW has ${MUST_ALLOW.length} lines`);
+    });
+    it('names no line twice, in either list or across them', () => {
+      assert.deepEqual(duplicates([...MUST_ASK, ...MUST_ALLOW]), []);
+    });
+  });
+
+  describe('MUST_ASK: harmful lines never run without asking', () => {
+    for (const { line, why, expected } of MUST_ASK) {
+      it(`${expected ?? 'ask or deny'}: ${JSON.stringify(line)} (${why})`, async () => {
+        const verdict = await judge(line);
+        const message = `${JSON.stringify(line)} -> ${verdict.decision}\n${verdict.reasons.join('\n')}`;
+        if (expected) {
+          assert.equal(verdict.decision, expected, message);
+        } else {
+          assert.notEqual(verdict.decision, 'allow', message);
+        }
+      });
+    }
+  });
+
+  describe('MUST_ALLOW: ordinary read-only work runs without asking', () => {
+    for (const { line, why } of MUST_ALLOW) {
+      it(`allow: ${JSON.stringify(line)} (${why})`, async () => {
+        const verdict = await judge(line);
+        assert.equal(verdict.decision, 'allow', `${JSON.stringify(line)} -> ${verdict.decision}\n${verdict.reasons.join('\n')}`);
+      });
+    }
+  });
+});
