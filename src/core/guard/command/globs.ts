@@ -70,7 +70,7 @@ function mayMatchDots(component: string): boolean {
  * folder holding the link, so `..` is left for the path judge to resolve on the file system.
  */
 export function joinRaw(folder: string, relative: string): string {
-  if (relative === '' || relative === '/') {
+  if (relative === '') {
     return folder;
   }
   if (relative.startsWith('/')) {

@@ -34,6 +34,8 @@ function spec(short: string, long: string, operands: OperandRule, asks: Readonly
 }
 
 const WRITES_FILE = 'writes a file';
+/** Following links while walking a tree can read anything a link in the workspace points at. */
+const FOLLOWS_LINKS = 'follows symbolic links, which can lead it out of the workspace';
 
 const GREP = spec(
   'EFGPe:f@iyvwxcLlm:oqsbHhnTZA:B:C:aD:d:rRUz',
@@ -42,7 +44,7 @@ const GREP = spec(
     'byte-offset with-filename no-filename label= line-number initial-tab null after-context= before-context= context= text ' +
     'binary-files= devices= directories= exclude= exclude-from=@ exclude-dir= include= recursive dereference-recursive line-buffered binary',
   { kind: 'patternThenPaths', patternOptions: ['-e', '-f', '--regexp', '--file'] },
-  {},
+  { '-R': FOLLOWS_LINKS, '--dereference-recursive': FOLLOWS_LINKS },
   { numericOption: /^-\d+$/ },
 );
 
@@ -68,6 +70,8 @@ const RG = spec('A:B:C:E:abcd:e:f@Fg:HhiIj:lLm:M:nNopPqr:sSt:T:uUvVwxz0', RG_LON
   '--pre': 'runs a program on every file it searches',
   '--pre-glob': 'chooses files for --pre, which runs a program',
   '--hostname-bin': RUNS_PROGRAM,
+  '-L': FOLLOWS_LINKS,
+  '--follow': FOLLOWS_LINKS,
 });
 
 const CHECKSUM = spec('bctwz', 'binary check tag text zero ignore-missing quiet status strict warn', PATHS);

@@ -76,6 +76,12 @@ describe('tools/runCommand in the sandbox', () => {
     assert.match(text, /a template anyone may read/);
   });
 
+  it('lets searches the policy allows through hidden and ignored files find no .env content', async () => {
+    const { text, approver } = await run({ command: 'rg --hidden -uu -n secret; grep -rn secret .; git grep --untracked secret' });
+    assert.equal(approver.asked.length, 0, approver.asked.map((request) => request.detail).join('\n'));
+    assert.doesNotMatch(text, /dotenv-secret|nested-secret/);
+  });
+
   it('keeps .git/config, .git/hooks, .vscode and *.code-workspace read-only, and leaves no trace of a .vscode that did not exist', async () => {
     const config = fs.readFileSync(path.join(workspace.root, '.git', 'config'), 'utf8');
     const { text } = await run({ command: 'echo "[core] fsmonitor = evil" >> .git/config; echo evil > .git/hooks/pre-commit; mkdir -p .vscode; echo {} > .vscode/tasks.json; echo {} > project.code-workspace; echo done' });

@@ -6,7 +6,7 @@ import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { commandPathJudge } from '../../../../../src/core/guard/command/pathJudge';
+import { commandPolicyOptions } from '../../../../../src/core/guard/command/pathJudge';
 import { evaluateCommandPolicy, type CommandVerdict } from '../../../../../src/core/guard/command/policy';
 import { DEFAULT_DENY_PATTERNS } from '../../../../../src/core/settings';
 import { testContext } from '../../../support/context';
@@ -23,14 +23,8 @@ function concrete(line: string): string {
 }
 
 async function judge(line: string): Promise<CommandVerdict> {
-  const ctx = testContext({ root, workspace: { home } });
-  return evaluateCommandPolicy(concrete(line), {
-    cwd: root,
-    home,
-    allow: [],
-    deny: DEFAULT_DENY_PATTERNS,
-    judgePath: await commandPathJudge(ctx),
-  });
+  const ctx = testContext({ root, workspace: { home }, settings: { runCommandAllow: [], runCommandDeny: DEFAULT_DENY_PATTERNS } });
+  return evaluateCommandPolicy(concrete(line), await commandPolicyOptions(ctx, root));
 }
 
 function write(file: string, text: string): void {
