@@ -28,10 +28,10 @@ function compiled(relative) {
 }
 
 /**
- * @param {{ root: string, settings?: Partial<ToolSettings>, ripgrepPath?: string }} options
+ * @param {{ root: string, settings?: Partial<ToolSettings>, ripgrepPath?: string, commands?: import('../../src/core/ports/process.js').CommandHost }} options
  * @returns {ToolContext}
  */
-export function ourContext({ root, settings = {}, ripgrepPath }) {
+export function ourContext({ root, settings = {}, ripgrepPath, commands }) {
   /** @type {typeof import('../../src/core/fs/nodeFileSystem.js')} */
   const { NodeFileSystem } = compiled('core/fs/nodeFileSystem');
   /** @type {typeof import('../../src/core/changes/readLedger.js')} */
@@ -42,12 +42,36 @@ export function ourContext({ root, settings = {}, ripgrepPath }) {
   const { DEFAULT_SETTINGS } = compiled('core/settings');
   const fs = new NodeFileSystem();
   return {
-    host: { fs, buffers: { dirtyText: () => undefined }, clock: { now: () => Date.now() }, search: new LocalFirstSearchEngines(fs, ripgrepPath) },
+    host: { fs, buffers: { dirtyText: () => undefined }, clock: { now: () => Date.now() }, search: new LocalFirstSearchEngines(fs, ripgrepPath), commands },
     session: { approver: { confirm: async () => false, choose: async () => /** @type {const} */ ('reject') }, reads: new MemoryReadLedger() },
     call: { token: { isCancellationRequested: false, onCancellationRequested: () => ({ dispose() {} }) }, confirmedInChat: false },
     settings: { ...DEFAULT_SETTINGS, ...settings },
     workspace: { folders: [{ name: path.basename(root), location: { scheme: 'file', authority: '', path: root } }], trusted: true, home: '/nonexistent' },
   };
+}
+
+/**
+ * A CommandHost that runs commands the way the extension does (process runner, machine sandbox),
+ * with a terminal that shows nothing. Dispose it to remove the sandbox's private folders.
+ * @param {string} logDirectory
+ * @param {string | undefined} ripgrepPath
+ */
+export function ourCommandHost(logDirectory, ripgrepPath) {
+  /** @type {typeof import('../../src/core/process/processRunner.js')} */
+  const { nodeProcessRunner } = compiled('core/process/processRunner');
+  /** @type {typeof import('../../src/core/sandbox/machineSandbox.js')} */
+  const { MachineSandbox } = compiled('core/sandbox/machineSandbox');
+  const sandbox = new MachineSandbox(ripgrepPath);
+  /** @type {import('../../src/core/ports/process.js').CommandHost} */
+  const host = {
+    shell: '/bin/sh',
+    logDirectory,
+    environment: () => process.env,
+    openTerminal: () => ({ write() {}, finish() {}, onInterrupt: () => ({ dispose() {} }) }),
+    processes: nodeProcessRunner,
+    sandbox,
+  };
+  return { host, dispose: () => sandbox.dispose() };
 }
 
 /**

@@ -5,6 +5,7 @@ import { mkdirSync } from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { benchReadFile } from './readFile.mjs';
+import { benchSandbox } from './sandbox.mjs';
 import { benchSearch } from './search.mjs';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -15,7 +16,7 @@ const only = process.argv.slice(2);
 const log = (line) => console.log(line);
 
 /** @type {[name: string, run: (context: import('./measure.mjs').BenchContext) => Promise<unknown>][]} */
-const cases = [['read', benchReadFile], ['search', benchSearch]];
+const cases = [['read', benchReadFile], ['search', benchSearch], ['sandbox', benchSandbox]];
 
 for (const [name, run] of cases) {
   if (only.length && !only.includes(name)) continue;

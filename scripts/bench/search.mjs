@@ -128,7 +128,7 @@ async function generateTree(root, log) {
  * @param {string} scratchDir
  * @param {BenchContext['log']} log
  */
-async function ensureTree(scratchDir, log) {
+export async function ensureTree(scratchDir, log) {
   try {
     return { root: prepareLinuxTree(path.join(scratchDir, 'linux-src'), log), label: "Debian's linux-source-6.1" };
   } catch (error) {

@@ -24,6 +24,17 @@ function alive(pid: number): boolean {
   }
 }
 
+/** Living processes (zombies excluded) whose command line is exactly `commandLine`, found in /proc. */
+function runningWithCommandLine(commandLine: string): number[] {
+  return fs.readdirSync('/proc').filter((entry) => /^\d+$/.test(entry)).map(Number).filter((pid) => {
+    try {
+      return fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean).join(' ') === commandLine && alive(pid);
+    } catch {
+      return false;
+    }
+  });
+}
+
 async function until(condition: () => boolean | Promise<boolean>, what: string, timeoutMs = 20_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await condition())) {
@@ -73,31 +84,30 @@ describe('workspace_run_command (extension host)', function () {
   });
 
   it('on timeout kills a child that ignores TERM and a background grandchild, and returns the output so far', async () => {
-    const pids = path.join(scratch, 'timeout.pids');
-    fs.rmSync(pids, { force: true });
-    const command = `sh -c 'trap "" TERM; echo ignoring; sleep 600' & echo $! > ${pids}; (sleep 600 & echo $! >> ${pids}; wait) & wait`;
+    // The command runs in the sandbox's own pid namespace, so its processes are found on the host by
+    // their command lines: sleeps of a length no other process uses.
+    const seconds = 600 + Math.floor(Math.random() * 300);
+    const command = `sh -c 'trap "" TERM; echo ignoring; sleep ${seconds}' & (sleep ${seconds + 1} & wait) & wait`;
     const answered = answerNextApproval(true);
-    const { text } = await invoke(TOOL, { command, cwd: 'run-command-scratch', timeout: 2 });
+    const pending = invoke(TOOL, { command, cwd: 'run-command-scratch', timeout: 2 });
+    await until(() => runningWithCommandLine(`sleep ${seconds}`).length + runningWithCommandLine(`sleep ${seconds + 1}`).length === 2, 'both sleeps to start');
+    const { text } = await pending;
     await answered;
     assert.match(text, /^Timed out after 2 s/);
     assert.match(section(text, 'stdout'), /ignoring/);
-    const started = fs.readFileSync(pids, 'utf8').trim().split('\n').map(Number);
-    assert.equal(started.length, 2);
-    assert.deepEqual(started.filter(alive), [], 'no process of the command survives');
+    assert.deepEqual([...runningWithCommandLine(`sleep ${seconds}`), ...runningWithCommandLine(`sleep ${seconds + 1}`)], [], 'no process of the command survives');
   });
 
   it('stops the process group when the call is cancelled', async () => {
-    const pidFile = path.join(scratch, 'cancel.pid');
-    fs.rmSync(pidFile, { force: true });
+    const seconds = 600 + Math.floor(Math.random() * 300);
     const source = new vscode.CancellationTokenSource();
-    // sleep, echo, wait and a redirect inside the workspace: the policy lets it run without asking.
-    const pending = invoke(TOOL, { command: `sleep 600 & echo $! > ${pidFile}; wait` }, source.token);
-    await until(() => fs.existsSync(pidFile) && fs.readFileSync(pidFile, 'utf8').trim() !== '', 'the command to start');
+    // sleep and wait: the policy lets it run without asking.
+    const pending = invoke(TOOL, { command: `sleep ${seconds} & wait` }, source.token);
+    await until(() => runningWithCommandLine(`sleep ${seconds}`).length === 1, 'the command to start');
     source.cancel();
     const outcome = await pending.then((result) => result.text, (error: Error) => error.message);
     assert.match(outcome, /Cancelled|cancel/i);
-    const pid = Number(fs.readFileSync(pidFile, 'utf8').trim());
-    await until(() => !alive(pid), 'the cancelled process to end', 5000);
+    await until(() => runningWithCommandLine(`sleep ${seconds}`).length === 0, 'the cancelled process to end', 5000);
   });
 
   it('refuses a cwd outside the workspace', async () => {

@@ -54,10 +54,15 @@ export interface CommandWorkspace {
 export function commandWorkspace(): CommandWorkspace {
   let parent = '';
   let sandbox: MachineSandbox;
-  before(() => {
+  before(async () => {
     parent = fs.mkdtempSync(path.join(os.tmpdir(), 'wat-run-'));
     fs.mkdirSync(path.join(parent, 'ws', 'sub'), { recursive: true });
     sandbox = new MachineSandbox(RIPGREP);
+    // Commands run in the real sandbox, as they do for users: without it these tests mean nothing.
+    const availability = await sandbox.availability('');
+    if (availability.kind === 'none') {
+      throw new Error(`The command tests need the OS sandbox: ${availability.reason}. (.ci/run installs it: apt-get install bubblewrap.)`);
+    }
   });
   after(() => {
     fs.rmSync(parent, { recursive: true, force: true });

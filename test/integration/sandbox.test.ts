@@ -1,0 +1,153 @@
+// The command sandbox in the real extension host, through vscode.lm.invokeTool: what an approved
+// command still cannot touch, the network rule, and what happens when the sandbox is missing.
+import * as assert from 'assert';
+import * as fs from 'fs';
+import * as net from 'net';
+import * as os from 'os';
+import * as path from 'path';
+import * as vscode from 'vscode';
+import { answerNextApproval, invoke, invokeError, withSettings, workspaceRoot } from './support/tools';
+import { CommandId } from '../../src/vscode/commandIds';
+
+const TOOL = 'workspace_run_command';
+
+describe('the command sandbox (extension host)', function () {
+  let root: string;
+  let scratch: string;
+  const canary = path.join(os.homedir(), '.ssh', `wat-sandbox-canary-${process.pid}`);
+  let madeSshFolder = false;
+
+  before(function () {
+    if (!vscode.workspace.isTrusted || process.platform !== 'linux') this.skip();
+    root = workspaceRoot();
+    scratch = path.join(root, 'sandbox-scratch');
+    fs.mkdirSync(scratch, { recursive: true });
+    fs.writeFileSync(path.join(scratch, '.env'), 'SANDBOX_CANARY=workspace-dotenv-canary\n');
+    madeSshFolder = !fs.existsSync(path.dirname(canary));
+    fs.mkdirSync(path.dirname(canary), { recursive: true, mode: 0o700 });
+    fs.writeFileSync(canary, 'home-ssh-canary\n', { mode: 0o600 });
+  });
+
+  after(() => {
+    fs.rmSync(canary, { force: true });
+    if (madeSshFolder) fs.rmSync(path.dirname(canary), { recursive: true, force: true });
+  });
+
+  it('names the sandbox in the result of a command that ran without asking', async () => {
+    const { text } = await invoke(TOOL, { command: 'pwd' });
+    assert.match(text, /^Sandbox: bubblewrap: .*no network$/m);
+  });
+
+  it('keeps an approved command from writing outside the workspace', async () => {
+    const outside = path.join(os.homedir(), `wat-sandbox-escape-${process.pid}`);
+    try {
+      const answered = answerNextApproval(true);
+      const { text } = await invoke(TOOL, { command: `touch ${outside}` });
+      await answered;
+      assert.equal(fs.existsSync(outside), false);
+      assert.match(text, /Read-only file system/);
+      assert.match(text, /The sandbox may have caused this failure/);
+    } finally {
+      fs.rmSync(outside, { force: true });
+    }
+  });
+
+  it('keeps ~/.ssh and the workspace\'s .env unreadable to an approved command', async () => {
+    await withSettings({ riskLevel: 'high' }, async () => {
+      const answered = answerNextApproval(true);
+      const { text } = await invoke(TOOL, { command: `cat ${canary} sandbox-scratch/.env; ls -A ~/.ssh` });
+      await answered;
+      assert.doesNotMatch(text, /home-ssh-canary|workspace-dotenv-canary/);
+      assert.doesNotMatch(text, /--- stdout ---\n[^\n]*wat-sandbox-canary/);
+    });
+  });
+
+  it('keeps an approved command from changing .git/config, .git/hooks or .vscode', async () => {
+    // At risk level high the guard only asks before these writes, so the sandbox is what stops them.
+    await withSettings({ riskLevel: 'high' }, () => protectedWrites());
+  });
+
+  async function protectedWrites(): Promise<void> {
+    fs.mkdirSync(path.join(root, '.git', 'hooks'), { recursive: true });
+    fs.writeFileSync(path.join(root, '.git', 'config'), '[core]\n\tbare = false\n');
+    fs.mkdirSync(path.join(root, '.vscode'), { recursive: true });
+    const before = fs.readdirSync(path.join(root, '.vscode')).sort();
+    const answered = answerNextApproval(true);
+    await invoke(TOOL, { command: 'echo "[core] fsmonitor = touch pwned" >> .git/config; echo evil > .git/hooks/post-checkout; echo {} > .vscode/tasks.json' });
+    await answered;
+    assert.equal(fs.readFileSync(path.join(root, '.git', 'config'), 'utf8'), '[core]\n\tbare = false\n');
+    assert.equal(fs.existsSync(path.join(root, '.git', 'hooks', 'post-checkout')), false);
+    assert.deepEqual(fs.readdirSync(path.join(root, '.vscode')).sort(), before);
+  }
+
+  describe('the network', () => {
+    let server: net.Server;
+    let port = 0;
+    before(async () => {
+      server = net.createServer((socket) => socket.end('hello over loopback\n'));
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      port = (server.address() as net.AddressInfo).port;
+    });
+    after(() => server.close());
+
+    const probe = (): string => `${process.execPath} -e "require('net').connect(${port}, '127.0.0.1').on('data', (d) => process.stdout.write(String(d))).on('error', (e) => console.log('no connection: ' + e.code))"`;
+
+    it('cannot be reached on loopback by a command that ran without asking', async () => {
+      await withSettings({ 'runCommand.allow': ['node'] }, async () => {
+        const { text } = await invoke(TOOL, { command: probe() });
+        assert.match(text, /no connection: E/);
+        assert.match(text, /no network/);
+      });
+    });
+
+    it('is reached by a command the user approved', async () => {
+      const answered = answerNextApproval(true);
+      const { text } = await invoke(TOOL, { command: probe() });
+      await answered;
+      assert.match(text, /hello over loopback/);
+    });
+  });
+
+  it('runs outside the sandbox only when the user picks that answer', async () => {
+    const outside = path.join(os.homedir(), `wat-sandbox-outside-${process.pid}`);
+    try {
+      const answered = (async () => {
+        for (let tries = 0; tries < 200; tries += 1) {
+          if (await vscode.commands.executeCommand<boolean>(CommandId.approveAlternative)) return;
+          await new Promise((resolve) => setTimeout(resolve, 50));
+        }
+        const waiting = await vscode.commands.executeCommand<unknown[]>(CommandId.listPendingApprovals);
+        throw new Error(`no question with a third answer was asked; waiting: ${JSON.stringify(waiting)}`);
+      })();
+      const { text } = await invoke(TOOL, { command: `touch ${outside}` });
+      await answered;
+      assert.match(text, /Sandbox: none, it ran outside the sandbox \(the user chose to run it outside the sandbox\)/);
+      assert.equal(fs.existsSync(outside), true);
+    } finally {
+      fs.rmSync(outside, { force: true });
+    }
+  });
+
+  it('refuses to run anything in required mode when bubblewrap is missing', async () => {
+    await withSettings({ 'runCommand.sandbox': 'required', 'runCommand.bubblewrapPath': '/nonexistent/bwrap' }, async () => {
+      const message = await invokeError(TOOL, { command: 'touch sandbox-scratch/required-ran' });
+      assert.match(message, /runCommand.sandbox is "required" and there is no sandbox: bubblewrap was not found at \/nonexistent\/bwrap/);
+      assert.equal(fs.existsSync(path.join(scratch, 'required-ran')), false);
+    });
+  });
+
+  it('asks before every command in auto mode when bubblewrap is missing, and says why', async () => {
+    await withSettings({ 'runCommand.bubblewrapPath': '/nonexistent/bwrap' }, async () => {
+      const pending = invokeError(TOOL, { command: 'pwd' });
+      let question = '';
+      for (let tries = 0; tries < 200 && !question; tries += 1) {
+        const waiting = await vscode.commands.executeCommand<{ detail: string }[]>(CommandId.listPendingApprovals);
+        question = waiting[0]?.detail ?? '';
+        if (!question) await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      assert.match(question, /OUTSIDE the sandbox.*there is no sandbox on this machine: bubblewrap was not found/);
+      await vscode.commands.executeCommand(CommandId.reject);
+      assert.match(await pending, /The user declined/);
+    });
+  });
+});
