@@ -3,7 +3,7 @@
 // skipped), so `$1 > 3` or `NR>1` is a comparison while `print > "f"` is a redirection.
 import type { Judgement } from '../../decisions';
 import { allow, ask, inertOperands, type InvocationJudge } from './judgement';
-import { optionValues, parseOptions } from './options';
+import { optionValues, parseOptions, scriptsAndFiles } from './options';
 import { AWK_TABLE } from './programSpecs';
 import type { ShellWord } from './shell/words';
 
@@ -28,9 +28,7 @@ export async function judgeAwk(name: string, args: readonly ShellWord[], judge: 
     return outcome.judgement;
   }
   const parsed = outcome.parsed;
-  const sources = optionValues(parsed, '-e', '--source');
-  const programs = sources.length > 0 ? sources : parsed.operands.slice(0, 1);
-  const operands = sources.length > 0 ? parsed.operands : parsed.operands.slice(1);
+  const { scripts: programs, files: operands } = scriptsAndFiles(parsed, '-e', '--source');
   if (programs.length === 0) {
     return ask(`${name} has no program to check`);
   }

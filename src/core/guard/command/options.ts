@@ -262,6 +262,15 @@ export function optionValues(parsed: ParsedArguments, ...names: string[]): Shell
  * followed by nothing (a flag), `=` (a required inert value), `=@` (a required path value) or
  * `?` (an optional `=value`). `asks`: options (`-o`, `--output`) that ask, with the reason.
  */
+/**
+ * The program text of sed and awk: every value of the script options, or else the first operand;
+ * the operands after it are the files.
+ */
+export function scriptsAndFiles(parsed: ParsedArguments, ...scriptOptions: string[]): { scripts: ShellWord[]; files: ShellWord[] } {
+  const given = optionValues(parsed, ...scriptOptions);
+  return given.length > 0 ? { scripts: given, files: [...parsed.operands] } : { scripts: parsed.operands.slice(0, 1), files: parsed.operands.slice(1) };
+}
+
 export function optionTable(short: string, long: string, asks: Readonly<Record<string, string>> = {}, extra: Partial<OptionTable> = {}): OptionTable {
   const shortSpecs: Record<string, OptionSpec> = {};
   for (const match of short.matchAll(/([^:@?\s])([:@?]?)/g)) {

@@ -3,7 +3,7 @@
 // by command: every -e/--expression value, or the first operand when there is none.
 import type { Judgement } from '../../decisions';
 import { allow, ask, inertOperands, type InvocationJudge } from './judgement';
-import { hasOption, optionValues, parseOptions } from './options';
+import { hasOption, parseOptions, scriptsAndFiles } from './options';
 import { SED_TABLE } from './programSpecs';
 import type { ShellWord } from './shell/words';
 
@@ -13,9 +13,7 @@ export async function judgeSed(args: readonly ShellWord[], judge: InvocationJudg
     return outcome.judgement;
   }
   const parsed = outcome.parsed;
-  const given = optionValues(parsed, '-e', '--expression');
-  const scripts = given.length > 0 ? given : parsed.operands.slice(0, 1);
-  const files = given.length > 0 ? parsed.operands : parsed.operands.slice(1);
+  const { scripts, files } = scriptsAndFiles(parsed, '-e', '--expression');
   if (scripts.length === 0) {
     return ask('sed has no script to check');
   }
