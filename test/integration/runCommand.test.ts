@@ -117,7 +117,10 @@ describe('workspace_run_command (extension host)', function () {
 
   it('shows the command and its output in a terminal named after it', async () => {
     await invoke(TOOL, { command: 'echo shown-in-terminal' });
-    const transcript = await vscode.commands.executeCommand<{ name: string; text: string }>(CommandId.lastCommandTerminal);
+    // The terminal shows output in batches (every 30 ms), so its transcript may trail the result a little.
+    const read = () => vscode.commands.executeCommand<{ name: string; text: string }>(CommandId.lastCommandTerminal);
+    await until(async () => /Exit code: 0/.test((await read())?.text ?? ''), 'the terminal to show the end of the command');
+    const transcript = await read();
     assert.match(transcript?.text ?? '', /\$ echo shown-in-terminal/);
     assert.match(transcript?.text ?? '', /shown-in-terminal\r\n/);
     assert.match(transcript?.text ?? '', /Exit code: 0/);
