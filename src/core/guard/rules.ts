@@ -260,11 +260,8 @@ export function denialMessage(verdict: GuardVerdict, declinedByUser = false): st
 
 /**
  * The read-sensitive paths of the table that exist outside any workspace, for the command sandbox
- * to hide: folders in the home folder and single files (system files and the home's netrc).
+ * to hide: folders in the home folder, the system's secret files and the home's netrc.
  */
-export function sensitiveLocalPaths(home: string): { readonly directories: readonly string[]; readonly files: readonly string[] } {
-  return {
-    directories: SENSITIVE_HOME_DIRS.map((dir) => path.posix.join(home, dir)),
-    files: [...SENSITIVE_SYSTEM_FILES, path.posix.join(home, '.netrc'), path.posix.join(home, '_netrc')],
-  };
+export function sensitiveLocalPaths(home: string): string[] {
+  return [...SENSITIVE_HOME_DIRS.map((dir) => path.posix.join(home, dir)), ...SENSITIVE_SYSTEM_FILES, path.posix.join(home, '.netrc'), path.posix.join(home, '_netrc')];
 }

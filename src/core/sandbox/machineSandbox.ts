@@ -58,18 +58,29 @@ async function probeSeatbelt(): Promise<SandboxAvailability> {
 const SECRET_GLOBS = ['.env', '.env.*', '.netrc', '_netrc'];
 
 export class MachineSandbox implements SandboxHost {
-  readonly tempDirectory: string;
-  readonly emptyDirectory: string;
-  private readonly base: string;
+  /** The window's folder holding tmp/ and empty/, made when the first sandboxed command needs it. */
+  private base: string | undefined;
   private readonly probes = new Map<string, Promise<SandboxAvailability>>();
 
-  constructor(private readonly ripgrepPath: string | undefined, private readonly platform: NodeJS.Platform = process.platform) {
-    // realpath: macOS's /var is a link to /private/var, and Seatbelt matches resolved paths.
-    this.base = realpathSync(mkdtempSync(path.join(os.tmpdir(), 'wat-sandbox-')));
-    this.tempDirectory = path.join(this.base, 'tmp');
-    this.emptyDirectory = path.join(this.base, 'empty');
-    mkdirSync(this.tempDirectory, { mode: 0o700 });
-    mkdirSync(this.emptyDirectory, { mode: 0o500 });
+  constructor(private readonly ripgrepPath: string | undefined, private readonly platform: NodeJS.Platform = process.platform) {}
+
+  get tempDirectory(): string {
+    return path.join(this.folders(), 'tmp');
+  }
+
+  get emptyDirectory(): string {
+    return path.join(this.folders(), 'empty');
+  }
+
+  private folders(): string {
+    if (!this.base) {
+      // realpath: macOS's /var is a link to /private/var, and Seatbelt matches resolved paths.
+      const base = realpathSync(mkdtempSync(path.join(os.tmpdir(), 'wat-sandbox-')));
+      mkdirSync(path.join(base, 'tmp'), { mode: 0o700 });
+      mkdirSync(path.join(base, 'empty'), { mode: 0o500 });
+      this.base = base;
+    }
+    return this.base;
   }
 
   availability(bubblewrapPath: string): Promise<SandboxAvailability> {
@@ -118,6 +129,8 @@ export class MachineSandbox implements SandboxHost {
 
   /** Removes the private /tmp and the empty folder (extension deactivation). */
   dispose(): void {
-    rmSync(this.base, { recursive: true, force: true });
+    if (this.base) {
+      rmSync(this.base, { recursive: true, force: true });
+    }
   }
 }

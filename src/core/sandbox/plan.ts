@@ -88,20 +88,13 @@ export async function planSandbox(ctx: ToolContext, host: SandboxHost, network: 
   if (!secrets) {
     throw new ToolError('The sandbox could not be prepared: searching the workspace for secret files (.env) took too long.');
   }
-  const sensitive = sensitiveLocalPaths(ctx.workspace.home);
   const hiddenDirectories: string[] = [];
   const hiddenFiles: string[] = [];
-  for (const directory of sensitive.directories) {
-    const stat = await fs.stat(fileLocation(directory));
-    if (stat?.kind === 'directory') {
-      hiddenDirectories.push(directory);
-    } else if (stat) {
-      hiddenFiles.push(directory);
-    }
-  }
-  for (const file of sensitive.files) {
-    if (await fs.stat(fileLocation(file))) {
-      hiddenFiles.push(file);
+  // What is there decides how it is hidden: a folder is covered by an empty one, anything else by /dev/null.
+  for (const entry of sensitiveLocalPaths(ctx.workspace.home)) {
+    const stat = await fs.stat(fileLocation(entry));
+    if (stat) {
+      (stat.kind === 'directory' ? hiddenDirectories : hiddenFiles).push(entry);
     }
   }
   hiddenFiles.push(...secrets);
