@@ -119,7 +119,10 @@ describe('workspace_run_command (extension host)', function () {
     await invoke(TOOL, { command: 'echo shown-in-terminal' });
     // The terminal shows output in batches (every 30 ms), so its transcript may trail the result a little.
     const read = () => vscode.commands.executeCommand<{ name: string; text: string }>(CommandId.lastCommandTerminal);
-    await until(async () => /Exit code: 0/.test((await read())?.text ?? ''), 'the terminal to show the end of the command');
+    const tail = async () => ((await read())?.text ?? '').slice(-2000);
+    await until(async () => /shown-in-terminal\r\n[\s\S]*Exit code: 0/.test(await tail()), 'the terminal to show the output and the end of the command').catch(async (error: Error) => {
+      throw new Error(`${error.message}; the terminal's last characters: ${JSON.stringify(await tail())}`);
+    });
     const transcript = await read();
     assert.match(transcript?.text ?? '', /\$ echo shown-in-terminal/);
     assert.match(transcript?.text ?? '', /shown-in-terminal\r\n/);

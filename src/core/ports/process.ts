@@ -89,8 +89,18 @@ export interface SandboxHost {
   readonly tempDirectory: string;
   /** An empty folder, bound read-only where a protected folder such as `.vscode` does not exist yet. */
   readonly emptyDirectory: string;
-  /** Removes folders bubblewrap made as mount points for protected folders that did not exist, if still empty. */
-  removeMountPoints(folders: readonly string[]): Promise<void>;
+  /**
+   * Holds protected folders (`.vscode`, `.git/hooks`) for one command, from before they are looked
+   * at until `releaseMountPoints`: a folder the sandbox made as a mount point is not removed while
+   * any command holds it, so commands that overlap never lose the folder they bind.
+   */
+  holdMountPoints(folders: readonly string[]): void;
+  /** True when the folder exists only because the sandbox made it as a mount point. */
+  isMountPoint(folder: string): boolean;
+  /** Records folders a command will make as mount points because they did not exist. */
+  markMountPoints(folders: readonly string[]): void;
+  /** Lets go of held folders; a mount point nobody holds any more is removed if it is still empty. */
+  releaseMountPoints(folders: readonly string[]): Promise<void>;
 }
 
 /** What workspace_run_command needs from the host: a shell, an environment, a place for logs, a terminal, a runner, a sandbox. */

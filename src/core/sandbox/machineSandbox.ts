@@ -61,6 +61,10 @@ export class MachineSandbox implements SandboxHost {
   /** The window's folder holding tmp/ and empty/, made when the first sandboxed command needs it. */
   private base: string | undefined;
   private readonly probes = new Map<string, Promise<SandboxAvailability>>();
+  /** How many commands hold each protected folder (see holdMountPoints). */
+  private readonly holds = new Map<string, number>();
+  /** Protected folders that exist only as the sandbox's mount points. */
+  private readonly madeMountPoints = new Set<string>();
 
   constructor(private readonly ripgrepPath: string | undefined, private readonly platform: NodeJS.Platform = process.platform) {}
 
@@ -117,12 +121,34 @@ export class MachineSandbox implements SandboxHost {
     return output.split('\0').filter((file) => file !== '' && isSecretFile(file.toLowerCase()));
   }
 
-  async removeMountPoints(folders: readonly string[]): Promise<void> {
+  holdMountPoints(folders: readonly string[]): void {
     for (const folder of folders) {
-      try {
-        rmdirSync(folder);
-      } catch {
-        // Not empty (something real is there now) or already gone: leave it.
+      this.holds.set(folder, (this.holds.get(folder) ?? 0) + 1);
+    }
+  }
+
+  isMountPoint(folder: string): boolean {
+    return this.madeMountPoints.has(folder);
+  }
+
+  markMountPoints(folders: readonly string[]): void {
+    folders.forEach((folder) => this.madeMountPoints.add(folder));
+  }
+
+  async releaseMountPoints(folders: readonly string[]): Promise<void> {
+    for (const folder of folders) {
+      const holds = (this.holds.get(folder) ?? 1) - 1;
+      if (holds > 0) {
+        this.holds.set(folder, holds);
+        continue;
+      }
+      this.holds.delete(folder);
+      if (this.madeMountPoints.delete(folder)) {
+        try {
+          rmdirSync(folder);
+        } catch {
+          // Not empty (something real is there now) or already gone: leave it.
+        }
       }
     }
   }

@@ -17,6 +17,8 @@ export interface SandboxPlan {
   readonly readOnly: readonly string[];
   /** Protected folders that do not exist yet (`.vscode`, `.git/hooks`): bound read-only to an empty folder. */
   readonly readOnlyMissing: readonly string[];
+  /** The protected folders this command holds (SandboxHost.holdMountPoints), to release after the run. */
+  readonly heldFolders: readonly string[];
   /** Secret folders (in the home folder), shown empty and read-only. */
   readonly hiddenDirectories: readonly string[];
   /** Secret files (system files, netrc, `.env` variants in the workspace), shown empty. */
@@ -29,38 +31,42 @@ export interface SandboxPlan {
   readonly network: boolean;
 }
 
-/** Files and folders of a workspace folder's top level that VS Code or git obey. */
-async function protectedEntries(ctx: ToolContext, root: Location, rootPath: string): Promise<{ existing: string[]; missing: string[] }> {
+/**
+ * Files and folders of a workspace folder's top level that VS Code or git obey. The two folders a
+ * command may find missing are held first (see SandboxHost.holdMountPoints), then looked at: one
+ * that is missing, or exists only as another command's mount point, is bound from the empty folder.
+ */
+async function protectedEntries(ctx: ToolContext, host: SandboxHost, root: Location, rootPath: string): Promise<{ existing: string[]; missing: string[]; held: string[] }> {
   const fs = ctx.host.fs;
   const existing: string[] = [];
-  const missing: string[] = [];
   const entries = await fs.readDirectory(root).catch(() => []);
-  const names = new Set(entries.map((entry) => entry.name));
   for (const entry of entries) {
     if (entry.name.toLowerCase().endsWith('.code-workspace')) {
       existing.push(path.posix.join(rootPath, entry.name));
     }
   }
-  const vscode = entries.find((entry) => entry.name.toLowerCase() === '.vscode');
-  if (vscode) {
-    existing.push(path.posix.join(rootPath, vscode.name));
-  } else {
-    missing.push(path.posix.join(rootPath, '.vscode'));
-  }
-  if (names.has('.git')) {
+  const folders = [entries.find((entry) => entry.name.toLowerCase() === '.vscode')?.name ?? '.vscode'];
+  if (entries.some((entry) => entry.name === '.git')) {
     const git = await fs.stat(joinLocation(root, '.git'));
     if (git?.kind === 'directory') {
       if (await fs.stat(joinLocation(root, '.git/config'))) {
         existing.push(path.posix.join(rootPath, '.git', 'config'));
       }
-      const hooks = await fs.stat(joinLocation(root, '.git/hooks'));
-      (hooks ? existing : missing).push(path.posix.join(rootPath, '.git', 'hooks'));
+      folders.push('.git/hooks');
     } else {
       // A `.git` file points git at another repository; rewriting it would redirect git.
       existing.push(path.posix.join(rootPath, '.git'));
     }
   }
-  return { existing, missing };
+  const held = folders.map((folder) => path.posix.join(rootPath, folder));
+  host.holdMountPoints(held);
+  const missing: string[] = [];
+  for (const [index, folder] of folders.entries()) {
+    const there = await fs.stat(joinLocation(root, folder));
+    (there && !host.isMountPoint(held[index]) ? existing : missing).push(held[index]);
+  }
+  host.markMountPoints(missing);
+  return { existing, missing, held };
 }
 
 /**
@@ -71,18 +77,12 @@ export async function planSandbox(ctx: ToolContext, host: SandboxHost, network: 
   const fs = ctx.host.fs;
   const roots = (await resolveRoots('write', ctx)).filter((root) => root.scheme === 'file');
   const writable: string[] = [];
-  const readOnly: string[] = [];
-  const readOnlyMissing: string[] = [];
   for (const root of roots) {
     const rootPath = fs.localPath(root);
-    const stat = await fs.stat(root);
-    if (!rootPath || stat?.kind !== 'directory') {
-      continue;
+    // resolveRoots gives each root as written and with links resolved: often the same path twice.
+    if (rootPath && !writable.includes(rootPath) && (await fs.stat(root))?.kind === 'directory') {
+      writable.push(rootPath);
     }
-    writable.push(rootPath);
-    const entries = await protectedEntries(ctx, root, rootPath);
-    readOnly.push(...entries.existing);
-    readOnlyMissing.push(...entries.missing);
   }
   const secrets = await host.findSecretFiles(writable, ctx.call.token);
   if (!secrets) {
@@ -98,5 +98,15 @@ export async function planSandbox(ctx: ToolContext, host: SandboxHost, network: 
     }
   }
   hiddenFiles.push(...secrets);
-  return { writable, readOnly, readOnlyMissing, hiddenDirectories, hiddenFiles, tempDirectory: host.tempDirectory, emptyDirectory: host.emptyDirectory, network };
+  // Last, so nothing can fail between holding the protected folders and the caller's release.
+  const readOnly: string[] = [];
+  const readOnlyMissing: string[] = [];
+  const heldFolders: string[] = [];
+  for (const rootPath of writable) {
+    const entries = await protectedEntries(ctx, host, fileLocation(rootPath), rootPath);
+    readOnly.push(...entries.existing);
+    readOnlyMissing.push(...entries.missing);
+    heldFolders.push(...entries.held);
+  }
+  return { writable, readOnly, readOnlyMissing, heldFolders, hiddenDirectories, hiddenFiles, tempDirectory: host.tempDirectory, emptyDirectory: host.emptyDirectory, network };
 }

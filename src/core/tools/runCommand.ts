@@ -98,7 +98,7 @@ export const runCommandTool: Tool = defineTool<RunCommandInput>({
       const detail = error instanceof Error ? error.message : String(error);
       terminal.finish(`Could not run the command: ${detail}`);
       throw new ToolError(`The command could not be run: ${detail}. Nothing was started.`);
-    }).finally(() => (plan ? host.sandbox.removeMountPoints(plan.readOnlyMissing) : undefined));
+    }).finally(() => (plan ? host.sandbox.releaseMountPoints(plan.heldFolders) : undefined));
     const status = statusLine(outcome, timeoutSeconds);
     terminal.finish(`${status} (${seconds(outcome.durationMs)})`);
     if (outcome.spawnError) {

@@ -6,6 +6,7 @@ const plan: SandboxPlan = {
   writable: ['/tmp/ws'],
   readOnly: ['/tmp/ws/.git/config', '/tmp/ws/.vscode'],
   readOnlyMissing: ['/tmp/ws/.git/hooks'],
+  heldFolders: ['/tmp/ws/.vscode', '/tmp/ws/.git/hooks'],
   hiddenDirectories: ['/home/u/.ssh'],
   hiddenFiles: ['/tmp/ws/.env'],
   tempDirectory: '/tmp/wat-sandbox-x/tmp',

@@ -6,6 +6,7 @@ const plan: SandboxPlan = {
   writable: ['/Users/u/project'],
   readOnly: ['/Users/u/project/.vscode'],
   readOnlyMissing: [],
+  heldFolders: ['/Users/u/project/.vscode'],
   hiddenDirectories: ['/Users/u/.ssh'],
   hiddenFiles: ['/Users/u/.netrc'],
   tempDirectory: '/private/var/folders/xy/T/wat-sandbox-1/tmp',
