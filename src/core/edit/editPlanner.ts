@@ -1,8 +1,8 @@
 // Plans workspace_edit_file: finds old_string with the match ladder and computes the new lines,
 // leaving every line outside the replaced region byte-identical.
-import { ToolError } from '../errors';
-import { dominantLineEnding, joinLines, normaliseLineEndings, replaceLineRange, type TextLine } from '../text/lineEndings';
-import { closestRegion, findLineWindows, indentOf, keepFileContext, LINE_TOLERANCES, numberLines, reindentLine, type LineTolerance } from './lineMatching';
+import { BugError, ToolError } from '../errors';
+import { dominantLineEnding, joinLines, normaliseLineEndings, replaceLineRange, splitLines, type TextLine } from '../text/lineEndings';
+import { closestRegion, findTolerantWindow, numberLines, placeMatchedLines, type LineTolerance } from './lineMatching';
 
 /** Which rung of the ladder found old_string. */
 export type MatchLevel = 'exact' | 'line-endings' | LineTolerance;
@@ -20,6 +20,8 @@ export interface TextEditOutcome {
   readonly replacements: number;
   /** 0-based [start, end) line ranges of the new file that the edit wrote. */
   readonly changedRanges: readonly { start: number; end: number }[];
+  /** What was replaced, as ranges of the LF view of the file before the edit, in order. */
+  readonly replaced: readonly Replacement[];
 }
 
 const LEVEL_DESCRIPTIONS: Record<MatchLevel, string> = {
@@ -35,7 +37,7 @@ export function describeMatchLevel(level: MatchLevel): string {
 }
 
 /** A character range of the LF view of the file, and the LF text that replaces it. */
-interface Replacement {
+export interface Replacement {
   readonly start: number;
   readonly end: number;
   readonly text: string;
@@ -158,25 +160,135 @@ export function planTextEdit(lines: readonly TextLine[], request: TextEditReques
   const endsWithNewline = oldLf.endsWith('\n');
   const oldLines = (endsWithNewline ? oldLf.slice(0, -1) : oldLf).split('\n');
   const fileTexts = lines.map((line) => line.text);
-  if (oldLines.some((line) => line.trim() !== '')) {
-    for (const tolerance of LINE_TOLERANCES) {
-      const windows = findLineWindows(fileTexts, oldLines, tolerance);
-      if (windows.length > 1) {
-        throw new ToolError(
-          `old_string was not found exactly in ${shownPath}; ignoring ${toleranceWords(tolerance)} it matches ${windows.length} places, starting at lines ${windows.map((start) => start + 1).join(', ')}, so it is ambiguous and nothing was changed. Read the file again and copy old_string exactly, with enough surrounding lines to be unique.`,
-        );
-      }
-      if (windows.length === 1) {
-        const first = windows[0];
-        const last = first + oldLines.length - 1;
-        const start = view.starts[first];
-        const end = endsWithNewline ? view.starts[last + 1] : view.starts[last] + lines[last].text.length;
-        const text = tolerantReplacement(fileTexts.slice(first, last + 1), oldLines, newLf, tolerance);
-        return applyReplacements(view, [{ start, end, text }], tolerance);
-      }
-    }
+  const match = oldLines.some((line) => line.trim() !== '') ? findTolerantWindow(fileTexts, oldLines) : { kind: 'missing' as const };
+  if (match.kind === 'ambiguous') {
+    throw new ToolError(
+      `old_string was not found exactly in ${shownPath}; ignoring ${toleranceWords(match.tolerance)} it matches ${match.starts.length} places, starting at lines ${match.starts.map((start) => start + 1).join(', ')}, so it is ambiguous and nothing was changed. Read the file again and copy old_string exactly, with enough surrounding lines to be unique.`,
+    );
+  }
+  if (match.kind === 'found') {
+    const first = match.start;
+    const last = first + oldLines.length - 1;
+    const start = view.starts[first];
+    const end = endsWithNewline ? view.starts[last + 1] : view.starts[last] + lines[last].text.length;
+    const text = tolerantReplacement(fileTexts.slice(first, last + 1), oldLines, newLf, match.tolerance);
+    return applyReplacements(view, [{ start, end, text }], match.tolerance);
   }
   throw new ToolError(notFoundMessage(fileTexts, oldLines, shownPath));
+}
+
+export interface MultiEditOutcome {
+  /** The whole file after every edit. */
+  readonly lines: TextLine[];
+  /** The rung that found each edit's old_string, by index. */
+  readonly levels: readonly MatchLevel[];
+  /** Replacements made by all edits together. */
+  readonly replacements: number;
+  /** 0-based [start, end) line ranges of the new file that the edits wrote. */
+  readonly changedRanges: readonly { start: number; end: number }[];
+}
+
+/** Text an earlier edit wrote: where it is now, and where what it replaced ends in the original. */
+interface Written {
+  start: number;
+  end: number;
+  readonly originalEnd: number;
+  readonly edit: number;
+}
+
+/** Names one edit of a list in errors: its index in `edits` and its place in the list. */
+export function editLabel(index: number, count: number): string {
+  return `edits[${index}] (edit ${index + 1} of ${count})`;
+}
+
+/**
+ * Plans several edits of one file, each found in the result of the ones before it with its own
+ * uniqueness rule and ladder. An edit whose match overlaps text an earlier edit wrote is refused, so
+ * every edit replaces original text; the edits are then applied to the original as one set of
+ * replacements, which gives the same file and the lines they wrote. Throws a ToolError naming the
+ * failing edit; nothing is planned when any edit fails.
+ */
+export function planTextEdits(lines: readonly TextLine[], requests: readonly TextEditRequest[], shownPath: string): MultiEditOutcome {
+  const [first] = requests;
+  if (lines.length === 0 && first?.oldString === '') {
+    // An empty old_string on an empty or missing file: the first edit gives the whole text.
+    const rest = composeEdits(splitLines(first.newString), requests, 1, shownPath);
+    return { lines: rest.lines, levels: ['exact', ...rest.levels], replacements: rest.replacements + 1, changedRanges: [{ start: 0, end: rest.lines.length }] };
+  }
+  return composeEdits(lines, requests, 0, shownPath);
+}
+
+/** planTextEdits from the edit at index `from` on. */
+function composeEdits(lines: readonly TextLine[], requests: readonly TextEditRequest[], from: number, shownPath: string): MultiEditOutcome {
+  const label = (index: number): string => editLabel(index, requests.length);
+  let current: readonly TextLine[] = lines;
+  let written: Written[] = [];
+  const composed: Replacement[] = [];
+  const levels: MatchLevel[] = [];
+  let replacements = 0;
+  requests.forEach((request, index) => {
+    if (index < from) {
+      return;
+    }
+    let outcome: TextEditOutcome;
+    try {
+      outcome = planTextEdit(current, request, shownPath);
+    } catch (error) {
+      throw error instanceof ToolError ? new ToolError(`${label(index)} failed, so none of the ${requests.length} edits was made: ${error.message}`) : error;
+    }
+    const currentView = new LfView(current);
+    for (const part of outcome.replaced) {
+      const hit = written.find((other) => part.start < other.end && other.start < part.end);
+      if (hit) {
+        throw new ToolError(
+          `${label(index)} overlaps the text that ${label(hit.edit)} wrote (line ${currentView.lineOf(hit.start) + 1} of ${shownPath} as the earlier edits left it), so none of the ${requests.length} edits was made. Each edit must replace text of the file that no earlier edit wrote: merge the two edits into one.`,
+        );
+      }
+    }
+    written = recordWrites(written, outcome.replaced, index, composed);
+    levels.push(outcome.level);
+    replacements += outcome.replacements;
+    current = outcome.lines;
+  });
+  composed.sort((a, b) => a.start - b.start);
+  const together = applyReplacements(new LfView(lines), composed, 'exact');
+  if (new LfView(together.lines).text !== new LfView(current).text) {
+    throw new BugError('the edits applied together differ from the edits applied one by one');
+  }
+  return { lines: together.lines, levels, replacements, changedRanges: together.changedRanges };
+}
+
+/**
+ * Adds one edit's replacements (in the coordinates of the text before it) to the composed set, in
+ * original coordinates, and returns the written ranges moved to the coordinates after it.
+ */
+function recordWrites(written: readonly Written[], parts: readonly Replacement[], edit: number, composed: Replacement[]): Written[] {
+  // A position maps through the nearest write before it (the one that ends last; of two deletions
+  // at one place, the one whose original text ends last). A match starts after a deletion at its
+  // start and ends before one at its end.
+  const toOriginal = (position: number, isEnd: boolean): number => {
+    let nearest: Written | undefined;
+    for (const other of written) {
+      const before = other.end < position || (!isEnd && other.end === position);
+      if (before && (!nearest || other.end > nearest.end || (other.end === nearest.end && other.originalEnd > nearest.originalEnd))) {
+        nearest = other;
+      }
+    }
+    return nearest ? position - nearest.end + nearest.originalEnd : position;
+  };
+  const originals = parts.map((part) => ({ start: toOriginal(part.start, false), end: toOriginal(part.end, true), text: part.text }));
+  composed.push(...originals);
+  const moved: Written[] = written.map((other) => {
+    const shift = parts.filter((part) => part.end <= other.start).reduce((sum, part) => sum + part.text.length - (part.end - part.start), 0);
+    return { ...other, start: other.start + shift, end: other.end + shift };
+  });
+  let delta = 0;
+  parts.forEach((part, index) => {
+    const start = part.start + delta;
+    moved.push({ start, end: start + part.text.length, originalEnd: originals[index].end, edit });
+    delta += part.text.length - (part.end - part.start);
+  });
+  return moved.sort((a, b) => a.start - b.start || a.end - b.end);
 }
 
 function toleranceWords(tolerance: LineTolerance): string {
@@ -193,19 +305,11 @@ function notFoundMessage(fileTexts: readonly string[], oldLines: readonly string
   return `${base} The most similar region is lines ${closest.start + 1}-${closest.start + closest.length}:\n${numberLines(region, closest.start + 1)}\nCopy old_string exactly from the current file (without the line-number prefixes), or read it again with workspace_read_file.`;
 }
 
-/**
- * new_string for a tolerant match: lines the model kept from old_string keep the file's exact text;
- * changed lines move to the file's indentation when indentation was ignored.
- */
+/** new_string for a tolerant match, written by the matching code apply_patch also uses. */
 function tolerantReplacement(fileLines: readonly string[], oldLines: readonly string[], newLf: string, tolerance: LineTolerance): string {
   const endsWithNewline = newLf.endsWith('\n');
   const newLines = newLf === '' ? [] : (endsWithNewline ? newLf.slice(0, -1) : newLf).split('\n');
-  const anchor = oldLines.findIndex((line) => line.trim() !== '');
-  const modelBase = indentOf(oldLines[anchor]);
-  const fileBase = indentOf(fileLines[anchor]);
-  const reindent = tolerance !== 'trailing-whitespace';
-  const out = keepFileContext(fileLines, oldLines, newLines, reindent ? (line) => reindentLine(line, modelBase, fileBase) : undefined);
-  return out.join('\n') + (endsWithNewline ? '\n' : '');
+  return placeMatchedLines(fileLines, oldLines, newLines, tolerance).join('\n') + (endsWithNewline ? '\n' : '');
 }
 
 /** Applies non-overlapping replacements of the LF view, rewriting only the lines they touch. */
@@ -251,7 +355,7 @@ function applyReplacements(view: LfView, replacements: readonly Replacement[], l
     const { region, text, keepLastEnding } = planned[i];
     lines = replaceLineRange(lines, region.first, region.end, text, eol, keepLastEnding);
   }
-  return { lines, level, replacements: replacements.length, changedRanges };
+  return { lines, level, replacements: replacements.length, changedRanges, replaced: replacements };
 }
 
 function lineCount(lfText: string): number {

@@ -84,29 +84,71 @@ export function reindentLine(line: string, modelBase: string, fileBase: string):
   return base + line.slice(indent.length);
 }
 
+/** Where a pattern of lines is in a file when it is not there exactly: the first rung that finds it. */
+export type TolerantMatch =
+  | { readonly kind: 'found'; readonly start: number; readonly tolerance: LineTolerance }
+  | { readonly kind: 'ambiguous'; readonly starts: readonly number[]; readonly tolerance: LineTolerance }
+  | { readonly kind: 'missing' };
+
 /**
- * The new lines of a matched region. Lines the model kept from its old lines take the file's exact
- * text (the match may have ignored whitespace or punctuation in them); added lines pass through
- * `placeAdded`, which re-indents them where the match ignored indentation.
+ * The tolerant rungs of the ladder, strict to lenient, from line `from`: the first rung with any
+ * window decides, and a rung with several windows is ambiguous (never a guess).
  */
-export function keepFileContext(
-  fileLines: readonly string[],
-  oldLines: readonly string[],
-  newLines: readonly string[],
-  placeAdded: (line: string) => string = (line) => line,
-): string[] {
+export function findTolerantWindow(lines: readonly string[], pattern: readonly string[], from = 0): TolerantMatch {
+  for (const tolerance of LINE_TOLERANCES) {
+    const windows = findLineWindows(lines, pattern, tolerance, from);
+    if (windows.length > 1) {
+      return { kind: 'ambiguous', starts: windows, tolerance };
+    }
+    if (windows.length === 1) {
+      return { kind: 'found', start: windows[0], tolerance };
+    }
+  }
+  return { kind: 'missing' };
+}
+
+const TOLERANCE_WORDS: Record<LineTolerance, string> = {
+  'trailing-whitespace': 'ignoring trailing whitespace',
+  indentation: 'ignoring indentation',
+  'unicode-punctuation': 'ignoring typographic punctuation (smart quotes, dashes, non-breaking spaces) and indentation',
+};
+
+/** How a rung matched, in words: "ignoring indentation". */
+export function describeTolerance(tolerance: LineTolerance): string {
+  return TOLERANCE_WORDS[tolerance];
+}
+
+/** True when a rung ignores indentation, so the lines written there must move to the file's indentation. */
+export function ignoresIndentation(tolerance: LineTolerance | 'exact'): boolean {
+  return tolerance === 'indentation' || tolerance === 'unicode-punctuation';
+}
+
+/**
+ * The new lines of a region matched at some rung, the one place edit_file and apply_patch write a
+ * match. Lines the model kept from its old lines take the file's exact text (the match may have
+ * ignored whitespace or punctuation in them). Where the match ignored indentation, every added line
+ * moves from the model's indentation to the file's, measured against the nearest old line above it
+ * (the first old line for lines added at the top), so relative indentation is kept.
+ */
+export function placeMatchedLines(fileLines: readonly string[], oldLines: readonly string[], newLines: readonly string[], tolerance: LineTolerance | 'exact'): string[] {
+  const reindent = ignoresIndentation(tolerance);
+  const isAnchor = (index: number): boolean => oldLines[index].trim() !== '';
+  let anchor = oldLines.findIndex((_, index) => isAnchor(index));
   const out: string[] = [];
   let oldIndex = 0;
   for (const change of diffArrays([...oldLines], [...newLines])) {
     for (const value of change.value) {
-      if (change.removed) {
-        oldIndex += 1;
-      } else if (change.added) {
-        out.push(placeAdded(value));
-      } else {
-        out.push(fileLines[oldIndex]);
-        oldIndex += 1;
+      if (change.added) {
+        out.push(reindent && anchor >= 0 ? reindentLine(value, indentOf(oldLines[anchor]), indentOf(fileLines[anchor])) : value);
+        continue;
       }
+      if (!change.removed) {
+        out.push(fileLines[oldIndex]);
+      }
+      if (isAnchor(oldIndex)) {
+        anchor = oldIndex;
+      }
+      oldIndex += 1;
     }
   }
   return out;

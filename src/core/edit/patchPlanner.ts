@@ -2,7 +2,7 @@
 // with the tolerant rungs), and any failure names the file and the lines that were not found.
 import { ToolError } from '../errors';
 import { dominantLineEnding, replaceLineRange, type TextLine } from '../text/lineEndings';
-import { closestRegion, findLineWindows, keepFileContext, LINE_TOLERANCES, numberLines, type LineTolerance } from './lineMatching';
+import { closestRegion, findLineWindows, findTolerantWindow, numberLines, placeMatchedLines, type LineTolerance } from './lineMatching';
 import type { PatchChunk, PatchOperation } from './patchParser';
 
 /** What is at a path of the patch before it applies. */
@@ -17,9 +17,17 @@ export type PlannedPatchOperation =
       readonly moveTo?: string;
       /** The whole file after its chunks. */
       readonly lines: TextLine[];
-      /** The tolerant rungs some chunks needed, for the result. */
-      readonly tolerances: readonly LineTolerance[];
+      /** The chunks and anchors that matched only at a tolerant rung, for the result. */
+      readonly tolerances: readonly LooseMatch[];
     };
+
+/** A chunk (or one of its "@@" lines) found only at a tolerant rung. */
+export interface LooseMatch {
+  /** 1-based, in the file's section of the patch. */
+  readonly chunk: number;
+  readonly anchor?: string;
+  readonly tolerance: LineTolerance;
+}
 
 /** How the planner sees the workspace: the state of a path, and a key that is equal for two names of one file. */
 export interface PatchWorkspace {
@@ -79,86 +87,123 @@ export function planPatch(operations: readonly PatchOperation[], workspace: Patc
 }
 
 interface LocatedChunk {
+  /** 1-based, in patch order. */
+  readonly number: number;
   readonly start: number;
   readonly pattern: readonly string[];
   readonly replacement: readonly string[];
+  readonly tolerance: LineTolerance | 'exact';
 }
 
+type Seek = { readonly start: number; readonly tolerance: LineTolerance | 'exact' } | 'ambiguous' | undefined;
+
 /** Finds a pattern at or after `from`: exact first (the first occurrence), then each tolerant rung (a unique window only). */
-function seek(texts: readonly string[], pattern: readonly string[], from: number, endOfFile: boolean): { start: number; tolerance?: LineTolerance } | 'ambiguous' | undefined {
+function seek(texts: readonly string[], pattern: readonly string[], from: number, endOfFile: boolean): Seek {
   if (pattern.length > texts.length) {
     return undefined;
   }
   const startAt = endOfFile ? texts.length - pattern.length : from;
   const exact = findLineWindows(texts, pattern, 'exact', startAt);
   if (exact.length > 0) {
-    return { start: exact[0] };
+    return { start: exact[0], tolerance: 'exact' };
   }
-  for (const tolerance of LINE_TOLERANCES) {
-    const windows = findLineWindows(texts, pattern, tolerance, startAt);
-    if (windows.length > 1) {
-      return 'ambiguous';
-    }
-    if (windows.length === 1) {
-      return { start: windows[0], tolerance };
-    }
-  }
-  return undefined;
+  const loose = findTolerantWindow(texts, pattern, startAt);
+  return loose.kind === 'found' ? { start: loose.start, tolerance: loose.tolerance } : loose.kind === 'ambiguous' ? 'ambiguous' : undefined;
 }
 
-function applyChunks(original: readonly TextLine[], chunks: readonly PatchChunk[], path: string): { lines: TextLine[]; tolerances: LineTolerance[] } {
+function applyChunks(original: readonly TextLine[], chunks: readonly PatchChunk[], path: string): { lines: TextLine[]; tolerances: LooseMatch[] } {
   const texts = original.map((line) => line.text);
   const located: LocatedChunk[] = [];
-  const tolerances: LineTolerance[] = [];
+  const tolerances: LooseMatch[] = [];
   let cursor = 0;
   chunks.forEach((chunk, chunkIndex) => {
-    const which = `chunk ${chunkIndex + 1} of ${chunks.length} (patch line ${chunk.patchLine})`;
-    if (chunk.context !== undefined) {
-      const found = seek(texts, [chunk.context], cursor, false);
+    const number = chunkIndex + 1;
+    const which = `chunk ${number} of ${chunks.length} (patch line ${chunk.patchLine})`;
+    chunk.anchors.forEach((anchor, anchorIndex) => {
+      const found = seek(texts, [anchor], cursor, false);
       if (found === undefined || found === 'ambiguous') {
-        refuse(`In ${path}, ${which}: the "@@ ${chunk.context}" line was ${found === 'ambiguous' ? 'found only loosely and in several places' : 'not found'} after line ${cursor}. Read the file again and give a line that exists in it.`);
+        const within = anchorIndex > 0 ? ` after "@@ ${chunk.anchors[anchorIndex - 1]}" (line ${cursor})` : cursor > 0 ? ` after line ${cursor}` : '';
+        refuse(
+          `In ${path}, ${which}: the "@@ ${anchor}" line was ${found === 'ambiguous' ? 'found only loosely and in several places' : 'not found'}${within}. Read the file again and give a line that exists in it.`,
+        );
       }
       cursor = found.start + 1;
-      if (found.tolerance) {
-        tolerances.push(found.tolerance);
+      if (found.tolerance !== 'exact') {
+        tolerances.push({ chunk: number, anchor, tolerance: found.tolerance });
       }
-    }
-    if (chunk.oldLines.length === 0) {
-      // A chunk with only added lines goes right after its "@@" line, or else at the end of the file.
-      const at = chunk.context !== undefined && !chunk.endOfFile ? cursor : texts.length;
-      located.push({ start: at, pattern: [], replacement: chunk.newLines });
-      cursor = at;
+    });
+    const placed = locateChunk(texts, chunk, cursor, path, which);
+    if (placed.pattern.length === 0) {
+      // Only added lines: right after the last "@@" line, or else at the end of the file. The end
+      // does not move the cursor, so a later chunk may still be found earlier in the file.
+      const at = chunk.anchors.length > 0 && !chunk.endOfFile ? cursor : texts.length;
+      located.push({ number, start: at, pattern: [], replacement: placed.replacement, tolerance: 'exact' });
       return;
     }
-    let pattern = chunk.oldLines;
-    let replacement = chunk.newLines;
-    let found = seek(texts, pattern, cursor, chunk.endOfFile);
-    if (found === undefined && pattern[pattern.length - 1] === '') {
-      // A trailing empty context line often stands for the end of the file rather than a blank line.
-      pattern = pattern.slice(0, -1);
-      replacement = replacement[replacement.length - 1] === '' ? replacement.slice(0, -1) : replacement;
-      found = seek(texts, pattern, cursor, chunk.endOfFile);
+    if (placed.tolerance !== 'exact') {
+      tolerances.push({ chunk: number, tolerance: placed.tolerance });
     }
-    if (found === undefined || found === 'ambiguous') {
-      refuse(chunkNotFound(texts, chunk, path, which, cursor, found === 'ambiguous'));
-    }
-    if (found.tolerance) {
-      tolerances.push(found.tolerance);
-    }
-    located.push({ start: found.start, pattern, replacement });
-    cursor = found.start + pattern.length;
+    located.push({ number, ...placed });
+    cursor = placed.start + placed.pattern.length;
   });
+  // Chunks apply bottom-up; an insertion at the end may come before chunks earlier in the file.
+  const ordered = [...located].sort((a, b) => a.start - b.start || a.number - b.number);
   let lines: TextLine[] = [...original];
   const eol = dominantLineEnding(original);
-  for (let i = located.length - 1; i >= 0; i -= 1) {
-    const chunk = located[i];
-    const previous = located[i - 1];
+  for (let i = ordered.length - 1; i >= 0; i -= 1) {
+    const chunk = ordered[i];
+    const previous = ordered[i - 1];
     if (previous && previous.start + previous.pattern.length > chunk.start) {
-      refuse(`In ${path}, chunks ${i} and ${i + 1} overlap. Merge them into one chunk.`);
+      refuse(`In ${path}, chunks ${Math.min(previous.number, chunk.number)} and ${Math.max(previous.number, chunk.number)} overlap. Merge them into one chunk.`);
     }
     lines = replaceChunk(lines, chunk, eol);
   }
   return { lines, tolerances };
+}
+
+/**
+ * Where a chunk's lines are, at or after the cursor. Its trailing empty context lines are read
+ * both ways when they may not belong to it: blank lines the patch wrote bare may be separators,
+ * and an empty last context line often stands for the end of the file. The chunk applies only
+ * where the readings agree or one alone fits; readings that fit different places are refused.
+ */
+function locateChunk(texts: readonly string[], chunk: PatchChunk, cursor: number, path: string, which: string): Omit<LocatedChunk, 'number'> {
+  const full = { pattern: chunk.oldLines, replacement: chunk.newLines };
+  let dropped = 0;
+  while (dropped < chunk.oldLines.length && chunk.oldLines[chunk.oldLines.length - 1 - dropped] === '' && chunk.newLines[chunk.newLines.length - 1 - dropped] === '') {
+    dropped += 1;
+  }
+  const trimmed = { pattern: chunk.oldLines.slice(0, chunk.oldLines.length - dropped), replacement: chunk.newLines.slice(0, chunk.newLines.length - dropped) };
+  if (full.pattern.length === 0 || (trimmed.pattern.length === 0 && dropped === chunk.trailingBareBlanks)) {
+    // Only added lines, and bare blank lines after them that are separators: a lone blank line
+    // never locates a chunk (it would mean "before some empty line somewhere below").
+    return { start: cursor, pattern: [], replacement: trimmed.replacement, tolerance: 'exact' };
+  }
+  const found = seek(texts, full.pattern, cursor, chunk.endOfFile);
+  if (found === 'ambiguous') {
+    refuse(chunkNotFound(texts, chunk.oldLines, path, which, cursor, true));
+  }
+  if (found !== undefined) {
+    if (chunk.trailingBareBlanks > 0 && trimmed.pattern.length > 0) {
+      const without = seek(texts, trimmed.pattern, cursor, chunk.endOfFile);
+      if (without === 'ambiguous' || (without !== undefined && without.start !== found.start)) {
+        refuse(
+          `In ${path}, ${which}: the blank line${chunk.trailingBareBlanks > 1 ? 's' : ''} at its end could be an empty line of the file or a separator, and the chunk fits line ${found.start + 1} with ${chunk.trailingBareBlanks > 1 ? 'them' : 'it'} but ${without === 'ambiguous' ? 'several places' : `line ${without.start + 1}`} without. Start a blank line that belongs to the chunk with a space, or remove it, or add unchanged lines so the chunk fits one place.`,
+        );
+      }
+    }
+    return { start: found.start, ...full, tolerance: found.tolerance };
+  }
+  if (trimmed.pattern.length > 0 && dropped > 0) {
+    const without = seek(texts, trimmed.pattern, cursor, chunk.endOfFile);
+    if (without === 'ambiguous') {
+      refuse(chunkNotFound(texts, trimmed.pattern, path, which, cursor, true));
+    }
+    if (without !== undefined) {
+      return { start: without.start, ...trimmed, tolerance: without.tolerance };
+    }
+  }
+  refuse(chunkNotFound(texts, chunk.oldLines, path, which, cursor, false));
 }
 
 /** Replaces one located chunk; context lines keep the file's exact text, and the final newline's absence is kept. */
@@ -166,7 +211,7 @@ function replaceChunk(lines: TextLine[], chunk: LocatedChunk, eol: '\r\n' | '\n'
   let start = chunk.start;
   let end = chunk.start + chunk.pattern.length;
   const fileLines = lines.slice(start, end).map((line) => line.text);
-  const newTexts = keepFileContext(fileLines, chunk.pattern, chunk.replacement);
+  const newTexts = placeMatchedLines(fileLines, chunk.pattern, chunk.replacement, chunk.tolerance);
   const last = lines[lines.length - 1];
   const lastWithoutNewline = last !== undefined && last.eol === '';
   if (lastWithoutNewline && start === lines.length && newTexts.length > 0) {
@@ -181,11 +226,11 @@ function replaceChunk(lines: TextLine[], chunk: LocatedChunk, eol: '\r\n' | '\n'
   return replaceLineRange(lines, start, end, text, eol);
 }
 
-function chunkNotFound(texts: readonly string[], chunk: PatchChunk, path: string, which: string, cursor: number, ambiguous: boolean): string {
-  const expected = chunk.oldLines.map((line) => `  ${line}`).join('\n');
+function chunkNotFound(texts: readonly string[], oldLines: readonly string[], path: string, which: string, cursor: number, ambiguous: boolean): string {
+  const expected = oldLines.map((line) => `  ${line}`).join('\n');
   const problem = ambiguous ? 'these lines match several places only when whitespace or punctuation is ignored' : `these lines were not found${cursor > 0 ? ` after line ${cursor}` : ''}`;
   let message = `In ${path}, ${which}: ${problem}:\n${expected}`;
-  const closest = closestRegion(texts, chunk.oldLines);
+  const closest = closestRegion(texts, oldLines);
   if (closest && !ambiguous) {
     message += `\nThe most similar lines in the file are ${closest.start + 1}-${closest.start + closest.length}:\n${numberLines(texts.slice(closest.start, closest.start + closest.length), closest.start + 1)}`;
   }

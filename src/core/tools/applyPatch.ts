@@ -5,7 +5,8 @@ import { alwaysAskFor, plannedContent, targetWarnings } from '../changes/planned
 import { reviewAndApply } from '../changes/reviewAndApply';
 import type { GuardVerdict } from '../decisions';
 import { parsePatch, type PatchOperation } from '../edit/patchParser';
-import { planPatch, type PatchFileState } from '../edit/patchPlanner';
+import { describeTolerance, ignoresIndentation } from '../edit/lineMatching';
+import { planPatch, type LooseMatch, type PatchFileState } from '../edit/patchPlanner';
 import { BugError, throwIfCancelled, ToolError } from '../errors';
 import { judgeLocation } from '../guard/judgeLocation';
 import { denialMessage } from '../guard/rules';
@@ -55,7 +56,7 @@ export const applyPatchTool: Tool = defineTool<ApplyPatchInput>({
   invocationMessage: () => 'Applying a patch',
 
   async run(input, ctx) {
-    const operations = parsePatch(input.patch);
+    const { operations, tolerated } = parsePatch(input.patch);
     const files = await inspectPatchFiles(operations, ctx);
     const warnings = targetWarnings(...[...files.values()].map((file) => file.target));
     const deleteCount = operations.filter((operation) => operation.kind === 'delete').length;
@@ -79,6 +80,7 @@ export const applyPatchTool: Tool = defineTool<ApplyPatchInput>({
     });
     const changes: PlannedFileChange[] = [];
     const summary: string[] = [];
+    const notes: string[] = [...tolerated];
     for (const operation of plan) {
       const { target, baseline } = fileFor(operation.path);
       const alwaysAsk = alwaysAskFor([target.warning, operation.kind === 'delete' ? deleteWarning : undefined]);
@@ -107,13 +109,23 @@ export const applyPatchTool: Tool = defineTool<ApplyPatchInput>({
           alwaysAsk: alwaysAskFor([target.warning, moving?.warning]),
         });
         summary.push(`M ${moving ? moving.shown : target.shown}`);
+        notes.push(...operation.tolerances.map((loose) => describeLooseMatch(target.shown, loose)));
       }
     }
     const names = changes.map((change) => change.shownMoveTo ?? change.shownPath);
     await reviewAndApply({ tool: applyPatchTool, summary: `Patch ${names.length === 1 ? names[0] : `${names.length} files`}`, files: changes }, warnings, ctx);
-    return textResult(`Success. Updated the following files:\n${summary.join('\n')}`);
+    const read = notes.length > 0 ? `\nThe patch was read leniently:\n${notes.map((note) => `- ${note}`).join('\n')}` : '';
+    return textResult(`Success. Updated the following files:\n${summary.join('\n')}${read}`);
   },
 });
+
+function describeLooseMatch(shown: string, loose: LooseMatch): string {
+  const how = describeTolerance(loose.tolerance);
+  if (loose.anchor !== undefined) {
+    return `${shown}, chunk ${loose.chunk}: "@@ ${loose.anchor}" was found ${how}.`;
+  }
+  return `${shown}, chunk ${loose.chunk}: its lines were found ${how}${ignoresIndentation(loose.tolerance) ? '; its added lines were re-indented to the file' : ''}.`;
+}
 
 interface InspectedFile {
   readonly target: WriteTarget;

@@ -51,6 +51,10 @@ async function collectInput(spec: Tool): Promise<Record<string, unknown> | undef
   const input: Record<string, unknown> = {};
   for (const [field, schema] of Object.entries(spec.inputSchema.properties ?? {})) {
     const optional = !required.has(field);
+    if (optional && schema.type === 'array' && schema.items?.type === 'object') {
+      // A list of objects (edit_file's edits) has no quick-input form; the single fields cover the palette.
+      continue;
+    }
     const description = schema.description ?? field;
     let value: unknown;
     if (PATH_FIELDS.has(field)) {

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { planTextEdit, type TextEditRequest } from '../../../../src/core/edit/editPlanner';
+import { planTextEdit, planTextEdits, type TextEditRequest } from '../../../../src/core/edit/editPlanner';
 import { joinLines, splitLines, type TextLine } from '../../../../src/core/text/lineEndings';
 import { fileArbitrary } from '../../support/lineFiles';
 
@@ -102,6 +102,38 @@ describe('edit/editPlanner', () => {
         assert.match(error.message, /lines 1-3:\n     1\tfunction add\(a, b\) \{\n     2\t  return a \+ b;\n     3\t\}/);
         return true;
       });
+    });
+  });
+
+  describe('planTextEdits: several edits of one file', () => {
+    const edits = (text: string, ...pairs: [string, string][]): { text: string; changed: { start: number; end: number }[] } => {
+      const outcome = planTextEdits(splitLines(text), pairs.map(([oldString, newString]) => ({ oldString, newString, replaceAll: false })), 'f.txt');
+      return { text: joinLines(outcome.lines), changed: [...outcome.changedRanges] };
+    };
+
+    it('finds each edit in the result of the ones before it, with its own uniqueness rule', () => {
+      // "x = 1" occurs twice until the first edit changes one of them.
+      assert.equal(edits('x = 1\ny\nx = 1\n', ['x = 1\ny', 'x = 2\ny'], ['x = 1', 'x = 3']).text, 'x = 2\ny\nx = 3\n');
+    });
+
+    it('refuses an edit that is still ambiguous after the ones before it and names it', () => {
+      assert.throws(() => edits('x\nx\ny\n', ['y', 'Y'], ['x', 'X']), /^ToolError: edits\[1\] \(edit 2 of 2\) failed, so none of the 2 edits was made: old_string occurs 2 times in f\.txt, starting at lines 1, 2/);
+    });
+
+    it('allows edits that touch without overlapping, on one line too', () => {
+      assert.equal(edits('abc\n', ['b', 'B'], ['a', 'A'], ['c', 'C']).text, 'ABC\n');
+    });
+
+    it('allows an edit next to text an earlier edit deleted, and refuses one across it', () => {
+      assert.equal(edits('a\nb\nc\n', ['b\n', ''], ['a\n', 'A\n']).text, 'A\nc\n');
+      assert.throws(() => edits('a\nb\nc\n', ['b\n', ''], ['a\nc', 'x']), /edits\[1\] \(edit 2 of 2\) overlaps the text that edits\[0\] \(edit 1 of 2\) wrote/);
+    });
+
+    it('reports the lines every edit wrote, in the new file', () => {
+      assert.deepEqual(edits('a\nb\nc\nd\n', ['d', 'D1\nD2'], ['a\n', '']).changed, [
+        { start: 0, end: 0 },
+        { start: 2, end: 4 },
+      ]);
     });
   });
 

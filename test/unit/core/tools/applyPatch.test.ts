@@ -28,6 +28,31 @@ describe('tools/applyPatch', () => {
       assert.equal(bytes('plain.txt').toString(), 'one\ntwo\nthree\n');
     });
 
+    it('applies a patch with format slips it can read one way, and says what it tolerated', async () => {
+      const patch = '*** Begin Patch\n*** Update File: plain.txt\n@@\none\n-two\n+TWO';
+      assert.equal(
+        await run(applyPatchTool, { patch }),
+        [
+          'Success. Updated the following files:',
+          'M plain.txt',
+          'The patch was read leniently:',
+          '- The patch had no "*** End Patch" line; it was read to its last line.',
+          '- Line 4 ("one") had no leading " ", "-" or "+"; it was read as an unchanged line.',
+        ].join('\n'),
+      );
+      assert.equal(bytes('plain.txt').toString(), 'one\nTWO\nthree\n');
+    });
+
+    it('says when a chunk matched only with other indentation and its added lines were re-indented', async () => {
+      fs.writeFileSync(file('m.py'), 'class A:\n    def f(self):\n        return 1\n');
+      const patch = '*** Begin Patch\n*** Update File: m.py\n@@\n def f(self):\n-    return 1\n+    x = 2\n+    return x\n*** End Patch';
+      assert.equal(
+        await run(applyPatchTool, { patch }),
+        'Success. Updated the following files:\nM m.py\nThe patch was read leniently:\n- m.py, chunk 1: its lines were found ignoring indentation; its added lines were re-indented to the file.',
+      );
+      assert.equal(bytes('m.py').toString(), 'class A:\n    def f(self):\n        x = 2\n        return x\n');
+    });
+
     it('refuses to move onto an existing file', async () => {
       const patch = '*** Begin Patch\n*** Update File: plain.txt\n*** Move to: crlf.txt\n@@\n-one\n+ONE\n*** End Patch';
       await assert.rejects(run(applyPatchTool, { patch }), /Move to: crlf\.txt" would overwrite an existing file/);

@@ -81,4 +81,56 @@ describe('tools/editFile', () => {
     await assert.rejects(callTool(editFileTool, { file_path: 'plain.txt', old_string: 'one', new_string: 'ONE' }, workspace.ctx), /not trusted \(Restricted Mode\)/);
     assert.equal(workspace.applier.reviewed.length, 0);
   });
+
+  describe('several edits in one call (edits)', () => {
+    it('applies them in order as one reviewed change and shows every changed line', async () => {
+      const text = await run(editFileTool, { file_path: 'crlf.txt', edits: [{ old_string: 'alpha', new_string: 'ALPHA' }, { old_string: 'gamma', new_string: 'GAMMA\ndelta' }] });
+      assert.equal(text, 'Edited crlf.txt: 2 replacement(s)\n     1\tALPHA\n...\n     3\tGAMMA\n     4\tdelta');
+      assert.equal(workspace.applier.reviewed.length, 1);
+      assert.equal(bytes('crlf.txt').toString('latin1'), 'ALPHA\r\nbeta\r\nGAMMA\r\ndelta\r\n');
+    });
+
+    it('names the failing edit and writes nothing', async () => {
+      await assert.rejects(
+        run(editFileTool, { file_path: 'plain.txt', edits: [{ old_string: 'one', new_string: 'ONE' }, { old_string: 'zwei', new_string: 'TWO' }, { old_string: 'three', new_string: 'THREE' }] }),
+        /edits\[1\] \(edit 2 of 3\) failed, so none of the 3 edits was made: old_string was not found in plain\.txt/,
+      );
+      assert.equal(workspace.applier.reviewed.length, 0);
+      assert.equal(bytes('plain.txt').toString(), 'one\ntwo\nthree\n');
+    });
+
+    it('reports the match level of each edit that did not match exactly', async () => {
+      fs.writeFileSync(file('ws.txt'), 'a = 1   \nb = 2\nc = 3\n');
+      const text = await run(editFileTool, { file_path: 'ws.txt', edits: [{ old_string: 'c = 3', new_string: 'c = 4' }, { old_string: 'a = 1\nb = 2', new_string: 'a = 0\nb = 2' }] });
+      assert.match(text, /^Edited ws\.txt: 2 replacement\(s\)\n\(edits\[1\] \(edit 2 of 2\): old_string matched ignoring trailing whitespace\.\)\n/);
+      assert.equal(bytes('ws.txt').toString(), 'a = 0\nb = 2\nc = 4\n');
+    });
+
+    it('refuses an edit that overlaps the text an earlier edit wrote, naming both', async () => {
+      await assert.rejects(
+        run(editFileTool, { file_path: 'plain.txt', edits: [{ old_string: 'two', new_string: 'TWO' }, { old_string: 'TWO\nthree', new_string: 'x' }] }),
+        /edits\[1\] \(edit 2 of 2\) overlaps the text that edits\[0\] \(edit 1 of 2\) wrote \(line 2 of plain\.txt/,
+      );
+      assert.equal(workspace.applier.reviewed.length, 0);
+    });
+
+    it('creates a missing file from a first edit with an empty old_string and edits it with the rest', async () => {
+      assert.equal(await run(editFileTool, { file_path: 'made.txt', edits: [{ old_string: '', new_string: 'a\nb\n' }, { old_string: 'b', new_string: 'B' }] }), 'Created made.txt (2 lines)');
+      assert.equal(bytes('made.txt').toString(), 'a\nB\n');
+    });
+
+    it('refuses old_string together with edits, naming both', async () => {
+      await assert.rejects(run(editFileTool, { file_path: 'plain.txt', old_string: 'one', new_string: 'ONE', edits: [{ old_string: 'two', new_string: 'TWO' }] }), /give either old_string and new_string \(one edit\) or edits \(several\), not both/);
+    });
+
+    it('refuses an empty edits list and a call with neither form', async () => {
+      await assert.rejects(run(editFileTool, { file_path: 'plain.txt', edits: [] }), /edits is empty/);
+      await assert.rejects(run(editFileTool, { file_path: 'plain.txt' }), /missing required field old_string and new_string \(or edits\)/);
+      await assert.rejects(run(editFileTool, { file_path: 'plain.txt', old_string: 'one' }), /missing required field new_string/);
+    });
+
+    it('refuses an edit item without new_string through the schema', async () => {
+      await assert.rejects(run(editFileTool, { file_path: 'plain.txt', edits: [{ old_string: 'one' }] }), /edits\.0 must have required property 'new_string'|missing required field "new_string"/);
+    });
+  });
 });
