@@ -217,6 +217,47 @@ describe('writing tools (extension host)', () => {
     assert.strictEqual(bytes(`${dir}/indent.py`).toString(), 'class A:\n    def f(self):\n        return 2\n');
   });
 
+  describe('several edits in one call (edits)', () => {
+    it('reviews every edit in one diff and keeps the BOM and CRLF of the file', async () => {
+      const dir = freshFolder();
+      const original = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('h\u00e9llo\r\nworld\r\nagain\r\n')]);
+      fs.writeFileSync(abs(`${dir}/bom-crlf.txt`), original);
+      const call = invoke('workspace_edit_file', { file_path: `${dir}/bom-crlf.txt`, edits: [{ old_string: 'again', new_string: 'AGAIN\nand more' }, { old_string: 'h\u00e9llo\nworld', new_string: 'HELLO\nworld' }] });
+      const diff = await waitFor(() => proposalTabs()[0], 'the diff editor');
+      assert.strictEqual(proposalTabs().length, 1, 'one diff for the whole call');
+      assert.strictEqual((await vscode.workspace.openTextDocument(diff.modified)).getText(), 'HELLO\r\nworld\r\nAGAIN\r\nand more\r\n');
+      await screenshot('writing-edits-one-diff');
+      await answerNextApproval(true);
+      assert.strictEqual((await call).text, `Edited ${dir}/bom-crlf.txt: 2 replacement(s)\n(edits[1] (edit 2 of 2): old_string matched after normalising line endings (old_string's line breaks differ from the file's).)\n     1\tHELLO\n     2\tworld\n...\n     3\tAGAIN\n     4\tand more`);
+      assert.deepStrictEqual(bytes(`${dir}/bom-crlf.txt`), Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('HELLO\r\nworld\r\nAGAIN\r\nand more\r\n')]));
+    });
+
+    it('writes nothing and opens no diff when an edit in the middle fails, and names it', async () => {
+      const dir = freshFolder();
+      const before = bytes(`${dir}/crlf.txt`);
+      const error = await invokeError('workspace_edit_file', {
+        file_path: `${dir}/crlf.txt`,
+        edits: [
+          { old_string: 'alpha', new_string: 'ALPHA' },
+          { old_string: 'no such text', new_string: 'x' },
+          { old_string: 'gamma', new_string: 'GAMMA' },
+        ],
+      });
+      assert.match(error, /edits\[1\] \(edit 2 of 3\) failed, so none of the 3 edits was made: old_string was not found in .*crlf\.txt/);
+      assert.strictEqual(proposalTabs().length, 0);
+      assert.deepStrictEqual(bytes(`${dir}/crlf.txt`), before);
+    });
+  });
+
+  it('re-indents the added lines of a patch chunk that matched a file indented deeper', async () => {
+    const dir = freshFolder();
+    fs.writeFileSync(abs(`${dir}/m.py`), 'class A:\n    def f(self):\n        return 1\n');
+    const patch = `*** Begin Patch\n*** Update File: ${dir}/m.py\n\n@@\n def f(self):\n-    return 1\n+    x = 2\n+    return x\n\n*** End Patch`;
+    const outcome = await callAndAnswer('workspace_apply_patch', { patch }, true);
+    assert.match(outcome.text ?? outcome.error ?? '', /^Success\. Updated the following files:\nM .*m\.py\nThe patch was read leniently:\n- .*m\.py, chunk 1: its lines were found ignoring indentation; its added lines were re-indented to the file\.$/);
+    assert.strictEqual(bytes(`${dir}/m.py`).toString(), 'class A:\n    def f(self):\n        x = 2\n        return x\n');
+  });
+
   it('changes nothing when the second file of a patch fails, and names it', async () => {
     const dir = freshFolder();
     const patch = `*** Begin Patch\n*** Update File: ${dir}/plain.txt\n@@\n-one\n+ONE\n*** Update File: ${dir}/crlf.txt\n@@\n-no such line\n+x\n*** End Patch`;

@@ -184,8 +184,9 @@ function locateChunk(texts: readonly string[], chunk: PatchChunk, cursor: number
     refuse(chunkNotFound(texts, chunk.oldLines, path, which, cursor, true));
   }
   if (found !== undefined) {
-    if (chunk.trailingBareBlanks > 0 && trimmed.pattern.length > 0) {
-      const without = seek(texts, trimmed.pattern, cursor, chunk.endOfFile);
+    const withoutBare = chunk.oldLines.slice(0, chunk.oldLines.length - chunk.trailingBareBlanks);
+    if (chunk.trailingBareBlanks > 0 && withoutBare.length > 0) {
+      const without = seek(texts, withoutBare, cursor, chunk.endOfFile);
       if (without === 'ambiguous' || (without !== undefined && without.start !== found.start)) {
         refuse(
           `In ${path}, ${which}: the blank line${chunk.trailingBareBlanks > 1 ? 's' : ''} at its end could be an empty line of the file or a separator, and the chunk fits line ${found.start + 1} with ${chunk.trailingBareBlanks > 1 ? 'them' : 'it'} but ${without === 'ambiguous' ? 'several places' : `line ${without.start + 1}`} without. Start a blank line that belongs to the chunk with a space, or remove it, or add unchanged lines so the chunk fits one place.`,
