@@ -5,8 +5,9 @@
 //
 //   node scripts/test-host/run-electron.mjs [--pass trusted|untrusted] [--grep <text>]
 //
-// Environment: VSCODE_TEST_VERSION (default 1.100.3, the version the code-server host runs;
-// host.test.ts checks for 1.100.x), WAT_EXTENSION_DIR, WAT_TESTS_PATH, WAT_FIXTURE_DIR, WAT_KEEP_TMP=1.
+// Environment: VSCODE_TEST_VERSION (default 1.100.3, the floor the code-server host runs; an exact
+// version is passed on as WAT_TEST_VSCODE, which host.test.ts checks), WAT_EXTENSION_DIR,
+// WAT_TESTS_PATH, WAT_FIXTURE_DIR, WAT_KEEP_TMP=1.
 // The in-host runner gets the same WAT_TEST_* variables as with code-server; without
 // WAT_TEST_REPORT it prints the spec report to the extension host's stdout, which test-electron
 // forwards to this terminal.
@@ -60,6 +61,7 @@ export async function runElectron({ grep = process.env.WAT_TEST_GREP ?? '', pass
         launchArgs,
         extensionTestsEnv: {
           WAT_TEST_PASS: pass,
+          ...(/^\d+\.\d+\.\d+$/.test(version) ? { WAT_TEST_VSCODE: version } : {}),
           WAT_TEST_WORKSPACE: ws,
           WAT_TEST_GREP: grep,
           WAT_TEST_COLOR: process.stdout.isTTY ? '1' : '0',

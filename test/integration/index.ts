@@ -8,6 +8,7 @@
 //
 // Environment (set by scripts/test-host/run-integration.mjs, inherited by the extension host):
 //   WAT_TEST_PASS       'trusted' | 'untrusted' (electron runs: 'electron')
+//   WAT_TEST_VSCODE     the VS Code version the runner started (host.test.ts checks it)
 //   WAT_TEST_WORKSPACE  the copied fixture workspace folder (<tmp>/ws)
 //   WAT_TEST_REPORT     report file path
 //   WAT_TEST_GREP       only run tests whose full title contains this string
