@@ -46,7 +46,6 @@ import { answerScreenshotRequests, screenshotDir } from './screenshots.mjs';
  * @property {number} seconds the whole pass, code-server's start included
  * @property {number} [testSeconds] from code-server being up to the end
  * @property {string} reason why it failed; '' when it passed
- * @property {string} [host] "VS Code <version> (<app name>)", from the summary
  */
 
 /**
@@ -129,7 +128,6 @@ export async function runPass(browser, version, pass, options, cleanups) {
     testSeconds: (Date.now() - serverUpAt) / 1000,
     reason: reason ?? '',
   };
-  if (summary) result.host = `VS Code ${summary.vscodeVersion} (${summary.appName})`;
 
   if (!result.ok && !cleanups.interrupted) await printLogs(codeServer, outcome.kind === 'exit' ? outcome.logs : undefined, workbench.consoleLines);
   // A later pass's screenshot requests are for its own page, not this closed one.

@@ -49,7 +49,7 @@ import { unmetPrecondition } from './preconditions.mjs';
 import { SCREENSHOT_DIR } from './screenshots.mjs';
 import { printPassVerdict, printSummary } from './summary.mjs';
 
-const options = readOptions(); // exits after --help, and on an unknown pass
+const options = readOptions(); // exits after --help, and on an unknown pass or VS Code version
 if (options.electron) {
   const { runElectron } = await import('./run-electron.mjs');
   process.exit(await runElectron({ grep: options.grep, passes: options.passes }));

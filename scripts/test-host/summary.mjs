@@ -15,9 +15,8 @@ function counts(result) {
 /** @param {PassResult} result */
 export function printPassVerdict(result) {
   console.log(
-    `\n[${result.version.vscode} ${result.pass}] ${result.ok ? 'PASSED' : 'FAILED'} — ${hostLabel(result.version)}, pass ${result.pass}` +
-      `${result.host ? ` (extension host: ${result.host})` : ''}; ${counts(result)}; ${result.seconds.toFixed(1)} s` +
-      `${result.ok ? '' : ` — ${result.reason}`}`,
+    `\n[${result.version.vscode} ${result.pass}] ${result.ok ? 'PASSED' : 'FAILED'} — ${hostLabel(result.version)}, pass ${result.pass}; ` +
+      `${counts(result)}; ${result.seconds.toFixed(1)} s${result.ok ? '' : ` — ${result.reason}`}`,
   );
 }
 
