@@ -24,7 +24,7 @@ export interface ApplyPatchInput {
 export const applyPatchTool: Tool = defineTool<ApplyPatchInput>({
   name: 'workspace_apply_patch',
   displayName: 'Apply Patch',
-  toolReferenceName: 'applyPatch',
+  toolReferenceName: 'workspaceApplyPatch',
   icon: '$(diff)',
   access: 'write',
   userDescription: 'Apply a multi-file patch (add, update, move, delete) all or nothing, after you approve it.',

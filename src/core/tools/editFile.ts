@@ -52,7 +52,7 @@ function requestedEdits(input: EditFileInput): TextEditRequest[] {
 export const editFileTool: Tool = defineTool<EditFileInput>({
   name: 'workspace_edit_file',
   displayName: 'Edit File',
-  toolReferenceName: 'editFile',
+  toolReferenceName: 'workspaceEditFile',
   icon: '$(edit)',
   access: 'write',
   userDescription: 'Replace exact pieces of text in a file, one or several in one step, after you approve the diff.',

@@ -22,7 +22,7 @@ const STAT_CONCURRENCY = 128;
 export const globTool: Tool = defineTool<GlobInput>({
   name: 'workspace_glob',
   displayName: 'Find Files',
-  toolReferenceName: 'glob',
+  toolReferenceName: 'workspaceGlob',
   icon: '$(search)',
   access: 'read',
   userDescription: 'Find workspace files by glob pattern, newest first.',

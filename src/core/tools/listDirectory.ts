@@ -23,7 +23,7 @@ const STAT_CONCURRENCY = 32;
 export const listDirectoryTool: Tool = defineTool<ListDirectoryInput>({
   name: 'workspace_list_directory',
   displayName: 'List Directory',
-  toolReferenceName: 'listDirectory',
+  toolReferenceName: 'workspaceListDirectory',
   icon: '$(folder-opened)',
   access: 'read',
   userDescription: 'List the folders and files of a workspace directory, with sizes.',

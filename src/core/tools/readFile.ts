@@ -30,7 +30,7 @@ const MAX_PDF_CHARS = 100_000;
 export const readFileTool: Tool = defineTool<ReadFileInput>({
   name: 'workspace_read_file',
   displayName: 'Read File',
-  toolReferenceName: 'readFile',
+  toolReferenceName: 'workspaceReadFile',
   icon: '$(file)',
   access: 'read',
   userDescription: 'Read a file of the workspace: text with line numbers, images, PDF text.',
@@ -45,12 +45,13 @@ export const readFileTool: Tool = defineTool<ReadFileInput>({
     type: 'object',
     properties: {
       file_path: { type: 'string', description: 'The file to read: workspace-relative or absolute.' },
-      offset: { type: 'integer', minimum: 1, description: 'The 1-based line number to start reading at. Default 1.' },
-      limit: { type: 'integer', minimum: 1, description: 'The number of lines to read. Default 2000.' },
+      offset: { type: 'integer', description: 'The 1-based line number to start reading at, at least 1. Default 1.' },
+      limit: { type: 'integer', description: 'The number of lines to read, at least 1. Default 2000.' },
     },
     required: ['file_path'],
     additionalProperties: false,
   },
+  bounds: { offset: { min: 1 }, limit: { min: 1 } },
   invocationMessage: (input) => `Reading ${input.file_path}`,
 
   async run(input, ctx) {

@@ -31,7 +31,7 @@ const LEAVE_SANDBOX = 'Run Outside the Sandbox';
 export const runCommandTool: Tool = defineTool<RunCommandInput>({
   name: 'workspace_run_command',
   displayName: 'Run Command',
-  toolReferenceName: 'runCommand',
+  toolReferenceName: 'workspaceRunCommand',
   icon: '$(terminal)',
   access: 'command',
   userDescription: 'Run a shell command in a sandboxed terminal you can watch; risky commands ask first.',
@@ -47,12 +47,13 @@ export const runCommandTool: Tool = defineTool<RunCommandInput>({
     properties: {
       command: { type: 'string', description: 'The command line to run.' },
       cwd: { type: 'string', description: 'The folder to run in, workspace-relative. Default: the workspace root.' },
-      timeout: { type: 'integer', minimum: 1, maximum: 1800, description: 'Seconds before the command is killed. Default 120.' },
+      timeout: { type: 'integer', description: 'Seconds before the command is killed, from 1 to 1800. Default 120.' },
       permissions: { type: 'string', enum: ['network', 'unsandboxed'], description: 'Only after a run failed because of the sandbox: "network" (network access) or "unsandboxed" (no sandbox). The user is asked every time.' },
     },
     required: ['command'],
     additionalProperties: false,
   },
+  bounds: { timeout: { min: 1, max: 1800 } },
   invocationMessage: (input) => `Running \`${oneLine(input.command, 80)}\``,
   // Virtual workspaces have no disk to run in; the tool still fails clearly if invoked directly.
   when: '!virtualWorkspace',

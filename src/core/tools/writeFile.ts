@@ -16,7 +16,7 @@ export interface WriteFileInput {
 export const writeFileTool: Tool = defineTool<WriteFileInput>({
   name: 'workspace_write_file',
   displayName: 'Write File',
-  toolReferenceName: 'writeFile',
+  toolReferenceName: 'workspaceWriteFile',
   icon: '$(new-file)',
   access: 'write',
   userDescription: 'Create a file or replace its whole content, after you approve the diff.',

@@ -3,6 +3,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { editFileTool } from '../../../../src/core/tools/editFile';
+import { grepTool } from '../../../../src/core/tools/grep';
 import { budgetResult } from '../../../../src/core/tools/invoke';
 import { listDirectoryTool } from '../../../../src/core/tools/listDirectory';
 import { readFileTool } from '../../../../src/core/tools/readFile';
@@ -22,8 +23,9 @@ describe('tools/invoke', () => {
     await assert.rejects(callTool(readFileTool, {}, ctx), /missing required field "file_path".*Accepted fields: file_path, offset, limit/);
   });
 
-  it('refuses a field outside its range', async () => {
-    await assert.rejects(callTool(readFileTool, { file_path: 'a', offset: 0 }, ctx), /offset must be >= 1/);
+  it('refuses a field outside its range, naming the field, the range and the value', async () => {
+    await assert.rejects(callTool(readFileTool, { file_path: 'a', offset: 0 }, ctx), /Invalid input for workspace_read_file: offset must be at least 1 \(got 0\)\. Accepted fields/);
+    await assert.rejects(callTool(grepTool, { pattern: 'x', context: 21, max_results: 0 }, ctx), /context must be from 0 to 20 \(got 21\); max_results must be from 1 to 1000 \(got 0\)/);
   });
 
   describe('in an untrusted workspace', () => {
