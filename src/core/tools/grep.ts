@@ -32,6 +32,7 @@ export const grepTool: Tool = defineTool<GrepInput>({
   access: 'read',
   userDescription: 'Search file contents of the workspace with a regular expression (ripgrep).',
   modelDescription: [
+    'Use this instead of the built-in text search: ripgrep-fast with full regex syntax, respects .gitignore, follows the workspace guard and redacts secrets in the lines it returns.',
     'Search the contents of workspace files with a regular expression (ripgrep syntax, e.g. "function\\s+\\w+", "TODO|FIXME"). Use it to find where something is defined or used; to find files by name use workspace_glob.',
     'pattern: the regex, matched within one line (set fixed_strings to true to search for literal text such as "a.b(c)"). path: a file or folder to search, workspace-relative; default the workspace root. glob: only search files whose path matches; without a "/" it matches the file name at any depth ("*.ts", "*.{js,jsx}"), with one it matches the path relative to path ("src/**/*.py"); a leading "!" excludes ("!*.min.js").',
     'output_mode: "content" (default) prints matching lines as path:line:text (context lines as path-line-text, "--" between separate groups); "files_with_matches" prints only paths; "count" prints path:count (matching lines per file). context: lines of context before and after each match (content mode). case_insensitive: default false. max_results: at most this many matching lines (content) or files (default 100); when more exist the search stops early and says so. Files are listed in path order.',

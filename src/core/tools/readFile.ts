@@ -35,6 +35,7 @@ export const readFileTool: Tool = defineTool<ReadFileInput>({
   access: 'read',
   userDescription: 'Read a file of the workspace: text with line numbers, images, PDF text.',
   modelDescription: [
+    'Use this instead of the built-in read tools: it never reads secrets or files outside the workspace unless the user allows it, and returns the editor\'s unsaved text, images and PDF text.',
     'Read a file from the workspace. Use this before editing or overwriting a file (writes to files you have not read are refused), and whenever you need exact file contents.',
     'file_path: a path relative to the workspace root (in a multi-root workspace, start with the folder name), or an absolute path.',
     'Text comes back like `cat -n`: the 1-based line number right-aligned in 6 columns, a tab, then the line. Never include the number prefix in old_string or content you pass to other tools.',

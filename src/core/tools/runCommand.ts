@@ -36,6 +36,7 @@ export const runCommandTool: Tool = defineTool<RunCommandInput>({
   access: 'command',
   userDescription: 'Run a shell command in a sandboxed terminal you can watch; risky commands ask first.',
   modelDescription: [
+    'Use this instead of the built-in terminal tools: commands run inside an OS sandbox (writes only to the workspace, no network, secrets hidden) and read-only commands run without asking under a closed policy; everything else asks the user.',
     'Run a shell command non-interactively in the workspace, e.g. builds, tests, git commands, package scripts. The user watches it in a terminal. Do not use it to read, search or edit files: the workspace_* file tools are faster and safer.',
     'command: one shell command line (pipes and && work). cwd: a workspace-relative folder to run in; default the workspace root. timeout: seconds before the whole process tree is killed (default 120, at most 1800).',
     'There is no stdin and no TTY: commands that prompt fail instead of waiting; pagers and colours are off. Commands that only read run at once; others (deleting, network, installing, interpreters with inline code) ask the user first.',
