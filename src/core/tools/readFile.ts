@@ -3,7 +3,7 @@ import type { ToolContext } from '../context';
 import { ToolError } from '../errors';
 import { guardPath } from '../guard/pathGuard';
 import { displayPath } from '../location';
-import { capChars, MAX_LINE_CHARS } from '../output/budget';
+import { capChars, MAX_LINE_CHARS, resultCharBudget } from '../output/budget';
 import type { FileReader } from '../ports/fileSystem';
 import { sniffFileType } from '../read/fileType';
 import { readLineSlice, sliceLines, type LineSlice } from '../read/lineSlice';
@@ -124,7 +124,7 @@ const FOOTER_ROOM = 500;
 
 /** The result budget for the numbered lines. */
 function maxChars(ctx: ToolContext): number {
-  return ctx.settings.maxResultChars - FOOTER_ROOM;
+  return resultCharBudget(ctx.settings.maxResultChars, ctx.call.tokenBudget) - FOOTER_ROOM;
 }
 
 async function readHead(reader: FileReader): Promise<Uint8Array> {
@@ -165,7 +165,7 @@ export function formatSlice(slice: LineSlice, shown: string, offset: number, max
     notes.push(`[Showing lines ${slice.firstLine}-${lastShown} of ${total}.${next}]`);
   }
   if (overBudget) {
-    notes.push(`[Stopped before line ${lastShown + 1} to stay within the output budget of ${maxChars + FOOTER_ROOM} characters (workspaceAgentTools.output.maxResultChars).]`);
+    notes.push(`[Stopped before line ${lastShown + 1} to stay within the output budget of ${maxChars + FOOTER_ROOM} characters (workspaceAgentTools.output.maxResultChars, or the room the client gave this call).]`);
   }
   // A cut line is longer than the cap by its marker; a whole line is at most the cap.
   const cutShown = overBudget ? slice.lines.slice(0, numbered.length).filter((line) => line.length > MAX_LINE_CHARS).length : slice.cutLines;

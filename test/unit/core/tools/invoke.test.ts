@@ -4,7 +4,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { editFileTool } from '../../../../src/core/tools/editFile';
 import { grepTool } from '../../../../src/core/tools/grep';
-import { budgetResult } from '../../../../src/core/tools/invoke';
+import { budgetResult, splitTextParts } from '../../../../src/core/tools/invoke';
 import { listDirectoryTool } from '../../../../src/core/tools/listDirectory';
 import { readFileTool } from '../../../../src/core/tools/readFile';
 import { runCommandTool } from '../../../../src/core/tools/runCommand';
@@ -63,6 +63,22 @@ describe('tools/invoke', () => {
       assert.equal(result.parts[1], image);
       const second = result.parts[2].kind === 'text' ? result.parts[2].text : '';
       assert.match(second, /^y{2000}\n\[output truncated: 6000 more characters not shown/);
+    });
+
+    it('splits a text part longer than 8000 characters after line ends, so it joins back as it was', () => {
+      const text = Array.from({ length: 3000 }, (_, i) => `line ${i}`).join('\n');
+      const image = { kind: 'image' as const, mimeType: 'image/png', data: new Uint8Array([1]) };
+      const { parts } = splitTextParts({ parts: [{ kind: 'text', text }, image, { kind: 'text', text: 'short' }] });
+      const texts = parts.map((part) => (part.kind === 'text' ? part.text : undefined));
+      assert.ok(parts.length > 4 && parts.every((part) => part.kind !== 'text' || part.text.length <= 8000));
+      assert.equal(texts.slice(0, -2).join(''), text);
+      assert.ok(texts.slice(0, -3).every((piece) => piece?.endsWith('\n')));
+      assert.deepEqual(parts.slice(-2), [image, { kind: 'text', text: 'short' }]);
+    });
+
+    it('cuts a line longer than a part across parts', () => {
+      const { parts } = splitTextParts({ parts: [{ kind: 'text', text: 'x'.repeat(20_000) }] });
+      assert.deepEqual(parts.map((part) => (part.kind === 'text' ? part.text.length : 0)), [8000, 8000, 4000]);
     });
 
     it('returns a result within the budget unchanged', () => {
