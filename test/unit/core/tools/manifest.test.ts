@@ -59,6 +59,22 @@ describe('tools/manifest', () => {
     }
   });
 
+  it('has a first-run walkthrough whose pages ship and whose links name real commands', () => {
+    const [walkthrough] = manifest.contributes.walkthroughs;
+    const contributed = new Set(manifest.contributes.commands.map((entry: { command: string }) => entry.command));
+    // A view's focus command is made by VS Code; chat's open command comes with chat.
+    const fromVsCode = new Set([`${manifest.contributes.views.workspaceAgentTools[0].id}.focus`, 'workbench.action.chat.open']);
+    assert.deepEqual(walkthrough.steps.map((step: { id: string }) => step.id), ['palette', 'review', 'activity', 'copilot']);
+    for (const step of walkthrough.steps as { description: string; media: { markdown: string }; completionEvents: string[] }[]) {
+      assert.ok(fs.existsSync(path.join(REPO_ROOT, step.media.markdown)), step.media.markdown);
+      const commands = [...step.description.matchAll(/\(command:([\w.]+)\)/g)].map((match) => match[1]);
+      assert.ok(commands.length > 0, step.description);
+      for (const command of commands) {
+        assert.ok(contributed.has(command) || fromVsCode.has(command), command);
+      }
+    }
+  });
+
   it('rejects unknown input fields in every schema', () => {
     for (const spec of TOOLS) {
       assert.equal(spec.inputSchema.additionalProperties, false, spec.name);
