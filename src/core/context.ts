@@ -46,6 +46,8 @@ export interface CallInfo {
   readonly confirmedInChat: boolean;
   /** Listens for the activity log. */
   readonly observer?: CallObserver;
+  /** The tokens the client has room for in this result (VS Code's tokenizationOptions.tokenBudget), if it said. */
+  readonly tokenBudget?: number;
 }
 
 export interface ToolContext {

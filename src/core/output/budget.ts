@@ -1,6 +1,37 @@
 // Output budgets: the model's context is finite, so every long output is cut with an explicit note
 // saying what was left out and how to get it.
 
+/**
+ * The longest text part of a result. Copilot Chat moves any single text part over 8,192 characters
+ * into a file outside the workspace and tells the model to open it with its own read tool; parts
+ * up to this size reach the model inline.
+ */
+export const MAX_TEXT_PART_CHARS = 8000;
+
+/** Characters per token assumed when a client gives a token budget: low, so the budget holds for code. */
+export const CHARS_PER_TOKEN = 3;
+
+/** The characters one result may hold: the user's setting, or less when the client gave a token budget. */
+export function resultCharBudget(maxResultChars: number, tokenBudget: number | undefined): number {
+  return tokenBudget === undefined || tokenBudget <= 0 ? maxResultChars : Math.max(1000, Math.min(maxResultChars, tokenBudget * CHARS_PER_TOKEN));
+}
+
+/** Splits text into pieces of at most `max` characters, at line ends where a line fits (a longer line is cut across pieces). */
+export function splitAtLines(text: string, max = MAX_TEXT_PART_CHARS): string[] {
+  const pieces: string[] = [];
+  let rest = text;
+  while (rest.length > max) {
+    const cut = rest.lastIndexOf('\n', max - 1);
+    const end = cut >= 0 ? cut + 1 : max;
+    pieces.push(rest.slice(0, end));
+    rest = rest.slice(end);
+  }
+  if (rest.length > 0 || pieces.length === 0) {
+    pieces.push(rest);
+  }
+  return pieces;
+}
+
 /** The longest line any tool shows in full. */
 export const MAX_LINE_CHARS = 2000;
 

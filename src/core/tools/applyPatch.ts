@@ -24,11 +24,12 @@ export interface ApplyPatchInput {
 export const applyPatchTool: Tool = defineTool<ApplyPatchInput>({
   name: 'workspace_apply_patch',
   displayName: 'Apply Patch',
-  toolReferenceName: 'applyPatch',
+  toolReferenceName: 'workspaceApplyPatch',
   icon: '$(diff)',
   access: 'write',
   userDescription: 'Apply a multi-file patch (add, update, move, delete) all or nothing, after you approve it.',
   modelDescription: [
+    'Use this instead of the built-in apply_patch: every file is located before anything changes (all or nothing), the user reviews all files as one decision, bytes are kept exact and one undo reverts it.',
     'Apply a patch that adds, updates, moves or deletes several files at once, all or nothing. Read the files you update first.',
     'The patch format:',
     '*** Begin Patch',

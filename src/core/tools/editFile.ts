@@ -52,11 +52,12 @@ function requestedEdits(input: EditFileInput): TextEditRequest[] {
 export const editFileTool: Tool = defineTool<EditFileInput>({
   name: 'workspace_edit_file',
   displayName: 'Edit File',
-  toolReferenceName: 'editFile',
+  toolReferenceName: 'workspaceEditFile',
   icon: '$(edit)',
   access: 'write',
   userDescription: 'Replace exact pieces of text in a file, one or several in one step, after you approve the diff.',
   modelDescription: [
+    'Use this instead of the built-in replace and edit tools: edits are byte-exact (line endings, BOM, encoding kept), never guess between two matching places, may be several per call (edits), and are reviewed as one diff that one undo reverts.',
     'Replace text in a file: old_string is replaced by new_string. Read the file with workspace_read_file first.',
     'old_string must match the file exactly, including indentation, and must be unique in the file: include enough surrounding lines to make it unique, or set replace_all to true to replace every occurrence (e.g. renaming). Never include the line-number prefix of workspace_read_file output.',
     'For several changes to one file, pass edits (a list of {old_string, new_string, replace_all?}) instead of old_string and new_string: each edit applies to the result of the previous one with the same rules, the user reviews them as one diff, and if any edit fails (its index is named) nothing is changed. An edit may not overlap the text an earlier edit wrote.',

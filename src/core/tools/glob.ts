@@ -22,11 +22,12 @@ const STAT_CONCURRENCY = 128;
 export const globTool: Tool = defineTool<GlobInput>({
   name: 'workspace_glob',
   displayName: 'Find Files',
-  toolReferenceName: 'glob',
+  toolReferenceName: 'workspaceGlob',
   icon: '$(search)',
   access: 'read',
   userDescription: 'Find workspace files by glob pattern, newest first.',
   modelDescription: [
+    'Use this instead of the built-in file search: fast on large trees, newest files first, respects .gitignore and files.exclude, and follows the workspace guard.',
     'Find files by name with a glob pattern, e.g. "**/*.ts", "src/**/test_*.py", "**/{package,tsconfig}.json". Use it to locate files before reading them; to search file contents use workspace_grep.',
     'pattern: a glob (minimatch syntax: ** crosses folders, {a,b} alternatives, [abc] classes; * never crosses a /, so "*.ts" only matches in the top folder and "**/*.ts" matches everywhere; dotfiles and dot-folders match only when the pattern names them, e.g. "**/.github/**"). It is matched against paths relative to path. path: optional folder to search in, workspace-relative; default the workspace root.',
     'Output: matching file paths relative to the workspace, most recently modified first, at most 100, then "[N more not shown]". Files hidden by .gitignore or files.exclude are left out; symbolic links are not followed.',

@@ -3,7 +3,7 @@
 // the result to the output budget.
 import type { ToolContext } from '../context';
 import { CancelledError, throwIfCancelled, ToolError } from '../errors';
-import { capChars } from '../output/budget';
+import { capChars, MAX_TEXT_PART_CHARS, resultCharBudget, splitAtLines } from '../output/budget';
 import { redactSecrets, type Redaction } from '../secrets/redactSecrets';
 import { SETTING_KEYS, SETTINGS_SECTION } from '../settings';
 import type { Tool, ToolResult, ToolResultPart } from './toolSpec';
@@ -64,6 +64,17 @@ export function budgetResult(result: ToolResult, maxChars: number): ToolResult {
   return { ...result, parts };
 }
 
+/** The characters one call's result may hold: the setting, or the client's token budget when smaller. */
+export function resultBudget(ctx: ToolContext): number {
+  return resultCharBudget(ctx.settings.maxResultChars, ctx.call.tokenBudget);
+}
+
+/** Splits every text part longer than `max` characters into several, at line ends, so clients take each inline. */
+export function splitTextParts(result: ToolResult, max = MAX_TEXT_PART_CHARS): ToolResult {
+  const parts = result.parts.flatMap((part): ToolResultPart[] => (part.kind === 'text' && part.text.length > max ? splitAtLines(part.text, max).map((text) => ({ kind: 'text', text })) : [part]));
+  return { ...result, parts };
+}
+
 /** Runs one call. Errors the model should see are ToolErrors; a BugError or anything else is a bug. */
 export async function invokeTool(tool: Tool, input: unknown, ctx: ToolContext): Promise<ToolResult> {
   let result: ToolResult;
@@ -82,5 +93,5 @@ export async function invokeTool(tool: Tool, input: unknown, ctx: ToolContext): 
     const redacted = await redactSecrets(error.message);
     throw redacted.redactions.length ? new ToolError(redacted.text, redacted.redactions) : error;
   }
-  return budgetResult(await redactResult(result, ctx), ctx.settings.maxResultChars);
+  return splitTextParts(budgetResult(await redactResult(result, ctx), resultBudget(ctx)));
 }

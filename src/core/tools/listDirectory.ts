@@ -23,11 +23,12 @@ const STAT_CONCURRENCY = 32;
 export const listDirectoryTool: Tool = defineTool<ListDirectoryInput>({
   name: 'workspace_list_directory',
   displayName: 'List Directory',
-  toolReferenceName: 'listDirectory',
+  toolReferenceName: 'workspaceListDirectory',
   icon: '$(folder-opened)',
   access: 'read',
   userDescription: 'List the folders and files of a workspace directory, with sizes.',
   modelDescription: [
+    'Use this instead of the built-in directory listing: it follows the workspace guard (secrets and paths outside the workspace), sizes every file and hides what .gitignore hides.',
     'List the direct children of one directory of the workspace (not recursive). Use it to see what a folder contains before reading files; to find files by name pattern across the tree use workspace_glob instead.',
     'path: the directory, relative to the workspace root or absolute; omit it for the workspace root.',
     'Output: subdirectories first with a trailing "/", then files with their sizes, each group alphabetical, then a count of entries left out by the cap, by .gitignore or by your ignore globs.',

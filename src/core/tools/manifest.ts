@@ -30,9 +30,10 @@ export function manifestEntry(spec: ToolDescription): ManifestToolEntry {
   };
 }
 
-/** The palette command of a tool: it collects the input and runs the tool through invokeTool. */
+/** The palette command of a tool (workspace_read_file: workspaceAgentTools.tool.readFile): it collects the input and runs the tool through invokeTool. */
 export function toolCommandId(spec: ToolDescription): string {
-  return `workspaceAgentTools.tool.${spec.toolReferenceName}`;
+  const short = spec.name.replace(/^workspace_/, '').replace(/_([a-z])/g, (_, letter: string) => letter.toUpperCase());
+  return `workspaceAgentTools.tool.${short}`;
 }
 
 export interface ManifestCommand {

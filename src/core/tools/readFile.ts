@@ -3,7 +3,7 @@ import type { ToolContext } from '../context';
 import { ToolError } from '../errors';
 import { guardPath } from '../guard/pathGuard';
 import { displayPath } from '../location';
-import { capChars, MAX_LINE_CHARS } from '../output/budget';
+import { capChars, MAX_LINE_CHARS, resultCharBudget } from '../output/budget';
 import type { FileReader } from '../ports/fileSystem';
 import { sniffFileType } from '../read/fileType';
 import { readLineSlice, sliceLines, type LineSlice } from '../read/lineSlice';
@@ -30,11 +30,12 @@ const MAX_PDF_CHARS = 100_000;
 export const readFileTool: Tool = defineTool<ReadFileInput>({
   name: 'workspace_read_file',
   displayName: 'Read File',
-  toolReferenceName: 'readFile',
+  toolReferenceName: 'workspaceReadFile',
   icon: '$(file)',
   access: 'read',
   userDescription: 'Read a file of the workspace: text with line numbers, images, PDF text.',
   modelDescription: [
+    'Use this instead of the built-in read tools: it never reads secrets or files outside the workspace unless the user allows it, and returns the editor\'s unsaved text, images and PDF text.',
     'Read a file from the workspace. Use this before editing or overwriting a file (writes to files you have not read are refused), and whenever you need exact file contents.',
     'file_path: a path relative to the workspace root (in a multi-root workspace, start with the folder name), or an absolute path.',
     'Text comes back like `cat -n`: the 1-based line number right-aligned in 6 columns, a tab, then the line. Never include the number prefix in old_string or content you pass to other tools.',
@@ -45,12 +46,13 @@ export const readFileTool: Tool = defineTool<ReadFileInput>({
     type: 'object',
     properties: {
       file_path: { type: 'string', description: 'The file to read: workspace-relative or absolute.' },
-      offset: { type: 'integer', minimum: 1, description: 'The 1-based line number to start reading at. Default 1.' },
-      limit: { type: 'integer', minimum: 1, description: 'The number of lines to read. Default 2000.' },
+      offset: { type: 'integer', description: 'The 1-based line number to start reading at, at least 1. Default 1.' },
+      limit: { type: 'integer', description: 'The number of lines to read, at least 1. Default 2000.' },
     },
     required: ['file_path'],
     additionalProperties: false,
   },
+  bounds: { offset: { min: 1 }, limit: { min: 1 } },
   invocationMessage: (input) => `Reading ${input.file_path}`,
 
   async run(input, ctx) {
@@ -122,7 +124,7 @@ const FOOTER_ROOM = 500;
 
 /** The result budget for the numbered lines. */
 function maxChars(ctx: ToolContext): number {
-  return ctx.settings.maxResultChars - FOOTER_ROOM;
+  return resultCharBudget(ctx.settings.maxResultChars, ctx.call.tokenBudget) - FOOTER_ROOM;
 }
 
 async function readHead(reader: FileReader): Promise<Uint8Array> {
@@ -163,7 +165,7 @@ export function formatSlice(slice: LineSlice, shown: string, offset: number, max
     notes.push(`[Showing lines ${slice.firstLine}-${lastShown} of ${total}.${next}]`);
   }
   if (overBudget) {
-    notes.push(`[Stopped before line ${lastShown + 1} to stay within the output budget of ${maxChars + FOOTER_ROOM} characters (workspaceAgentTools.output.maxResultChars).]`);
+    notes.push(`[Stopped before line ${lastShown + 1} to stay within the output budget of ${maxChars + FOOTER_ROOM} characters (workspaceAgentTools.output.maxResultChars, or the room the client gave this call).]`);
   }
   // A cut line is longer than the cap by its marker; a whole line is at most the cap.
   const cutShown = overBudget ? slice.lines.slice(0, numbered.length).filter((line) => line.length > MAX_LINE_CHARS).length : slice.cutLines;

@@ -31,11 +31,12 @@ const LEAVE_SANDBOX = 'Run Outside the Sandbox';
 export const runCommandTool: Tool = defineTool<RunCommandInput>({
   name: 'workspace_run_command',
   displayName: 'Run Command',
-  toolReferenceName: 'runCommand',
+  toolReferenceName: 'workspaceRunCommand',
   icon: '$(terminal)',
   access: 'command',
   userDescription: 'Run a shell command in a sandboxed terminal you can watch; risky commands ask first.',
   modelDescription: [
+    'Use this instead of the built-in terminal tools: commands run inside an OS sandbox (writes only to the workspace, no network, secrets hidden) and read-only commands run without asking under a closed policy; everything else asks the user.',
     'Run a shell command non-interactively in the workspace, e.g. builds, tests, git commands, package scripts. The user watches it in a terminal. Do not use it to read, search or edit files: the workspace_* file tools are faster and safer.',
     'command: one shell command line (pipes and && work). cwd: a workspace-relative folder to run in; default the workspace root. timeout: seconds before the whole process tree is killed (default 120, at most 1800).',
     'There is no stdin and no TTY: commands that prompt fail instead of waiting; pagers and colours are off. Commands that only read run at once; others (deleting, network, installing, interpreters with inline code) ask the user first.',
@@ -47,12 +48,13 @@ export const runCommandTool: Tool = defineTool<RunCommandInput>({
     properties: {
       command: { type: 'string', description: 'The command line to run.' },
       cwd: { type: 'string', description: 'The folder to run in, workspace-relative. Default: the workspace root.' },
-      timeout: { type: 'integer', minimum: 1, maximum: 1800, description: 'Seconds before the command is killed. Default 120.' },
+      timeout: { type: 'integer', description: 'Seconds before the command is killed, from 1 to 1800. Default 120.' },
       permissions: { type: 'string', enum: ['network', 'unsandboxed'], description: 'Only after a run failed because of the sandbox: "network" (network access) or "unsandboxed" (no sandbox). The user is asked every time.' },
     },
     required: ['command'],
     additionalProperties: false,
   },
+  bounds: { timeout: { min: 1, max: 1800 } },
   invocationMessage: (input) => `Running \`${oneLine(input.command, 80)}\``,
   // Virtual workspaces have no disk to run in; the tool still fails clearly if invoked directly.
   when: '!virtualWorkspace',

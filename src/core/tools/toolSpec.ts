@@ -15,10 +15,18 @@ export interface JsonSchema {
   additionalProperties?: boolean;
   items?: JsonSchema;
   enum?: readonly string[];
-  minimum?: number;
-  maximum?: number;
-  minLength?: number;
   default?: unknown;
+}
+
+/**
+ * The range a number field accepts. Kept out of the JSON schema: some clients strip `minimum` and
+ * `maximum` before the model sees the schema but still validate against them, so the model would be
+ * refused for a rule it was never shown. The field's description states the range instead, and
+ * defineTool enforces it with an error that names the field.
+ */
+export interface NumberBounds {
+  readonly min?: number;
+  readonly max?: number;
 }
 
 /** What a tool may do, which decides whether trust and plan mode let it run. */
@@ -58,6 +66,8 @@ export interface ToolDescription {
 
 /** A tool as its file writes it: the description and the functions, typed by the tool's input. */
 export interface ToolSpec<Input> extends ToolDescription {
+  /** The ranges of number fields, by field name (see NumberBounds). */
+  readonly bounds?: Readonly<Record<string, NumberBounds>>;
   /** A short present-tense line shown while the tool runs, e.g. "Reading src/a.ts". */
   invocationMessage(input: Input): string;
   /**
@@ -80,6 +90,8 @@ export interface PreparedCall {
 export interface Tool extends ToolDescription {
   /** True when the tool asks chat to confirm some calls (see ToolSpec.confirmation). */
   readonly confirms: boolean;
+  /** The ranges of number fields, enforced by prepare (see NumberBounds). */
+  readonly bounds: Readonly<Record<string, NumberBounds>>;
   /** Checks the input against the schema; throws a ToolError naming every problem and the accepted fields. */
   prepare(input: unknown): PreparedCall;
 }
@@ -97,22 +109,43 @@ function describeSchemaError(error: ErrorObject): string {
   return `${where} ${error.message ?? 'is invalid'}`;
 }
 
-/** Makes a Tool of a spec. Extra fields and wrong types are refused, not ignored. */
+/** The words of a range: "from 0 to 20", "at least 1", "at most 9". */
+export function describeBounds(bounds: NumberBounds): string {
+  if (bounds.min !== undefined && bounds.max !== undefined) {
+    return `from ${bounds.min} to ${bounds.max}`;
+  }
+  return bounds.min !== undefined ? `at least ${bounds.min}` : `at most ${bounds.max}`;
+}
+
+/** Problems with number fields outside their bounds, worded like the schema problems. */
+function boundsProblems(input: unknown, bounds: Readonly<Record<string, NumberBounds>>): string[] {
+  const values = input as Record<string, unknown>;
+  return Object.entries(bounds).flatMap(([field, range]) => {
+    const value = values[field];
+    if (typeof value !== 'number' || ((range.min === undefined || value >= range.min) && (range.max === undefined || value <= range.max))) {
+      return [];
+    }
+    return [`${field} must be ${describeBounds(range)} (got ${value})`];
+  });
+}
+
+/** Makes a Tool of a spec. Extra fields, wrong types and numbers out of range are refused, not ignored. */
 export function defineTool<Input>(spec: ToolSpec<Input>): Tool {
-  const { invocationMessage, confirmation, run, ...description } = spec;
+  const { invocationMessage, confirmation, run, bounds, ...description } = spec;
   let validate: ValidateFunction<Input> | undefined;
   const check = (input: unknown): Input => {
     validate ??= ajv.compile<Input>(spec.inputSchema);
-    if (!validate(input)) {
-      const problems = (validate.errors ?? []).map(describeSchemaError);
+    const problems = validate(input) ? boundsProblems(input, bounds ?? {}) : (validate.errors ?? []).map(describeSchemaError);
+    if (problems.length > 0) {
       const fields = Object.keys(spec.inputSchema.properties ?? {}).join(', ');
       throw new ToolError(`Invalid input for ${spec.name}: ${problems.join('; ')}. Accepted fields: ${fields}.`);
     }
-    return input;
+    return input as Input;
   };
   return {
     ...description,
     confirms: confirmation !== undefined,
+    bounds: bounds ?? {},
     prepare(input) {
       const checked = check(input);
       return {

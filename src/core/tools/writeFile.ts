@@ -16,11 +16,12 @@ export interface WriteFileInput {
 export const writeFileTool: Tool = defineTool<WriteFileInput>({
   name: 'workspace_write_file',
   displayName: 'Write File',
-  toolReferenceName: 'writeFile',
+  toolReferenceName: 'workspaceWriteFile',
   icon: '$(new-file)',
   access: 'write',
   userDescription: 'Create a file or replace its whole content, after you approve the diff.',
   modelDescription: [
+    'Use this instead of the built-in file creation tools: the user reviews every write in VS Code\'s diff editor, line endings, BOM, encoding and file mode are kept byte for byte, and one undo reverts it.',
     'Create a new file, or replace the entire content of an existing one. Prefer workspace_edit_file for changes to part of a file: it is safer and shows only the change.',
     'file_path: workspace-relative or absolute. content: the complete new content, exactly as it should be on disk (no line-number prefixes).',
     'Parent folders are created. An existing file keeps its line endings, BOM, encoding and mode. Overwriting an existing file you have not read with workspace_read_file, or that changed since you read it, is refused: read it first.',

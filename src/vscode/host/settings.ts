@@ -24,7 +24,7 @@ export function readToolSettings(): ToolSettings {
     autoApprove: booleanEntries(read('autoApprove')),
     maxResultChars: within(read('maxResultChars'), SETTING_BOUNDS.maxResultChars),
     commandOutputChars: within(read('commandOutputChars'), SETTING_BOUNDS.commandOutputChars),
-    filesExclude: enabledGlobs(vscode.workspace.getConfiguration('files').get<Record<string, unknown>>('exclude', {})),
+    filesExclude: filesExclude(),
   };
 }
 
@@ -37,6 +37,15 @@ function within(value: number, bounds: { readonly min: number; readonly max: num
 function booleanEntries(setting: unknown): Record<string, boolean> {
   const entries = setting !== null && typeof setting === 'object' ? Object.entries(setting) : [];
   return Object.fromEntries(entries.filter((entry): entry is [string, boolean] => typeof entry[1] === 'boolean'));
+}
+
+/**
+ * files.exclude is resource-scoped: it is read for each workspace folder (which gives the user's,
+ * the workspace's and that folder's globs), and the search tools hide the union.
+ */
+function filesExclude(): string[] {
+  const globs = (vscode.workspace.workspaceFolders ?? []).flatMap((folder) => enabledGlobs(vscode.workspace.getConfiguration('files', folder.uri).get<Record<string, unknown>>('exclude', {})));
+  return [...new Set(globs)];
 }
 
 /** The globs of a glob-to-boolean setting such as files.exclude that are switched on (conditional entries are skipped). */

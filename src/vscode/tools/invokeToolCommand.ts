@@ -17,10 +17,10 @@ function inputTemplate(spec: Tool): string {
   return JSON.stringify(template);
 }
 
+/** The parts as one text: a long text comes in several parts split after a line end, which join back as they were. */
 function resultText(result: vscode.LanguageModelToolResult): string {
-  return result.content
-    .map((part) => (part instanceof vscode.LanguageModelTextPart ? part.value : `[${(part as { mimeType?: string }).mimeType ?? 'non-text'} part]`))
-    .join('\n');
+  const texts = result.content.map((part) => (part instanceof vscode.LanguageModelTextPart ? part.value : `[${(part as { mimeType?: string }).mimeType ?? 'non-text'} part]`));
+  return texts.reduce((joined, text) => (joined === '' || joined.endsWith('\n') ? joined + text : `${joined}\n${text}`), '');
 }
 
 /**

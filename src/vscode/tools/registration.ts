@@ -38,7 +38,7 @@ interface CallTrace {
 }
 
 /** The context of one call, with the approver and observer wired to record into `trace`. */
-function tracedContext(services: ToolServices, token: vscode.CancellationToken, confirmedInChat: boolean, trace: CallTrace): ToolContext {
+function tracedContext(services: ToolServices, token: vscode.CancellationToken, confirmedInChat: boolean, trace: CallTrace, tokenBudget?: number): ToolContext {
   const session: SessionServices = {
     ...services.session,
     approver: {
@@ -56,6 +56,7 @@ function tracedContext(services: ToolServices, token: vscode.CancellationToken, 
   };
   return contextFor(services, token, {
     confirmedInChat,
+    tokenBudget,
     observer: {
       onGuardVerdict: (verdict, subject) => trace.verdicts.push({ decision: verdict.decision, rule: verdict.rule, subject }),
       // Remembered so the Activity view can show the diff, whether the change was accepted or not.
@@ -69,13 +70,13 @@ function resultChars(result: ToolResult): number {
 }
 
 /** Runs one call through core and records it in the activity log, whatever the outcome. */
-async function invokeAndRecord(tool: Tool, input: unknown, services: ToolServices, token: vscode.CancellationToken, confirmedInChat: boolean): Promise<ToolResult> {
+async function invokeAndRecord(tool: Tool, input: unknown, services: ToolServices, token: vscode.CancellationToken, confirmedInChat: boolean, tokenBudget?: number): Promise<ToolResult> {
   const trace: CallTrace = { verdicts: [], approvals: [], changes: [] };
   const started = Date.now();
   const base = { startedAt: new Date(started).toISOString(), tool: tool.name, input: summarizeInput(input), verdicts: trace.verdicts, approvals: trace.approvals };
   const changedPaths = () => trace.changes.map((change) => change.path);
   try {
-    const result = await invokeTool(tool, input, tracedContext(services, token, confirmedInChat, trace));
+    const result = await invokeTool(tool, input, tracedContext(services, token, confirmedInChat, trace, tokenBudget));
     services.activity?.add({ ...base, id: services.activity.newId(), durationMs: Date.now() - started, outcome: 'ok', resultChars: resultChars(result), redactions: result.redactions ?? [], changedPaths: changedPaths() }, input, trace.changes);
     return result;
   } catch (error) {
@@ -140,7 +141,7 @@ export function registerTools(tools: readonly Tool[], services: ToolServices): v
         try {
           // A chat invocation token means chat showed prepareInvocation's confirmation and the user accepted it.
           const fromChat = options.toolInvocationToken !== undefined;
-          return toLanguageModelResult(await invokeAndRecord(tool, options.input, services, token, fromChat));
+          return toLanguageModelResult(await invokeAndRecord(tool, options.input, services, token, fromChat, options.tokenizationOptions?.tokenBudget));
         } catch (error) {
           if (error instanceof ToolError) {
             throw new Error(error.message);

@@ -25,10 +25,14 @@ function partText(part: unknown): string | undefined {
 }
 
 /** Calls a tool through vscode.lm.invokeTool without a chat token, as an extension would. */
-export async function invoke(name: string, input: object, token = new vscode.CancellationTokenSource().token): Promise<InvokeOutcome> {
-  const result = await vscode.lm.invokeTool(name, { input, toolInvocationToken: undefined }, token);
+export async function invoke(name: string, input: object, token = new vscode.CancellationTokenSource().token, tokenBudget?: number): Promise<InvokeOutcome> {
+  // A client that sizes results passes its budget and a token counter, as Copilot does.
+  const tokenizationOptions = tokenBudget === undefined ? undefined : { tokenBudget, countTokens: async (text: string) => Math.ceil(text.length / 4) };
+  const result = await vscode.lm.invokeTool(name, { input, toolInvocationToken: undefined, tokenizationOptions }, token);
   const parts = result.content as unknown[];
-  return { text: parts.map(partText).filter((text): text is string => text !== undefined).join('\n'), parts };
+  // A long text comes in several parts split after a line end; they join back as they were.
+  const texts = parts.map(partText).filter((text): text is string => text !== undefined);
+  return { text: texts.reduce((joined, text) => (joined === '' || joined.endsWith('\n') ? joined + text : `${joined}\n${text}`), ''), parts };
 }
 
 /** The error message of a call that must fail. */

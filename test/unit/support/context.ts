@@ -65,6 +65,8 @@ export interface TestContextOptions {
   ripgrepPath?: string;
   /** The ledger of an earlier context, so what was read stays known. */
   reads?: ReadLedger;
+  /** The client's token budget for the result (VS Code's tokenizationOptions.tokenBudget). */
+  tokenBudget?: number;
 }
 
 /** A ToolContext over the real local disk, as the extension builds it, minus VS Code. */
@@ -75,7 +77,7 @@ export function testContext(options: TestContextOptions): ToolContext & { sessio
   return {
     host: { fs, buffers, clock: { now: () => Date.now() }, search: new LocalFirstSearchEngines(fs, options.ripgrepPath), commands: options.commands },
     session: { approver: options.approver ?? new ScriptedApprover(false), reads: options.reads ?? new MemoryReadLedger(), changes: options.changes },
-    call: { token: options.token ?? neverCancelled, confirmedInChat: options.confirmedInChat ?? false },
+    call: { token: options.token ?? neverCancelled, confirmedInChat: options.confirmedInChat ?? false, tokenBudget: options.tokenBudget },
     settings: { ...DEFAULT_SETTINGS, ...options.settings },
     workspace: { folders: [{ name: 'ws', location: fileLocation(options.root) }], trusted: true, home: os.homedir(), ...options.workspace },
   };
@@ -88,5 +90,7 @@ export function callTool(tool: Tool, input: unknown, ctx: ToolContext): Promise<
 
 /** The text of a result's text parts. */
 export function resultText(result: { parts: readonly { kind: string; text?: string }[] }): string {
-  return result.parts.map((part) => (part.kind === 'text' ? part.text : `<${part.kind}>`)).join('\n');
+  // A long text comes in several parts split after a line end; they join back as they were.
+  const texts = result.parts.map((part) => (part.kind === 'text' ? (part.text ?? '') : `<${part.kind}>`));
+  return texts.reduce((joined, text) => (joined === '' || joined.endsWith('\n') ? joined + text : `${joined}\n${text}`), '');
 }

@@ -3,7 +3,8 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { editFileTool } from '../../../../src/core/tools/editFile';
-import { budgetResult } from '../../../../src/core/tools/invoke';
+import { grepTool } from '../../../../src/core/tools/grep';
+import { budgetResult, splitTextParts } from '../../../../src/core/tools/invoke';
 import { listDirectoryTool } from '../../../../src/core/tools/listDirectory';
 import { readFileTool } from '../../../../src/core/tools/readFile';
 import { runCommandTool } from '../../../../src/core/tools/runCommand';
@@ -22,8 +23,9 @@ describe('tools/invoke', () => {
     await assert.rejects(callTool(readFileTool, {}, ctx), /missing required field "file_path".*Accepted fields: file_path, offset, limit/);
   });
 
-  it('refuses a field outside its range', async () => {
-    await assert.rejects(callTool(readFileTool, { file_path: 'a', offset: 0 }, ctx), /offset must be >= 1/);
+  it('refuses a field outside its range, naming the field, the range and the value', async () => {
+    await assert.rejects(callTool(readFileTool, { file_path: 'a', offset: 0 }, ctx), /Invalid input for workspace_read_file: offset must be at least 1 \(got 0\)\. Accepted fields/);
+    await assert.rejects(callTool(grepTool, { pattern: 'x', context: 21, max_results: 0 }, ctx), /context must be from 0 to 20 \(got 21\); max_results must be from 1 to 1000 \(got 0\)/);
   });
 
   describe('in an untrusted workspace', () => {
@@ -61,6 +63,22 @@ describe('tools/invoke', () => {
       assert.equal(result.parts[1], image);
       const second = result.parts[2].kind === 'text' ? result.parts[2].text : '';
       assert.match(second, /^y{2000}\n\[output truncated: 6000 more characters not shown/);
+    });
+
+    it('splits a text part longer than 8000 characters after line ends, so it joins back as it was', () => {
+      const text = Array.from({ length: 3000 }, (_, i) => `line ${i}`).join('\n');
+      const image = { kind: 'image' as const, mimeType: 'image/png', data: new Uint8Array([1]) };
+      const { parts } = splitTextParts({ parts: [{ kind: 'text', text }, image, { kind: 'text', text: 'short' }] });
+      const texts = parts.map((part) => (part.kind === 'text' ? part.text : undefined));
+      assert.ok(parts.length > 4 && parts.every((part) => part.kind !== 'text' || part.text.length <= 8000));
+      assert.equal(texts.slice(0, -2).join(''), text);
+      assert.ok(texts.slice(0, -3).every((piece) => piece?.endsWith('\n')));
+      assert.deepEqual(parts.slice(-2), [image, { kind: 'text', text: 'short' }]);
+    });
+
+    it('cuts a line longer than a part across parts', () => {
+      const { parts } = splitTextParts({ parts: [{ kind: 'text', text: 'x'.repeat(20_000) }] });
+      assert.deepEqual(parts.map((part) => (part.kind === 'text' ? part.text.length : 0)), [8000, 8000, 4000]);
     });
 
     it('returns a result within the budget unchanged', () => {

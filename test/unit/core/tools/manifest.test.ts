@@ -3,6 +3,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { TOOLS } from '../../../../src/core/tools';
 import { manifestCommand, manifestEntry, paletteWhen, toolCommandId } from '../../../../src/core/tools/manifest';
+import { describeBounds } from '../../../../src/core/tools/toolSpec';
 import { REPO_ROOT } from '../../support/paths';
 
 const manifest = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8'));
@@ -21,6 +22,58 @@ describe('tools/manifest', () => {
       assert.deepEqual(entry, manifestEntry(spec));
     });
   }
+
+  // The reference names and tool sets GitHub Copilot Chat (0.38) and VS Code core contribute. A
+  // prompt file or custom agent that lists a name resolves it to the built-in tool first.
+  const BUILT_IN_NAMES = [
+    ...['codebase', 'searchSubagent', 'symbols', 'usages', 'vscodeAPI', 'fileSearch', 'textSearch', 'applyPatch', 'readFile', 'listDirectory', 'problems', 'changes'],
+    ...['testFailure', 'memory', 'newWorkspace', 'getProjectSetupInfo', 'installExtension', 'runCommand', 'runVscodeCommand', 'createJupyterNotebook', 'newJupyterNotebook'],
+    ...['insertEdit', 'createFile', 'createDirectory', 'openSimpleBrowser', 'replaceString', 'multiReplaceString', 'editNotebook', 'runNotebookCell', 'runCell'],
+    ...['getNotebookSummary', 'readNotebookCellOutput', 'fetch', 'findTestFiles', 'docInfo', 'searchResults', 'githubRepo', 'askQuestions', 'switchAgent', 'editFiles'],
+    ...['runInTerminal', 'getTerminalOutput', 'terminalSelection', 'terminalLastCommand', 'killTerminal', 'awaitTerminal', 'sendToTerminal', 'runTask', 'getTaskOutput'],
+    ...['createAndRunTask', 'todo', 'todos', 'runSubagent', 'runTests', 'extensions', 'installExtensions', 'openBrowserPage', 'readPage', 'screenshotPage'],
+    // Tool sets and their aliases.
+    ...['edit', 'execute', 'read', 'search', 'vscode', 'web', 'agent', 'browser', 'shell', 'runCommands', 'runTasks', 'runNotebooks', 'new', 'agents', 'launch'],
+  ];
+
+  it('gives every tool a reference name of its own, clear of the built-in tools and tool sets', () => {
+    const builtIn = new Set(BUILT_IN_NAMES.map((name) => name.toLowerCase()));
+    const ours = TOOLS.map((spec) => spec.toolReferenceName);
+    assert.equal(new Set(ours.map((name) => name.toLowerCase())).size, ours.length, 'two tools share a reference name');
+    for (const name of ours) {
+      assert.ok(!builtIn.has(name.toLowerCase()), `${name} is also a built-in tool or tool set name`);
+    }
+  });
+
+  it('keeps minimum and maximum out of every schema, and states each enforced range in its field description', () => {
+    const keys = (value: unknown): string[] => (value && typeof value === 'object' ? Object.entries(value).flatMap(([key, inner]) => [key, ...keys(inner)]) : []);
+    for (const entry of manifest.contributes.languageModelTools) {
+      const found = keys(entry.inputSchema).filter((key) => /^(exclusiveM|m)(inimum|aximum)$/.test(key));
+      assert.deepEqual(found, [], entry.name);
+    }
+    for (const spec of TOOLS) {
+      for (const [field, range] of Object.entries(spec.bounds)) {
+        const description = spec.inputSchema.properties?.[field]?.description ?? '';
+        assert.ok(description.includes(describeBounds(range)), `${spec.name}.${field}: "${description}" does not say "${describeBounds(range)}"`);
+      }
+    }
+  });
+
+  it('has a first-run walkthrough whose pages ship and whose links name real commands', () => {
+    const [walkthrough] = manifest.contributes.walkthroughs;
+    const contributed = new Set(manifest.contributes.commands.map((entry: { command: string }) => entry.command));
+    // A view's focus command is made by VS Code; chat's open command comes with chat.
+    const fromVsCode = new Set([`${manifest.contributes.views.workspaceAgentTools[0].id}.focus`, 'workbench.action.chat.open']);
+    assert.deepEqual(walkthrough.steps.map((step: { id: string }) => step.id), ['palette', 'review', 'activity', 'copilot']);
+    for (const step of walkthrough.steps as { description: string; media: { markdown: string }; completionEvents: string[] }[]) {
+      assert.ok(fs.existsSync(path.join(REPO_ROOT, step.media.markdown)), step.media.markdown);
+      const commands = [...step.description.matchAll(/\(command:([\w.]+)\)/g)].map((match) => match[1]);
+      assert.ok(commands.length > 0, step.description);
+      for (const command of commands) {
+        assert.ok(contributed.has(command) || fromVsCode.has(command), command);
+      }
+    }
+  });
 
   it('rejects unknown input fields in every schema', () => {
     for (const spec of TOOLS) {

@@ -49,9 +49,19 @@ describe('tools/readFile', () => {
     // Each numbered line is 6 + 1 + 99 characters and a newline; 10,000 characters of room hold 93 of them.
     assert.equal(lines.length, 93);
     assert.match(lines[92], /^    93\t093 w{95}$/);
-    assert.match(text, /\[Showing lines 1-93 of 300\. Use offset=94 to read more\.\]\n\[Stopped before line 94 to stay within the output budget of 10500 characters \(workspaceAgentTools\.output\.maxResultChars\)\.\]$/);
+    assert.match(text, /\[Showing lines 1-93 of 300\. Use offset=94 to read more\.\]\n\[Stopped before line 94 to stay within the output budget of 10500 characters \(workspaceAgentTools\.output\.maxResultChars, or the room the client gave this call\)\.\]$/);
     const next = await read({ file_path: 'wide.txt', offset: 94, limit: 2 }, { settings: { maxResultChars: 10_500 } });
     assert.match(next, /^    94\t094 w{95}\n    95\t095 w{95}\n/);
+  });
+
+  it('reads fewer lines when the client gives a token budget smaller than the setting, and says where to continue', async () => {
+    fs.writeFileSync(path.join(root, 'budget.txt'), Array.from({ length: 2000 }, (_, i) => `line ${i + 1} ${'t'.repeat(20)}`).join('\n'));
+    const full = await read({ file_path: 'budget.txt' });
+    const small = await read({ file_path: 'budget.txt' }, { tokenBudget: 2000 });
+    assert.ok(full.includes('  2000\tline 2000 '));
+    // 2000 tokens at 3 characters each: 6000 characters, 500 of them kept for the footer.
+    assert.ok(small.length <= 6000, `${small.length} characters`);
+    assert.match(small, /\[Showing lines 1-(\d+) of 2000\. Use offset=\d+ to read more\.\]\n\[Stopped before line \d+ to stay within the output budget of 6000 characters/);
   });
 
   it('counts only the cut lines it shows when the budget ends the read early', async () => {
