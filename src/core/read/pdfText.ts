@@ -27,9 +27,27 @@ function pdfJsSpecifier(): string {
   return existsSync(bundled) ? pathToFileURL(bundled).href : 'pdfjs-dist/legacy/build/pdf.mjs';
 }
 
+/**
+ * Loads pdf.js. Its Node polyfill assigns globalThis.navigator when navigator?.language is unset;
+ * VS Code 1.139's extension host makes navigator a getter without setter (unless
+ * extensions.supportNodeGlobalNavigator), so that assignment throws. The property is a plain
+ * writable one while pdf.js loads, then the host's getter is put back.
+ */
+async function importPdfJs(): Promise<unknown> {
+  const descriptor = Object.getOwnPropertyDescriptor(globalThis, 'navigator');
+  const getterOnly = descriptor !== undefined && descriptor.get !== undefined && descriptor.set === undefined && descriptor.configurable === true;
+  if (!getterOnly) return importModule(pdfJsSpecifier());
+  Object.defineProperty(globalThis, 'navigator', { value: undefined, writable: true, configurable: true });
+  try {
+    return await importModule(pdfJsSpecifier());
+  } finally {
+    Object.defineProperty(globalThis, 'navigator', descriptor);
+  }
+}
+
 /** The text of each page, in order. `maxPages` bounds the work on huge documents. */
 export async function extractPdfPages(data: Uint8Array, maxPages: number): Promise<{ pages: string[]; numPages: number }> {
-  const pdfjs = (await importModule(pdfJsSpecifier())) as PdfJsModule;
+  const pdfjs = (await importPdfJs()) as PdfJsModule;
   // pdf.js detaches the buffer it is given, so hand it a copy.
   const loading = pdfjs.getDocument({ data: new Uint8Array(data), useSystemFonts: false, isEvalSupported: false, disableFontFace: true, verbosity: 0 });
   const document = await loading.promise;
