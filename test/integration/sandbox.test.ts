@@ -90,10 +90,12 @@ describe('the command sandbox (extension host)', function () {
     });
     after(() => server.close());
 
-    const probe = (): string => `${process.execPath} -e "require('net').connect(${port}, '127.0.0.1').on('data', (d) => process.stdout.write(String(d))).on('error', (e) => console.log('no connection: ' + e.code))"`;
+    // bash's /dev/tcp, not this host's node: a node kept under /tmp (VS Code 1.139's Node 24 in a
+    // repository cloned there) is hidden by the sandbox's private /tmp.
+    const probe = (): string => `bash -c 'exec 3<>/dev/tcp/127.0.0.1/${port} && head -n 1 <&3 || echo "no connection: E"'`;
 
     it('cannot be reached on loopback by a command that ran without asking', async () => {
-      await withSettings({ 'runCommand.allow': ['node'] }, async () => {
+      await withSettings({ 'runCommand.allow': ['bash'] }, async () => {
         const { text } = await invoke(TOOL, { command: probe() });
         assert.match(text, /no connection: E/);
         assert.match(text, /no network/);
