@@ -2,7 +2,7 @@
 // leaving every line outside the replaced region byte-identical.
 import { BugError, ToolError } from '../errors';
 import { dominantLineEnding, joinLines, normaliseLineEndings, replaceLineRange, splitLines, type TextLine } from '../text/lineEndings';
-import { closestRegion, findTolerantWindow, numberLines, placeMatchedLines, type LineTolerance } from './lineMatching';
+import { closestRegion, describeTolerance, findTolerantWindow, numberLines, placeMatchedLines, type LineTolerance } from './lineMatching';
 
 /** Which rung of the ladder found old_string. */
 export type MatchLevel = 'exact' | 'line-endings' | LineTolerance;
@@ -24,16 +24,14 @@ export interface TextEditOutcome {
   readonly replaced: readonly Replacement[];
 }
 
-const LEVEL_DESCRIPTIONS: Record<MatchLevel, string> = {
-  exact: 'exact match',
-  'line-endings': "matched after normalising line endings (old_string's line breaks differ from the file's)",
-  'trailing-whitespace': 'matched ignoring trailing whitespace',
-  indentation: 'matched ignoring indentation; new_string was re-indented to the file',
-  'unicode-punctuation': 'matched ignoring typographic punctuation (smart quotes, dashes, non-breaking spaces) and indentation',
-};
-
 export function describeMatchLevel(level: MatchLevel): string {
-  return LEVEL_DESCRIPTIONS[level];
+  if (level === 'exact') {
+    return 'exact match';
+  }
+  if (level === 'line-endings') {
+    return "matched after normalising line endings (old_string's line breaks differ from the file's)";
+  }
+  return `matched ${describeTolerance(level)}${level === 'indentation' ? '; new_string was re-indented to the file' : ''}`;
 }
 
 /** A character range of the LF view of the file, and the LF text that replaces it. */
@@ -163,7 +161,7 @@ export function planTextEdit(lines: readonly TextLine[], request: TextEditReques
   const match = oldLines.some((line) => line.trim() !== '') ? findTolerantWindow(fileTexts, oldLines) : { kind: 'missing' as const };
   if (match.kind === 'ambiguous') {
     throw new ToolError(
-      `old_string was not found exactly in ${shownPath}; ignoring ${toleranceWords(match.tolerance)} it matches ${match.starts.length} places, starting at lines ${match.starts.map((start) => start + 1).join(', ')}, so it is ambiguous and nothing was changed. Read the file again and copy old_string exactly, with enough surrounding lines to be unique.`,
+      `old_string was not found exactly in ${shownPath}; ${describeTolerance(match.tolerance)} it matches ${match.starts.length} places, starting at lines ${match.starts.map((start) => start + 1).join(', ')}, so it is ambiguous and nothing was changed. Read the file again and copy old_string exactly, with enough surrounding lines to be unique.`,
     );
   }
   if (match.kind === 'found') {
@@ -236,12 +234,11 @@ function composeEdits(lines: readonly TextLine[], requests: readonly TextEditReq
     } catch (error) {
       throw error instanceof ToolError ? new ToolError(`${label(index)} failed, so none of the ${requests.length} edits was made: ${error.message}`) : error;
     }
-    const currentView = new LfView(current);
     for (const part of outcome.replaced) {
       const hit = written.find((other) => part.start < other.end && other.start < part.end);
       if (hit) {
         throw new ToolError(
-          `${label(index)} overlaps the text that ${label(hit.edit)} wrote (line ${currentView.lineOf(hit.start) + 1} of ${shownPath} as the earlier edits left it), so none of the ${requests.length} edits was made. Each edit must replace text of the file that no earlier edit wrote: merge the two edits into one.`,
+          `${label(index)} overlaps the text that ${label(hit.edit)} wrote (line ${new LfView(current).lineOf(hit.start) + 1} of ${shownPath} as the earlier edits left it), so none of the ${requests.length} edits was made. Each edit must replace text of the file that no earlier edit wrote: merge the two edits into one.`,
         );
       }
     }
@@ -289,10 +286,6 @@ function recordWrites(written: readonly Written[], parts: readonly Replacement[]
     delta += part.text.length - (part.end - part.start);
   });
   return moved.sort((a, b) => a.start - b.start || a.end - b.end);
-}
-
-function toleranceWords(tolerance: LineTolerance): string {
-  return tolerance === 'trailing-whitespace' ? 'trailing whitespace' : tolerance === 'indentation' ? 'indentation' : 'indentation and typographic punctuation';
 }
 
 function notFoundMessage(fileTexts: readonly string[], oldLines: readonly string[], shownPath: string): string {
