@@ -32,6 +32,11 @@ export function splitAtLines(text: string, max = MAX_TEXT_PART_CHARS): string[] 
   return pieces;
 }
 
+/** Text parts as one text again: parts split by splitAtLines join back as they were; others are separated by a newline. */
+export function joinTextParts(texts: readonly string[]): string {
+  return texts.reduce((joined, text) => (joined === '' || joined.endsWith('\n') ? joined + text : `${joined}\n${text}`), '');
+}
+
 /** The longest line any tool shows in full. */
 export const MAX_LINE_CHARS = 2000;
 

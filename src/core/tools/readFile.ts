@@ -3,13 +3,14 @@ import type { ToolContext } from '../context';
 import { ToolError } from '../errors';
 import { guardPath } from '../guard/pathGuard';
 import { displayPath } from '../location';
-import { capChars, MAX_LINE_CHARS, resultCharBudget } from '../output/budget';
+import { capChars, MAX_LINE_CHARS } from '../output/budget';
 import type { FileReader } from '../ports/fileSystem';
 import { sniffFileType } from '../read/fileType';
 import { readLineSlice, sliceLines, type LineSlice } from '../read/lineSlice';
 import { extractPdfPages } from '../read/pdfText';
 import { decodeText, detectEncoding, looksBinary } from '../text/encoding';
 import { formatSize } from '../text/format';
+import { resultBudget } from './invoke';
 import { defineTool, textResult, type Tool, type ToolResult } from './toolSpec';
 
 export interface ReadFileInput {
@@ -124,7 +125,7 @@ const FOOTER_ROOM = 500;
 
 /** The result budget for the numbered lines. */
 function maxChars(ctx: ToolContext): number {
-  return resultCharBudget(ctx.settings.maxResultChars, ctx.call.tokenBudget) - FOOTER_ROOM;
+  return resultBudget(ctx) - FOOTER_ROOM;
 }
 
 async function readHead(reader: FileReader): Promise<Uint8Array> {

@@ -1,5 +1,6 @@
 // "Workspace Agent Tools: Invoke Tool...": any tool with its input as JSON, through vscode.lm.invokeTool.
 import * as vscode from 'vscode';
+import { joinTextParts } from '../../core/output/budget';
 import type { Tool } from '../../core/tools/toolSpec';
 import { CommandId } from '../commandIds';
 import type { ToolResultDocuments } from './resultDocuments';
@@ -20,7 +21,7 @@ function inputTemplate(spec: Tool): string {
 /** The parts as one text: a long text comes in several parts split after a line end, which join back as they were. */
 function resultText(result: vscode.LanguageModelToolResult): string {
   const texts = result.content.map((part) => (part instanceof vscode.LanguageModelTextPart ? part.value : `[${(part as { mimeType?: string }).mimeType ?? 'non-text'} part]`));
-  return texts.reduce((joined, text) => (joined === '' || joined.endsWith('\n') ? joined + text : `${joined}\n${text}`), '');
+  return joinTextParts(texts);
 }
 
 /**

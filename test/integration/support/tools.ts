@@ -3,6 +3,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import * as vscode from 'vscode';
+import { joinTextParts } from '../../../src/core/output/budget';
 import { SETTINGS_SECTION } from '../../../src/core/settings';
 import { CommandId } from '../../../src/vscode/commandIds';
 
@@ -32,7 +33,7 @@ export async function invoke(name: string, input: object, token = new vscode.Can
   const parts = result.content as unknown[];
   // A long text comes in several parts split after a line end; they join back as they were.
   const texts = parts.map(partText).filter((text): text is string => text !== undefined);
-  return { text: texts.reduce((joined, text) => (joined === '' || joined.endsWith('\n') ? joined + text : `${joined}\n${text}`), ''), parts };
+  return { text: joinTextParts(texts), parts };
 }
 
 /** The error message of a call that must fail. */

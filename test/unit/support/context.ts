@@ -2,6 +2,7 @@ import * as os from 'node:os';
 import type { ChangePipeline, ToolContext } from '../../../src/core/context';
 import type { CancellationSignal } from '../../../src/core/errors';
 import { fileLocation, type Location } from '../../../src/core/location';
+import { joinTextParts } from '../../../src/core/output/budget';
 import type { ApprovalAnswer, ApprovalRequest, Approver, ChoiceRequest } from '../../../src/core/ports/approval';
 import type { EditorBuffers } from '../../../src/core/ports/editor';
 import type { FileSystem } from '../../../src/core/ports/fileSystem';
@@ -92,5 +93,5 @@ export function callTool(tool: Tool, input: unknown, ctx: ToolContext): Promise<
 export function resultText(result: { parts: readonly { kind: string; text?: string }[] }): string {
   // A long text comes in several parts split after a line end; they join back as they were.
   const texts = result.parts.map((part) => (part.kind === 'text' ? (part.text ?? '') : `<${part.kind}>`));
-  return texts.reduce((joined, text) => (joined === '' || joined.endsWith('\n') ? joined + text : `${joined}\n${text}`), '');
+  return joinTextParts(texts);
 }
