@@ -1,16 +1,20 @@
 // @ts-check
-// `npm start`: opens a copy of demo/ in code-server (VS Code 1.100.3 in the browser) with this
-// extension loaded as a development extension. Builds nothing: run `npm run compile` first.
+// `npm start`: opens a copy of demo/ in code-server (VS Code in the browser) with this extension
+// installed. Builds nothing: run `npm run compile` first.
 // Stays in the foreground until Ctrl+C; the copy and code-server's data are then deleted.
 //
-// Environment: PORT (default 8080, or a free port if 8080 is taken), WAT_EXTENSION_DIR (default
-// this repo), WAT_DEMO_DIR (default demo/), WAT_VERBOSE=1 (show code-server's output).
+// The extension folder is linked into code-server's fresh extensions folder, so every URL of the
+// server loads it (the plain one included); a window reload picks up a new `npm run compile`.
+//
+// Environment: PORT (default 8080, or a free port if 8080 is taken), WAT_VSCODE (floor, the
+// default, or newest), WAT_EXTENSION_DIR (default this repo), WAT_DEMO_DIR (default demo/),
+// WAT_VERBOSE=1 (show code-server's output).
 // code-server binds to 127.0.0.1 only; from another machine use an SSH tunnel.
 
 import * as fsp from 'node:fs/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { REPO_DIR, ensureCodeServer, preferredPortOrFree, startCodeServer, workbenchUrl } from './test-host/code-server.mjs';
+import { REPO_DIR, ensureCodeServer, hostLabel, preferredPortOrFree, selectHosts, startCodeServer } from './test-host/code-server.mjs';
 import { missingExtensionEntry } from './test-host/preconditions.mjs';
 
 const DEFAULT_PORT = 8080;
@@ -23,7 +27,13 @@ if (missingEntry) {
   process.exit(2);
 }
 
-await ensureCodeServer();
+const hosts = selectHosts(process.env.WAT_VSCODE || 'floor');
+if (hosts.length !== 1) {
+  console.error('start: WAT_VSCODE must name one version (floor, newest or a version number)');
+  process.exit(2);
+}
+const [host] = hosts;
+await ensureCodeServer(host);
 
 /** $PORT, else 8080 when it is free, else any free port. */
 async function pickPort() {
@@ -38,7 +48,9 @@ const workspace = path.join(tmp, 'demo');
 await fsp.cp(demoDir, workspace, { recursive: true });
 
 const codeServer = await startCodeServer({
+  host,
   port: await pickPort(),
+  installExtensions: [extensionDir],
   trustDisabled: true,
   folder: workspace,
   verbose: process.env.WAT_VERBOSE === '1',
@@ -61,14 +73,14 @@ codeServer.process.once('exit', (code, signal) => {
   void shutdown(1);
 });
 
-const url = workbenchUrl({ port: codeServer.port, folder: workspace, extensionDir });
+const url = `${codeServer.url}/?folder=${encodeURIComponent(workspace)}`;
 console.log(`
-Workspace Agent Tools demo (code-server, VS Code 1.100.3)
-  extension : ${extensionDir} (development extension)
+Workspace Agent Tools demo (${hostLabel(host)})
+  extension : ${extensionDir} (installed as a link: reload the window after npm run compile)
   workspace : ${workspace}  (a throwaway copy of ${path.relative(REPO_DIR, demoDir) || demoDir})
   logs      : ${path.join(codeServer.userDataDir, 'logs')}
 
-Open this URL (it loads the extension; a plain ${codeServer.url}/ opens VS Code without it):
+Open ${codeServer.url}/ (it opens the demo workspace) or:
 
   ${url}
 

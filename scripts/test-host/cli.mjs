@@ -6,7 +6,13 @@ import { parseArgs } from 'node:util';
 import { REPO_DIR, selectHosts } from './code-server.mjs';
 
 export const PASSES = ['trusted', 'untrusted'];
-export const USAGE = 'usage: run-integration.mjs [--vscode floor|newest|all|<version>]... [--pass trusted|untrusted]... [--grep <text>] [--verbose]';
+/** The one pass of a `--vsix` run: the package installed as users install it, in a trusted workspace. */
+export const INSTALLED_PASS = 'installed';
+export const USAGE =
+  'usage: run-integration.mjs [--vscode floor|newest|all|<version>]... [--pass trusted|untrusted]... [--grep <text>] [--verbose]\n' +
+  '       run-integration.mjs --vsix <file.vsix> [--vscode ...] [--verbose]';
+/** The extension that carries the installed-package tests into the host (it contributes nothing). */
+const INSTALLED_CARRIER_DIR = path.join(REPO_DIR, 'test', 'installed', 'carrier');
 
 /**
  * @typedef {object} RunOptions
@@ -22,6 +28,8 @@ export const USAGE = 'usage: run-integration.mjs [--vscode floor|newest|all|<ver
  * @property {number} passTimeoutMs WAT_PASS_TIMEOUT_MS: the limit of one pass
  * @property {boolean} keepTmp WAT_KEEP_TMP=1: keep the temp folders (workspace, report, code-server data)
  * @property {boolean} debugCleanup WAT_DEBUG_CLEANUP: print how long each cleanup step took
+ * @property {string} [vsix] --vsix: install this package into code-server and run test/installed against it
+ *   (extensionDir is then the carrier of those tests, testsPath out/test/installed/index.js, the one pass `installed`)
  */
 
 /**
@@ -45,6 +53,7 @@ export function readOptions() {
       vscode: { type: 'string', multiple: true },
       pass: { type: 'string', multiple: true },
       grep: { type: 'string' },
+      vsix: { type: 'string' },
       verbose: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
     },
@@ -54,9 +63,11 @@ export function readOptions() {
     console.log(USAGE);
     process.exit(0);
   }
-  const passes = (flags.pass ?? PASSES).flatMap((pass) => pass.split(',')).map((pass) => pass.trim()).filter(Boolean);
-  for (const pass of passes) if (!PASSES.includes(pass)) fail(`unknown pass "${pass}" (expected ${PASSES.join(' or ')})`);
+  if (flags.vsix && flags.pass) fail('--vsix runs its own pass (installed); leave out --pass');
+  const passes = flags.vsix ? [INSTALLED_PASS] : (flags.pass ?? PASSES).flatMap((pass) => pass.split(',')).map((pass) => pass.trim()).filter(Boolean);
+  for (const pass of passes) if (!PASSES.includes(pass) && !flags.vsix) fail(`unknown pass "${pass}" (expected ${PASSES.join(' or ')})`);
   const env = process.env;
+  const vsix = flags.vsix ? path.resolve(flags.vsix) : undefined;
   let hosts;
   try {
     hosts = selectHosts(flags.vscode?.join(',') || env.WAT_VSCODE || 'all');
@@ -69,12 +80,15 @@ export function readOptions() {
     grep: flags.grep ?? env.WAT_TEST_GREP ?? '',
     verbose: flags.verbose || env.WAT_VERBOSE === '1',
     electron: (env.VSCODE_TEST_HOST ?? '').toLowerCase() === 'electron',
-    extensionDir: path.resolve(env.WAT_EXTENSION_DIR ?? REPO_DIR),
-    testsPath: path.resolve(env.WAT_TESTS_PATH ?? path.join(REPO_DIR, 'out', 'test', 'integration', 'index.js')),
+    extensionDir: vsix ? INSTALLED_CARRIER_DIR : path.resolve(env.WAT_EXTENSION_DIR ?? REPO_DIR),
+    testsPath: vsix
+      ? path.join(REPO_DIR, 'out', 'test', 'installed', 'index.js')
+      : path.resolve(env.WAT_TESTS_PATH ?? path.join(REPO_DIR, 'out', 'test', 'integration', 'index.js')),
     fixtureDir: path.resolve(env.WAT_FIXTURE_DIR ?? path.join(REPO_DIR, 'test', 'fixtures', 'workspace')),
     chromiumPath: env.CHROMIUM_PATH ?? '/usr/bin/chromium',
     passTimeoutMs: Number(env.WAT_PASS_TIMEOUT_MS ?? 10 * 60_000),
     keepTmp: env.WAT_KEEP_TMP === '1',
     debugCleanup: Boolean(env.WAT_DEBUG_CLEANUP),
+    ...(vsix ? { vsix } : {}),
   };
 }

@@ -27,7 +27,7 @@
 // Environment: WAT_VSCODE (floor, newest, all or a version; see selectHosts), WAT_CACHE_DIR (the
 // cache's parent folder, default <repo>/.cache), WAT_RG_PATH (ripgrep for 4.100.3), WAT_VERBOSE=1.
 
-import { spawn } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import * as fs from 'node:fs';
 import * as fsp from 'node:fs/promises';
@@ -36,6 +36,7 @@ import * as http from 'node:http';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 
 /**
  * One code-server version the tests run on, and the install steps in which versions differ.
@@ -431,6 +432,8 @@ function httpGet(url, timeoutMs = 2000) {
  * @property {boolean} [verbose] stream code-server's output
  * @property {boolean} [keepDirs] leave the temp folder (root) in place after stop()
  * @property {boolean} [gallery] true: keep code-server's open-vsx.org extension gallery; default off, no network
+ * @property {string[]} [installExtensions] installed into the fresh extensions-dir before the server starts: a `.vsix` file
+ *   with code-server's own `--install-extension` (what users do), a folder by a link (the extension as built in place)
  */
 
 /**
@@ -481,13 +484,12 @@ export async function startCodeServer(options = {}) {
   // Our own config file: otherwise code-server writes ~/.config/code-server/config.yaml with a password.
   const configFile = path.join(root, 'config.yaml');
   await fsp.writeFile(configFile, `bind-addr: ${LOOPBACK}:${port}\nauth: none\ncert: false\n`);
+  const folderArgs = ['--config', configFile, '--user-data-dir', userDataDir, '--extensions-dir', extensionsDir];
   const args = [
     codeServerEntry(dir),
-    '--config', configFile,
+    ...folderArgs,
     '--auth', 'none',
     '--bind-addr', `${LOOPBACK}:${port}`,
-    '--user-data-dir', userDataDir,
-    '--extensions-dir', extensionsDir,
     '--disable-telemetry',
     '--disable-update-check',
     '--disable-getting-started-override',
@@ -509,6 +511,10 @@ export async function startCodeServer(options = {}) {
   delete env.PASSWORD; // never let an inherited password turn auth back on
   delete env.HASHED_PASSWORD;
   delete env.PORT; // code-server reads $PORT; the port is given by --bind-addr
+
+  for (const extension of options.installExtensions ?? []) {
+    await installExtension({ node: node.execPath, entry: codeServerEntry(dir), folderArgs, env, extensionsDir }, extension);
+  }
   // Its extension host, pty host and file watcher are forked from this Node (process.execPath).
   const child = spawn(node.execPath, args, { env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
@@ -582,6 +588,28 @@ export async function startCodeServer(options = {}) {
     exited: () => exited,
     stop,
   };
+}
+
+/**
+ * Installs one extension into a code-server's extensions-dir before it starts: a `.vsix` through
+ * code-server's `--install-extension` (it unpacks the package and records it in extensions.json,
+ * as for a user), a folder by a link named `<publisher>.<name>-<version>` (scanned like an
+ * installed one, so the plain workbench URL loads it too).
+ * @param {{ node: string, entry: string, folderArgs: string[], env: NodeJS.ProcessEnv, extensionsDir: string }} target
+ * @param {string} extension a .vsix file or an extension folder
+ */
+async function installExtension({ node, entry, folderArgs, env, extensionsDir }, extension) {
+  if (extension.endsWith('.vsix')) {
+    try {
+      await promisify(execFile)(node, [entry, ...folderArgs, '--install-extension', extension, '--force'], { env, timeout: 120_000 });
+    } catch (error) {
+      const failure = /** @type {{ message: string, stdout?: string, stderr?: string }} */ (error);
+      throw new Error(`code-server --install-extension ${extension} failed: ${failure.message}\n${failure.stdout ?? ''}${failure.stderr ?? ''}`);
+    }
+    return;
+  }
+  const manifest = JSON.parse(await fsp.readFile(path.join(extension, 'package.json'), 'utf8'));
+  await fsp.symlink(path.resolve(extension), path.join(extensionsDir, `${manifest.publisher}.${manifest.name}-${manifest.version}`), 'dir');
 }
 
 /**

@@ -85,8 +85,9 @@ export async function runPass(browser, version, pass, options, cleanups) {
 
   const codeServer = await startCodeServer({
     host: version,
-    trustDisabled: pass === 'trusted',
+    trustDisabled: pass !== 'untrusted',
     verbose: options.verbose,
+    installExtensions: options.vsix ? [options.vsix] : [],
     keepDirs: true, // removed below, after the logs had a chance to be printed
     env: {
       WAT_TEST_PASS: pass,

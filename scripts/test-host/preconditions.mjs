@@ -21,10 +21,10 @@ export function missingExtensionEntry(extensionDir) {
 
 /**
  * The first precondition of an integration run that is not met, or undefined when all are.
- * @param {Pick<import('./cli.mjs').RunOptions, 'extensionDir' | 'testsPath' | 'fixtureDir' | 'chromiumPath'>} options
+ * @param {Pick<import('./cli.mjs').RunOptions, 'extensionDir' | 'testsPath' | 'fixtureDir' | 'chromiumPath' | 'vsix'>} options
  * @returns {string | undefined}
  */
-export function unmetPrecondition({ extensionDir, testsPath, fixtureDir, chromiumPath }) {
+export function unmetPrecondition({ extensionDir, testsPath, fixtureDir, chromiumPath, vsix }) {
   let missingEntry;
   try {
     missingEntry = missingExtensionEntry(extensionDir);
@@ -34,6 +34,7 @@ export function unmetPrecondition({ extensionDir, testsPath, fixtureDir, chromiu
   if (missingEntry) return `extension entry ${missingEntry} is missing; build it first (node esbuild.mjs)`;
   if (!fs.existsSync(testsPath)) return `tests module ${testsPath} is missing; compile first (npx tsc -p .)`;
   if (!fs.existsSync(fixtureDir)) return `fixture workspace ${fixtureDir} is missing`;
+  if (vsix && !fs.existsSync(vsix)) return `package ${vsix} is missing; build it first (npm run package)`;
   if (!fs.existsSync(chromiumPath)) return `no browser at ${chromiumPath} (apt-get install chromium, or set CHROMIUM_PATH)`;
   return undefined;
 }

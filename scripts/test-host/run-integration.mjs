@@ -14,6 +14,9 @@
 //   node scripts/test-host/run-integration.mjs [--vscode floor|newest|all|<version>] [--pass trusted|untrusted]
 //                                              [--grep <text>] [--verbose]
 //   (--vscode and --pass may be repeated or comma-separated; default: every version, both passes)
+//   node scripts/test-host/run-integration.mjs --vsix <file.vsix> [--vscode ...]
+//   (the package is installed with code-server's --install-extension, as users install it, and
+//   test/installed runs against it in one pass named `installed`: DESIGN.md section 7)
 //
 // Environment:
 //   WAT_VSCODE                  default for --vscode (floor, newest, all, or a version such as 1.139.1)
@@ -81,7 +84,8 @@ try {
     if (cleanups.interrupted) break;
   }
   const { browser, closeBrowser } = await launchBrowser(chromium, options.chromiumPath, cleanups);
-  console.log(`Browser: Chromium ${browser.version()} (headless); extension ${options.extensionDir}${options.grep ? `; grep "${options.grep}"` : ''}`);
+  const extension = options.vsix ? `package ${options.vsix} (installed)` : `extension ${options.extensionDir}`;
+  console.log(`Browser: Chromium ${browser.version()} (headless); ${extension}${options.grep ? `; grep "${options.grep}"` : ''}`);
   runs: for (const host of options.hosts) {
     for (const pass of options.passes) {
       if (cleanups.interrupted) break runs;
@@ -92,7 +96,7 @@ try {
         printPassVerdict(result);
         continue;
       }
-      banner(`Integration tests, ${hostLabel(host)}, pass: ${pass}`);
+      banner(`${options.vsix ? 'Installed-package tests' : 'Integration tests'}, ${hostLabel(host)}, pass: ${pass}`);
       const result = await runPass(browser, host, pass, options, cleanups);
       results.push(result);
       if (cleanups.interrupted) break runs;

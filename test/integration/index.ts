@@ -28,7 +28,13 @@ function findTests(dir: string, out: string[] = []): string[] {
   return out.sort();
 }
 
-export async function run(): Promise<void> {
+/** VS Code calls this: runs every test file of this folder. */
+export function run(): Promise<void> {
+  return runTestsIn(__dirname);
+}
+
+/** Runs every `*.test.js` under `dir` in this extension host, reporting as described above (test/installed reuses it). */
+export async function runTestsIn(dir: string): Promise<void> {
   const reportFile = process.env.WAT_TEST_REPORT;
   const write = (text: string): void => {
     if (reportFile) fs.appendFileSync(reportFile, text);
@@ -51,7 +57,7 @@ export async function run(): Promise<void> {
 
   const mocha = new Mocha({ ui: 'bdd', timeout: 30_000, reporter: 'spec', color: Base.useColors });
   if (process.env.WAT_TEST_GREP) mocha.grep(process.env.WAT_TEST_GREP);
-  const files = findTests(__dirname);
+  const files = findTests(dir);
   for (const f of files) mocha.addFile(f);
 
   try {
@@ -69,7 +75,7 @@ export async function run(): Promise<void> {
       );
     }
     if (summary.failures > 0) throw new Error(`${summary.failures} of ${summary.tests} integration tests failed`);
-    if (summary.tests === 0) throw new Error(`no integration tests ran (${files.length} test files found under ${__dirname})`);
+    if (summary.tests === 0) throw new Error(`no integration tests ran (${files.length} test files found under ${dir})`);
   } catch (err) {
     write(`\nIntegration run failed: ${err instanceof Error ? err.stack ?? err.message : String(err)}\n`);
     throw err;

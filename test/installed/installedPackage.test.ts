@@ -1,0 +1,61 @@
+// The .vsix users install (DESIGN.md section 7): installed into code-server with --install-extension,
+// it holds only what users need, registers every tool of the tool list and answers a read.
+import * as assert from 'assert';
+import * as fs from 'fs';
+import * as path from 'path';
+import * as vscode from 'vscode';
+import { TOOLS } from '../../src/core/tools';
+import { invoke, REPO, workspaceRoot } from '../integration/support/tools';
+
+const EXTENSION_ID = 'workspace-agent-tools.workspace-agent-tools';
+
+/** Every file under `dir`, relative, with `/` separators. */
+function filesUnder(dir: string, prefix = ''): string[] {
+  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const relative = prefix + entry.name;
+    return entry.isDirectory() ? filesUnder(path.join(dir, entry.name), `${relative}/`) : [relative];
+  });
+}
+
+function installedExtension(): vscode.Extension<unknown> {
+  const extension = vscode.extensions.getExtension(EXTENSION_ID);
+  assert.ok(extension, `${EXTENSION_ID} is not installed`);
+  return extension;
+}
+
+describe('the installed .vsix', () => {
+  before(async () => {
+    await installedExtension().activate();
+  });
+
+  it('is loaded from the extensions folder, not from this repository', () => {
+    const extension = installedExtension();
+    const version = (extension.packageJSON as { version: string }).version;
+    assert.strictEqual(path.basename(extension.extensionPath), `${EXTENSION_ID}-${version}`);
+    assert.notStrictEqual(path.resolve(extension.extensionPath), REPO);
+    assert.ok(!path.resolve(extension.extensionPath).startsWith(REPO + path.sep), extension.extensionPath);
+  });
+
+  it('holds the bundle, its run-time files and the docs, and no sources, tests or node_modules', () => {
+    const files = filesUnder(installedExtension().extensionPath);
+    // vsce stores the readme as readme.md and the licence as LICENSE.txt.
+    const names = new Set(files.map((file) => file.toLowerCase().replace(/^license\.txt$/, 'license')));
+    for (const needed of ['package.json', 'readme.md', 'license', 'dist/extension.js', 'dist/tree-sitter.wasm', 'dist/tree-sitter-bash.wasm', 'dist/pdfjs/pdf.mjs', 'dist/pdfjs/pdf.worker.mjs']) {
+      assert.ok(names.has(needed), `${needed} is missing from the package: ${files.join(', ')}`);
+    }
+    const unwanted = files.filter((file) => /^(src|out|test|scripts|node_modules|demo|\.cache)\//.test(file) || /\.(ts|map)$/.test(file));
+    assert.deepStrictEqual(unwanted, []);
+  });
+
+  it('registers every tool of the tool list with vscode.lm', () => {
+    const registered = new Set(vscode.lm.tools.map((tool) => tool.name));
+    const missing = TOOLS.map((tool) => tool.name).filter((name) => !registered.has(name));
+    assert.deepStrictEqual(missing, []);
+  });
+
+  it('reads a workspace file through vscode.lm.invokeTool', async () => {
+    const expected = fs.readFileSync(path.join(workspaceRoot(), 'notes.txt'), 'utf8').split('\n')[0];
+    const { text } = await invoke('workspace_read_file', { file_path: 'notes.txt' });
+    assert.ok(text.startsWith(`     1\t${expected}`), text.slice(0, 200));
+  });
+});
