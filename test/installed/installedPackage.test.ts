@@ -53,6 +53,17 @@ describe('the installed .vsix', () => {
     assert.deepStrictEqual(missing, []);
   });
 
+  it('gives chat its custom agent where VS Code reads contributes.chatAgents', async function () {
+    // VS Code 1.100 has no such contribution point (nor this internal listing command) and ignores it.
+    if (!(await vscode.commands.getCommands(false)).includes('_listExtensionPromptFiles')) this.skip();
+    const files = await vscode.commands.executeCommand<{ uri: { path: string }; type: string; extensionId: string }[]>('_listExtensionPromptFiles');
+    const ours = files.filter((file) => file.extensionId.toLowerCase() === EXTENSION_ID);
+    assert.deepStrictEqual(
+      ours.map((file) => [file.type, path.posix.basename(file.uri.path)]),
+      [['agent', 'workspace-tools.agent.md']],
+    );
+  });
+
   it('reads a workspace file through vscode.lm.invokeTool', async () => {
     const expected = fs.readFileSync(path.join(workspaceRoot(), 'notes.txt'), 'utf8').split('\n')[0];
     const { text } = await invoke('workspace_read_file', { file_path: 'notes.txt' });

@@ -75,6 +75,21 @@ describe('tools/manifest', () => {
     }
   });
 
+  it('ships a custom agent that lists every tool by its full reference name, and only those', () => {
+    // VS Code 1.139 reads contributes.chatAgents; an extension tool's full reference name is
+    // `<publisher>.<name>/<toolReferenceName>` (older versions ignore the contribution point).
+    const [agent] = manifest.contributes.chatAgents as { path: string }[];
+    const text = fs.readFileSync(path.join(REPO_ROOT, agent.path), 'utf8');
+    const frontMatter = /^---\n([\s\S]*?)\n---\n/.exec(text)?.[1] ?? '';
+    const toolsLine = /^tools: \[(.*)\]$/m.exec(frontMatter)?.[1] ?? '';
+    const listed = [...toolsLine.matchAll(/'([^']+)'/g)].map((match) => match[1]);
+    const extensionId = `${manifest.publisher}.${manifest.name}`;
+    assert.deepEqual([...listed].sort(), TOOLS.map((spec) => `${extensionId}/${spec.toolReferenceName}`).sort());
+    assert.match(frontMatter, /^name: .+$/m);
+    assert.match(frontMatter, /^description: .+$/m);
+    for (const spec of TOOLS) assert.ok(text.includes(`\`${spec.name}\``), `the agent's instructions never mention ${spec.name}`);
+  });
+
   it('rejects unknown input fields in every schema', () => {
     for (const spec of TOOLS) {
       assert.equal(spec.inputSchema.additionalProperties, false, spec.name);
