@@ -35,8 +35,7 @@ export class JsonEventParser {
     if (line.startsWith('{"type":"begin"')) {
       const data = (JSON.parse(line) as { data: { path: JsonText } }).data;
       const relative = this.toRelative(decodeJsonText(data.path).text);
-      const filtered = this.request.scope.rootKind === 'directory' && this.request.include !== undefined && !this.request.include(relative);
-      const skip = filtered || this.excluded(relative);
+      const skip = skipsFile(this.request, this.excluded, relative);
       const keepLines = !skip && this.request.mode === 'content' && this.collector.wants(relative);
       this.current = { path: relative, skip, keepLines, lines: [], matchingLines: 0, storedMatches: 0 };
       return;
@@ -65,6 +64,12 @@ export class JsonEventParser {
       }
     }
   }
+}
+
+/** True when a file ripgrep reports is not a result: outside the grep's `include` glob, or hidden by files.exclude. */
+export function skipsFile(request: GrepRequest, excluded: (relative: string) => boolean, relative: string): boolean {
+  const filtered = request.scope.rootKind === 'directory' && request.include !== undefined && !request.include(relative);
+  return filtered || excluded(relative);
 }
 
 function decodeJsonText(value: JsonText): { text: string; bytes?: Buffer } {

@@ -1,5 +1,6 @@
 // The search engine for the local disk: ripgrep with our rules as flags (args.ts), one process per
-// search (run.ts), its --json events read as they arrive (jsonEvents.ts).
+// search (run.ts), its --json events (jsonEvents.ts) or, for the modes that print no lines, its
+// count lines (countLines.ts) read as they arrive.
 import { StringDecoder } from 'node:string_decoder';
 import { minimatch } from 'minimatch';
 import { BugError } from '../../errors';
@@ -8,6 +9,7 @@ import type { FileListing, GlobHints, GrepCollector, GrepRequest, SearchEngine, 
 import { IgnoreRules } from '../ignoreRules';
 import { InvalidRegexError } from '../regex';
 import { hintArgs, pathArgument, pathExcluded, ruleArgs } from './args';
+import { CountLineParser } from './countLines';
 import { JsonEventParser } from './jsonEvents';
 import { failOnError, runRipgrep, type RipgrepRun } from './run';
 
@@ -101,7 +103,8 @@ export class RipgrepSearchEngine implements SearchEngine {
   async grep(request: GrepRequest, limits: SearchLimits, collector: GrepCollector): Promise<SearchOutcome> {
     const { scope, regex } = request;
     const target = pathArgument(scope);
-    const args = ['--json', '--crlf', ...ruleArgs(scope)];
+    const printsLines = request.mode === 'content';
+    const args = [...(printsLines ? ['--json'] : ['--count', '--with-filename', '--null', '--line-buffered']), '--crlf', ...ruleArgs(scope)];
     if (scope.rootKind === 'directory') {
       args.push(...hintArgs(request.hints));
     }
@@ -120,8 +123,19 @@ export class RipgrepSearchEngine implements SearchEngine {
     }
     args.push('--regexp', regex.pattern, '--', target.arg);
 
-    const parser = new JsonEventParser(request, collector, target.toRelative, pathExcluded(scope));
     const decoder = new StringDecoder('utf8');
+    // A single file is complete once it is reported; only a folder search has more to skip.
+    const stopWhenEnough = scope.rootKind === 'directory';
+    if (!printsLines) {
+      const counts = new CountLineParser(request, collector, target.toRelative, pathExcluded(scope));
+      const run = await this.run(scope, args, limits, (chunk, stop) => {
+        if (!counts.write(decoder.write(chunk), stopWhenEnough)) {
+          stop();
+        }
+      });
+      return this.grepOutcome(run, counts.found);
+    }
+    const parser = new JsonEventParser(request, collector, target.toRelative, pathExcluded(scope));
     let rest = '';
     const run = await this.run(scope, args, limits, (chunk, stop) => {
       const text = rest + decoder.write(chunk);
@@ -129,18 +143,22 @@ export class RipgrepSearchEngine implements SearchEngine {
       for (let end = text.indexOf('\n', start); end !== -1; end = text.indexOf('\n', start)) {
         parser.line(text.slice(start, end));
         start = end + 1;
-        // A single file is complete once it is reported; only a folder search has more to skip.
-        if (collector.enough && scope.rootKind === 'directory') {
+        if (stopWhenEnough && collector.enough) {
           stop();
           return;
         }
       }
       rest = text.slice(start);
     });
+    return this.grepOutcome(run, parser.found);
+  }
+
+  /** How a grep's ripgrep run ended; throws for a pattern ripgrep refused or a failure with nothing found. */
+  private grepOutcome(run: RipgrepRun, found: number): SearchOutcome {
     if (run.exitCode === 2 && /regex/i.test(run.stderr)) {
       throw new InvalidRegexError(run.stderr.trim().replace(/^rg: /, ''));
     }
-    failOnError(run, parser.found > 0);
+    failOnError(run, found > 0);
     return { timedOut: run.timedOut, stoppedEarly: run.stopped };
   }
 
