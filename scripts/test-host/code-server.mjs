@@ -469,7 +469,9 @@ export async function startCodeServer(options = {}) {
   const xdgConfig = path.join(root, 'xdg-config');
   const xdgData = path.join(root, 'xdg-data');
   const xdgCache = path.join(root, 'xdg-cache');
+  const xdgRuntime = path.join(root, 'xdg-runtime');
   for (const d of [userDataDir, extensionsDir, xdgConfig, xdgData, xdgCache]) await fsp.mkdir(d, { recursive: true });
+  await fsp.mkdir(xdgRuntime, { mode: 0o700 });
   // A quiet workbench: no welcome page, tips or (1.139) chat view over what the tests and
   // screenshots look at. A version ignores the settings it does not know.
   await fsp.mkdir(path.join(userDataDir, 'User'), { recursive: true });
@@ -502,9 +504,11 @@ export async function startCodeServer(options = {}) {
 
   // code-server writes config.yaml/coder-logs under XDG_CONFIG_HOME/XDG_DATA_HOME and VS Code a
   // device id under XDG_CACHE_HOME: keep all of it in the temp folder, not in the user's home.
+  // VS Code makes its IPC sockets (vscode-ipc-*.sock) in XDG_RUNTIME_DIR, else in /tmp, where
+  // they outlive the server; here they go with the temp folder.
   // (The extension host inherits these; HOME itself is left alone.)
   /** @type {NodeJS.ProcessEnv} */
-  const env = { ...process.env, XDG_CONFIG_HOME: xdgConfig, XDG_DATA_HOME: xdgData, XDG_CACHE_HOME: xdgCache };
+  const env = { ...process.env, XDG_CONFIG_HOME: xdgConfig, XDG_DATA_HOME: xdgData, XDG_CACHE_HOME: xdgCache, XDG_RUNTIME_DIR: xdgRuntime };
   // No extension gallery (open-vsx.org) unless asked for: tests must not touch the network.
   if (options.gallery !== true) env.EXTENSIONS_GALLERY = '{}';
   Object.assign(env, options.env);
