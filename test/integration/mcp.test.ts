@@ -8,11 +8,12 @@ import * as path from 'path';
 import * as vscode from 'vscode';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { ActivityRecord } from '../../src/core/activity/activityRecord';
 import { TOOLS } from '../../src/core/tools';
 import { CommandId, UriScheme } from '../../src/vscode/commandIds';
-import { invoke, REPO, workspaceRoot } from './support/tools';
+import { invoke, REPO, withSettings, workspaceRoot } from './support/tools';
 
 const RELAY = path.join(REPO, 'dist/mcp.js');
 
@@ -205,5 +206,37 @@ describe('MCP front (extension host, SDK client over dist/mcp.js)', function () 
     assert.match(await vscode.commands.executeCommand<string>(CommandId.copyMcpConfigCodex), /^\[mcp_servers\.workspace-agent-tools\]\ncommand = "node"\nargs = \[".*mcp\.js"\]/);
     const gemini = JSON.parse(await vscode.commands.executeCommand<string>(CommandId.copyMcpConfigGemini)) as { mcpServers: Record<string, { args: string[] }> };
     assert.deepEqual(gemini.mcpServers['workspace-agent-tools'].args, config.args);
+  });
+});
+
+describe('MCP loopback HTTP mode (extension host)', function () {
+  this.timeout(60_000);
+
+  it('is off by default, and when turned on serves MCP on 127.0.0.1 only with the bearer token', async () => {
+    await waitFor(async () => (await vscode.commands.executeCommand<{ lockFile?: string }>(CommandId.mcpStatus)).lockFile, 'the MCP endpoint');
+    assert.strictEqual((await vscode.commands.executeCommand<{ http?: unknown }>(CommandId.mcpStatus)).http, undefined);
+    await withSettings({ 'mcp.http': true }, async () => {
+      const http = await waitFor(async () => (await vscode.commands.executeCommand<{ http?: { url: string; token: string } }>(CommandId.mcpStatus)).http, 'the HTTP endpoint');
+      assert.match(http.url, /^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
+      const lock = JSON.parse(fs.readFileSync((await vscode.commands.executeCommand<{ lockFile: string }>(CommandId.mcpStatus)).lockFile, 'utf8')) as { http?: { url: string } };
+      assert.strictEqual(lock.http?.url, http.url);
+      const initialize = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'page', version: '1' } } });
+      const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+      assert.strictEqual((await fetch(http.url, { method: 'POST', headers, body: initialize })).status, 401);
+      assert.strictEqual((await fetch(http.url, { method: 'POST', headers: { ...headers, authorization: `Bearer ${http.token}`, origin: 'http://evil.example' }, body: initialize })).status, 403);
+      const client = new Client({ name: 'gemini-cli-mcp-client', version: '1' });
+      await client.connect(new StreamableHTTPClientTransport(new URL(http.url), { requestInit: { headers: { Authorization: `Bearer ${http.token}` } } }));
+      try {
+        const result = await client.callTool({ name: 'workspace_read_file', arguments: { file_path: 'notes.txt', limit: 1 } });
+        assert.match(textOf(result), /^ {5}1\t/);
+        const records = await vscode.commands.executeCommand<ActivityRecord[]>(CommandId.listActivity);
+        assert.strictEqual(records[0].client, 'mcp:gemini-cli-mcp-client');
+      } finally {
+        await client.close();
+      }
+      const copied = JSON.parse((await vscode.commands.executeCommand<string>(CommandId.copyMcpHttpConfig)) ?? '{}') as { mcpServers: Record<string, { url: string; headers: Record<string, string> }> };
+      assert.deepEqual(copied.mcpServers['workspace-agent-tools'], { type: 'http', url: http.url, headers: { Authorization: `Bearer ${http.token}` } });
+    });
+    await waitFor(async () => (await vscode.commands.executeCommand<{ http?: unknown }>(CommandId.mcpStatus)).http === undefined, 'the HTTP endpoint to stop');
   });
 });

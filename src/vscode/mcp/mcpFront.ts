@@ -42,38 +42,52 @@ export class McpFront implements vscode.Disposable {
     ];
   }
 
-  /** Starts (or restarts) what the settings ask for; resolves when done. */
+  /**
+   * Brings the endpoints in line with the settings; resolves when done. The socket endpoint keeps
+   * its sessions when only the HTTP mode changes.
+   */
   restart(): Promise<void> {
-    this.queue = this.queue.then(async () => {
-      this.stop();
-      const settings = readMcpSettings();
-      if (!settings.enabled) {
-        return;
-      }
-      try {
-        if (settings.http) {
-          this.http = await LoopbackHttpEndpoint.start({
-            port: settings.httpPort,
-            createServer: () => this.newServer(),
-            onRefused: (reason) => this.log.appendLine(`MCP (HTTP): refused a request: ${reason}.`),
-          });
-          this.log.appendLine(`MCP: serving over HTTP at ${this.http.url} (bearer token required).`);
-        }
-        this.endpoint = await McpEndpoint.start(
-          {
-            dir: runtimeFolder(),
-            onSession: (transport) => void this.newServer().connect(transport),
-            onRefused: () => this.log.appendLine('MCP: refused a connection that did not send this window\'s nonce.'),
-          },
-          this.facts(),
-        );
-        this.log.appendLine(`MCP: serving this window's tools on ${this.endpoint.socketPath} (lock file ${this.endpoint.lockFile}).`);
-      } catch (error) {
-        this.log.appendLine(`MCP: could not start the endpoint: ${error instanceof Error ? error.message : String(error)}`);
-        void vscode.window.showWarningMessage(`Workspace Agent Tools could not start its MCP endpoint: ${error instanceof Error ? error.message : String(error)}`);
-      }
+    this.queue = this.queue.then(() => this.apply()).catch((error: unknown) => {
+      const message = error instanceof Error ? error.message : String(error);
+      this.log.appendLine(`MCP: could not start the endpoint: ${message}`);
+      void vscode.window.showWarningMessage(`Workspace Agent Tools could not start its MCP endpoint: ${message}`);
     });
     return this.queue;
+  }
+
+  private async apply(): Promise<void> {
+    const settings = readMcpSettings();
+    if (!settings.enabled) {
+      this.stop();
+      return;
+    }
+    const wantedPort = settings.http ? settings.httpPort : undefined;
+    if (this.http && (wantedPort === undefined || (wantedPort !== 0 && wantedPort !== this.http.port))) {
+      this.http.close();
+      this.http = undefined;
+      this.log.appendLine('MCP: stopped serving over HTTP.');
+    }
+    if (wantedPort !== undefined && !this.http) {
+      this.http = await LoopbackHttpEndpoint.start({
+        port: wantedPort,
+        createServer: () => this.newServer(),
+        onRefused: (reason) => this.log.appendLine(`MCP (HTTP): refused a request: ${reason}.`),
+      });
+      this.log.appendLine(`MCP: serving over HTTP at ${this.http.url} (bearer token required).`);
+    }
+    if (this.endpoint) {
+      this.announce();
+      return;
+    }
+    this.endpoint = await McpEndpoint.start(
+      {
+        dir: runtimeFolder(),
+        onSession: (transport) => void this.newServer().connect(transport),
+        onRefused: () => this.log.appendLine("MCP: refused a connection that did not send this window's nonce."),
+      },
+      this.facts(),
+    );
+    this.log.appendLine(`MCP: serving this window's tools on ${this.endpoint.socketPath} (lock file ${this.endpoint.lockFile}).`);
   }
 
   /** The lock file's facts as they are now. */
