@@ -6,7 +6,7 @@ import * as net from 'node:net';
 import * as path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { acceptHandshake, newNonce } from './handshake';
-import { lockFilePath, removeQuietly, writeLockFile, type WindowLock } from './lockFiles';
+import { lockFilePath, readLiveLocks, removeQuietly, writeLockFile, type WindowLock } from './lockFiles';
 import { ensurePrivateFolder } from './privateFolder';
 import { SocketTransport } from './socketTransport';
 
@@ -36,6 +36,8 @@ export class McpEndpoint {
   /** Listens on a fresh socket in the private folder and writes the lock file. */
   static async start(options: EndpointOptions, facts: WindowFacts): Promise<McpEndpoint> {
     ensurePrivateFolder(options.dir);
+    // Clears the lock files (and sockets) windows that crashed left behind.
+    readLiveLocks(options.dir);
     const id = `${process.pid}-${randomBytes(6).toString('hex')}`;
     const socketPath = process.platform === 'win32' ? `\\\\.\\pipe\\workspace-agent-tools-${id}-${randomBytes(12).toString('hex')}` : path.join(options.dir, `${id}.sock`);
     const nonce = newNonce();

@@ -165,6 +165,21 @@ describe('MCP front (extension host, SDK client over dist/mcp.js)', function () 
       await waitFor(() => proposalTabs().length === 0, 'the diff to close');
       assert.strictEqual(fs.existsSync(target), false);
     });
+
+    it('withdraws the question and writes nothing when the agent goes away mid-review', async () => {
+      const target = abs('mcp-abandoned.txt');
+      fs.rmSync(target, { force: true });
+      const leaving = await startAgent('codex-mcp-client');
+      const call = leaving.callTool({ name: 'workspace_write_file', arguments: { file_path: 'mcp-abandoned.txt', content: 'orphan\n' } }).catch(() => undefined);
+      await waitFor(() => proposalTabs()[0], 'the diff editor');
+      const [question] = await pending();
+      assert.strictEqual(question.caller, 'Codex CLI');
+      await leaving.close();
+      await call;
+      await waitFor(async () => (await pending()).length === 0, 'the question to go');
+      await waitFor(() => proposalTabs().length === 0, 'the diff to close');
+      assert.strictEqual(fs.existsSync(target), false);
+    });
   });
 
   describe('in an untrusted window', () => {

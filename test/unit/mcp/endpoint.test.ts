@@ -194,6 +194,18 @@ describe('mcp endpoint and relay', function () {
     assert.deepEqual(readLiveLocks(dir), []);
   });
 
+  it('clears the lock files of dead windows when a window starts', async () => {
+    const stale = lockFilePath(dir, 'crashed');
+    writeLockFile(stale, { version: 1, pid: 4_194_304 + 2, endpoint: path.join(dir, 'crashed.sock'), nonce: 'b'.repeat(64), folders: [workspace], trusted: true, app: 'Gone' });
+    const second = await McpEndpoint.start({ dir, onSession: () => undefined }, { folders: [], trusted: false, app: 'Second' });
+    try {
+      assert.equal(fs.existsSync(stale), false);
+      assert.equal(fs.existsSync(endpoint.lockFile), true);
+    } finally {
+      second.close();
+    }
+  });
+
   it('ignores and removes the lock file of a window whose process is gone', () => {
     const stale = lockFilePath(dir, 'stale');
     // A pid above the kernel's maximum is never alive.
