@@ -12,9 +12,11 @@ import { CallToolRequestSchema, ListToolsRequestSchema, type Tool as McpTool } f
 import { connectWithNonce } from './handshake';
 import { chooseWindow, readLiveLocks } from './lockFiles';
 import { runtimeFolder, verifyEndpointSocket } from './privateFolder';
+import { MCP_SERVER_NAME, MCP_SERVER_TITLE } from './serverInfo';
 import { SocketTransport } from './socketTransport';
 
-export const SERVER_NAME = 'workspace-agent-tools';
+/** The extension's package name, to find its package.json from the relay's folder. */
+const EXTENSION_PACKAGE = 'workspace-agent-tools';
 
 /** The folder to serve: --workspace <folder>, else the working folder. */
 export function wantedFolder(argv: readonly string[], cwd: string): string {
@@ -53,7 +55,7 @@ function manifestTools(): McpTool[] {
         name?: string;
         contributes?: { languageModelTools?: { name: string; displayName: string; modelDescription: string; inputSchema: McpTool['inputSchema']; tags?: string[] }[] };
       };
-      if (manifest.name === SERVER_NAME) {
+      if (manifest.name === EXTENSION_PACKAGE) {
         return (manifest.contributes?.languageModelTools ?? []).map((tool) => ({
           name: tool.name,
           title: tool.displayName,
@@ -71,7 +73,7 @@ function manifestTools(): McpTool[] {
 
 /** Answers as an MCP server with no window behind it: the tools are listed, every call fails with `reason`. */
 export function unavailableServer(reason: string, version: string): Server {
-  const server = new Server({ name: SERVER_NAME, version }, { capabilities: { tools: {} }, instructions: reason });
+  const server = new Server({ name: MCP_SERVER_NAME, title: MCP_SERVER_TITLE, version }, { capabilities: { tools: {} }, instructions: reason });
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: manifestTools() }));
   server.setRequestHandler(CallToolRequestSchema, (request) => ({ content: [{ type: 'text', text: `${request.params.name} cannot run: ${reason}` }], isError: true }));
   return server;

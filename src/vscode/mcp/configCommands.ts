@@ -5,7 +5,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { CommandId } from '../commandIds';
 import type { McpFront } from './mcpFront';
-import { MCP_SERVER_NAME } from './toolServer';
+import { MCP_SERVER_NAME } from '../../mcp/serverInfo';
 
 /** How to start the relay: Node with dist/mcp.js of this installation. */
 export interface McpServerConfig {

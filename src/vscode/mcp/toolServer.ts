@@ -7,9 +7,8 @@ import * as vscode from 'vscode';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type Implementation, type Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
 import type { Tool, ToolResult } from '../../core/tools/toolSpec';
+import { MCP_SERVER_NAME, MCP_SERVER_TITLE } from '../../mcp/serverInfo';
 import { callTool, failureMessage, type ToolServices } from '../tools/registration';
-
-export const MCP_SERVER_NAME = 'workspace-agent-tools';
 
 /** A tool as MCP lists it; annotations say which tools only read and which change things. */
 export function describeForMcp(tool: Tool): McpTool {
@@ -57,7 +56,7 @@ function errorResult(text: string): CallToolResult {
 
 /** A new MCP server for one connection (the SDK's Server serves one transport). */
 export function createToolServer(tools: readonly Tool[], services: ToolServices, version: string): Server {
-  const server = new Server({ name: MCP_SERVER_NAME, title: 'Workspace Agent Tools', version }, { capabilities: { tools: {} } });
+  const server = new Server({ name: MCP_SERVER_NAME, title: MCP_SERVER_TITLE, version }, { capabilities: { tools: {} } });
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: servedTools(tools, vscode.workspace.isTrusted).map(describeForMcp) }));
   server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
     const { name, arguments: input } = request.params;
