@@ -4,6 +4,7 @@
 // approval commands.
 import * as assert from 'assert';
 import * as fs from 'fs';
+import * as os from 'os';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -13,6 +14,8 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { ActivityRecord } from '../../src/core/activity/activityRecord';
 import { TOOLS } from '../../src/core/tools';
 import { CommandId, UriScheme } from '../../src/vscode/commandIds';
+import { ActivityLog } from '../../src/vscode/ui/activityLog';
+import { ActivityTreeProvider } from '../../src/vscode/ui/activityView';
 import { invoke, REPO, withSettings, workspaceRoot } from './support/tools';
 
 const RELAY = path.join(REPO, 'dist/mcp.js');
@@ -107,11 +110,21 @@ describe('MCP front (extension host, SDK client over dist/mcp.js)', function () 
     assert.match(textOf(result), /Invalid input for workspace_read_file: .*missing required field "file_path"/);
   });
 
-  it('names the client in the activity log', async () => {
+  it('names the client in the activity log and the Activity view', async () => {
     await agent.callTool({ name: 'workspace_list_directory', arguments: {} });
     const records = await vscode.commands.executeCommand<ActivityRecord[]>(CommandId.listActivity);
     const record = records.find((each) => each.tool === 'workspace_list_directory');
     assert.strictEqual(record?.client, 'mcp:claude-code');
+    const storage = fs.mkdtempSync(path.join(os.tmpdir(), 'wat-activity-'));
+    const log = new ActivityLog(storage);
+    try {
+      const item = new ActivityTreeProvider(log).getTreeItem(record);
+      assert.match(String(item.description), / · mcp:claude-code$/);
+      assert.match((item.tooltip as vscode.MarkdownString).value, /workspace_list_directory client=mcp:claude-code /);
+    } finally {
+      log.dispose();
+      fs.rmSync(storage, { recursive: true, force: true });
+    }
   });
 
   describe('in a trusted window', () => {
@@ -127,6 +140,8 @@ describe('MCP front (extension host, SDK client over dist/mcp.js)', function () 
       assert.strictEqual((await vscode.workspace.openTextDocument(diff.modified)).getText(), 'from the agent\n');
       const [question] = await pending();
       assert.strictEqual(question.caller, 'Claude Code');
+      const tab = vscode.window.tabGroups.all.flatMap((group) => group.tabs).find((each) => each.input === diff || (each.input instanceof vscode.TabInputTextDiff && each.input.modified.toString() === diff.modified.toString()));
+      assert.match(tab?.label ?? '', /^Claude Code, Write File: mcp-created\.txt \(new file\)/);
       assert.strictEqual(fs.existsSync(target), false, 'nothing is written before the answer');
       assert.ok(await vscode.commands.executeCommand<boolean>(CommandId.approve));
       const result = await call;
