@@ -104,6 +104,12 @@ describe('MCP front (extension host, SDK client over dist/mcp.js)', function () 
     assert.match(textOf(result), /^Denied by file\.system_path_read: /);
   });
 
+  it('redacts secrets before the result leaves the window', async () => {
+    fs.writeFileSync(abs('mcp-deploy.sh'), '#!/bin/sh\nexport GITHUB_TOKEN=ghp_R5v8KzQ2mN7pL4xW9tY3bC6dF1gH0jK2sA5e\n');
+    const result = await agent.callTool({ name: 'workspace_read_file', arguments: { file_path: 'mcp-deploy.sh' } });
+    assert.strictEqual(textOf(result), '     1\t#!/bin/sh\n     2\texport GITHUB_TOKEN=[REDACTED github secret, line 2]');
+  });
+
   it('refuses invalid input before the tool runs', async () => {
     const result = await agent.callTool({ name: 'workspace_read_file', arguments: { path: 'notes.txt' } });
     assert.strictEqual(result.isError, true);
@@ -179,6 +185,29 @@ describe('MCP front (extension host, SDK client over dist/mcp.js)', function () 
       await waitFor(async () => (await pending()).length === 0, 'the question to go');
       await waitFor(() => proposalTabs().length === 0, 'the diff to close');
       assert.strictEqual(fs.existsSync(target), false);
+    });
+
+    it('refuses writes in plan mode, with the plan-mode sentence', async () => {
+      const result = await withSettings({ planMode: true }, () => agent.callTool({ name: 'workspace_write_file', arguments: { file_path: 'mcp-plan.txt', content: 'x\n' } }));
+      assert.strictEqual(result.isError, true);
+      assert.match(textOf(result), /^workspace_write_file is refused because the user has the workspace in plan mode/);
+      assert.strictEqual(fs.existsSync(abs('mcp-plan.txt')), false);
+    });
+
+    it('asks in the window, naming the agent, before running a command the policy asks about', async () => {
+      const made = abs('mcp-command.txt');
+      fs.rmSync(made, { force: true });
+      const call = agent.callTool({ name: 'workspace_run_command', arguments: { command: 'touch mcp-command.txt' } });
+      const [question] = await waitFor(async () => {
+        const questions = await pending();
+        return questions.length > 0 && questions;
+      }, 'the command question');
+      assert.deepEqual([(question as { kind?: string }).kind, question.caller], ['command', 'Claude Code']);
+      assert.match(question.title, /touch mcp-command\.txt/);
+      assert.strictEqual(fs.existsSync(made), false, 'nothing runs before the answer');
+      assert.ok(await vscode.commands.executeCommand<boolean>(CommandId.approve));
+      assert.match(textOf(await call), /^Exit code: 0/);
+      assert.ok(fs.existsSync(made));
     });
 
     it('withdraws the question and writes nothing when the agent goes away mid-review', async () => {
