@@ -11,7 +11,7 @@ import { ensurePrivateFolder } from './privateFolder';
 import { SocketTransport } from './socketTransport';
 
 /** What the window says about itself in its lock file (the rest is the endpoint's). */
-export type WindowFacts = Pick<WindowLock, 'folders' | 'trusted' | 'app' | 'http'>;
+export type WindowFacts = Pick<WindowLock, 'folders' | 'trusted' | 'app'>;
 
 export interface EndpointOptions {
   /** The private folder (made 0700 if missing, refused if not private). */

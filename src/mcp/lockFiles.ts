@@ -24,8 +24,6 @@ export interface WindowLock {
   readonly trusted: boolean;
   /** The application (VS Code, code-server, ...) for messages. */
   readonly app: string;
-  /** The loopback HTTP endpoint, when the user turned it on. */
-  readonly http?: { readonly url: string; readonly token: string };
 }
 
 /** One lock file read from disk. */

@@ -4,6 +4,7 @@
 // approval commands.
 import * as assert from 'assert';
 import * as fs from 'fs';
+import * as net from 'net';
 import * as os from 'os';
 import * as path from 'path';
 import * as vscode from 'vscode';
@@ -277,8 +278,8 @@ describe('MCP loopback HTTP mode (extension host)', function () {
     await withSettings({ 'mcp.http': true }, async () => {
       const http = await waitFor(async () => (await vscode.commands.executeCommand<{ http?: { url: string; token: string } }>(CommandId.mcpStatus)).http, 'the HTTP endpoint');
       assert.match(http.url, /^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
-      const lock = JSON.parse(fs.readFileSync((await vscode.commands.executeCommand<{ lockFile: string }>(CommandId.mcpStatus)).lockFile, 'utf8')) as { http?: { url: string } };
-      assert.strictEqual(lock.http?.url, http.url);
+      // The token is not written anywhere: the copy command hands it out.
+      assert.doesNotMatch(fs.readFileSync((await vscode.commands.executeCommand<{ lockFile: string }>(CommandId.mcpStatus)).lockFile, 'utf8'), new RegExp(http.token));
       const initialize = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'page', version: '1' } } });
       const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
       assert.strictEqual((await fetch(http.url, { method: 'POST', headers, body: initialize })).status, 401);
@@ -297,5 +298,31 @@ describe('MCP loopback HTTP mode (extension host)', function () {
       assert.deepEqual(copied.mcpServers['workspace-agent-tools'], { type: 'http', url: http.url, headers: { Authorization: `Bearer ${http.token}` } });
     });
     await waitFor(async () => (await vscode.commands.executeCommand<{ http?: unknown }>(CommandId.mcpStatus)).http === undefined, 'the HTTP endpoint to stop');
+  });
+
+  it('keeps the socket endpoint serving when the HTTP port is taken', async () => {
+    const busy = net.createServer();
+    await new Promise<void>((resolve) => busy.listen(0, '127.0.0.1', resolve));
+    const port = (busy.address() as net.AddressInfo).port;
+    const before = (await vscode.commands.executeCommand<{ lockFile: string }>(CommandId.mcpStatus)).lockFile;
+    try {
+      await withSettings({ 'mcp.http': true, 'mcp.httpPort': port }, async () => {
+        // The failed start is logged and shown; the socket endpoint is the same one.
+        const status = await waitFor(async () => {
+          const now = await vscode.commands.executeCommand<{ lockFile?: string; http?: unknown; failures: Record<string, string> }>(CommandId.mcpStatus);
+          return now.failures['the MCP HTTP mode'] !== undefined && now;
+        }, 'the HTTP mode to fail');
+        assert.match(status.failures['the MCP HTTP mode'], /EADDRINUSE/);
+        assert.deepEqual([status.http, status.lockFile], [undefined, before]);
+        const agent = await startAgent('http-port-check');
+        try {
+          assert.notStrictEqual((await agent.callTool({ name: 'workspace_glob', arguments: { pattern: '*.txt' } })).isError, true);
+        } finally {
+          await agent.close();
+        }
+      });
+    } finally {
+      busy.close();
+    }
   });
 });

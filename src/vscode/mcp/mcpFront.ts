@@ -21,6 +21,8 @@ export class McpFront implements vscode.Disposable {
   private endpoint?: McpEndpoint;
   private http?: LoopbackHttpEndpoint;
   private readonly servers = new Set<Server>();
+  /** Why a part could not start, by part, until it starts. */
+  private readonly failures = new Map<string, string>();
   private readonly listeners: vscode.Disposable[];
   /** The start or stop in progress, so settings changes apply one after another. */
   private queue: Promise<void> = Promise.resolve();
@@ -44,39 +46,36 @@ export class McpFront implements vscode.Disposable {
 
   /**
    * Brings the endpoints in line with the settings; resolves when done. The socket endpoint keeps
-   * its sessions when only the HTTP mode changes.
+   * its sessions when only the HTTP mode changes, and a failure of one does not stop the other.
    */
   restart(): Promise<void> {
-    this.queue = this.queue.then(() => this.apply()).catch((error: unknown) => {
-      const message = error instanceof Error ? error.message : String(error);
-      this.log.appendLine(`MCP: could not start the endpoint: ${message}`);
-      void vscode.window.showWarningMessage(`Workspace Agent Tools could not start its MCP endpoint: ${message}`);
+    this.queue = this.queue.then(async () => {
+      const settings = readMcpSettings();
+      if (!settings.enabled) {
+        this.stop();
+        return;
+      }
+      await this.attempt('its MCP endpoint', () => this.startSocketEndpoint());
+      await this.attempt('the MCP HTTP mode', () => this.applyHttp(settings.http ? settings.httpPort : undefined));
     });
     return this.queue;
   }
 
-  private async apply(): Promise<void> {
-    const settings = readMcpSettings();
-    if (!settings.enabled) {
-      this.stop();
-      return;
+  /** Runs one start step; a failure is logged and shown, not thrown. */
+  private async attempt(what: string, step: () => Promise<void>): Promise<void> {
+    try {
+      await step();
+      this.failures.delete(what);
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      this.failures.set(what, message);
+      this.log.appendLine(`MCP: could not start ${what}: ${message}`);
+      void vscode.window.showWarningMessage(`Workspace Agent Tools could not start ${what}: ${message}`);
     }
-    const wantedPort = settings.http ? settings.httpPort : undefined;
-    if (this.http && (wantedPort === undefined || (wantedPort !== 0 && wantedPort !== this.http.port))) {
-      this.http.close();
-      this.http = undefined;
-      this.log.appendLine('MCP: stopped serving over HTTP.');
-    }
-    if (wantedPort !== undefined && !this.http) {
-      this.http = await LoopbackHttpEndpoint.start({
-        port: wantedPort,
-        createServer: () => this.newServer(),
-        onRefused: (reason) => this.log.appendLine(`MCP (HTTP): refused a request: ${reason}.`),
-      });
-      this.log.appendLine(`MCP: serving over HTTP at ${this.http.url} (bearer token required).`);
-    }
+  }
+
+  private async startSocketEndpoint(): Promise<void> {
     if (this.endpoint) {
-      this.announce();
       return;
     }
     this.endpoint = await McpEndpoint.start(
@@ -90,10 +89,27 @@ export class McpFront implements vscode.Disposable {
     this.log.appendLine(`MCP: serving this window's tools on ${this.endpoint.socketPath} (lock file ${this.endpoint.lockFile}).`);
   }
 
+  /** Starts, stops or moves the HTTP mode: `port` undefined turns it off, 0 takes any free port. */
+  private async applyHttp(port: number | undefined): Promise<void> {
+    if (this.http && (port === undefined || (port !== 0 && port !== this.http.port))) {
+      this.http.close();
+      this.http = undefined;
+      this.log.appendLine('MCP: stopped serving over HTTP.');
+    }
+    if (port !== undefined && !this.http) {
+      this.http = await LoopbackHttpEndpoint.start({
+        port,
+        createServer: () => this.newServer(),
+        onRefused: (reason) => this.log.appendLine(`MCP (HTTP): refused a request: ${reason}.`),
+      });
+      this.log.appendLine(`MCP: serving over HTTP at ${this.http.url} (bearer token required).`);
+    }
+  }
+
   /** The lock file's facts as they are now. */
   private facts(): WindowFacts {
     const folders = (vscode.workspace.workspaceFolders ?? []).filter((folder) => folder.uri.scheme === 'file').map((folder) => folder.uri.fsPath);
-    return { folders, trusted: vscode.workspace.isTrusted, app: vscode.env.appName, ...(this.http ? { http: { url: this.http.url, token: this.http.token } } : {}) };
+    return { folders, trusted: vscode.workspace.isTrusted, app: vscode.env.appName };
   }
 
   private announce(): void {
@@ -112,9 +128,9 @@ export class McpFront implements vscode.Disposable {
     return server;
   }
 
-  /** The lock file's path and the HTTP endpoint, for the configuration commands and tests. */
-  get status(): { readonly socket?: string; readonly lockFile?: string; readonly http?: { readonly url: string; readonly token: string } } {
-    return { socket: this.endpoint?.socketPath, lockFile: this.endpoint?.lockFile, http: this.http && { url: this.http.url, token: this.http.token } };
+  /** The socket, the lock file, the HTTP endpoint and start failures, for the configuration commands and tests. */
+  get status(): { readonly socket?: string; readonly lockFile?: string; readonly http?: { readonly url: string; readonly token: string }; readonly failures: Readonly<Record<string, string>> } {
+    return { socket: this.endpoint?.socketPath, lockFile: this.endpoint?.lockFile, http: this.http && { url: this.http.url, token: this.http.token }, failures: Object.fromEntries(this.failures) };
   }
 
   private stop(): void {
