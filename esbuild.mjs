@@ -1,8 +1,8 @@
 // @ts-check
-// Bundles the extension into one CommonJS file for the extension host.
+// Bundles the extension into one CommonJS file for the extension host, and the MCP relay into another.
 // pdf.js stays out of the bundle: it is an ES module that loads its worker module from its own
 // folder at run time, so its two files are copied next to the bundle (dist/pdfjs/).
-import { copyFileSync, mkdirSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync } from 'node:fs';
 import * as esbuild from 'esbuild';
 
 mkdirSync('dist/pdfjs', { recursive: true });
@@ -34,9 +34,24 @@ for (const file of TREE_SITTER_WASM) {
   copyFileSync(`node_modules/@vscode/tree-sitter-wasm/wasm/${file}`, `dist/${file}`);
 }
 
+// The MCP relay an agent starts with `node dist/mcp.js`: its own bundle (the SDK and src/mcp only,
+// never vscode), for the oldest Node the SDK supports.
+const { version } = JSON.parse(readFileSync('package.json', 'utf8'));
+/** @satisfies {esbuild.BuildOptions} */
+const relayOptions = {
+  ...options,
+  entryPoints: ['src/mcp/main.ts'],
+  outfile: 'dist/mcp.js',
+  external: [],
+  target: 'node18',
+  define: { MCP_RELAY_VERSION: JSON.stringify(version) },
+};
+
 if (watch) {
-  const ctx = await esbuild.context(options);
-  await ctx.watch();
+  for (const each of [options, relayOptions]) {
+    const ctx = await esbuild.context(each);
+    await ctx.watch();
+  }
 } else {
-  await esbuild.build(options);
+  await Promise.all([esbuild.build(options), esbuild.build(relayOptions)]);
 }

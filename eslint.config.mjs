@@ -48,6 +48,17 @@ export default tseslint.config(
     rules: { 'layering/layers': ['error', { root: 'src/vscode' }] },
   },
   {
+    // The MCP relay and endpoint run in a plain Node process too (dist/mcp.js): never vscode, never the tools.
+    files: ['src/mcp/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { paths: [{ name: 'vscode', message: 'src/mcp runs outside VS Code (dist/mcp.js); the endpoint\'s VS Code side is src/vscode/mcp.' }], patterns: [{ group: ['../core/*', '../vscode/*'], message: 'src/mcp stays small and standalone: it relays MCP, the tools live behind the endpoint.' }] },
+      ],
+      '@typescript-eslint/no-explicit-any': 'error',
+    },
+  },
+  {
     files: CORE_NODE_ADAPTERS,
     rules: { 'no-restricted-imports': ['error', { paths: [vscodeBan] }] },
   },

@@ -39,6 +39,7 @@ export const VSCODE_FLOORS = [
   { floor: '3 ui', nodes: { ui: [] } },
   { floor: '4 change application', nodes: { changes: [] } },
   { floor: '5 tool registration', nodes: { tools: [] } },
+  { floor: '6 MCP front', nodes: { mcp: [] } },
 ];
 
 /** The floors of each source root, by its path from the repository. @type {Readonly<Record<string, Floors>>} */

@@ -17,6 +17,8 @@ import { CommandId, UriScheme } from './vscode/commandIds';
 import { commandHostFor, CommandTerminals } from './vscode/host/commandTerminals';
 import { VsCodeEditorBuffers } from './vscode/host/editorBuffers';
 import { locateRipgrep } from './vscode/host/ripgrepLocator';
+import { registerMcpConfigCommands } from './vscode/mcp/configCommands';
+import { McpFront } from './vscode/mcp/mcpFront';
 import { VsCodeFileSystem } from './vscode/host/vscodeFileSystem';
 import { registerInvokeToolCommand } from './vscode/tools/invokeToolCommand';
 import { registerToolCommands } from './vscode/tools/palette';
@@ -69,6 +71,10 @@ export function activate(context: vscode.ExtensionContext): void {
     registerInvokeToolCommand(TOOLS, resultDocuments),
     ...registerToolCommands(TOOLS),
   );
+  // The MCP front: agents outside chat reach the same tools through dist/mcp.js and this window's endpoint.
+  const mcpFront = new McpFront(TOOLS, services, String(context.extension.packageJSON.version ?? '0.0.0'), activity.channel);
+  context.subscriptions.push(mcpFront, ...registerMcpConfigCommands(context.extensionPath, mcpFront));
+  void mcpFront.restart();
 }
 
 /** Commands still running must not outlive the extension host. */

@@ -98,3 +98,24 @@ export const SETTING_BOUNDS: Readonly<Record<'maxResultChars' | 'commandOutputCh
   maxResultChars: { min: 10_000, max: 2_000_000 },
   commandOutputChars: { min: 2_000, max: 1_000_000 },
 };
+
+/** The MCP front's settings (DESIGN section 6): read when the endpoint starts and when they change, not per call. */
+export interface McpSettings {
+  /** Serve the tools to agents outside VS Code's chat on this window's private socket. */
+  readonly enabled: boolean;
+  /** Also serve them over HTTP on loopback, with a bearer token (user or machine settings only). */
+  readonly http: boolean;
+  /** The loopback port of the HTTP mode; 0 picks a free one. */
+  readonly httpPort: number;
+}
+
+export const DEFAULT_MCP_SETTINGS: McpSettings = { enabled: true, http: false, httpPort: 0 };
+
+/** Each MCP setting's key under SETTINGS_SECTION. */
+export const MCP_SETTING_KEYS: Readonly<Record<keyof McpSettings, string>> = {
+  enabled: 'mcp.enabled',
+  http: 'mcp.http',
+  httpPort: 'mcp.httpPort',
+};
+
+export const MCP_HTTP_PORT_BOUNDS = { min: 0, max: 65535 } as const;

@@ -29,10 +29,22 @@ export const CommandId = {
   activityLogFile: 'workspaceAgentTools.activityLogFile',
   /** What the most recent command terminal showed (tests; not in package.json). */
   lastCommandTerminal: 'workspaceAgentTools.lastCommandTerminal',
+  /** `{ command, args }` that start the MCP relay (dist/mcp.js): {@link registerMcpConfigCommands}. */
+  mcpServerConfig: 'workspaceAgentTools.mcpServerConfig',
+  /** Copies the `claude mcp add` line for the relay. */
+  copyMcpConfigClaudeCode: 'workspaceAgentTools.copyMcpConfigClaudeCode',
+  /** Copies the ~/.codex/config.toml table for the relay. */
+  copyMcpConfigCodex: 'workspaceAgentTools.copyMcpConfigCodex',
+  /** Copies the ~/.gemini/settings.json entry for the relay. */
+  copyMcpConfigGemini: 'workspaceAgentTools.copyMcpConfigGemini',
+  /** Copies the loopback HTTP mode's URL and bearer token as client configuration. */
+  copyMcpHttpConfig: 'workspaceAgentTools.copyMcpHttpConfig',
+  /** The MCP endpoint's socket, lock file and HTTP address (tests; not in package.json). */
+  mcpStatus: 'workspaceAgentTools.mcpStatus',
 } as const;
 
 /** Commands registered but not contributed in package.json: for tests only. */
-export const UNLISTED_COMMANDS: readonly string[] = [CommandId.lastCommandTerminal];
+export const UNLISTED_COMMANDS: readonly string[] = [CommandId.lastCommandTerminal, CommandId.mcpStatus];
 
 /** Context keys the extension sets for `when` clauses. */
 export const ContextKey = {

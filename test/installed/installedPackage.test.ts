@@ -40,7 +40,7 @@ describe('the installed .vsix', () => {
     const files = filesUnder(installedExtension().extensionPath);
     // vsce stores the readme as readme.md and the licence as LICENSE.txt.
     const names = new Set(files.map((file) => file.toLowerCase().replace(/^license\.txt$/, 'license')));
-    for (const needed of ['package.json', 'readme.md', 'license', 'dist/extension.js', 'dist/tree-sitter.wasm', 'dist/tree-sitter-bash.wasm', 'dist/pdfjs/pdf.mjs', 'dist/pdfjs/pdf.worker.mjs']) {
+    for (const needed of ['package.json', 'readme.md', 'license', 'dist/extension.js', 'dist/mcp.js', 'dist/tree-sitter.wasm', 'dist/tree-sitter-bash.wasm', 'dist/pdfjs/pdf.mjs', 'dist/pdfjs/pdf.worker.mjs']) {
       assert.ok(names.has(needed), `${needed} is missing from the package: ${files.join(', ')}`);
     }
     const unwanted = files.filter((file) => /^(src|out|test|scripts|node_modules|demo|\.cache)\//.test(file) || /\.(ts|map)$/.test(file));

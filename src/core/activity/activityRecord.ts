@@ -35,6 +35,8 @@ export interface ActivityRecord {
   readonly redactions: readonly Redaction[];
   /** Files the call proposed to change, for reopening their diff; contents live only in memory. */
   readonly changedPaths: readonly string[];
+  /** Who called: `chat`, `extension` (vscode.lm.invokeTool without a chat token: the palette, other extensions) or `mcp:<client name>`. */
+  readonly client?: string;
 }
 
 const EXCERPT_CHARS = 80;
@@ -61,5 +63,6 @@ export function describeRecord(record: ActivityRecord): string {
   const approvals = record.approvals.map((approval) => ` ${approval.kind}=${approval.allowed ? 'approved' : 'rejected'}`).join('');
   const redactions = record.redactions.length ? ` redacted=${record.redactions.map((r) => `${r.kind}@${r.line}`).join(',')}` : '';
   const outcome = record.outcome === 'ok' ? `ok ${record.resultChars} chars` : `error: ${record.error ?? ''}`;
-  return `${record.startedAt} ${record.tool} ${record.input}${guard}${approvals}${redactions} ${record.durationMs}ms ${outcome}`;
+  const client = record.client ? ` client=${record.client}` : '';
+  return `${record.startedAt} ${record.tool}${client} ${record.input}${guard}${approvals}${redactions} ${record.durationMs}ms ${outcome}`;
 }

@@ -3,6 +3,7 @@ import type { CancellationSignal } from '../../core/errors';
 import type { ApprovalRequest } from '../../core/ports/approval';
 import type { ChangePlan, ChangeReviewer, PlannedFileChange } from '../../core/ports/changes';
 import type { ApprovalPresenter, PendingApprovals } from '../ui/approvals';
+import { currentCaller } from '../ui/caller';
 import { ProposedContent } from './proposedContent';
 
 function changeLabel(file: PlannedFileChange): string {
@@ -33,12 +34,15 @@ export class DiffReview implements ChangeReviewer {
 
   async review(plan: ChangePlan, token: CancellationSignal): Promise<boolean> {
     const reviewId = this.content.newReviewId();
+    // An agent outside chat is named in the diff's title too, so the user knows whose change it is.
     const toolLabel = plan.tool.displayName;
+    const caller = currentCaller();
+    const diffLabel = caller ? `${caller}, ${toolLabel}` : toolLabel;
     const diffs = plan.files.map((file) => ({
       file,
       left: this.content.add(reviewId, 'current', file.shownPath, file.before?.text ?? ''),
       right: this.content.add(reviewId, 'proposed', file.shownMoveTo ?? file.shownPath, file.after?.text ?? ''),
-      title: `${toolLabel}: ${changeLabel(file)} (current ↔ proposed)`,
+      title: `${diffLabel}: ${changeLabel(file)} (current ↔ proposed)`,
     }));
     const open = async (index: number): Promise<void> => {
       const diff = diffs[index];
@@ -47,7 +51,7 @@ export class DiffReview implements ChangeReviewer {
     const pickAndOpen = async (): Promise<void> => {
       const picked = await vscode.window.showQuickPick(
         diffs.map((diff, index) => ({ label: `${letter(diff.file)} ${changeLabel(diff.file)}`, index })),
-        { title: `${toolLabel}: files of this change`, placeHolder: 'Open the diff of a file' },
+        { title: `${diffLabel}: files of this change`, placeHolder: 'Open the diff of a file' },
       );
       if (picked) {
         await open(picked.index);

@@ -8,6 +8,7 @@ import { checkAvailability, invokeTool } from '../../core/tools/invoke';
 import type { Tool, ToolConfirmation, ToolResult } from '../../core/tools/toolSpec';
 import { readToolSettings, readWorkspaceInfo } from '../host/settings';
 import type { ActivityLog, RecordedChange } from '../ui/activityLog';
+import { runAsCaller } from '../ui/caller';
 
 /** The long-lived services every call shares. */
 export interface ToolServices {
@@ -69,14 +70,30 @@ function resultChars(result: ToolResult): number {
   return result.parts.reduce((total, part) => total + (part.kind === 'text' ? part.text.length : part.data.length), 0);
 }
 
-/** Runs one call through core and records it in the activity log, whatever the outcome. */
-async function invokeAndRecord(tool: Tool, input: unknown, services: ToolServices, token: vscode.CancellationToken, confirmedInChat: boolean, tokenBudget?: number): Promise<ToolResult> {
+/** How one call came in. */
+export interface CallOrigin {
+  /** True when chat showed the call's confirmation and the user accepted it (never for MCP). */
+  readonly confirmedInChat: boolean;
+  /** The tokens the client has room for in the result, if it said. */
+  readonly tokenBudget?: number;
+  /** Recorded in the activity record: `chat`, `extension` or `mcp:<client name>`. */
+  readonly client: string;
+  /** The name approvals show ("Claude Code wants to ..."); none for chat and extensions. */
+  readonly clientLabel?: string;
+}
+
+/**
+ * Runs one call through core and records it in the activity log, whatever the outcome. The one
+ * call path of every client: the Language Model Tools API (chat, the palette, other extensions)
+ * and the MCP endpoint.
+ */
+export async function callTool(tool: Tool, input: unknown, services: ToolServices, token: vscode.CancellationToken, origin: CallOrigin): Promise<ToolResult> {
   const trace: CallTrace = { verdicts: [], approvals: [], changes: [] };
   const started = Date.now();
-  const base = { startedAt: new Date(started).toISOString(), tool: tool.name, input: summarizeInput(input), verdicts: trace.verdicts, approvals: trace.approvals };
+  const base = { startedAt: new Date(started).toISOString(), tool: tool.name, client: origin.client, input: summarizeInput(input), verdicts: trace.verdicts, approvals: trace.approvals };
   const changedPaths = () => trace.changes.map((change) => change.path);
   try {
-    const result = await invokeTool(tool, input, tracedContext(services, token, confirmedInChat, trace, tokenBudget));
+    const result = await runAsCaller(origin.clientLabel, () => invokeTool(tool, input, tracedContext(services, token, origin.confirmedInChat, trace, origin.tokenBudget)));
     services.activity?.add({ ...base, id: services.activity.newId(), durationMs: Date.now() - started, outcome: 'ok', resultChars: resultChars(result), redactions: result.redactions ?? [], changedPaths: changedPaths() }, input, trace.changes);
     return result;
   } catch (error) {
@@ -85,6 +102,16 @@ async function invokeAndRecord(tool: Tool, input: unknown, services: ToolService
     services.activity?.add({ ...base, id: services.activity.newId(), durationMs: Date.now() - started, outcome: 'error', resultChars: 0, error: message, redactions, changedPaths: changedPaths() }, input, trace.changes);
     throw error;
   }
+}
+
+/** What a client is told when a call failed: a ToolError's own sentence, otherwise that it was a bug or unexpected. */
+export function failureMessage(tool: Tool, error: unknown): string {
+  if (error instanceof ToolError) {
+    return error.message;
+  }
+  const detail = error instanceof Error ? error.message : String(error);
+  const kind = error instanceof BugError ? 'failed because of a bug in Workspace Agent Tools' : 'failed unexpectedly';
+  return `${tool.name} ${kind}: ${detail}`;
 }
 
 type DataPartFactory = { image(data: Uint8Array, mimeType: string): unknown };
@@ -141,14 +168,10 @@ export function registerTools(tools: readonly Tool[], services: ToolServices): v
         try {
           // A chat invocation token means chat showed prepareInvocation's confirmation and the user accepted it.
           const fromChat = options.toolInvocationToken !== undefined;
-          return toLanguageModelResult(await invokeAndRecord(tool, options.input, services, token, fromChat, options.tokenizationOptions?.tokenBudget));
+          const origin = { confirmedInChat: fromChat, tokenBudget: options.tokenizationOptions?.tokenBudget, client: fromChat ? 'chat' : 'extension' };
+          return toLanguageModelResult(await callTool(tool, options.input, services, token, origin));
         } catch (error) {
-          if (error instanceof ToolError) {
-            throw new Error(error.message);
-          }
-          const detail = error instanceof Error ? error.message : String(error);
-          const kind = error instanceof BugError ? 'failed because of a bug in Workspace Agent Tools' : 'failed unexpectedly';
-          throw new Error(`${tool.name} ${kind}: ${detail}`);
+          throw new Error(failureMessage(tool, error));
         }
       },
     }),

@@ -24,7 +24,9 @@ export class ActivityTreeProvider implements vscode.TreeDataProvider<ActivityRec
     const item = new vscode.TreeItem(`${record.tool.replace(/^workspace_/, '')} ${subjectOf(record)}`);
     const guard = verdict && verdict.decision !== 'allow' ? ` · ${verdict.decision} ${verdict.rule ?? ''}` : '';
     const redacted = record.redactions.length ? ` · ${record.redactions.length} redacted` : '';
-    item.description = `${record.outcome === 'ok' ? 'ok' : 'failed'}${guard}${redacted} · ${record.durationMs} ms`;
+    // Calls from agents outside chat say which agent made them.
+    const client = record.client?.startsWith('mcp:') ? ` · ${record.client}` : '';
+    item.description = `${record.outcome === 'ok' ? 'ok' : 'failed'}${guard}${redacted} · ${record.durationMs} ms${client}`;
     item.iconPath = new vscode.ThemeIcon(
       record.outcome === 'ok' ? 'pass' : verdict?.decision === 'deny' ? 'shield' : 'error',
       new vscode.ThemeColor(record.outcome === 'ok' ? 'testing.iconPassed' : 'testing.iconFailed'),

@@ -3,10 +3,13 @@ import * as vscode from 'vscode';
 import type { CancellationSignal } from '../../core/errors';
 import type { ApprovalAnswer, ApprovalRequest, Approver, ChoiceRequest } from '../../core/ports/approval';
 import { CommandId, ContextKey } from '../commandIds';
+import { currentCaller } from './caller';
 
 interface Pending {
   readonly id: number;
   readonly request: ApprovalRequest | ChoiceRequest;
+  /** The MCP client asking, named in the notification. */
+  readonly caller?: string;
   readonly presenter?: ApprovalPresenter;
   settle(answer: ApprovalAnswer): void;
 }
@@ -56,6 +59,7 @@ export class PendingApprovals implements Approver, vscode.Disposable {
       const entry: Pending = {
         id: this.nextId++,
         request,
+        caller: currentCaller(),
         presenter,
         settle: (answer) => {
           if (done) {
@@ -90,9 +94,9 @@ export class PendingApprovals implements Approver, vscode.Disposable {
     return true;
   }
 
-  /** The questions waiting, oldest first. */
-  list(): readonly ApprovalRequest[] {
-    return this.pending.map((entry) => entry.request);
+  /** The questions waiting, oldest first, with the MCP client asking where there is one. */
+  list(): readonly (ApprovalRequest & { readonly caller?: string })[] {
+    return this.pending.map((entry) => (entry.caller ? { ...entry.request, caller: entry.caller } : entry.request));
   }
 
   /** Answers the oldest question; false when none was waiting, or when it has no such answer. */
@@ -114,7 +118,8 @@ export class PendingApprovals implements Approver, vscode.Disposable {
 
   private notify(entry: Pending): void {
     const { request } = entry;
-    const message = request.rule ? `Workspace Agent Tools, rule ${request.rule}: ${request.detail}` : `Workspace Agent Tools: ${request.title}. ${request.detail}`;
+    const asked = request.rule ? `Workspace Agent Tools, rule ${request.rule}: ${request.detail}` : `Workspace Agent Tools: ${request.title}. ${request.detail}`;
+    const message = entry.caller ? `Workspace Agent Tools: ${entry.caller} wants to ${request.title}${request.rule ? ` (rule ${request.rule})` : ''}. ${request.detail}` : asked;
     const allow = request.kind === 'guard' ? 'Allow' : 'Accept';
     const deny = request.kind === 'guard' ? 'Deny' : 'Reject';
     const alternative = 'alternative' in request ? [request.alternative] : [];

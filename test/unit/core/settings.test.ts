@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { DEFAULT_DENY_PATTERNS, DEFAULT_SETTINGS, SETTING_BOUNDS, SETTING_KEYS, SETTINGS_SECTION } from '../../../src/core/settings';
+import { DEFAULT_DENY_PATTERNS, DEFAULT_MCP_SETTINGS, DEFAULT_SETTINGS, MCP_HTTP_PORT_BOUNDS, MCP_SETTING_KEYS, SETTING_BOUNDS, SETTING_KEYS, SETTINGS_SECTION } from '../../../src/core/settings';
 
 interface SettingSchema {
   default?: unknown;
@@ -13,7 +13,19 @@ const properties = (JSON.parse(fs.readFileSync(path.resolve(__dirname, '../../..
 
 describe('settings', () => {
   it('declares every setting package.json contributes, and no other', () => {
-    assert.deepEqual(Object.values(SETTING_KEYS).map((key) => `${SETTINGS_SECTION}.${key}`).sort(), Object.keys(properties).sort());
+    const keys = [...Object.values(SETTING_KEYS), ...Object.values(MCP_SETTING_KEYS)];
+    assert.deepEqual(keys.map((key) => `${SETTINGS_SECTION}.${key}`).sort(), Object.keys(properties).sort());
+  });
+
+  for (const [field, key] of Object.entries(MCP_SETTING_KEYS)) {
+    it(`defaults ${key} to what package.json says`, () => {
+      assert.deepEqual(DEFAULT_MCP_SETTINGS[field as keyof typeof MCP_SETTING_KEYS], properties[`${SETTINGS_SECTION}.${key}`].default);
+    });
+  }
+
+  it('bounds mcp.httpPort as package.json does', () => {
+    const schema = properties[`${SETTINGS_SECTION}.${MCP_SETTING_KEYS.httpPort}`];
+    assert.deepEqual({ min: schema.minimum, max: schema.maximum }, MCP_HTTP_PORT_BOUNDS);
   });
 
   for (const [field, key] of Object.entries(SETTING_KEYS)) {

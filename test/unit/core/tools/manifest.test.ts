@@ -64,7 +64,7 @@ describe('tools/manifest', () => {
     const contributed = new Set(manifest.contributes.commands.map((entry: { command: string }) => entry.command));
     // A view's focus command is made by VS Code; chat's open command comes with chat.
     const fromVsCode = new Set([`${manifest.contributes.views.workspaceAgentTools[0].id}.focus`, 'workbench.action.chat.open']);
-    assert.deepEqual(walkthrough.steps.map((step: { id: string }) => step.id), ['palette', 'review', 'activity', 'copilot']);
+    assert.deepEqual(walkthrough.steps.map((step: { id: string }) => step.id), ['palette', 'review', 'activity', 'copilot', 'terminalAgent']);
     for (const step of walkthrough.steps as { description: string; media: { markdown: string }; completionEvents: string[] }[]) {
       assert.ok(fs.existsSync(path.join(REPO_ROOT, step.media.markdown)), step.media.markdown);
       const commands = [...step.description.matchAll(/\(command:([\w.]+)\)/g)].map((match) => match[1]);

@@ -1,0 +1,153 @@
+// The window's MCP front: the endpoint on the private socket (and the loopback HTTP mode when the
+// user turned it on), started and stopped with workspaceAgentTools.mcp.*, its lock file kept in
+// step with the window's trust and workspace folders, and removed when the extension deactivates.
+import * as vscode from 'vscode';
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import type { Tool } from '../../core/tools/toolSpec';
+import { McpEndpoint, type WindowFacts } from '../../mcp/endpoint';
+import { LoopbackHttpEndpoint } from '../../mcp/httpEndpoint';
+import { runtimeFolder } from '../../mcp/privateFolder';
+import { SETTINGS_SECTION } from '../../core/settings';
+import { readMcpSettings } from '../host/settings';
+import type { ToolServices } from '../tools/registration';
+import { createToolServer, describeClient } from './toolServer';
+
+/** What the front reports to the user's log (the activity output channel). */
+export interface McpLog {
+  appendLine(line: string): void;
+}
+
+export class McpFront implements vscode.Disposable {
+  private endpoint?: McpEndpoint;
+  private http?: LoopbackHttpEndpoint;
+  private readonly servers = new Set<Server>();
+  /** Why a part could not start, by part, until it starts. */
+  private readonly failures = new Map<string, string>();
+  private readonly listeners: vscode.Disposable[];
+  /** The start or stop in progress, so settings changes apply one after another. */
+  private queue: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly tools: readonly Tool[],
+    private readonly services: ToolServices,
+    private readonly version: string,
+    private readonly log: McpLog,
+  ) {
+    this.listeners = [
+      vscode.workspace.onDidChangeConfiguration((event) => {
+        if (event.affectsConfiguration(`${SETTINGS_SECTION}.mcp`)) {
+          void this.restart();
+        }
+      }),
+      vscode.workspace.onDidGrantWorkspaceTrust(() => this.announce()),
+      vscode.workspace.onDidChangeWorkspaceFolders(() => this.announce()),
+    ];
+  }
+
+  /**
+   * Brings the endpoints in line with the settings; resolves when done. The socket endpoint keeps
+   * its sessions when only the HTTP mode changes, and a failure of one does not stop the other.
+   */
+  restart(): Promise<void> {
+    this.queue = this.queue.then(async () => {
+      const settings = readMcpSettings();
+      if (!settings.enabled) {
+        this.stop();
+        return;
+      }
+      await this.attempt('its MCP endpoint', () => this.startSocketEndpoint());
+      await this.attempt('the MCP HTTP mode', () => this.applyHttp(settings.http ? settings.httpPort : undefined));
+    });
+    return this.queue;
+  }
+
+  /** Runs one start step; a failure is logged and shown, not thrown. */
+  private async attempt(what: string, step: () => Promise<void>): Promise<void> {
+    try {
+      await step();
+      this.failures.delete(what);
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      this.failures.set(what, message);
+      this.log.appendLine(`MCP: could not start ${what}: ${message}`);
+      void vscode.window.showWarningMessage(`Workspace Agent Tools could not start ${what}: ${message}`);
+    }
+  }
+
+  private async startSocketEndpoint(): Promise<void> {
+    if (this.endpoint) {
+      return;
+    }
+    this.endpoint = await McpEndpoint.start(
+      {
+        dir: runtimeFolder(),
+        onSession: (transport) => void this.newServer().connect(transport),
+        onRefused: () => this.log.appendLine("MCP: refused a connection that did not send this window's nonce."),
+      },
+      this.facts(),
+    );
+    this.log.appendLine(`MCP: serving this window's tools on ${this.endpoint.socketPath} (lock file ${this.endpoint.lockFile}).`);
+  }
+
+  /** Starts, stops or moves the HTTP mode: `port` undefined turns it off, 0 takes any free port. */
+  private async applyHttp(port: number | undefined): Promise<void> {
+    if (this.http && (port === undefined || (port !== 0 && port !== this.http.port))) {
+      this.http.close();
+      this.http = undefined;
+      this.log.appendLine('MCP: stopped serving over HTTP.');
+    }
+    if (port !== undefined && !this.http) {
+      this.http = await LoopbackHttpEndpoint.start({
+        port,
+        createServer: () => this.newServer(),
+        onRefused: (reason) => this.log.appendLine(`MCP (HTTP): refused a request: ${reason}.`),
+      });
+      this.log.appendLine(`MCP: serving over HTTP at ${this.http.url} (bearer token required).`);
+    }
+  }
+
+  /** The lock file's facts as they are now. */
+  private facts(): WindowFacts {
+    const folders = (vscode.workspace.workspaceFolders ?? []).filter((folder) => folder.uri.scheme === 'file').map((folder) => folder.uri.fsPath);
+    return { folders, trusted: vscode.workspace.isTrusted, app: vscode.env.appName };
+  }
+
+  private announce(): void {
+    try {
+      this.endpoint?.update(this.facts());
+    } catch (error) {
+      this.log.appendLine(`MCP: could not update the lock file: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+
+  private newServer(): Server {
+    const server = createToolServer(this.tools, this.services, this.version);
+    server.oninitialized = () => this.log.appendLine(`MCP: ${describeClient(server.getClientVersion()).label} connected.`);
+    server.onclose = () => this.servers.delete(server);
+    this.servers.add(server);
+    return server;
+  }
+
+  /** The socket, the lock file, the HTTP endpoint and start failures, for the configuration commands and tests. */
+  get status(): { readonly socket?: string; readonly lockFile?: string; readonly http?: { readonly url: string; readonly token: string }; readonly failures: Readonly<Record<string, string>> } {
+    return { socket: this.endpoint?.socketPath, lockFile: this.endpoint?.lockFile, http: this.http && { url: this.http.url, token: this.http.token }, failures: Object.fromEntries(this.failures) };
+  }
+
+  private stop(): void {
+    for (const server of this.servers) {
+      void server.close();
+    }
+    this.servers.clear();
+    this.endpoint?.close();
+    this.endpoint = undefined;
+    this.http?.close();
+    this.http = undefined;
+  }
+
+  dispose(): void {
+    for (const listener of this.listeners) {
+      listener.dispose();
+    }
+    this.stop();
+  }
+}

@@ -1,0 +1,89 @@
+// The MCP server one authenticated connection talks to: every tool of the list with its name,
+// schema, description and annotations, each call through callTool (the LM tools' own path: guard,
+// trust, plan mode, sandbox, approvals in this window, redaction, the activity record). Requests
+// are treated as hostile: unknown tools and tools the window's trust does not allow are refused
+// here, and the input is validated by the tool before anything runs.
+import * as vscode from 'vscode';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type Implementation, type Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
+import type { Tool, ToolResult } from '../../core/tools/toolSpec';
+import { MCP_SERVER_NAME, MCP_SERVER_TITLE } from '../../mcp/serverInfo';
+import { callTool, failureMessage, type ToolServices } from '../tools/registration';
+
+/** A tool as MCP lists it; annotations say which tools only read and which change things. */
+export function describeForMcp(tool: Tool): McpTool {
+  const readOnly = tool.access === 'read';
+  return {
+    name: tool.name,
+    title: tool.displayName,
+    description: tool.modelDescription,
+    inputSchema: tool.inputSchema as McpTool['inputSchema'],
+    annotations: { title: tool.displayName, readOnlyHint: readOnly, destructiveHint: !readOnly, openWorldHint: tool.access === 'command' },
+  };
+}
+
+/** The tools a window serves: all of them when trusted, the reading ones in Restricted Mode. */
+export function servedTools(tools: readonly Tool[], trusted: boolean): readonly Tool[] {
+  return tools.filter((tool) => trusted || tool.access === 'read');
+}
+
+/** A result as MCP content: text parts as text, images as base64 image content. */
+export function toMcpContent(result: ToolResult): CallToolResult['content'] {
+  return result.parts.map((part) => (part.kind === 'text' ? { type: 'text', text: part.text } : { type: 'image', mimeType: part.mimeType, data: Buffer.from(part.data).toString('base64') }));
+}
+
+const KNOWN_CLIENTS: readonly (readonly [RegExp, string])[] = [
+  [/^claude[- ]code/i, 'Claude Code'],
+  [/codex/i, 'Codex CLI'],
+  [/gemini/i, 'Gemini CLI'],
+];
+
+/** The client's name made safe to show and record: printable, one line, at most 60 characters. */
+function cleanName(name: string | undefined): string {
+  return (name ?? '').replace(/[\u0000-\u001f\u007f-\u009f]/g, ' ').replace(/\s+/g, ' ').trim().slice(0, 60);
+}
+
+/** How the activity log records the client (`mcp:<name>`) and how approvals name it. */
+export function describeClient(info: Implementation | undefined): { client: string; label: string } {
+  const name = cleanName(info?.name) || 'unknown';
+  const known = KNOWN_CLIENTS.find(([pattern]) => pattern.test(name))?.[1];
+  return { client: `mcp:${name}`, label: known ?? (cleanName(info?.title) || `The MCP client "${name}"`) };
+}
+
+function errorResult(text: string): CallToolResult {
+  return { content: [{ type: 'text', text }], isError: true };
+}
+
+/** A new MCP server for one connection (the SDK's Server serves one transport). */
+export function createToolServer(tools: readonly Tool[], services: ToolServices, version: string): Server {
+  const server = new Server({ name: MCP_SERVER_NAME, title: MCP_SERVER_TITLE, version }, { capabilities: { tools: {} } });
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: servedTools(tools, vscode.workspace.isTrusted).map(describeForMcp) }));
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
+    const { name, arguments: input } = request.params;
+    const tool = tools.find((candidate) => candidate.name === name);
+    if (!tool) {
+      return errorResult(`There is no tool named ${JSON.stringify(cleanName(name))}. The tools are: ${servedTools(tools, vscode.workspace.isTrusted).map((each) => each.name).join(', ')}.`);
+    }
+    if (!servedTools(tools, vscode.workspace.isTrusted).includes(tool)) {
+      return errorResult(`${tool.name} is not available because this VS Code window's workspace is not trusted (Restricted Mode). Only reading tools work here. Ask the user to trust the workspace if changes are needed.`);
+    }
+    const { client, label } = describeClient(server.getClientVersion());
+    const cancellation = new vscode.CancellationTokenSource();
+    const cancel = (): void => cancellation.cancel();
+    extra.signal.addEventListener('abort', cancel, { once: true });
+    if (extra.signal.aborted) {
+      cancel();
+    }
+    try {
+      // MCP has no confirmation of its own: every change goes to the diff review and the approval queue.
+      const result = await callTool(tool, input ?? {}, services, cancellation.token, { confirmedInChat: false, client, clientLabel: label });
+      return { content: toMcpContent(result) };
+    } catch (error) {
+      return errorResult(failureMessage(tool, error));
+    } finally {
+      extra.signal.removeEventListener('abort', cancel);
+      cancellation.dispose();
+    }
+  });
+  return server;
+}

@@ -1,0 +1,328 @@
+// The MCP front end to end: the SDK's own client starts dist/mcp.js over stdio from inside the
+// extension host (working folder: the test workspace), the relay finds this window through its
+// lock file and every call runs through the same path as chat's, answered here through the
+// approval commands.
+import * as assert from 'assert';
+import * as fs from 'fs';
+import * as net from 'net';
+import * as os from 'os';
+import * as path from 'path';
+import * as vscode from 'vscode';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { ActivityRecord } from '../../src/core/activity/activityRecord';
+import { TOOLS } from '../../src/core/tools';
+import { CommandId, UriScheme } from '../../src/vscode/commandIds';
+import { ActivityLog } from '../../src/vscode/ui/activityLog';
+import { ActivityTreeProvider } from '../../src/vscode/ui/activityView';
+import { invoke, REPO, withSettings, workspaceRoot } from './support/tools';
+
+const RELAY = path.join(REPO, 'dist/mcp.js');
+
+async function waitFor<T>(probe: () => T | undefined | false | Promise<T | undefined | false>, what: string, timeoutMs = 10_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+function proposalTabs(): vscode.TabInputTextDiff[] {
+  return vscode.window.tabGroups.all
+    .flatMap((group) => group.tabs)
+    .map((tab) => tab.input)
+    .filter((input): input is vscode.TabInputTextDiff => input instanceof vscode.TabInputTextDiff && input.modified.scheme === UriScheme.proposal);
+}
+
+function textOf(result: unknown): string {
+  return ((result as CallToolResult).content ?? []).map((part) => (part.type === 'text' ? part.text : '')).join('');
+}
+
+type Pending = { title: string; caller?: string }[];
+const pending = (): Thenable<Pending> => vscode.commands.executeCommand<Pending>(CommandId.listPendingApprovals);
+
+/** The SDK's client on the relay, started as an agent in a terminal of this workspace would start it. */
+async function startAgent(name = 'claude-code'): Promise<Client> {
+  await waitFor(async () => (await vscode.commands.executeCommand<{ lockFile?: string }>(CommandId.mcpStatus)).lockFile, 'the MCP endpoint');
+  const client = new Client({ name, version: '1.0.0' });
+  // The extension host's executable runs scripts as Node (ELECTRON_RUN_AS_NODE for an Electron host).
+  const env = { ...process.env, ELECTRON_RUN_AS_NODE: '1' } as Record<string, string>;
+  await client.connect(new StdioClientTransport({ command: process.execPath, args: [RELAY], cwd: workspaceRoot(), env, stderr: 'pipe' }));
+  return client;
+}
+
+const abs = (relative: string): string => path.join(workspaceRoot(), relative);
+
+describe('MCP front (extension host, SDK client over dist/mcp.js)', function () {
+  this.timeout(60_000);
+  let agent: Client;
+
+  before(async () => {
+    agent = await startAgent();
+  });
+  after(async () => {
+    await agent?.close();
+  });
+  afterEach(async () => {
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  });
+
+  it('lists every tool the window serves, with schemas and annotations', async () => {
+    const { tools } = await agent.listTools();
+    const served = TOOLS.filter((tool) => vscode.workspace.isTrusted || tool.access === 'read');
+    assert.deepEqual(tools.map((tool) => tool.name), served.map((tool) => tool.name));
+    for (const tool of tools) {
+      const spec = TOOLS.find((each) => each.name === tool.name)!;
+      assert.deepEqual(tool.inputSchema, spec.inputSchema, tool.name);
+      assert.strictEqual(tool.description, spec.modelDescription, tool.name);
+      assert.strictEqual(tool.annotations?.readOnlyHint, spec.access === 'read', tool.name);
+      assert.strictEqual(tool.annotations?.destructiveHint, spec.access !== 'read', tool.name);
+    }
+  });
+
+  it('reads a file exactly as invokeTool does', async () => {
+    const result = await agent.callTool({ name: 'workspace_read_file', arguments: { file_path: 'notes.txt' } });
+    assert.notStrictEqual(result.isError, true);
+    assert.strictEqual(textOf(result), (await invoke('workspace_read_file', { file_path: 'notes.txt' })).text);
+  });
+
+  it('returns an image as MCP image content', async () => {
+    fs.copyFileSync(path.join(REPO, 'test/fixtures/files/red.png'), abs('mcp-red.png'));
+    const result = (await agent.callTool({ name: 'workspace_read_file', arguments: { file_path: 'mcp-red.png' } })) as CallToolResult;
+    const image = result.content.find((part) => part.type === 'image');
+    assert.ok(image && image.type === 'image');
+    assert.strictEqual(image.mimeType, 'image/png');
+    assert.deepEqual(Buffer.from(image.data, 'base64'), fs.readFileSync(abs('mcp-red.png')));
+  });
+
+  it('brings a guard denial back as an error naming the rule', async () => {
+    const result = await agent.callTool({ name: 'workspace_read_file', arguments: { file_path: '/dev/zero' } });
+    assert.strictEqual(result.isError, true);
+    assert.match(textOf(result), /^Denied by file\.system_path_read: /);
+  });
+
+  it('redacts secrets before the result leaves the window', async () => {
+    fs.writeFileSync(abs('mcp-deploy.sh'), '#!/bin/sh\nexport GITHUB_TOKEN=ghp_R5v8KzQ2mN7pL4xW9tY3bC6dF1gH0jK2sA5e\n');
+    const result = await agent.callTool({ name: 'workspace_read_file', arguments: { file_path: 'mcp-deploy.sh' } });
+    assert.strictEqual(textOf(result), '     1\t#!/bin/sh\n     2\texport GITHUB_TOKEN=[REDACTED github secret, line 2]');
+  });
+
+  it('refuses invalid input before the tool runs', async () => {
+    const result = await agent.callTool({ name: 'workspace_read_file', arguments: { path: 'notes.txt' } });
+    assert.strictEqual(result.isError, true);
+    assert.match(textOf(result), /Invalid input for workspace_read_file: .*missing required field "file_path"/);
+  });
+
+  it('names the client in the activity log and the Activity view', async () => {
+    await agent.callTool({ name: 'workspace_list_directory', arguments: {} });
+    const records = await vscode.commands.executeCommand<ActivityRecord[]>(CommandId.listActivity);
+    const record = records.find((each) => each.tool === 'workspace_list_directory');
+    assert.strictEqual(record?.client, 'mcp:claude-code');
+    const storage = fs.mkdtempSync(path.join(os.tmpdir(), 'wat-activity-'));
+    const log = new ActivityLog(storage);
+    try {
+      const item = new ActivityTreeProvider(log).getTreeItem(record);
+      assert.match(String(item.description), / · mcp:claude-code$/);
+      assert.match((item.tooltip as vscode.MarkdownString).value, /workspace_list_directory client=mcp:claude-code /);
+    } finally {
+      log.dispose();
+      fs.rmSync(storage, { recursive: true, force: true });
+    }
+  });
+
+  describe('in a trusted window', () => {
+    before(function () {
+      if (!vscode.workspace.isTrusted) this.skip();
+    });
+
+    it('shows a write in the diff review, names the client, and writes only after approve', async () => {
+      const target = abs('mcp-created.txt');
+      fs.rmSync(target, { force: true });
+      const call = agent.callTool({ name: 'workspace_write_file', arguments: { file_path: 'mcp-created.txt', content: 'from the agent\n' } });
+      const diff = await waitFor(() => proposalTabs()[0], 'the diff editor');
+      assert.strictEqual((await vscode.workspace.openTextDocument(diff.modified)).getText(), 'from the agent\n');
+      const [question] = await pending();
+      assert.strictEqual(question.caller, 'Claude Code');
+      const tab = vscode.window.tabGroups.all.flatMap((group) => group.tabs).find((each) => each.input === diff || (each.input instanceof vscode.TabInputTextDiff && each.input.modified.toString() === diff.modified.toString()));
+      assert.match(tab?.label ?? '', /^Claude Code, Write File: mcp-created\.txt \(new file\)/);
+      assert.strictEqual(fs.existsSync(target), false, 'nothing is written before the answer');
+      assert.ok(await vscode.commands.executeCommand<boolean>(CommandId.approve));
+      const result = await call;
+      assert.notStrictEqual(result.isError, true, textOf(result));
+      assert.match(textOf(result), /^Created mcp-created\.txt/);
+      assert.strictEqual(fs.readFileSync(target, 'utf8'), 'from the agent\n');
+      const records = await vscode.commands.executeCommand<ActivityRecord[]>(CommandId.listActivity);
+      assert.deepEqual([records[0].tool, records[0].client, records[0].outcome, records[0].changedPaths], ['workspace_write_file', 'mcp:claude-code', 'ok', ['mcp-created.txt']]);
+    });
+
+    it('leaves the file byte-identical when the write is rejected', async () => {
+      const target = abs('mcp-rejected.txt');
+      fs.writeFileSync(target, 'keep me\r\n');
+      await agent.callTool({ name: 'workspace_read_file', arguments: { file_path: 'mcp-rejected.txt' } });
+      const call = agent.callTool({ name: 'workspace_edit_file', arguments: { file_path: 'mcp-rejected.txt', old_string: 'keep', new_string: 'lose' } });
+      await waitFor(() => proposalTabs()[0], 'the diff editor');
+      assert.ok(await vscode.commands.executeCommand<boolean>(CommandId.reject));
+      const result = await call;
+      assert.strictEqual(result.isError, true);
+      assert.match(textOf(result), /reject/i);
+      assert.deepEqual(fs.readFileSync(target), Buffer.from('keep me\r\n'));
+    });
+
+    it('cancels the call, its question and its diff when the client cancels', async () => {
+      const target = abs('mcp-cancelled.txt');
+      fs.rmSync(target, { force: true });
+      const abort = new AbortController();
+      const call = agent.callTool({ name: 'workspace_write_file', arguments: { file_path: 'mcp-cancelled.txt', content: 'never\n' } }, undefined, { signal: abort.signal }).then(
+        () => 'answered',
+        (error: unknown) => String(error),
+      );
+      await waitFor(() => proposalTabs()[0], 'the diff editor');
+      abort.abort('the user pressed Esc');
+      assert.match(await call, /Esc|abort/i);
+      await waitFor(async () => (await pending()).length === 0, 'the question to go');
+      await waitFor(() => proposalTabs().length === 0, 'the diff to close');
+      assert.strictEqual(fs.existsSync(target), false);
+    });
+
+    it('refuses writes in plan mode, with the plan-mode sentence', async () => {
+      const result = await withSettings({ planMode: true }, () => agent.callTool({ name: 'workspace_write_file', arguments: { file_path: 'mcp-plan.txt', content: 'x\n' } }));
+      assert.strictEqual(result.isError, true);
+      assert.match(textOf(result), /^workspace_write_file is refused because the user has the workspace in plan mode/);
+      assert.strictEqual(fs.existsSync(abs('mcp-plan.txt')), false);
+    });
+
+    it('asks in the window, naming the agent, before running a command the policy asks about', async () => {
+      const made = abs('mcp-command.txt');
+      fs.rmSync(made, { force: true });
+      const call = agent.callTool({ name: 'workspace_run_command', arguments: { command: 'touch mcp-command.txt' } });
+      const [question] = await waitFor(async () => {
+        const questions = await pending();
+        return questions.length > 0 && questions;
+      }, 'the command question');
+      assert.deepEqual([(question as { kind?: string }).kind, question.caller], ['command', 'Claude Code']);
+      assert.match(question.title, /touch mcp-command\.txt/);
+      assert.strictEqual(fs.existsSync(made), false, 'nothing runs before the answer');
+      assert.ok(await vscode.commands.executeCommand<boolean>(CommandId.approve));
+      assert.match(textOf(await call), /^Exit code: 0/);
+      assert.ok(fs.existsSync(made));
+    });
+
+    it('withdraws the question and writes nothing when the agent goes away mid-review', async () => {
+      const target = abs('mcp-abandoned.txt');
+      fs.rmSync(target, { force: true });
+      const leaving = await startAgent('codex-mcp-client');
+      const call = leaving.callTool({ name: 'workspace_write_file', arguments: { file_path: 'mcp-abandoned.txt', content: 'orphan\n' } }).catch(() => undefined);
+      await waitFor(() => proposalTabs()[0], 'the diff editor');
+      const [question] = await pending();
+      assert.strictEqual(question.caller, 'Codex CLI');
+      await leaving.close();
+      await call;
+      await waitFor(async () => (await pending()).length === 0, 'the question to go');
+      await waitFor(() => proposalTabs().length === 0, 'the diff to close');
+      assert.strictEqual(fs.existsSync(target), false);
+    });
+  });
+
+  describe('in an untrusted window', () => {
+    before(function () {
+      if (vscode.workspace.isTrusted) this.skip();
+    });
+
+    it('serves only the reading tools', async () => {
+      const { tools } = await agent.listTools();
+      assert.deepEqual(tools.map((tool) => tool.name).sort(), TOOLS.filter((tool) => tool.access === 'read').map((tool) => tool.name).sort());
+    });
+
+    it('refuses a writing tool without running it', async () => {
+      const result = await agent.callTool({ name: 'workspace_write_file', arguments: { file_path: 'mcp-untrusted.txt', content: 'x' } });
+      assert.strictEqual(result.isError, true);
+      assert.match(textOf(result), /not trusted \(Restricted Mode\)/);
+      assert.strictEqual(fs.existsSync(abs('mcp-untrusted.txt')), false);
+      assert.deepEqual(await pending(), []);
+    });
+  });
+
+  it('writes the lock file and its folder owner-only', async function () {
+    if (process.platform === 'win32') this.skip();
+    const status = await vscode.commands.executeCommand<{ lockFile: string; socket: string }>(CommandId.mcpStatus);
+    assert.strictEqual(fs.statSync(path.dirname(status.lockFile)).mode & 0o777, 0o700);
+    assert.strictEqual(fs.statSync(status.lockFile).mode & 0o777, 0o600);
+    const lock = JSON.parse(fs.readFileSync(status.lockFile, 'utf8')) as { folders: string[]; trusted: boolean; endpoint: string };
+    assert.deepEqual(lock.folders, [workspaceRoot()]);
+    assert.strictEqual(lock.trusted, vscode.workspace.isTrusted);
+    assert.strictEqual(lock.endpoint, status.socket);
+  });
+
+  it('returns the relay command and copies configuration for Claude Code, Codex CLI and Gemini CLI', async () => {
+    const config = await vscode.commands.executeCommand<{ command: string; args: string[] }>(CommandId.mcpServerConfig);
+    assert.strictEqual(config.command, 'node');
+    assert.ok(config.args[0].endsWith(path.join('dist', 'mcp.js')) && fs.existsSync(config.args[0]), config.args[0]);
+    assert.match(await vscode.commands.executeCommand<string>(CommandId.copyMcpConfigClaudeCode), /^claude mcp add --scope user workspace-agent-tools -- node .*mcp\.js$/);
+    assert.strictEqual(await vscode.env.clipboard.readText(), await vscode.commands.executeCommand<string>(CommandId.copyMcpConfigClaudeCode));
+    assert.match(await vscode.commands.executeCommand<string>(CommandId.copyMcpConfigCodex), /^\[mcp_servers\.workspace-agent-tools\]\ncommand = "node"\nargs = \[".*mcp\.js"\]/);
+    const gemini = JSON.parse(await vscode.commands.executeCommand<string>(CommandId.copyMcpConfigGemini)) as { mcpServers: Record<string, { args: string[] }> };
+    assert.deepEqual(gemini.mcpServers['workspace-agent-tools'].args, config.args);
+  });
+});
+
+describe('MCP loopback HTTP mode (extension host)', function () {
+  this.timeout(60_000);
+
+  it('is off by default, and when turned on serves MCP on 127.0.0.1 only with the bearer token', async () => {
+    await waitFor(async () => (await vscode.commands.executeCommand<{ lockFile?: string }>(CommandId.mcpStatus)).lockFile, 'the MCP endpoint');
+    assert.strictEqual((await vscode.commands.executeCommand<{ http?: unknown }>(CommandId.mcpStatus)).http, undefined);
+    await withSettings({ 'mcp.http': true }, async () => {
+      const http = await waitFor(async () => (await vscode.commands.executeCommand<{ http?: { url: string; token: string } }>(CommandId.mcpStatus)).http, 'the HTTP endpoint');
+      assert.match(http.url, /^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
+      // The token is not written anywhere: the copy command hands it out.
+      assert.doesNotMatch(fs.readFileSync((await vscode.commands.executeCommand<{ lockFile: string }>(CommandId.mcpStatus)).lockFile, 'utf8'), new RegExp(http.token));
+      const initialize = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'page', version: '1' } } });
+      const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+      assert.strictEqual((await fetch(http.url, { method: 'POST', headers, body: initialize })).status, 401);
+      assert.strictEqual((await fetch(http.url, { method: 'POST', headers: { ...headers, authorization: `Bearer ${http.token}`, origin: 'http://evil.example' }, body: initialize })).status, 403);
+      const client = new Client({ name: 'gemini-cli-mcp-client', version: '1' });
+      await client.connect(new StreamableHTTPClientTransport(new URL(http.url), { requestInit: { headers: { Authorization: `Bearer ${http.token}` } } }));
+      try {
+        const result = await client.callTool({ name: 'workspace_read_file', arguments: { file_path: 'notes.txt', limit: 1 } });
+        assert.match(textOf(result), /^ {5}1\t/);
+        const records = await vscode.commands.executeCommand<ActivityRecord[]>(CommandId.listActivity);
+        assert.strictEqual(records[0].client, 'mcp:gemini-cli-mcp-client');
+      } finally {
+        await client.close();
+      }
+      const copied = JSON.parse((await vscode.commands.executeCommand<string>(CommandId.copyMcpHttpConfig)) ?? '{}') as { mcpServers: Record<string, { url: string; headers: Record<string, string> }> };
+      assert.deepEqual(copied.mcpServers['workspace-agent-tools'], { type: 'http', url: http.url, headers: { Authorization: `Bearer ${http.token}` } });
+    });
+    await waitFor(async () => (await vscode.commands.executeCommand<{ http?: unknown }>(CommandId.mcpStatus)).http === undefined, 'the HTTP endpoint to stop');
+  });
+
+  it('keeps the socket endpoint serving when the HTTP port is taken', async () => {
+    const busy = net.createServer();
+    await new Promise<void>((resolve) => busy.listen(0, '127.0.0.1', resolve));
+    const port = (busy.address() as net.AddressInfo).port;
+    const before = (await vscode.commands.executeCommand<{ lockFile: string }>(CommandId.mcpStatus)).lockFile;
+    try {
+      await withSettings({ 'mcp.http': true, 'mcp.httpPort': port }, async () => {
+        // The failed start is logged and shown; the socket endpoint is the same one.
+        const status = await waitFor(async () => {
+          const now = await vscode.commands.executeCommand<{ lockFile?: string; http?: unknown; failures: Record<string, string> }>(CommandId.mcpStatus);
+          return now.failures['the MCP HTTP mode'] !== undefined && now;
+        }, 'the HTTP mode to fail');
+        assert.match(status.failures['the MCP HTTP mode'], /EADDRINUSE/);
+        assert.deepEqual([status.http, status.lockFile], [undefined, before]);
+        const agent = await startAgent('http-port-check');
+        try {
+          assert.notStrictEqual((await agent.callTool({ name: 'workspace_glob', arguments: { pattern: '*.txt' } })).isError, true);
+        } finally {
+          await agent.close();
+        }
+      });
+    } finally {
+      busy.close();
+    }
+  });
+});
