@@ -4,7 +4,11 @@ import * as assert from 'assert';
 import * as fs from 'fs';
 import * as path from 'path';
 import * as vscode from 'vscode';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { TOOLS } from '../../src/core/tools';
+import { CommandId } from '../../src/vscode/commandIds';
 import { invoke, REPO, workspaceRoot } from '../integration/support/tools';
 
 const EXTENSION_ID = 'workspace-agent-tools.workspace-agent-tools';
@@ -62,6 +66,28 @@ describe('the installed .vsix', () => {
       ours.map((file) => [file.type, path.posix.basename(file.uri.path)]),
       [['agent', 'workspace-tools.agent.md']],
     );
+  });
+
+  it('serves a terminal agent through the dist/mcp.js that mcpServerConfig names', async () => {
+    const config = await vscode.commands.executeCommand<{ command: string; args: string[] }>(CommandId.mcpServerConfig);
+    assert.strictEqual(config.args[0], path.join(installedExtension().extensionPath, 'dist', 'mcp.js'));
+    for (let waited = 0; !(await vscode.commands.executeCommand<{ lockFile?: string }>(CommandId.mcpStatus)).lockFile; waited += 50) {
+      assert.ok(waited < 10_000, 'the MCP endpoint never announced itself');
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    const client = new Client({ name: 'installed-package-test', version: '1.0.0' });
+    // The host's own Node runs the relay (config.command is `node` from the user's PATH).
+    const env = { ...process.env, ELECTRON_RUN_AS_NODE: '1' } as Record<string, string>;
+    await client.connect(new StdioClientTransport({ command: process.execPath, args: config.args, cwd: workspaceRoot(), env, stderr: 'pipe' }));
+    try {
+      const { tools } = await client.listTools();
+      assert.deepStrictEqual(tools.map((tool) => tool.name), TOOLS.map((tool) => tool.name));
+      const result = (await client.callTool({ name: 'workspace_read_file', arguments: { file_path: 'notes.txt' } })) as CallToolResult;
+      const text = result.content.map((part) => (part.type === 'text' ? part.text : '')).join('');
+      assert.ok(!result.isError && text.startsWith('     1\talpha'), text.slice(0, 200));
+    } finally {
+      await client.close();
+    }
   });
 
   it('reads a workspace file through vscode.lm.invokeTool', async () => {
