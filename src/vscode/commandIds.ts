@@ -29,10 +29,16 @@ export const CommandId = {
   activityLogFile: 'workspaceAgentTools.activityLogFile',
   /** What the most recent command terminal showed (tests; not in package.json). */
   lastCommandTerminal: 'workspaceAgentTools.lastCommandTerminal',
+  /** Stops a background command: the id or view item given, else a quick pick of the running ones: {@link registerBackgroundCommandUi}. */
+  stopBackgroundCommand: 'workspaceAgentTools.stopBackgroundCommand',
+  /** The running background commands and the status bar text (tests; not in package.json). */
+  listBackgroundCommands: 'workspaceAgentTools.listBackgroundCommands',
+  /** Runs what deactivate runs for commands: every background group ended (tests; not in package.json). */
+  stopCommandsAsOnShutdown: 'workspaceAgentTools.stopCommandsAsOnShutdown',
 } as const;
 
 /** Commands registered but not contributed in package.json: for tests only. */
-export const UNLISTED_COMMANDS: readonly string[] = [CommandId.lastCommandTerminal];
+export const UNLISTED_COMMANDS: readonly string[] = [CommandId.lastCommandTerminal, CommandId.listBackgroundCommands, CommandId.stopCommandsAsOnShutdown];
 
 /** Context keys the extension sets for `when` clauses. */
 export const ContextKey = {
@@ -44,6 +50,8 @@ export const ContextKey = {
 export const ViewId = {
   activity: 'workspaceAgentTools.activity',
   statusBarItem: 'workspaceAgentTools.status',
+  /** The status bar item that counts running background commands. */
+  backgroundStatusBarItem: 'workspaceAgentTools.backgroundCommands',
 } as const;
 
 export const UriScheme = {
