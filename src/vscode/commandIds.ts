@@ -33,12 +33,14 @@ export const CommandId = {
   stopBackgroundCommand: 'workspaceAgentTools.stopBackgroundCommand',
   /** The running background commands and the status bar text (tests; not in package.json). */
   listBackgroundCommands: 'workspaceAgentTools.listBackgroundCommands',
+  /** The Activity view's top rows as shown (label, description, contextValue) (tests; not in package.json). */
+  activityViewRows: 'workspaceAgentTools.activityViewRows',
   /** Runs what deactivate runs for commands: every background group ended (tests; not in package.json). */
   stopCommandsAsOnShutdown: 'workspaceAgentTools.stopCommandsAsOnShutdown',
 } as const;
 
 /** Commands registered but not contributed in package.json: for tests only. */
-export const UNLISTED_COMMANDS: readonly string[] = [CommandId.lastCommandTerminal, CommandId.listBackgroundCommands, CommandId.stopCommandsAsOnShutdown];
+export const UNLISTED_COMMANDS: readonly string[] = [CommandId.lastCommandTerminal, CommandId.listBackgroundCommands, CommandId.activityViewRows, CommandId.stopCommandsAsOnShutdown];
 
 /** Context keys the extension sets for `when` clauses. */
 export const ContextKey = {

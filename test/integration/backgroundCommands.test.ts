@@ -160,6 +160,10 @@ describe('background commands (extension host)', function () {
     const { running: listedRunning, statusBarText } = await listed();
     assert.deepStrictEqual(listedRunning.map((command) => command.id), ids);
     assert.strictEqual(statusBarText, '$(terminal) 5 running');
+    const rows = (await vscode.commands.executeCommand<{ label: string; description: string; contextValue: string }[]>(CommandId.activityViewRows)) ?? [];
+    assert.deepStrictEqual(rows.slice(0, 5).map((row) => [row.label, row.contextValue]), ids.map((id, i) => [`${id} sleep ${seconds + i}`, 'backgroundCommand']));
+    for (const row of rows.slice(0, 5)) assert.match(row.description, /^running · \d+ s$/);
+    assert.notStrictEqual(rows[5]?.contextValue, 'backgroundCommand', 'the calls follow the running commands');
   });
 
   it('stops a command from the Stop command, as the Activity view and the palette do', async () => {

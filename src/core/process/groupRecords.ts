@@ -63,6 +63,24 @@ export class GroupRecordFile implements RunningGroupRecords {
   }
 }
 
+/** A pid that can name one process: never 0 or 1 (init), never negative (a group signal to everything). */
+function isProcessId(value: unknown): value is number {
+  return typeof value === 'number' && Number.isSafeInteger(value) && value > 1;
+}
+
+function isStartTime(value: unknown): value is string {
+  return typeof value === 'string' && /^\d+$/.test(value);
+}
+
+function isRecordedGroup(value: unknown): value is RecordedGroup {
+  return typeof value === 'object' && value !== null && 'id' in value && typeof value.id === 'string'
+    && 'pgid' in value && isProcessId(value.pgid) && 'startTime' in value && isStartTime(value.startTime);
+}
+
+function isOwner(value: unknown): value is WindowRecord['owner'] {
+  return typeof value === 'object' && value !== null && 'pid' in value && isProcessId(value.pid) && 'startTime' in value && isStartTime(value.startTime);
+}
+
 /** A parsed record, or undefined when the file is not one (hostile or half-written content is ignored). */
 export function parseWindowRecord(text: string): WindowRecord | undefined {
   let value: unknown;
@@ -71,16 +89,11 @@ export function parseWindowRecord(text: string): WindowRecord | undefined {
   } catch {
     return undefined;
   }
-  const record = value as Partial<WindowRecord> | null;
-  const validProcess = (candidate: unknown, idField: 'pid' | 'pgid'): boolean => {
-    const entry = candidate as Record<string, unknown> | null;
-    const id = entry?.[idField];
-    return typeof id === 'number' && Number.isSafeInteger(id) && id > 1 && typeof entry?.startTime === 'string' && /^\d+$/.test(entry.startTime);
-  };
-  if (!record || !validProcess(record.owner, 'pid') || !Array.isArray(record.groups) || !record.groups.every((group) => validProcess(group, 'pgid'))) {
+  if (typeof value !== 'object' || value === null || !('owner' in value) || !isOwner(value.owner) || !('groups' in value) || !Array.isArray(value.groups)) {
     return undefined;
   }
-  return record as WindowRecord;
+  const groups: unknown[] = value.groups;
+  return groups.every(isRecordedGroup) ? { owner: value.owner, groups } : undefined;
 }
 
 /**

@@ -9,7 +9,7 @@ import { denialMessage } from '../guard/rules';
 import { resolveWorkspacePath } from '../guard/workspacePaths';
 import { displayPath, isInside } from '../location';
 import { headAndTailShares } from '../output/budget';
-import type { BackgroundCommand, CommandHost, ProcessOutcome } from '../ports/process';
+import type { BackgroundCommand, CommandHost, ProcessOutcome, ProcessRequest } from '../ports/process';
 import { describeStatus, statusOf } from '../process/backgroundCommands';
 import { planSandbox } from '../sandbox/plan';
 import { sandboxLaunch, sandboxSummary } from '../sandbox/launcher';
@@ -96,24 +96,27 @@ export const runCommandTool: Tool = defineTool<RunCommandInput>({
     const plan = placement.where === 'sandbox' ? await planSandbox(ctx, host.sandbox, placement.network) : undefined;
     const launch = placement.where === 'sandbox' && plan ? sandboxLaunch(placement.sandbox, plan, cwd.path) : undefined;
     const sandboxLine = placement.where === 'sandbox' ? `Sandbox: ${sandboxSummary(placement.sandbox, placement.network)}` : `Sandbox: none, it ran outside the sandbox (${placement.why})`;
-    if (input.background) {
-      const request: BackgroundLaunch = { command, cwd, sandboxLine, launcher: launch?.argv, env: { ...nonInteractiveEnvironment(host.environment()), ...launch?.env }, shares, release: () => (plan ? host.sandbox.releaseMountPoints(plan.heldFolders) : Promise.resolve()) };
-      return textResult(await startInBackground(request, waitFor, timeoutSeconds, host, ctx));
-    }
-    const terminal = host.openTerminal(command, cwd.path);
-    terminal.write(`${sandboxLine}\n`);
-    const outcome = await host.processes.run({
+    const base: BaseProcessRequest = {
       shell: host.shell,
       commandLine: command,
       launcher: launch?.argv,
       cwd: cwd.path,
       env: { ...nonInteractiveEnvironment(host.environment()), ...launch?.env },
-      timeoutMs: timeoutSeconds * 1000,
       killGraceMs: KILL_GRACE_MS,
       logPath: commandLogPath(host.logDirectory, command, ctx.host.clock.now()),
       headChars: shares.head,
       tailChars: shares.tail,
       maxLogChars: MAX_LOG_CHARS,
+    };
+    if (input.background) {
+      const release = (): Promise<void> => (plan ? host.sandbox.releaseMountPoints(plan.heldFolders) : Promise.resolve());
+      return textResult(await startInBackground({ base, cwdShown: cwd.shown, sandboxLine, release }, waitFor, timeoutSeconds, host, ctx));
+    }
+    const terminal = host.openTerminal(command, cwd.path);
+    terminal.write(`${sandboxLine}\n`);
+    const outcome = await host.processes.run({
+      ...base,
+      timeoutMs: timeoutSeconds * 1000,
       token: ctx.call.token,
       onOutput: (chunk) => terminal.write(chunk),
       onInterrupt: (listener) => terminal.onInterrupt(listener),
@@ -132,14 +135,14 @@ export const runCommandTool: Tool = defineTool<RunCommandInput>({
   },
 });
 
+/** What a foreground and a background run of the same command share. */
+type BaseProcessRequest = Omit<ProcessRequest, 'timeoutMs' | 'token' | 'onOutput' | 'onInterrupt'>;
+
 /** Everything a background start needs once the command was judged, placed and approved. */
 interface BackgroundLaunch {
-  readonly command: string;
-  readonly cwd: { readonly path: string; readonly shown: string };
+  readonly base: BaseProcessRequest;
+  readonly cwdShown: string;
   readonly sandboxLine: string;
-  readonly launcher?: readonly string[];
-  readonly env: Readonly<Record<string, string | undefined>>;
-  readonly shares: { readonly head: number; readonly tail: number };
   /** Lets go of the sandbox's mount points once the command has ended. */
   release(): Promise<void>;
 }
@@ -153,30 +156,21 @@ const NEVER_CANCELLED: CancellationSignal = { isCancellationRequested: false, on
  * the caller can no longer see an id for is left running.
  */
 async function startInBackground(request: BackgroundLaunch, waitFor: ((line: string) => boolean) | undefined, timeoutSeconds: number, host: CommandHost, ctx: ToolContext): Promise<string> {
-  const terminal = host.openTerminal(request.command, request.cwd.path, true);
+  const { base } = request;
+  const terminal = host.openTerminal(base.commandLine, base.cwd, true);
   terminal.write(`${request.sandboxLine}\n`);
-  const logPath = commandLogPath(host.logDirectory, request.command, ctx.host.clock.now());
   let started: BackgroundCommand;
   try {
     started = host.background.start({
-      commandLine: request.command,
-      cwdShown: request.cwd.shown,
+      commandLine: base.commandLine,
+      cwdShown: request.cwdShown,
       sandboxLine: request.sandboxLine,
-      logPath,
+      logPath: base.logPath,
       maxRunning: ctx.settings.runCommandMaxBackground,
-      headChars: request.shares.head,
-      tailChars: request.shares.tail,
+      headChars: base.headChars,
+      tailChars: base.tailChars,
       launch: (onOutput) => host.processes.start({
-        shell: host.shell,
-        commandLine: request.command,
-        launcher: request.launcher,
-        cwd: request.cwd.path,
-        env: request.env,
-        killGraceMs: KILL_GRACE_MS,
-        logPath,
-        headChars: request.shares.head,
-        tailChars: request.shares.tail,
-        maxLogChars: MAX_LOG_CHARS,
+        ...base,
         token: NEVER_CANCELLED,
         onOutput: (chunk, stream) => {
           terminal.write(chunk);
@@ -204,7 +198,7 @@ async function startInBackground(request: BackgroundLaunch, waitFor: ((line: str
   const final = command.status();
   const outcome = final.state === 'running' ? undefined : await command.ended;
   if (outcome?.spawnError) {
-    throw new ToolError(`The command could not be started: ${outcome.spawnError}. Check that ${host.shell} exists and that the folder ${request.cwd.shown} is readable.`);
+    throw new ToolError(`The command could not be started: ${outcome.spawnError}. Check that ${host.shell} exists and that the folder ${request.cwdShown} is readable.`);
   }
   const headline = how === 'matched'
     ? `Started in the background; a line matched wait_for (${seconds(Date.now() - command.startedAt)}).`

@@ -7,7 +7,7 @@ export interface StopCommandInput {
 
 export const stopCommandTool: Tool = defineTool<StopCommandInput>({
   name: 'workspace_stop_command',
-  displayName: 'Stop Background Command',
+  displayName: 'Stop Background Command by Id',
   toolReferenceName: 'workspaceStopCommand',
   icon: '$(debug-stop)',
   // It only ends a command started earlier (never starts one, never changes a file): plan mode,

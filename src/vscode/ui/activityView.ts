@@ -125,5 +125,11 @@ export function registerActivityView(log: ActivityLog, background?: BackgroundCo
     vscode.commands.registerCommand(CommandId.showActivityLog, () => log.channel.show(true)),
     vscode.commands.registerCommand(CommandId.listActivity, () => log.list()),
     vscode.commands.registerCommand(CommandId.activityLogFile, () => log.file),
+    vscode.commands.registerCommand(CommandId.activityViewRows, () =>
+      provider.getChildren().map((node) => {
+        const item = provider.getTreeItem(node);
+        return { label: typeof item.label === 'string' ? item.label : item.label?.label, description: item.description, contextValue: item.contextValue };
+      }),
+    ),
   ];
 }
