@@ -1,6 +1,7 @@
 import { throwIfCancelled } from '../errors';
 import { describeStatus } from '../process/backgroundCommands';
 import { backgroundRegistry, commandById, compileWaitFor, formatBackground } from './backgroundResults';
+import { oneLine } from '../text/truncate';
 import { defineTool, textResult, type Tool } from './toolSpec';
 
 export interface CommandOutputInput {
@@ -38,7 +39,7 @@ export const commandOutputTool: Tool = defineTool<CommandOutputInput>({
     additionalProperties: false,
   },
   bounds: { timeout: { min: 0, max: 600 } },
-  invocationMessage: (input) => `Reading the output of background command ${input.id.slice(0, 20)}`,
+  invocationMessage: (input) => `Reading the output of background command ${oneLine(input.id, 20)}`,
   when: '!virtualWorkspace',
 
   async run(input, ctx) {

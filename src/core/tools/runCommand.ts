@@ -110,7 +110,9 @@ export const runCommandTool: Tool = defineTool<RunCommandInput>({
     };
     if (input.background) {
       const release = (): Promise<void> => (plan ? host.sandbox.releaseMountPoints(plan.heldFolders) : Promise.resolve());
-      return textResult(await startInBackground({ base, cwdShown: cwd.shown, sandboxLine, release }, waitFor, timeoutSeconds, host, ctx));
+      const network = placement.where === 'sandbox' ? placement.network : undefined;
+      const failureHint = (outcome: ProcessOutcome): string | undefined => (network === undefined ? undefined : sandboxFailureHint(outcome, network));
+      return textResult(await startInBackground({ base, cwdShown: cwd.shown, sandboxLine, release, failureHint }, waitFor, timeoutSeconds, host, ctx));
     }
     const terminal = host.openTerminal(command, cwd.path);
     terminal.write(`${sandboxLine}\n`);
@@ -145,6 +147,8 @@ interface BackgroundLaunch {
   readonly sandboxLine: string;
   /** Lets go of the sandbox's mount points once the command has ended. */
   release(): Promise<void>;
+  /** Why a command that ended may have failed because of the sandbox, if it looks so. */
+  failureHint(outcome: ProcessOutcome): string | undefined;
 }
 
 /** A signal that is never cancelled: a background command outlives the call that started it. */
@@ -205,7 +209,8 @@ async function startInBackground(request: BackgroundLaunch, waitFor: ((line: str
     : final.state === 'running'
       ? `Started in the background; still running after ${timeoutSeconds} s${waitFor ? ', and no line matched wait_for yet' : ''}.`
       : `The background command ended (${describeStatus(final)}) within ${seconds(Date.now() - command.startedAt)}${waitFor ? ' before any line matched wait_for' : ''}.`;
-  return formatBackground(command, headline, command.takeOutput());
+  const hint = outcome ? request.failureHint(outcome) : undefined;
+  return formatBackground(command, headline, command.takeOutput(), hint ? [hint] : []);
 }
 
 /** Where the command runs, with the machine's sandbox tried once. */

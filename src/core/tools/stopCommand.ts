@@ -1,4 +1,5 @@
 import { backgroundRegistry, commandById, formatBackground } from './backgroundResults';
+import { oneLine } from '../text/truncate';
 import { defineTool, textResult, type Tool } from './toolSpec';
 
 export interface StopCommandInput {
@@ -26,7 +27,7 @@ export const stopCommandTool: Tool = defineTool<StopCommandInput>({
     required: ['id'],
     additionalProperties: false,
   },
-  invocationMessage: (input) => `Stopping background command ${input.id.slice(0, 20)}`,
+  invocationMessage: (input) => `Stopping background command ${oneLine(input.id, 20)}`,
   when: '!virtualWorkspace',
 
   async run(input, ctx) {

@@ -90,6 +90,12 @@ describe('tools/runCommand background, commandOutput, stopCommand', () => {
     assert.match(text, /before any line matched wait_for/);
   });
 
+  it('says when the sandbox may have made a background command fail', async () => {
+    const text = await call(runCommandTool, { command: 'touch /usr/background-probe', background: true, wait_for: 'never printed' });
+    assert.match(text, /^The background command ended \(exited 1\)/);
+    assert.match(text, /The sandbox may have caused this failure/);
+  });
+
   it('stops the whole group, a TERM-ignoring grandchild included, and returns the final status', async () => {
     // The sandbox's pid namespace hides the pids: the sleep is found on the host by its unique length.
     const seconds = 700 + Math.floor(Math.random() * 200);
