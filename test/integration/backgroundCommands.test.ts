@@ -193,8 +193,9 @@ describe('background commands (extension host)', function () {
     await until(() => running(`sleep ${seconds}`).length === 1, 'the command to start');
     source.cancel();
     assert.match(await pending.then((result) => result.text, (error: Error) => error.message), /cancel/i);
+    // VS Code 1.139 rejects the call as soon as it is cancelled, before the tool has stopped the command.
     await until(() => running(`sleep ${seconds}`).length === 0, 'the cancelled command to end', 5000);
-    assert.deepStrictEqual((await listed()).running, []);
+    await until(async () => (await listed()).running.length === 0, 'the registry to see it ended', 5000);
   });
 
   it('leaves commands running at the end for the host shutdown check', async function () {
