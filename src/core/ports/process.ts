@@ -169,8 +169,9 @@ export interface BackgroundCommand {
   /** The output since the last take (each stream budgeted, head and tail), and moves the cursor past it. */
   takeOutput(): TakenOutput;
   /**
-   * Waits until a complete line (of either stream) matches, the command ends, `timeoutMs` passes
-   * or the token is cancelled. A matching line not yet taken counts. No matcher: waits for the end.
+   * Waits until a complete line (of either stream; ended by LF, CRLF or CR; escapes removed)
+   * matches, the command ends, `timeoutMs` passes or the token is cancelled. A matching line not
+   * taken yet counts (of the most recent lines, within the read budget). No matcher: waits for the end.
    */
   waitFor(matches: ((line: string) => boolean) | undefined, timeoutMs: number, token: CancellationSignal): Promise<BackgroundWait>;
   /** Ends the whole group (TERM, then KILL after the grace) and resolves with the final outcome; an ended command resolves at once. */

@@ -1,6 +1,7 @@
 // The output of a background command as the model reads it: what arrived since the last read, each
 // stream cut head-and-tail to its budget (so a chatty server cannot grow memory), and the complete
-// lines of that stretch kept apart for wait_for, which matches whole lines with escapes removed.
+// lines of that stretch kept apart for wait_for, which matches whole lines (ended by LF, CRLF or a
+// lone CR) with escapes removed.
 import type { TakenOutput } from '../ports/process';
 import { BoundedOutput, stripAnsi } from './boundedOutput';
 
@@ -25,7 +26,8 @@ export class OutputCursor {
   /** Adds a chunk of one stream; returns the lines it completed (escapes removed, no line end). */
   append(chunk: string, stream: Stream): string[] {
     this.kept[stream].append(chunk);
-    const pieces = (this.partial[stream] + chunk).split('\n');
+    // A lone CR ends a line too: progress bars redraw with it, and what follows is what a terminal shows.
+    const pieces = (this.partial[stream] + chunk).split(/\r\n|\r|\n/);
     let rest = pieces.pop() ?? '';
     const complete = pieces;
     while (rest.length >= MAX_LINE_CHARS) {
@@ -60,7 +62,7 @@ export class OutputCursor {
   }
 
   private remember(raw: readonly string[]): string[] {
-    const lines = raw.map((line) => stripAnsi(line.endsWith('\r') ? line.slice(0, -1) : line));
+    const lines = raw.map(stripAnsi);
     for (const line of lines) {
       this.lines.push(line);
       this.lineChars += line.length;

@@ -41,6 +41,11 @@ describe('process/outputCursor', () => {
     assert.deepEqual(cursor.end(), ['next']);
   });
 
+  it('ends a line at a lone CR too, as progress bars redraw', () => {
+    const cursor = new OutputCursor(100, 100);
+    assert.deepEqual(cursor.append('building 10%\rbuilding 100%\rcompiled successfully\n', 'stdout'), ['building 10%', 'building 100%', 'compiled successfully']);
+  });
+
   it('keeps untaken lines for wait_for until the next take', () => {
     const cursor = new OutputCursor(100, 100);
     cursor.append('ready\n', 'stderr');
