@@ -6,8 +6,8 @@ import * as fs from 'fs';
 import * as net from 'net';
 import * as path from 'path';
 import * as vscode from 'vscode';
-import { CommandId } from '../../src/vscode/commandIds';
-import { answerNextApproval, invoke, invokeError, withSettings, workspaceRoot } from './support/tools';
+import { CommandId, ViewId } from '../../src/vscode/commandIds';
+import { answerNextApproval, invoke, invokeError, screenshot, withSettings, workspaceRoot } from './support/tools';
 
 const RUN = 'workspace_run_command';
 const OUTPUT = 'workspace_command_output';
@@ -164,6 +164,8 @@ describe('background commands (extension host)', function () {
     assert.deepStrictEqual(rows.slice(0, 5).map((row) => [row.label, row.contextValue]), ids.map((id, i) => [`${id} sleep ${seconds + i}`, 'backgroundCommand']));
     for (const row of rows.slice(0, 5)) assert.match(row.description, /^running · \d+ s$/);
     assert.notStrictEqual(rows[5]?.contextValue, 'backgroundCommand', 'the calls follow the running commands');
+    await vscode.commands.executeCommand(`${ViewId.activity}.focus`);
+    await screenshot('background-commands-activity-view');
   });
 
   it('stops a command from the Stop command, as the Activity view and the palette do', async () => {
