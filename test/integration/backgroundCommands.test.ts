@@ -140,15 +140,23 @@ describe('background commands (extension host)', function () {
     assert.match(await invokeError(OUTPUT, { id: 'bg99999' }), /There is no background command with id "bg99999"\. No background command is running\./);
   });
 
-  it('ends a grandchild that ignores TERM when the command is stopped', async () => {
-    const seconds = uniqueSleep();
-    const approved = answerNextApproval(true);
-    const { text } = await invoke(RUN, { command: `sh -c 'trap "" TERM; echo ignoring TERM; sleep ${seconds}' & wait`, background: true, wait_for: 'ignoring TERM' });
-    await approved;
-    await until(() => running(`sleep ${seconds}`).length === 1, 'the grandchild to start');
-    await invoke(STOP, { id: idOf(text) });
-    assert.deepStrictEqual(running(`sleep ${seconds}`), []);
-  });
+  for (const sandbox of ['auto', 'off'] as const) {
+    it(`ends a grandchild that ignores TERM when the command is stopped (sandbox ${sandbox})`, async () => {
+      const seconds = uniqueSleep();
+      const approved = answerNextApproval(true);
+      const { text } = await withSettings({ 'runCommand.sandbox': sandbox }, () =>
+        invoke(RUN, { command: `sh -c 'trap "" TERM; echo ignoring TERM; sleep ${seconds}' & wait`, background: true, wait_for: 'ignoring TERM' }),
+      );
+      await approved;
+      assert.match(text, sandbox === 'off' ? /^Sandbox: none/m : /^Sandbox: bubblewrap/m);
+      await until(() => running(`sleep ${seconds}`).length === 1, 'the grandchild to start');
+      const started = Date.now();
+      await invoke(STOP, { id: idOf(text) });
+      assert.deepStrictEqual(running(`sleep ${seconds}`), []);
+      // Outside the sandbox nothing but the KILL after the grace can end it (in it, the pid namespace does).
+      if (sandbox === 'off') assert.ok(Date.now() - started >= 1900, `stopped after ${Date.now() - started} ms`);
+    });
+  }
 
   it('refuses the sixth background command with the ids of the five running, and shows them in the status bar', async () => {
     const ids: string[] = [];
