@@ -14,6 +14,7 @@ const CORE_NODE_ADAPTERS = [
   'src/core/process/processRunner.ts',
   'src/core/process/processGroup.ts',
   'src/core/process/commandLogs.ts',
+  'src/core/process/groupRecords.ts',
   'src/core/search/ripgrep/run.ts',
   'src/core/read/pdfText.ts',
   'src/core/guard/command/shell/bashParser.ts',

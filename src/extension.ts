@@ -4,7 +4,9 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { MemoryReadLedger } from './core/changes/readLedger';
+import { BackgroundCommandRegistry } from './core/process/backgroundCommands';
 import { pruneCommandLogs } from './core/process/commandLogs';
+import { endOrphanedGroups, GroupRecordFile } from './core/process/groupRecords';
 import { nodeProcessRunner, stopAllCommands } from './core/process/processRunner';
 import { chooseCommandShell } from './core/process/shellChoice';
 import { MachineSandbox } from './core/sandbox/machineSandbox';
@@ -27,9 +29,24 @@ import { ToolResultDocuments } from './vscode/tools/resultDocuments';
 import { ActivityLog } from './vscode/ui/activityLog';
 import { registerActivityView } from './vscode/ui/activityView';
 import { PendingApprovals, registerApprovalCommands } from './vscode/ui/approvals';
+import { BackgroundStatusBar, registerBackgroundCommandUi } from './vscode/ui/backgroundCommands';
 import { GuardStatusBar, registerGuardCommands } from './vscode/ui/guardControls';
 
 const KEPT_COMMAND_LOGS = 200;
+/** TERM to KILL for groups stopped at shutdown: short, VS Code gives deactivate a few seconds only. */
+const SHUTDOWN_GRACE_MS = 500;
+
+/** The background commands of this window, ended by deactivate. */
+let backgroundCommands: BackgroundCommandRegistry | undefined;
+
+/**
+ * Where running background groups are recorded for crash recovery: the global storage (on the
+ * extension host's disk), so any window that starts after a crash ends what the crashed one left.
+ */
+function groupRecordDirectory(context: vscode.ExtensionContext): string {
+  const storage = context.globalStorageUri.scheme === 'file' ? context.globalStorageUri.fsPath : path.join(os.tmpdir(), 'workspace-agent-tools');
+  return path.join(storage, 'background-groups');
+}
 
 /** The extension's storage on the extension host's disk: the activity log and full command logs go there. */
 function storageDirectory(context: vscode.ExtensionContext): string {
@@ -47,9 +64,15 @@ export function activate(context: vscode.ExtensionContext): void {
   const fs = new VsCodeFileSystem();
   const ripgrepPath = locateRipgrep(context.extensionPath);
   const sandbox = new MachineSandbox(ripgrepPath);
+  const recordDirectory = groupRecordDirectory(context);
+  // Groups a crashed window left running are ended (only where pid and start time still match).
+  void endOrphanedGroups(recordDirectory, SHUTDOWN_GRACE_MS).catch(() => undefined);
+  const background = new BackgroundCommandRegistry({ now: () => Date.now(), records: new GroupRecordFile(recordDirectory) });
+  backgroundCommands = background;
+  const backgroundStatusBar = new BackgroundStatusBar(background);
   const services: ToolServices = {
     host: { fs, buffers: new VsCodeEditorBuffers(), clock: { now: () => Date.now() }, search: new LocalFirstSearchEngines(fs, ripgrepPath) },
-    commands: commandHostFor(terminals, chooseCommandShell(vscode.env.shell, existsSync), logDirectory, nodeProcessRunner, sandbox),
+    commands: commandHostFor(terminals, chooseCommandShell(vscode.env.shell, existsSync), logDirectory, nodeProcessRunner, sandbox, background),
     session: { approver: approvals, reads: new MemoryReadLedger(), changes: { reviewer: new DiffReview(approvals, proposals), writer: new WorkspaceEditApplier() } },
     activity,
   };
@@ -62,7 +85,9 @@ export function activate(context: vscode.ExtensionContext): void {
     sandbox,
     new GuardStatusBar(),
     ...registerGuardCommands(),
-    ...registerActivityView(activity),
+    ...registerActivityView(activity, background),
+    backgroundStatusBar,
+    ...registerBackgroundCommandUi(background, backgroundStatusBar, stopEveryCommand),
     // Not in the palette: lets integration tests see what the last command terminal showed.
     vscode.commands.registerCommand(CommandId.lastCommandTerminal, () => terminals.lastTranscript()),
     ...registerApprovalCommands(approvals),
@@ -77,7 +102,12 @@ export function activate(context: vscode.ExtensionContext): void {
   void mcpFront.restart();
 }
 
-/** Commands still running must not outlive the extension host. */
+/** Every command still running, background ones included, ended: TERM, then KILL after a short grace. */
+async function stopEveryCommand(): Promise<void> {
+  await Promise.all([backgroundCommands?.stopAll(), stopAllCommands(SHUTDOWN_GRACE_MS)]);
+}
+
+/** Commands still running must not outlive the extension host (deactivation, window reload or close). */
 export function deactivate(): Promise<void> {
-  return stopAllCommands(500);
+  return stopEveryCommand();
 }

@@ -61,6 +61,8 @@ export function ourCommandHost(logDirectory, ripgrepPath) {
   const { nodeProcessRunner } = compiled('core/process/processRunner');
   /** @type {typeof import('../../src/core/sandbox/machineSandbox.js')} */
   const { MachineSandbox } = compiled('core/sandbox/machineSandbox');
+  /** @type {typeof import('../../src/core/process/backgroundCommands.js')} */
+  const { BackgroundCommandRegistry } = compiled('core/process/backgroundCommands');
   const sandbox = new MachineSandbox(ripgrepPath);
   /** @type {import('../../src/core/ports/process.js').CommandHost} */
   const host = {
@@ -70,6 +72,7 @@ export function ourCommandHost(logDirectory, ripgrepPath) {
     openTerminal: () => ({ write() {}, finish() {}, onInterrupt: () => ({ dispose() {} }) }),
     processes: nodeProcessRunner,
     sandbox,
+    background: new BackgroundCommandRegistry({ now: () => Date.now() }),
   };
   return { host, dispose: () => sandbox.dispose() };
 }

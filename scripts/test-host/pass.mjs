@@ -7,6 +7,7 @@ import * as fsp from 'node:fs/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { hostLabel, startCodeServer, workbenchUrl } from './code-server.mjs';
+import { leftoversAfterExit } from './leftovers.mjs';
 import { errorText, printLogs, tailFile } from './logs.mjs';
 import { answerScreenshotRequests, screenshotDir } from './screenshots.mjs';
 
@@ -94,6 +95,7 @@ export async function runPass(browser, version, pass, options, cleanups) {
       WAT_TEST_VSCODE: version.vscode,
       WAT_TEST_WORKSPACE: folders.workspace,
       WAT_TEST_REPORT: folders.reportFile,
+      WAT_LEFTOVERS_FILE: folders.leftoversFile,
       WAT_SCREENSHOT_DIR: screenshots,
       WAT_TEST_GREP: options.grep,
       WAT_TEST_COLOR: process.stdout.isTTY ? '1' : '0',
@@ -135,6 +137,12 @@ export async function runPass(browser, version, pass, options, cleanups) {
   await cleanups.runNow(workbench.stopScreenshots);
   await cleanups.runNow(workbench.closeContext).catch(() => {});
   await cleanups.runNow(stopCodeServer);
+  // What tests left running on purpose must have ended with the extension host.
+  const leftovers = await leftoversAfterExit(folders.leftoversFile);
+  if (leftovers && result.ok) {
+    result.ok = false;
+    result.reason = leftovers;
+  }
   if (!result.ok && options.keepTmp) console.log(`[${label}] kept: workspace ${folders.tmp}, report ${folders.reportDir}, code-server data ${codeServer.root}`);
   await cleanups.runNow(removeFolders);
   return result;
@@ -153,7 +161,7 @@ async function makePassFolders(pass, fixtureDir) {
   const reportDir = await fsp.mkdtemp(path.join(os.tmpdir(), `wat-report-${pass}-`));
   const reportFile = path.join(reportDir, 'report.txt');
   await fsp.writeFile(reportFile, '');
-  return { tmp, workspace, reportDir, reportFile };
+  return { tmp, workspace, reportDir, reportFile, leftoversFile: path.join(reportDir, 'leftovers.json') };
 }
 
 /**

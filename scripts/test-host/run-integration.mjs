@@ -33,7 +33,7 @@
 // Each pass gets a fresh copy of the fixture at <tmp>/ws (tests may create <tmp>/ws-sibling,
 // <tmp>/outside), a fresh code-server (user data, extensions dir) and a fresh browser context.
 // The extension host inherits code-server's environment; it receives WAT_TEST_PASS, WAT_TEST_VSCODE,
-// WAT_TEST_WORKSPACE, WAT_TEST_REPORT, WAT_TEST_GREP, WAT_TEST_COLOR and WAT_SCREENSHOT_DIR
+// WAT_TEST_WORKSPACE, WAT_TEST_REPORT, WAT_TEST_GREP, WAT_TEST_COLOR, WAT_SCREENSHOT_DIR and WAT_LEFTOVERS_FILE
 // (test-output/screenshots/vscode-<version>). The in-host mocha writes its spec report to
 // WAT_TEST_REPORT, which is streamed here while the pass runs.
 //

@@ -42,6 +42,8 @@ export interface ToolSettings {
   readonly commandOutputChars: number;
   /** Globs (relative to a workspace folder) the search tools hide: VS Code's own files.exclude. */
   readonly filesExclude: readonly string[];
+  /** The most background commands that may run at once. */
+  readonly runCommandMaxBackground: number;
 }
 
 /** Refused by default: commands that wreck a machine or a disk. Users may add to or clear the list. */
@@ -72,6 +74,7 @@ export const DEFAULT_SETTINGS: ToolSettings = {
   maxResultChars: 100_000,
   commandOutputChars: 30_000,
   filesExclude: [],
+  runCommandMaxBackground: 5,
 };
 
 /** The section of VS Code's configuration the extension's own settings live in. */
@@ -91,12 +94,14 @@ export const SETTING_KEYS: Readonly<Record<Exclude<keyof ToolSettings, 'filesExc
   autoApprove: 'autoApprove',
   maxResultChars: 'output.maxResultChars',
   commandOutputChars: 'output.commandOutputChars',
+  runCommandMaxBackground: 'runCommand.maxBackground',
 };
 
 /** The bounds package.json declares for the numeric settings (settings.json is not checked against them). */
-export const SETTING_BOUNDS: Readonly<Record<'maxResultChars' | 'commandOutputChars', { readonly min: number; readonly max: number }>> = {
+export const SETTING_BOUNDS: Readonly<Record<'maxResultChars' | 'commandOutputChars' | 'runCommandMaxBackground', { readonly min: number; readonly max: number }>> = {
   maxResultChars: { min: 10_000, max: 2_000_000 },
   commandOutputChars: { min: 2_000, max: 1_000_000 },
+  runCommandMaxBackground: { min: 1, max: 20 },
 };
 
 /** The MCP front's settings (DESIGN section 6): read when the endpoint starts and when they change, not per call. */

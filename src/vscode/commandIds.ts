@@ -41,10 +41,24 @@ export const CommandId = {
   copyMcpHttpConfig: 'workspaceAgentTools.copyMcpHttpConfig',
   /** The MCP endpoint's socket, lock file and HTTP address (tests; not in package.json). */
   mcpStatus: 'workspaceAgentTools.mcpStatus',
+  /** Stops a background command: the id or view item given, else a quick pick of the running ones: {@link registerBackgroundCommandUi}. */
+  stopBackgroundCommand: 'workspaceAgentTools.stopBackgroundCommand',
+  /** The running background commands and the status bar text (tests; not in package.json). */
+  listBackgroundCommands: 'workspaceAgentTools.listBackgroundCommands',
+  /** The Activity view's top rows as shown (label, description, contextValue) (tests; not in package.json). */
+  activityViewRows: 'workspaceAgentTools.activityViewRows',
+  /** Runs what deactivate runs for commands: every background group ended (tests; not in package.json). */
+  stopCommandsAsOnShutdown: 'workspaceAgentTools.stopCommandsAsOnShutdown',
 } as const;
 
 /** Commands registered but not contributed in package.json: for tests only. */
-export const UNLISTED_COMMANDS: readonly string[] = [CommandId.lastCommandTerminal, CommandId.mcpStatus];
+export const UNLISTED_COMMANDS: readonly string[] = [
+  CommandId.lastCommandTerminal,
+  CommandId.mcpStatus,
+  CommandId.listBackgroundCommands,
+  CommandId.activityViewRows,
+  CommandId.stopCommandsAsOnShutdown,
+];
 
 /** Context keys the extension sets for `when` clauses. */
 export const ContextKey = {
@@ -56,6 +70,8 @@ export const ContextKey = {
 export const ViewId = {
   activity: 'workspaceAgentTools.activity',
   statusBarItem: 'workspaceAgentTools.status',
+  /** The status bar item that counts running background commands. */
+  backgroundStatusBarItem: 'workspaceAgentTools.backgroundCommands',
 } as const;
 
 export const UriScheme = {

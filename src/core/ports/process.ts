@@ -11,7 +11,8 @@ export interface ProcessRequest {
   /** The folder on the host's disk to run in. */
   readonly cwd: string;
   readonly env: Readonly<Record<string, string | undefined>>;
-  readonly timeoutMs: number;
+  /** Milliseconds before the group is stopped with reason `timeout`; none: no time limit (background commands). */
+  readonly timeoutMs?: number;
   /** How long processes get after TERM before KILL. */
   readonly killGraceMs: number;
   /** Where the full output is written (stdout and stderr interleaved, escapes stripped). */
@@ -28,8 +29,11 @@ export interface ProcessRequest {
   onInterrupt?(listener: () => void): { dispose(): void };
 }
 
-/** Why a process group was stopped before it ended by itself. */
-export type StopReason = 'timeout' | 'cancelled' | 'interrupted';
+/**
+ * Why a process group was stopped before it ended by itself: `stopped` is a stop request for a
+ * background command (workspace_stop_command, the Stop action, the extension shutting down).
+ */
+export type StopReason = 'timeout' | 'cancelled' | 'interrupted' | 'stopped';
 
 /** The characters kept of one stream, and how many were left out between head and tail. */
 export interface KeptOutput {
@@ -55,10 +59,24 @@ export interface ProcessOutcome {
   readonly logTruncated: boolean;
 }
 
-/** Runs a command line and makes sure every process it started has ended before it resolves. */
+/** A command line started in its own process group, running while the caller goes on. */
+export interface StartedProcess {
+  /** The process group (the leader's pid on the host); undefined when nothing could be started. */
+  readonly pgid: number | undefined;
+  /** The leader's start time (/proc/<pid>/stat field 22), so a later window never mistakes a reused pid for it; undefined where unknown. */
+  readonly startTime: string | undefined;
+  /** Resolves when the command and everything it started are gone; rejects only when nothing could be started. */
+  readonly outcome: Promise<ProcessOutcome>;
+  /** Ends the whole group (TERM, then KILL after the grace); the outcome names the reason. Later calls do nothing. */
+  stop(reason: StopReason): void;
+}
+
+/** Runs a command line and makes sure every process it started has ended before its outcome resolves. */
 export interface ProcessRunner {
   /** Resolves when the command and everything it started are gone; rejects only when nothing could be started. */
   run(request: ProcessRequest): Promise<ProcessOutcome>;
+  /** Starts the command and returns at once: the handle of background commands. */
+  start(request: ProcessRequest): StartedProcess;
 }
 
 /** Where a running command's output is shown to the user as it arrives. */
@@ -111,8 +129,92 @@ export interface CommandHost {
   readonly logDirectory: string;
   /** The host's environment, which commands inherit (made non-interactive by the tool). */
   environment(): Readonly<Record<string, string | undefined>>;
-  /** Opens (or reuses) the terminal the user watches for one command. */
-  openTerminal(commandLine: string, cwd: string): CommandTerminal;
+  /** Opens (or reuses) the terminal the user watches for one command; a background command always gets a terminal of its own. */
+  openTerminal(commandLine: string, cwd: string, background?: boolean): CommandTerminal;
   readonly processes: ProcessRunner;
   readonly sandbox: SandboxHost;
+  /** The background commands of this window. */
+  readonly background: BackgroundCommands;
+}
+
+/** A background command's state: still running, ended by itself with a code, or killed (stopped, or by a signal). */
+export type BackgroundStatus =
+  | { readonly state: 'running' }
+  | { readonly state: 'exited'; readonly code: number }
+  | { readonly state: 'killed'; readonly how: string };
+
+/** What a wait for a background command ended with. */
+export type BackgroundWait = 'matched' | 'ended' | 'timeout' | 'cancelled';
+
+/** The output of each stream since the last take, head and tail kept. */
+export interface TakenOutput {
+  readonly stdout: KeptOutput;
+  readonly stderr: KeptOutput;
+}
+
+/** One background command of the registry. */
+export interface BackgroundCommand {
+  /** Short and unique in this window, e.g. `bg3`. */
+  readonly id: string;
+  readonly commandLine: string;
+  /** The cwd as the model gave it, workspace-relative. */
+  readonly cwdShown: string;
+  /** Where it runs (the sandbox line of the result). */
+  readonly sandboxLine: string;
+  /** When it started (ms since the epoch). */
+  readonly startedAt: number;
+  /** The full log on disk. */
+  readonly logPath: string;
+  status(): BackgroundStatus;
+  /** The output since the last take (each stream budgeted, head and tail), and moves the cursor past it. */
+  takeOutput(): TakenOutput;
+  /**
+   * Waits until a complete line (of either stream; ended by LF, CRLF or CR; escapes removed)
+   * matches, the command ends, `timeoutMs` passes or the token is cancelled. A matching line not
+   * taken yet counts (of the most recent lines, within the read budget). No matcher: waits for the end.
+   */
+  waitFor(matches: ((line: string) => boolean) | undefined, timeoutMs: number, token: CancellationSignal): Promise<BackgroundWait>;
+  /** Ends the whole group (TERM, then KILL after the grace) and resolves with the final outcome; an ended command resolves at once. */
+  stop(): Promise<ProcessOutcome>;
+  /** Resolves when the command and everything it started are gone. */
+  readonly ended: Promise<ProcessOutcome>;
+}
+
+/** What the registry needs to start one background command. */
+export interface BackgroundStart {
+  readonly commandLine: string;
+  readonly cwdShown: string;
+  readonly sandboxLine: string;
+  readonly logPath: string;
+  /** The most commands that may run at once (the setting). */
+  readonly maxRunning: number;
+  /** Characters of each stream one read returns at its start and at its end. */
+  readonly headChars: number;
+  readonly tailChars: number;
+  /** Starts the process; every chunk of its output must go to `onOutput`. */
+  launch(onOutput: (chunk: string, stream: 'stdout' | 'stderr') => void): StartedProcess;
+}
+
+/** The background commands of one window: started, listed, read, stopped, and all ended at shutdown. */
+export interface BackgroundCommands {
+  /** Throws a ToolError naming the running ids when `maxRunning` are already running. */
+  checkRoom(maxRunning: number): void;
+  /** Starts a command (after checkRoom again) and registers it. */
+  start(request: BackgroundStart): BackgroundCommand;
+  /** The command of an id, running or ended and not yet forgotten. */
+  get(id: string): BackgroundCommand | undefined;
+  /** The running commands, oldest first. */
+  running(): BackgroundCommand[];
+  /** Ends every running command's group; resolves when all are gone. */
+  stopAll(): Promise<void>;
+  /** Fires when a command starts or ends (for the view and the status bar). */
+  onDidChange(listener: () => void): { dispose(): void };
+  /** Fires once per command when it has ended (by itself or stopped): the hook for the checkpoint taken after it. */
+  onDidEnd(listener: (command: BackgroundCommand, outcome: ProcessOutcome) => void): { dispose(): void };
+}
+
+/** Where running background groups are recorded, so a window that starts after a crash can end them. */
+export interface RunningGroupRecords {
+  add(id: string, pgid: number, startTime: string): void;
+  remove(id: string): void;
 }

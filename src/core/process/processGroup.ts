@@ -53,6 +53,47 @@ function livingMembersOnLinux(pgid: number): boolean {
   return false;
 }
 
+/**
+ * A process's start time in clock ticks after boot (/proc/<pid>/stat field 22): with the pid it
+ * names one process for the machine's uptime, so a pid the kernel gave to another process since is
+ * never mistaken for it. Undefined where there is no /proc or the process is gone.
+ */
+export function processStartTime(pid: number): string | undefined {
+  try {
+    return startTimeOfStat(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+  } catch {
+    return undefined;
+  }
+}
+
+/** Field 22 of a /proc/<pid>/stat line; comm (field 2) may hold spaces and parentheses, so fields are counted after the last ')'. */
+export function startTimeOfStat(stat: string): string | undefined {
+  const close = stat.lastIndexOf(')');
+  if (close === -1) {
+    return undefined;
+  }
+  // After ") " come field 3 (state) onwards: field 22 is index 19.
+  const value = stat.slice(close + 2).split(' ')[19];
+  return value !== undefined && /^\d+$/.test(value) ? value : undefined;
+}
+
+/** True when the process of `pid` is alive (not a zombie) and is the one that started at `startTime`. */
+export function isSameProcess(pid: number, startTime: string): boolean {
+  let stat: string;
+  try {
+    stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  } catch {
+    return false;
+  }
+  const state = stat.slice(stat.lastIndexOf(')') + 2).split(' ')[0];
+  return state !== 'Z' && state !== 'X' && startTimeOfStat(stat) === startTime;
+}
+
+/** KILL to the whole group at once, without waiting: for the host's last moment. */
+export function killGroupNow(pgid: number): void {
+  signalGroup(pgid, 'SIGKILL');
+}
+
 function signalGroup(pgid: number, signal: NodeJS.Signals): void {
   try {
     process.kill(-pgid, signal);

@@ -8,9 +8,9 @@ import { spawn } from 'node:child_process';
 import { createWriteStream, mkdirSync, type WriteStream } from 'node:fs';
 import * as path from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
-import type { ProcessOutcome, ProcessRequest, ProcessRunner, StopReason } from '../ports/process';
+import type { ProcessOutcome, ProcessRequest, ProcessRunner, StartedProcess, StopReason } from '../ports/process';
 import { BoundedOutput, stripAnsi } from './boundedOutput';
-import { delay, groupAlive, terminateGroup, waitUntilGone } from './processGroup';
+import { delay, groupAlive, killGroupNow, processStartTime, terminateGroup, waitUntilGone } from './processGroup';
 
 /** After the group is gone, how long to wait for the pipes to report end of file. */
 const DRAIN_MS = 500;
@@ -29,8 +29,16 @@ export async function stopAllCommands(graceMs: number): Promise<void> {
   await Promise.all([...runningGroups].map((pgid) => terminateGroup(pgid, graceMs)));
 }
 
+// The last line of defence when the host exits without deactivating the extension (the process
+// ends through process.exit): what still runs gets KILL, synchronously, as 'exit' allows no waiting.
+process.once('exit', () => {
+  for (const pgid of runningGroups) {
+    killGroupNow(pgid);
+  }
+});
+
 /** The ProcessRunner of the extension host's machine. */
-export const nodeProcessRunner: ProcessRunner = { run: (request) => runProcess(request) };
+export const nodeProcessRunner: ProcessRunner = { run: (request) => runProcess(request), start: (request) => startProcess(request) };
 
 /** The log file: bounded, and the pipes pause while the disk catches up so memory stays flat. */
 class LogWriter {
@@ -75,7 +83,12 @@ class LogWriter {
   }
 }
 
-export async function runProcess(request: ProcessRequest): Promise<ProcessOutcome> {
+export function runProcess(request: ProcessRequest): Promise<ProcessOutcome> {
+  return startProcess(request).outcome;
+}
+
+/** Starts the command line in its own process group; the handle's outcome resolves when every process of it has ended. */
+export function startProcess(request: ProcessRequest): StartedProcess {
   const started = Date.now();
   const stdout = new BoundedOutput(request.headChars, request.tailChars);
   const stderr = new BoundedOutput(request.headChars, request.tailChars);
@@ -119,58 +132,64 @@ export async function runProcess(request: ProcessRequest): Promise<ProcessOutcom
 
   let stopped: StopReason | undefined;
   let stopping: Promise<void> | undefined;
+  // Once the group is gone its id may be reused by another process: nothing is signalled after that.
+  let gone = false;
   const pgid = child.pid;
   if (pgid !== undefined) {
     runningGroups.add(pgid);
   }
   const stop = (reason: StopReason): void => {
-    if (stopping || pgid === undefined) {
+    if (stopping || pgid === undefined || gone) {
       return;
     }
     stopped = reason;
     stopping = terminateGroup(pgid, request.killGraceMs);
   };
-  const timer = setTimeout(() => stop('timeout'), request.timeoutMs);
+  const timer = request.timeoutMs === undefined ? undefined : setTimeout(() => stop('timeout'), request.timeoutMs);
   const cancellation = request.token.onCancellationRequested(() => stop('cancelled'));
   const interrupt = request.onInterrupt?.(() => stop('interrupted'));
   if (request.token.isCancellationRequested) {
     stop('cancelled');
   }
 
-  const exit = await exited;
-  clearTimeout(timer);
-  cancellation.dispose();
-  interrupt?.dispose();
+  const finish = async (): Promise<ProcessOutcome> => {
+    const exit = await exited;
+    clearTimeout(timer);
+    cancellation.dispose();
+    interrupt?.dispose();
 
-  let leftoversStopped = false;
-  if (pgid !== undefined && !spawnError) {
-    const lingering = !stopping && groupAlive(pgid) && !(request.launcher && (await waitUntilGone(pgid, LAUNCHER_SETTLE_MS)));
-    if (lingering) {
-      // The shell is done but something it started in the background still runs: it must not outlive the command.
-      leftoversStopped = true;
-      stopping = terminateGroup(pgid, request.killGraceMs);
+    let leftoversStopped = false;
+    if (pgid !== undefined && !spawnError) {
+      const lingering = !stopping && groupAlive(pgid) && !(request.launcher && (await waitUntilGone(pgid, LAUNCHER_SETTLE_MS)));
+      if (lingering && !stopping) {
+        // The shell is done but something it started in the background still runs: it must not outlive the command.
+        leftoversStopped = true;
+        stopping = terminateGroup(pgid, request.killGraceMs);
+      }
+      await stopping;
+      await Promise.race([closed, delay(DRAIN_MS)]);
     }
-    await stopping;
-    await Promise.race([closed, delay(DRAIN_MS)]);
-  }
-  pipes.forEach((pipe) => pipe.destroy());
-  if (pgid !== undefined) {
-    runningGroups.delete(pgid);
-  }
+    pipes.forEach((pipe) => pipe.destroy());
+    gone = true;
+    if (pgid !== undefined) {
+      runningGroups.delete(pgid);
+    }
 
-  const durationMs = Date.now() - started;
-  const how = stopped ? `stopped (${stopped})` : exit.signal ? `killed by ${exit.signal}` : `exit code ${exit.code ?? 'unknown'}`;
-  await log.close(`\n# ${how}, ${(durationMs / 1000).toFixed(1)} s\n`);
-  return {
-    exitCode: exit.code,
-    signal: exit.signal,
-    stopped,
-    leftoversStopped,
-    spawnError,
-    durationMs,
-    stdout: stdout.result(),
-    stderr: stderr.result(),
-    logPath: request.logPath,
-    logTruncated: log.truncated,
+    const durationMs = Date.now() - started;
+    const how = stopped ? `stopped (${stopped})` : exit.signal ? `killed by ${exit.signal}` : `exit code ${exit.code ?? 'unknown'}`;
+    await log.close(`\n# ${how}, ${(durationMs / 1000).toFixed(1)} s\n`);
+    return {
+      exitCode: exit.code,
+      signal: exit.signal,
+      stopped,
+      leftoversStopped,
+      spawnError,
+      durationMs,
+      stdout: stdout.result(),
+      stderr: stderr.result(),
+      logPath: request.logPath,
+      logTruncated: log.truncated,
+    };
   };
+  return { pgid, startTime: pgid === undefined ? undefined : processStartTime(pgid), outcome: finish(), stop };
 }

@@ -1,15 +1,17 @@
 import { applyPatchTool } from './applyPatch';
+import { commandOutputTool } from './commandOutput';
 import { editFileTool } from './editFile';
 import { globTool } from './glob';
 import { grepTool } from './grep';
 import { listDirectoryTool } from './listDirectory';
 import { readFileTool } from './readFile';
 import { runCommandTool } from './runCommand';
+import { stopCommandTool } from './stopCommand';
 import type { Tool } from './toolSpec';
 import { writeFileTool } from './writeFile';
 
 /** Every tool, in the order the manifest lists them. Registration, the palette and the manifest all come from here. */
-export const TOOLS: readonly Tool[] = [readFileTool, writeFileTool, editFileTool, listDirectoryTool, globTool, grepTool, runCommandTool, applyPatchTool];
+export const TOOLS: readonly Tool[] = [readFileTool, writeFileTool, editFileTool, listDirectoryTool, globTool, grepTool, runCommandTool, commandOutputTool, stopCommandTool, applyPatchTool];
 
 /** The tool of a name, or undefined. */
 export function toolNamed(name: string): Tool | undefined {

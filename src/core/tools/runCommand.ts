@@ -1,7 +1,7 @@
 import { nonInteractiveEnvironment } from '../process/commandEnvironment';
 import { commandLogPath } from '../process/commandLogs';
 import type { ToolContext } from '../context';
-import { throwIfCancelled, ToolError } from '../errors';
+import { throwIfCancelled, ToolError, type CancellationSignal } from '../errors';
 import { commandPolicyOptions } from '../guard/command/pathJudge';
 import { evaluateCommandPolicy, type CommandVerdict } from '../guard/command/policy';
 import { judgeLocation, resolveRoots } from '../guard/judgeLocation';
@@ -9,11 +9,13 @@ import { denialMessage } from '../guard/rules';
 import { resolveWorkspacePath } from '../guard/workspacePaths';
 import { displayPath, isInside } from '../location';
 import { headAndTailShares } from '../output/budget';
-import type { CommandHost, ProcessOutcome } from '../ports/process';
+import type { BackgroundCommand, CommandHost, ProcessOutcome, ProcessRequest } from '../ports/process';
+import { describeStatus, statusOf } from '../process/backgroundCommands';
 import { planSandbox } from '../sandbox/plan';
 import { sandboxLaunch, sandboxSummary } from '../sandbox/launcher';
 import { placeCommand, type ExtraPermission, type Placement } from '../sandbox/placement';
 import { oneLine } from '../text/truncate';
+import { compileWaitFor, formatBackground } from './backgroundResults';
 import { defineTool, textResult, type Tool } from './toolSpec';
 
 export interface RunCommandInput {
@@ -21,9 +23,13 @@ export interface RunCommandInput {
   cwd?: string;
   timeout?: number;
   permissions?: ExtraPermission;
+  background?: boolean;
+  wait_for?: string;
 }
 
 export const DEFAULT_TIMEOUT_SECONDS = 120;
+/** How long a background start waits for wait_for (or the end) before it returns with the output so far. */
+export const DEFAULT_BACKGROUND_WAIT_SECONDS = 30;
 const KILL_GRACE_MS = 2000;
 const MAX_LOG_CHARS = 50 * 1024 * 1024;
 const LEAVE_SANDBOX = 'Run Outside the Sandbox';
@@ -42,14 +48,17 @@ export const runCommandTool: Tool = defineTool<RunCommandInput>({
     'There is no stdin and no TTY: commands that prompt fail instead of waiting; pagers and colours are off. Commands that only read run at once; others (deleting, network, installing, interpreters with inline code) ask the user first.',
     'Commands run in an OS sandbox: they can write only in the workspace folders and /tmp, cannot change .git/config, .git/hooks, .vscode or *.code-workspace, cannot read secrets (~/.ssh, .env files), and have no network unless the user approved the command. permissions: leave it out, unless a sandboxed run failed because of the sandbox: "network" runs it with the network, "unsandboxed" outside the sandbox; either asks the user every time.',
     'Result: whether it ran sandboxed, the exit code, the duration, stdout and stderr. Long output keeps its beginning and end and says where the full log was saved, which you can read with workspace_read_file.',
+    'Long-running processes (dev servers, watchers, anything you must talk to while it runs): never append "&" and never run them in the foreground (the timeout would kill them). Pass background: true and a wait_for regex that matches the line the process prints when it is ready (e.g. "listening on|ready in"): the call returns as soon as a line matches, the process exits, or timeout seconds pass (default 30 in the background), with the output so far and a line "id: <id>". The process keeps running in its own terminal. Then use workspace_command_output with that id to read what it printed since (optionally waiting for another line), and workspace_stop_command to stop it when you are done; stop what you started. At most a few run at once (workspaceAgentTools.runCommand.maxBackground, default 5).',
   ].join('\n'),
   inputSchema: {
     type: 'object',
     properties: {
       command: { type: 'string', description: 'The command line to run.' },
       cwd: { type: 'string', description: 'The folder to run in, workspace-relative. Default: the workspace root.' },
-      timeout: { type: 'integer', description: 'Seconds before the command is killed, from 1 to 1800. Default 120.' },
+      timeout: { type: 'integer', description: 'Seconds before the command is killed, from 1 to 1800. Default 120. With background: seconds to wait for wait_for or the end before returning (the process keeps running), default 30.' },
       permissions: { type: 'string', enum: ['network', 'unsandboxed'], description: 'Only after a run failed because of the sandbox: "network" (network access) or "unsandboxed" (no sandbox). The user is asked every time.' },
+      background: { type: 'boolean', description: 'Start a long-running process (a server, a watcher) and return while it keeps running, with an id for workspace_command_output and workspace_stop_command. Default false.' },
+      wait_for: { type: 'string', description: 'With background: a regular expression (RE2 syntax) matched against each output line; the call returns as soon as one matches, e.g. the server\'s ready line.' },
     },
     required: ['command'],
     additionalProperties: false,
@@ -63,6 +72,14 @@ export const runCommandTool: Tool = defineTool<RunCommandInput>({
   async run(input, ctx) {
     const host = commandHost(ctx);
     const command = checkedCommand(input.command);
+    if (input.wait_for !== undefined && !input.background) {
+      throw new ToolError('wait_for only applies with background: true. Either add background: true to start a long-running process and wait for its ready line, or leave wait_for out to run the command to its end.');
+    }
+    const waitFor = compileWaitFor(input.wait_for);
+    if (input.background) {
+      // Refused before anyone is asked: a question for a command that cannot start wastes the user's time.
+      host.background.checkRoom(ctx.settings.runCommandMaxBackground);
+    }
     const cwd = await resolveCommandCwd(input.cwd, ctx);
     const verdict = await judgeCommand(command, cwd.path, ctx);
     if (verdict.decision === 'deny') {
@@ -74,25 +91,34 @@ export const runCommandTool: Tool = defineTool<RunCommandInput>({
     }
     placement = await approve(command, cwd.shown, verdict, placement, ctx);
     throwIfCancelled(ctx.call.token);
-    const timeoutSeconds = input.timeout ?? DEFAULT_TIMEOUT_SECONDS;
+    const timeoutSeconds = input.timeout ?? (input.background ? DEFAULT_BACKGROUND_WAIT_SECONDS : DEFAULT_TIMEOUT_SECONDS);
     const shares = headAndTailShares(ctx.settings.commandOutputChars);
     const plan = placement.where === 'sandbox' ? await planSandbox(ctx, host.sandbox, placement.network) : undefined;
     const launch = placement.where === 'sandbox' && plan ? sandboxLaunch(placement.sandbox, plan, cwd.path) : undefined;
     const sandboxLine = placement.where === 'sandbox' ? `Sandbox: ${sandboxSummary(placement.sandbox, placement.network)}` : `Sandbox: none, it ran outside the sandbox (${placement.why})`;
-    const terminal = host.openTerminal(command, cwd.path);
-    terminal.write(`${sandboxLine}\n`);
-    const outcome = await host.processes.run({
+    const base: BaseProcessRequest = {
       shell: host.shell,
       commandLine: command,
       launcher: launch?.argv,
       cwd: cwd.path,
       env: { ...nonInteractiveEnvironment(host.environment()), ...launch?.env },
-      timeoutMs: timeoutSeconds * 1000,
       killGraceMs: KILL_GRACE_MS,
       logPath: commandLogPath(host.logDirectory, command, ctx.host.clock.now()),
       headChars: shares.head,
       tailChars: shares.tail,
       maxLogChars: MAX_LOG_CHARS,
+    };
+    if (input.background) {
+      const release = (): Promise<void> => (plan ? host.sandbox.releaseMountPoints(plan.heldFolders) : Promise.resolve());
+      const network = placement.where === 'sandbox' ? placement.network : undefined;
+      const failureHint = (outcome: ProcessOutcome): string | undefined => (network === undefined ? undefined : sandboxFailureHint(outcome, network));
+      return textResult(await startInBackground({ base, cwdShown: cwd.shown, sandboxLine, release, failureHint }, waitFor, timeoutSeconds, host, ctx));
+    }
+    const terminal = host.openTerminal(command, cwd.path);
+    terminal.write(`${sandboxLine}\n`);
+    const outcome = await host.processes.run({
+      ...base,
+      timeoutMs: timeoutSeconds * 1000,
       token: ctx.call.token,
       onOutput: (chunk) => terminal.write(chunk),
       onInterrupt: (listener) => terminal.onInterrupt(listener),
@@ -110,6 +136,82 @@ export const runCommandTool: Tool = defineTool<RunCommandInput>({
     return textResult(formatOutcome(outcome, status, cwd.shown, sandboxLine, hint));
   },
 });
+
+/** What a foreground and a background run of the same command share. */
+type BaseProcessRequest = Omit<ProcessRequest, 'timeoutMs' | 'token' | 'onOutput' | 'onInterrupt'>;
+
+/** Everything a background start needs once the command was judged, placed and approved. */
+interface BackgroundLaunch {
+  readonly base: BaseProcessRequest;
+  readonly cwdShown: string;
+  readonly sandboxLine: string;
+  /** Lets go of the sandbox's mount points once the command has ended. */
+  release(): Promise<void>;
+  /** Why a command that ended may have failed because of the sandbox, if it looks so. */
+  failureHint(outcome: ProcessOutcome): string | undefined;
+}
+
+/** A signal that is never cancelled: a background command outlives the call that started it. */
+const NEVER_CANCELLED: CancellationSignal = { isCancellationRequested: false, onCancellationRequested: () => ({ dispose: () => undefined }) };
+
+/**
+ * Starts the command in its own terminal and process group, registered under a new id, and waits
+ * for wait_for, its end or the timeout. A call cancelled while it waits stops the command: nothing
+ * the caller can no longer see an id for is left running.
+ */
+async function startInBackground(request: BackgroundLaunch, waitFor: ((line: string) => boolean) | undefined, timeoutSeconds: number, host: CommandHost, ctx: ToolContext): Promise<string> {
+  const { base } = request;
+  const terminal = host.openTerminal(base.commandLine, base.cwd, true);
+  terminal.write(`${request.sandboxLine}\n`);
+  let started: BackgroundCommand;
+  try {
+    started = host.background.start({
+      commandLine: base.commandLine,
+      cwdShown: request.cwdShown,
+      sandboxLine: request.sandboxLine,
+      logPath: base.logPath,
+      maxRunning: ctx.settings.runCommandMaxBackground,
+      headChars: base.headChars,
+      tailChars: base.tailChars,
+      launch: (onOutput) => host.processes.start({
+        ...base,
+        token: NEVER_CANCELLED,
+        onOutput: (chunk, stream) => {
+          terminal.write(chunk);
+          onOutput(chunk, stream);
+        },
+        onInterrupt: (listener) => terminal.onInterrupt(listener),
+      }),
+    });
+  } catch (error) {
+    terminal.finish(`Not started: ${error instanceof Error ? error.message : String(error)}`);
+    await request.release();
+    throw error;
+  }
+  const command = started;
+  void command.ended.then(async (outcome) => {
+    terminal.finish(`${describeStatus(statusOf(outcome))} (${seconds(outcome.durationMs)}, background command ${command.id})`);
+    await request.release();
+  }).catch(() => undefined);
+
+  const how = await command.waitFor(waitFor, timeoutSeconds * 1000, ctx.call.token);
+  if (how === 'cancelled') {
+    await command.stop();
+    throwIfCancelled(ctx.call.token);
+  }
+  const final = command.status();
+  const outcome = final.state === 'running' ? undefined : await command.ended;
+  if (outcome?.spawnError) {
+    throw new ToolError(`The command could not be started: ${outcome.spawnError}. Check that ${host.shell} exists and that the folder ${request.cwdShown} is readable.`);
+  }
+  const headline = how === 'matched'
+    ? `Started in the background; a line matched wait_for (${seconds(Date.now() - command.startedAt)}).`
+    : final.state === 'running'
+      ? `Started in the background; still running after ${timeoutSeconds} s${waitFor ? ', and no line matched wait_for yet' : ''}.`
+      : `The background command ended (${describeStatus(final)}) within ${seconds(Date.now() - command.startedAt)}${waitFor ? ' before any line matched wait_for' : ''}.`;
+  const hint = outcome ? request.failureHint(outcome) : undefined;
+  return formatBackground(command, headline, command.takeOutput(), hint ? [hint] : []);
+}
 
 /** Where the command runs, with the machine's sandbox tried once. */
 async function placeFor(decision: 'allow' | 'ask', extra: ExtraPermission | undefined, ctx: ToolContext, host: CommandHost): Promise<Placement> {
@@ -183,7 +285,7 @@ export async function commandConfirmation(input: RunCommandInput, ctx: ToolConte
   const sandboxed = placement?.where === 'sandbox' ? `\n\nIt runs in the sandbox (${sandboxSummary(placement.sandbox, true)}).` : '';
   return {
     title: 'Run this command?',
-    message: `\`\`\`sh\n${input.command}\n\`\`\`\nin \`${cwdShown}\`\n\nIt needs approval because:\n${bulleted(needsApproval(verdict))}${sandboxed}`,
+    message: `\`\`\`sh\n${input.command}\n\`\`\`\nin \`${cwdShown}\`${input.background ? ', in the background (it keeps running until it exits or is stopped)' : ''}\n\nIt needs approval because:\n${bulleted(needsApproval(verdict))}${sandboxed}`,
   };
 }
 

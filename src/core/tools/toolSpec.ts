@@ -32,6 +32,11 @@ export interface NumberBounds {
 /** What a tool may do, which decides whether trust and plan mode let it run. */
 export type ToolAccess = 'read' | 'write' | 'command';
 
+/** True when a call of the tool changes nothing: MCP's readOnlyHint. */
+export function isReadOnly(tool: Pick<ToolDescription, 'access' | 'readOnly'>): boolean {
+  return tool.readOnly ?? tool.access === 'read';
+}
+
 /** One part of a tool's answer to the model. */
 export type ToolResultPart =
   | { readonly kind: 'text'; readonly text: string }
@@ -59,6 +64,12 @@ export interface ToolDescription {
   /** A codicon reference such as `$(file)`. */
   readonly icon: string;
   readonly access: ToolAccess;
+  /**
+   * Whether a call leaves everything as it was (no file written, no process started or ended), as
+   * MCP's readOnlyHint says it; by default, true for `access: 'read'`. workspace_stop_command is
+   * allowed where reads are, but ends processes.
+   */
+  readonly readOnly?: boolean;
   readonly inputSchema: JsonSchema;
   /** The manifest's `when` clause: a context expression under which the tool is offered to chat. */
   readonly when?: string;

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { oneLine } from '../../core/text/truncate';
-import type { CommandHost, CommandTerminal, ProcessRunner, SandboxHost } from '../../core/ports/process';
+import type { BackgroundCommands, CommandHost, CommandTerminal, ProcessRunner, SandboxHost } from '../../core/ports/process';
 
 /** Output is handed to the terminal at most this often, so `yes` cannot flood the renderer. */
 const FLUSH_MS = 30;
@@ -143,8 +143,9 @@ export class CommandTerminals implements vscode.Disposable {
   private readonly terminals: WatchedTerminal[] = [];
   private last: WatchedTerminal | undefined;
 
-  open(commandLine: string, cwd: string): CommandTerminal {
-    let terminal = this.terminals.find((candidate) => !candidate.running && !candidate.closed && candidate === this.last);
+  open(commandLine: string, cwd: string, background = false): CommandTerminal {
+    // A background command keeps its terminal for as long as it runs, so it never shares one.
+    let terminal = background ? undefined : this.terminals.find((candidate) => !candidate.running && !candidate.closed && candidate === this.last);
     if (!terminal) {
       terminal = new WatchedTerminal(commandLine, (closed) => this.forget(closed));
       this.terminals.push(terminal);
@@ -176,14 +177,15 @@ export class CommandTerminals implements vscode.Disposable {
   }
 }
 
-/** The CommandHost of a local-disk workspace: the shell, the log folder, these terminals, the runner and the sandbox. */
-export function commandHostFor(terminals: CommandTerminals, shell: string, logDirectory: string, processes: ProcessRunner, sandbox: SandboxHost): CommandHost {
+/** The CommandHost of a local-disk workspace: the shell, the log folder, these terminals, the runner, the sandbox and the background registry. */
+export function commandHostFor(terminals: CommandTerminals, shell: string, logDirectory: string, processes: ProcessRunner, sandbox: SandboxHost, background: BackgroundCommands): CommandHost {
   return {
     shell,
     logDirectory,
     environment: () => process.env,
-    openTerminal: (commandLine, cwd) => terminals.open(commandLine, cwd),
+    openTerminal: (commandLine, cwd, inBackground) => terminals.open(commandLine, cwd, inBackground),
     processes,
     sandbox,
+    background,
   };
 }

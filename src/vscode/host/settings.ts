@@ -24,6 +24,7 @@ export function readToolSettings(): ToolSettings {
     autoApprove: booleanEntries(read('autoApprove')),
     maxResultChars: within(read('maxResultChars'), SETTING_BOUNDS.maxResultChars),
     commandOutputChars: within(read('commandOutputChars'), SETTING_BOUNDS.commandOutputChars),
+    runCommandMaxBackground: within(read('runCommandMaxBackground'), SETTING_BOUNDS.runCommandMaxBackground),
     filesExclude: filesExclude(),
   };
 }

@@ -3,23 +3,50 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { describeRecord, type ActivityRecord } from '../../core/activity/activityRecord';
 import { strictestVerdict } from '../../core/decisions';
+import type { BackgroundCommands } from '../../core/ports/process';
 import { CommandId, UriScheme, ViewId } from '../commandIds';
 import type { ActivityLog } from './activityLog';
+import { runningCommandItem, type RunningCommandNode } from './backgroundCommands';
 
-/** The Activity view: recent calls with their verdicts; selecting one opens its diff or details. */
-export class ActivityTreeProvider implements vscode.TreeDataProvider<ActivityRecord>, vscode.TextDocumentContentProvider {
-  private readonly changed = new vscode.EventEmitter<ActivityRecord | undefined>();
+/** How often the ages of running background commands are refreshed. */
+const AGE_REFRESH_MS = 15_000;
+
+type ActivityNode = ActivityRecord | RunningCommandNode;
+
+function isRunningCommand(node: ActivityNode): node is RunningCommandNode {
+  return 'kind' in node && node.kind === 'backgroundCommand';
+}
+
+/** The Activity view: running background commands first (with Stop), then recent calls with their verdicts; selecting a call opens its diff or details. */
+export class ActivityTreeProvider implements vscode.TreeDataProvider<ActivityNode>, vscode.TextDocumentContentProvider, vscode.Disposable {
+  private readonly changed = new vscode.EventEmitter<ActivityNode | undefined>();
   readonly onDidChangeTreeData = this.changed.event;
+  private readonly ageTimer: NodeJS.Timeout;
 
-  constructor(private readonly log: ActivityLog) {
+  constructor(private readonly log: ActivityLog, private readonly background?: BackgroundCommands) {
     log.onDidChange(() => this.changed.fire(undefined));
+    background?.onDidChange(() => this.changed.fire(undefined));
+    this.ageTimer = setInterval(() => {
+      if (this.background?.running().length) {
+        this.changed.fire(undefined);
+      }
+    }, AGE_REFRESH_MS);
   }
 
-  getChildren(element?: ActivityRecord): ActivityRecord[] {
-    return element ? [] : [...this.log.list()];
+  getChildren(element?: ActivityNode): ActivityNode[] {
+    if (element) {
+      return [];
+    }
+    const running = (this.background?.running() ?? []).map((command): RunningCommandNode => ({ kind: 'backgroundCommand', id: command.id }));
+    return [...running, ...this.log.list()];
   }
 
-  getTreeItem(record: ActivityRecord): vscode.TreeItem {
+  getTreeItem(node: ActivityNode): vscode.TreeItem {
+    if (isRunningCommand(node)) {
+      const command = this.background?.get(node.id);
+      return command ? runningCommandItem(command) : new vscode.TreeItem(`${node.id} (ended)`);
+    }
+    const record = node;
     const verdict = strictestVerdict(record.verdicts);
     const item = new vscode.TreeItem(`${record.tool.replace(/^workspace_/, '')} ${subjectOf(record)}`);
     const guard = verdict && verdict.decision !== 'allow' ? ` · ${verdict.decision} ${verdict.rule ?? ''}` : '';
@@ -48,6 +75,11 @@ export class ActivityTreeProvider implements vscode.TreeDataProvider<ActivityRec
     return change ? (side === 'before' ? change.before : change.after) : '';
   }
 
+  dispose(): void {
+    clearInterval(this.ageTimer);
+    this.changed.dispose();
+  }
+
   /** Opens the diff of a write or patch (its first file; the others are listed to pick), or the call's details. */
   async open(record: ActivityRecord): Promise<void> {
     const changes = this.log.changesOf(record.id);
@@ -73,16 +105,17 @@ export class ActivityTreeProvider implements vscode.TreeDataProvider<ActivityRec
 function subjectOf(record: ActivityRecord): string {
   try {
     const input = JSON.parse(record.input) as Record<string, unknown>;
-    const subject = input.file_path ?? input.path ?? input.pattern ?? input.command ?? (typeof input.patch === 'string' ? 'patch' : undefined);
+    const subject = input.file_path ?? input.path ?? input.pattern ?? input.command ?? input.id ?? (typeof input.patch === 'string' ? 'patch' : undefined);
     return typeof subject === 'string' ? subject : '';
   } catch {
     return '';
   }
 }
 
-export function registerActivityView(log: ActivityLog): vscode.Disposable[] {
-  const provider = new ActivityTreeProvider(log);
+export function registerActivityView(log: ActivityLog, background?: BackgroundCommands): vscode.Disposable[] {
+  const provider = new ActivityTreeProvider(log, background);
   return [
+    provider,
     vscode.window.registerTreeDataProvider(ViewId.activity, provider),
     vscode.workspace.registerTextDocumentContentProvider(UriScheme.activity, provider),
     vscode.commands.registerCommand(CommandId.openActivity, (record?: ActivityRecord) => (record ? provider.open(record) : undefined)),
@@ -94,5 +127,11 @@ export function registerActivityView(log: ActivityLog): vscode.Disposable[] {
     vscode.commands.registerCommand(CommandId.showActivityLog, () => log.channel.show(true)),
     vscode.commands.registerCommand(CommandId.listActivity, () => log.list()),
     vscode.commands.registerCommand(CommandId.activityLogFile, () => log.file),
+    vscode.commands.registerCommand(CommandId.activityViewRows, () =>
+      provider.getChildren().map((node) => {
+        const item = provider.getTreeItem(node);
+        return { label: typeof item.label === 'string' ? item.label : item.label?.label, description: item.description, contextValue: item.contextValue };
+      }),
+    ),
   ];
 }

@@ -3,6 +3,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import type { CancellationSignal } from '../../../src/core/errors';
 import type { CommandHost, CommandTerminal } from '../../../src/core/ports/process';
+import { BackgroundCommandRegistry } from '../../../src/core/process/backgroundCommands';
 import { nodeProcessRunner } from '../../../src/core/process/processRunner';
 import { MachineSandbox } from '../../../src/core/sandbox/machineSandbox';
 import { RIPGREP } from './searchTree';
@@ -31,6 +32,8 @@ export class RecordingTerminal implements CommandTerminal {
 }
 
 export interface RunOptions {
+  /** The background registry the context uses; a fresh one when left out. */
+  background?: BackgroundCommandRegistry;
   approve?: boolean;
   token?: CancellationSignal;
   settings?: Partial<ToolSettings>;
@@ -71,7 +74,8 @@ export function commandWorkspace(): CommandWorkspace {
 
   const setup = (options: RunOptions = {}) => {
     const terminal = new RecordingTerminal();
-    const host: CommandHost = { shell: '/bin/sh', logDirectory: path.join(parent, 'logs'), environment: () => process.env, openTerminal: () => terminal, processes: nodeProcessRunner, sandbox };
+    const background = options.background ?? new BackgroundCommandRegistry({ now: () => Date.now() });
+    const host: CommandHost = { shell: '/bin/sh', logDirectory: path.join(parent, 'logs'), environment: () => process.env, openTerminal: () => terminal, processes: nodeProcessRunner, sandbox, background };
     const approver = new ScriptedApprover(options.approve ?? false);
     const ctx = testContext({ root: path.join(parent, 'ws'), approver, token: options.token, settings: options.settings, commands: host });
     return { ctx, terminal, approver };

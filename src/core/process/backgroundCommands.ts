@@ -1,0 +1,207 @@
+// The background commands of one window: each registered under a short id with its output cursor,
+// its status and its process handle; at most `maxRunning` at once; every one ended at shutdown;
+// each running group recorded (pid and start time) so a window that starts after a crash can end it.
+import { ToolError } from '../errors';
+import type { BackgroundCommand, BackgroundCommands, BackgroundStart, BackgroundStatus, BackgroundWait, ProcessOutcome, RunningGroupRecords, StartedProcess, TakenOutput } from '../ports/process';
+import type { CancellationSignal } from '../errors';
+import { oneLine } from '../text/truncate';
+import { OutputCursor } from './outputCursor';
+
+/** Ended commands whose last output and status can still be read; older ones are forgotten. */
+const KEPT_ENDED = 20;
+
+type Listener<T extends unknown[]> = (...args: T) => void;
+
+class Listeners<T extends unknown[]> {
+  private readonly listeners = new Set<Listener<T>>();
+
+  add(listener: Listener<T>): { dispose(): void } {
+    this.listeners.add(listener);
+    return { dispose: () => this.listeners.delete(listener) };
+  }
+
+  fire(...args: T): void {
+    for (const listener of [...this.listeners]) {
+      try {
+        listener(...args);
+      } catch {
+        // One listener's failure must not keep the others (or the registry) from running.
+      }
+    }
+  }
+}
+
+/** The words of a final status: `exited <code>` or `killed (...)`. */
+export function statusOf(outcome: ProcessOutcome): BackgroundStatus {
+  if (outcome.stopped) {
+    const why = { stopped: 'stopped on request', cancelled: 'the call that started it was cancelled', interrupted: 'stopped by the user in its terminal', timeout: 'timed out' }[outcome.stopped];
+    return { state: 'killed', how: why };
+  }
+  if (outcome.spawnError) {
+    return { state: 'killed', how: `it could not be started: ${outcome.spawnError}` };
+  }
+  if (outcome.exitCode === null) {
+    return { state: 'killed', how: `by signal ${outcome.signal ?? 'unknown'}` };
+  }
+  return { state: 'exited', code: outcome.exitCode };
+}
+
+/** `running`, `exited 0`, `killed (stopped on request)`. */
+export function describeStatus(status: BackgroundStatus): string {
+  return status.state === 'running' ? 'running' : status.state === 'exited' ? `exited ${status.code}` : `killed (${status.how})`;
+}
+
+class RegisteredCommand implements BackgroundCommand {
+  readonly commandLine: string;
+  readonly cwdShown: string;
+  readonly sandboxLine: string;
+  readonly logPath: string;
+  readonly ended: Promise<ProcessOutcome>;
+  private final: ProcessOutcome | undefined;
+  private handle: StartedProcess | undefined;
+  private readonly lineListeners = new Listeners<[string]>();
+  private readonly endListeners = new Listeners<[]>();
+
+  constructor(readonly id: string, request: BackgroundStart, readonly startedAt: number, private readonly cursor: OutputCursor, whenEnded: (command: RegisteredCommand, outcome: ProcessOutcome) => void) {
+    this.commandLine = request.commandLine;
+    this.cwdShown = request.cwdShown;
+    this.sandboxLine = request.sandboxLine;
+    this.logPath = request.logPath;
+    const handle = request.launch((chunk, stream) => this.heard(cursor.append(chunk, stream)));
+    this.handle = handle;
+    this.ended = handle.outcome.then(
+      (outcome) => this.finish(outcome, whenEnded),
+      (error: unknown) => this.finish(failedOutcome(error, request.logPath), whenEnded),
+    );
+  }
+
+  get pgid(): number | undefined {
+    return this.handle?.pgid;
+  }
+
+  get startTime(): string | undefined {
+    return this.handle?.startTime;
+  }
+
+  status(): BackgroundStatus {
+    return this.final ? statusOf(this.final) : { state: 'running' };
+  }
+
+  takeOutput(): TakenOutput {
+    return this.cursor.take();
+  }
+
+  waitFor(matches: ((line: string) => boolean) | undefined, timeoutMs: number, token: CancellationSignal): Promise<BackgroundWait> {
+    if (matches && this.cursor.untakenLines().some(matches)) {
+      return Promise.resolve('matched');
+    }
+    if (this.final) {
+      return Promise.resolve('ended');
+    }
+    if (token.isCancellationRequested) {
+      return Promise.resolve('cancelled');
+    }
+    return new Promise((resolve) => {
+      const subscriptions: Array<{ dispose(): void }> = [];
+      const settle = (how: BackgroundWait): void => {
+        clearTimeout(timer);
+        subscriptions.forEach((subscription) => subscription.dispose());
+        resolve(how);
+      };
+      const timer = setTimeout(() => settle('timeout'), timeoutMs);
+      if (matches) {
+        subscriptions.push(this.lineListeners.add((line) => (matches(line) ? settle('matched') : undefined)));
+      }
+      subscriptions.push(this.endListeners.add(() => settle('ended')));
+      subscriptions.push(token.onCancellationRequested(() => settle('cancelled')));
+    });
+  }
+
+  stop(): Promise<ProcessOutcome> {
+    if (!this.final) {
+      this.handle?.stop('stopped');
+    }
+    return this.ended;
+  }
+
+  private heard(lines: readonly string[]): void {
+    for (const line of lines) {
+      this.lineListeners.fire(line);
+    }
+  }
+
+  private finish(outcome: ProcessOutcome, whenEnded: (command: RegisteredCommand, outcome: ProcessOutcome) => void): ProcessOutcome {
+    this.heard(this.cursor.end());
+    this.final = outcome;
+    this.handle = undefined;
+    this.endListeners.fire();
+    whenEnded(this, outcome);
+    return outcome;
+  }
+}
+
+function failedOutcome(error: unknown, logPath: string): ProcessOutcome {
+  const empty = { text: '', totalChars: 0, omittedChars: 0 };
+  return { exitCode: null, signal: null, leftoversStopped: false, spawnError: error instanceof Error ? error.message : String(error), durationMs: 0, stdout: empty, stderr: empty, logPath, logTruncated: false };
+}
+
+export class BackgroundCommandRegistry implements BackgroundCommands {
+  private readonly commands = new Map<string, RegisteredCommand>();
+  private readonly changed = new Listeners<[]>();
+  private readonly endedListeners = new Listeners<[BackgroundCommand, ProcessOutcome]>();
+  private counter = 0;
+
+  constructor(private readonly options: { readonly now: () => number; readonly records?: RunningGroupRecords }) {}
+
+  checkRoom(maxRunning: number): void {
+    const running = this.running();
+    if (running.length >= maxRunning) {
+      const ids = running.map((command) => `${command.id} (${oneLine(command.commandLine, 60)})`).join(', ');
+      throw new ToolError(`${running.length} background commands are already running, the most workspaceAgentTools.runCommand.maxBackground allows: ${ids}. Stop one you no longer need with workspace_stop_command, or read its output with workspace_command_output, then start this one again.`);
+    }
+  }
+
+  start(request: BackgroundStart): BackgroundCommand {
+    this.checkRoom(request.maxRunning);
+    const id = `bg${++this.counter}`;
+    const cursor = new OutputCursor(request.headChars, request.tailChars);
+    const command = new RegisteredCommand(id, request, this.options.now(), cursor, (ended, outcome) => this.ended(ended, outcome));
+    this.commands.set(id, command);
+    if (command.pgid !== undefined && command.startTime !== undefined && command.status().state === 'running') {
+      this.options.records?.add(id, command.pgid, command.startTime);
+    }
+    this.changed.fire();
+    return command;
+  }
+
+  get(id: string): BackgroundCommand | undefined {
+    return this.commands.get(id);
+  }
+
+  running(): BackgroundCommand[] {
+    return [...this.commands.values()].filter((command) => command.status().state === 'running');
+  }
+
+  async stopAll(): Promise<void> {
+    await Promise.all(this.running().map((command) => command.stop()));
+  }
+
+  onDidChange(listener: () => void): { dispose(): void } {
+    return this.changed.add(listener);
+  }
+
+  onDidEnd(listener: (command: BackgroundCommand, outcome: ProcessOutcome) => void): { dispose(): void } {
+    return this.endedListeners.add(listener);
+  }
+
+  private ended(command: RegisteredCommand, outcome: ProcessOutcome): void {
+    this.options.records?.remove(command.id);
+    const ended = [...this.commands.values()].filter((candidate) => candidate.status().state !== 'running');
+    for (const old of ended.slice(0, Math.max(0, ended.length - KEPT_ENDED))) {
+      this.commands.delete(old.id);
+    }
+    this.endedListeners.fire(command, outcome);
+    this.changed.fire();
+  }
+}
+

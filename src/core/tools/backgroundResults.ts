@@ -1,0 +1,77 @@
+// What the three background-command tools share: the wait_for pattern (RE2, linear time, so a
+// hostile pattern cannot freeze the host), the lookup of an id the model gave, and the result text.
+import type { ToolContext } from '../context';
+import { ToolError } from '../errors';
+import type { BackgroundCommand, BackgroundCommands, KeptOutput, TakenOutput } from '../ports/process';
+import { describeStatus } from '../process/backgroundCommands';
+import { compileLineMatcher, InvalidRegexError } from '../search/regex';
+import { oneLine } from '../text/truncate';
+
+/** Longer patterns are refused: a ready line never needs one, and each line is matched against it. */
+const MAX_WAIT_FOR_CHARS = 1000;
+
+/** The line test of a wait_for pattern, or an error that says how to fix it. */
+export function compileWaitFor(pattern: string | undefined): ((line: string) => boolean) | undefined {
+  if (pattern === undefined) {
+    return undefined;
+  }
+  if (pattern.length === 0) {
+    throw new ToolError('wait_for is empty. Pass a regular expression that matches the line to wait for, e.g. "listening on|ready", or leave wait_for out.');
+  }
+  if (pattern.length > MAX_WAIT_FOR_CHARS) {
+    throw new ToolError(`wait_for is ${pattern.length} characters long; at most ${MAX_WAIT_FOR_CHARS} are accepted. Pass a short regular expression that matches the line to wait for, e.g. "listening on|ready".`);
+  }
+  try {
+    const matcher = compileLineMatcher({ pattern, caseInsensitive: false, fixedStrings: false });
+    return (line) => matcher(line) !== undefined;
+  } catch (error) {
+    if (error instanceof InvalidRegexError) {
+      throw new ToolError(
+        `wait_for is not a valid regular expression ${JSON.stringify(oneLine(pattern, 120))}:\n${error.detail}\nIt uses RE2 syntax (no backreferences, no lookaround). Escape special characters such as ( [ { . * + ? with a backslash to match them literally.`,
+      );
+    }
+    throw error;
+  }
+}
+
+/** The registry of this window, or an error where commands cannot run. */
+export function backgroundRegistry(ctx: ToolContext, tool: string): BackgroundCommands {
+  const registry = ctx.host.commands?.background;
+  if (!registry) {
+    throw new ToolError(`${tool} is not available here: the workspace is not on a disk where processes can run (a virtual workspace), so no background command can exist.`);
+  }
+  return registry;
+}
+
+/** The command of an id the model gave, or an error that lists the running ids. */
+export function commandById(registry: BackgroundCommands, id: string): BackgroundCommand {
+  const command = registry.get(id);
+  if (command) {
+    return command;
+  }
+  const running = registry.running();
+  const listed = running.length === 0
+    ? 'No background command is running.'
+    : `Running: ${running.map((candidate) => `${candidate.id} (${oneLine(candidate.commandLine, 60)})`).join(', ')}.`;
+  throw new ToolError(`There is no background command with id ${JSON.stringify(oneLine(id, 40))}. ${listed} Use an id a workspace_run_command call with background: true returned (a line "id: bg<n>").`);
+}
+
+function streamSection(name: 'stdout' | 'stderr', kept: KeptOutput): string[] {
+  const lines = ['', `--- ${name} ---`, kept.totalChars === 0 ? '(no new output)' : kept.text.replace(/\n$/, '')];
+  if (kept.omittedChars > 0) {
+    lines.push(`[${name} since the last read was ${kept.totalChars} characters; ${kept.omittedChars} in the middle were left out. The full output is in the log below: read it with workspace_read_file (offset and limit), or search it with workspace_grep.]`);
+  }
+  return lines;
+}
+
+/** The result of any of the three tools: a headline, the id and status, the new output and what to do next. */
+export function formatBackground(command: BackgroundCommand, headline: string, taken: TakenOutput, extra: readonly string[] = []): string {
+  const status = command.status();
+  const lines = [headline, `id: ${command.id}`, `Status: ${describeStatus(status)}`, `Command: ${oneLine(command.commandLine, 200)}`, `Cwd: ${command.cwdShown}`, command.sandboxLine, ...extra];
+  lines.push(...streamSection('stdout', taken.stdout), ...streamSection('stderr', taken.stderr));
+  lines.push('', `Full log: ${command.logPath}`);
+  lines.push(status.state === 'running'
+    ? `It keeps running. Read new output with workspace_command_output (id "${command.id}", optionally wait_for and timeout); stop it with workspace_stop_command (id "${command.id}") when you no longer need it.`
+    : 'It has ended; its group of processes is gone.');
+  return lines.join('\n');
+}

@@ -1,0 +1,234 @@
+// Background commands in the real extension host, through vscode.lm.invokeTool: a small HTTP
+// server started with wait_for, talked to by a foreground command, read incrementally, stopped (its
+// port freed, a TERM-ignoring grandchild gone), the limit, shutdown, and what is left when the host exits.
+import * as assert from 'assert';
+import * as fs from 'fs';
+import * as net from 'net';
+import * as path from 'path';
+import * as vscode from 'vscode';
+import { CommandId, ViewId } from '../../src/vscode/commandIds';
+import { answerNextApproval, invoke, invokeError, screenshot, withSettings, workspaceRoot } from './support/tools';
+
+const RUN = 'workspace_run_command';
+const OUTPUT = 'workspace_command_output';
+const STOP = 'workspace_stop_command';
+
+/** The server the tests start: it prints its port when ready and one line per request. */
+const SERVER_SCRIPT = `
+const http = require('http');
+let count = 0;
+const server = http.createServer((request, response) => {
+  count += 1;
+  console.log('request ' + count + ' ' + request.url);
+  response.end('hello from the background server ' + count + '\\n');
+});
+server.listen(0, '127.0.0.1', () => console.log('listening on ' + server.address().port));
+`;
+
+/** A Node for the server outside /tmp (the sandbox hides the host's /tmp): the system's if there is one. */
+function nodeBinary(): string {
+  return fs.existsSync('/usr/bin/node') ? '/usr/bin/node' : process.execPath;
+}
+
+/** The start time of a process (field 22 of /proc/<pid>/stat), or undefined when it is gone or a zombie. */
+function startTime(pid: number): string | undefined {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return ['Z', 'X'].includes(fields[0]) ? undefined : fields[19];
+  } catch {
+    return undefined;
+  }
+}
+
+/** Living processes whose command line is exactly `commandLine` (the sandbox's pid namespace hides pids, not /proc). */
+function running(commandLine: string): number[] {
+  return fs.readdirSync('/proc').filter((entry) => /^\d+$/.test(entry)).map(Number).filter((pid) => {
+    try {
+      return fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean).join(' ') === commandLine && startTime(pid) !== undefined;
+    } catch {
+      return false;
+    }
+  });
+}
+
+async function until(condition: () => boolean | Promise<boolean>, what: string, timeoutMs = 20_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+function idOf(text: string): string {
+  const id = /^id: (bg\d+)$/m.exec(text)?.[1];
+  assert.ok(id, `no id in:\n${text}`);
+  return id;
+}
+
+function stdoutOf(text: string): string {
+  return /--- stdout ---\n([\s\S]*?)\n\n--- stderr ---/.exec(text)?.[1] ?? '';
+}
+
+/** Whether something accepts connections on the loopback port, tried from the extension host. */
+function portOpen(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = net.connect({ host: '127.0.0.1', port });
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
+}
+
+interface Listed {
+  running: { id: string; commandLine: string }[];
+  statusBarText: string;
+}
+
+const listed = async (): Promise<Listed> => (await vscode.commands.executeCommand<Listed>(CommandId.listBackgroundCommands)) ?? { running: [], statusBarText: '' };
+
+/** A sleep of a length no other process uses, so it can be found in /proc. */
+const uniqueSleep = (): number => 1000 + Math.floor(Math.random() * 8000);
+
+describe('background commands (extension host)', function () {
+  this.timeout(60_000);
+  let scratch: string;
+
+  before(function () {
+    if (!vscode.workspace.isTrusted) this.skip();
+    scratch = path.join(workspaceRoot(), 'background-scratch');
+    fs.mkdirSync(scratch, { recursive: true });
+    fs.writeFileSync(path.join(scratch, 'server.js'), SERVER_SCRIPT);
+  });
+
+  afterEach(async function () {
+    // Nothing a test started may leak into the next one, except what the shutdown check is about.
+    if (this.currentTest?.title.includes('host shutdown check')) return;
+    await vscode.commands.executeCommand(CommandId.stopCommandsAsOnShutdown);
+  });
+
+  it('serves a foreground command from a server started with wait_for, reads its output once, and frees the port on stop', async () => {
+    const approvedServer = answerNextApproval(true);
+    const started = await invoke(RUN, { command: `${nodeBinary()} server.js`, cwd: 'background-scratch', background: true, wait_for: '^listening on \\d+$' });
+    await approvedServer;
+    assert.match(started.text, /^Started in the background; a line matched wait_for/);
+    assert.match(started.text, /^Status: running$/m);
+    const port = Number(/listening on (\d+)/.exec(started.text)?.[1]);
+    assert.ok(port > 0, started.text);
+    const id = idOf(started.text);
+
+    const seen: string[] = [stdoutOf(started.text)];
+    for (let request = 1; request <= 3; request += 1) {
+      const approvedClient = answerNextApproval(true);
+      const client = await invoke(RUN, { command: `curl -s http://127.0.0.1:${port}/r${request}` });
+      await approvedClient;
+      assert.match(client.text, /^Exit code: 0/);
+      assert.match(stdoutOf(client.text), new RegExp(`^hello from the background server ${request}$`));
+      const output = await invoke(OUTPUT, { id, wait_for: `^request ${request} `, timeout: 10 });
+      assert.match(output.text, /^A line matched wait_for/);
+      seen.push(stdoutOf(output.text));
+    }
+    const lines = seen.join('\n').split('\n').filter((line) => line !== '(no new output)');
+    assert.deepStrictEqual(lines, [`listening on ${port}`, 'request 1 /r1', 'request 2 /r2', 'request 3 /r3'], 'every line once, in order');
+
+    assert.strictEqual(await portOpen(port), true);
+    const stopped = await invoke(STOP, { id });
+    assert.match(stopped.text, /^Status: killed \(stopped on request\)$/m);
+    assert.strictEqual(await portOpen(port), false, 'the port is free after stop');
+    assert.match(await invokeError(OUTPUT, { id: 'bg99999' }), /There is no background command with id "bg99999"\. No background command is running\./);
+  });
+
+  for (const sandbox of ['auto', 'off'] as const) {
+    it(`ends a grandchild that ignores TERM when the command is stopped (sandbox ${sandbox})`, async () => {
+      const seconds = uniqueSleep();
+      const approved = answerNextApproval(true);
+      const { text } = await withSettings({ 'runCommand.sandbox': sandbox }, () =>
+        invoke(RUN, { command: `sh -c 'trap "" TERM; echo ignoring TERM; sleep ${seconds}' & wait`, background: true, wait_for: 'ignoring TERM' }),
+      );
+      await approved;
+      assert.match(text, sandbox === 'off' ? /^Sandbox: none/m : /^Sandbox: bubblewrap/m);
+      await until(() => running(`sleep ${seconds}`).length === 1, 'the grandchild to start');
+      const started = Date.now();
+      await invoke(STOP, { id: idOf(text) });
+      assert.deepStrictEqual(running(`sleep ${seconds}`), []);
+      // Outside the sandbox nothing but the KILL after the grace can end it (in it, the pid namespace does).
+      if (sandbox === 'off') assert.ok(Date.now() - started >= 1900, `stopped after ${Date.now() - started} ms`);
+    });
+  }
+
+  it('refuses the sixth background command with the ids of the five running, and shows them in the status bar', async () => {
+    const ids: string[] = [];
+    const seconds = uniqueSleep();
+    for (let i = 0; i < 5; i += 1) ids.push(idOf((await invoke(RUN, { command: `sleep ${seconds + i}`, background: true, timeout: 1 })).text));
+    const message = await invokeError(RUN, { command: `sleep ${seconds + 5}`, background: true, timeout: 1 });
+    assert.match(message, /^5 background commands are already running/);
+    for (const [i, id] of ids.entries()) assert.ok(message.includes(`${id} (sleep ${seconds + i})`), message);
+    const { running: listedRunning, statusBarText } = await listed();
+    assert.deepStrictEqual(listedRunning.map((command) => command.id), ids);
+    assert.strictEqual(statusBarText, '$(terminal) 5 running');
+    const rows = (await vscode.commands.executeCommand<{ label: string; description: string; contextValue: string }[]>(CommandId.activityViewRows)) ?? [];
+    assert.deepStrictEqual(rows.slice(0, 5).map((row) => [row.label, row.contextValue]), ids.map((id, i) => [`${id} sleep ${seconds + i}`, 'backgroundCommand']));
+    for (const row of rows.slice(0, 5)) assert.match(row.description, /^running · \d+ s$/);
+    assert.notStrictEqual(rows[5]?.contextValue, 'backgroundCommand', 'the calls follow the running commands');
+    await vscode.commands.executeCommand(`${ViewId.activity}.focus`);
+    await screenshot('background-commands-activity-view');
+  });
+
+  it('stops a command from the Stop command, as the Activity view and the palette do', async () => {
+    const seconds = uniqueSleep();
+    const id = idOf((await invoke(RUN, { command: `sleep ${seconds}`, background: true, timeout: 1 })).text);
+    await until(() => running(`sleep ${seconds}`).length === 1, 'the sleep to start');
+    assert.strictEqual(await vscode.commands.executeCommand(CommandId.stopBackgroundCommand, { kind: 'backgroundCommand', id }), 'killed (stopped on request)');
+    assert.deepStrictEqual(running(`sleep ${seconds}`), []);
+    assert.match((await invoke(OUTPUT, { id })).text, /^Status: killed \(stopped on request\)$/m);
+  });
+
+  it('ends every group, sandboxed or not, when the extension deactivates', async () => {
+    const seconds = uniqueSleep();
+    await invoke(RUN, { command: `sleep ${seconds}`, background: true, timeout: 1 });
+    const outside = await withSettings({ 'runCommand.sandbox': 'off' }, () => invoke(RUN, { command: `sleep ${seconds + 1}`, background: true, timeout: 1 }));
+    assert.match(outside.text, /^Sandbox: none/m);
+    await until(() => running(`sleep ${seconds}`).length + running(`sleep ${seconds + 1}`).length === 2, 'both sleeps to start');
+    await vscode.commands.executeCommand(CommandId.stopCommandsAsOnShutdown);
+    assert.deepStrictEqual([...running(`sleep ${seconds}`), ...running(`sleep ${seconds + 1}`)], []);
+    assert.deepStrictEqual((await listed()).running, []);
+  });
+
+  it('stops a background command whose call was cancelled while it waited for wait_for', async () => {
+    const seconds = uniqueSleep();
+    const source = new vscode.CancellationTokenSource();
+    const pending = invoke(RUN, { command: `sleep ${seconds}`, background: true, wait_for: 'never printed' }, source.token);
+    await until(() => running(`sleep ${seconds}`).length === 1, 'the command to start');
+    source.cancel();
+    assert.match(await pending.then((result) => result.text, (error: Error) => error.message), /cancel/i);
+    // VS Code 1.139 rejects the call as soon as it is cancelled, before the tool has stopped the command.
+    await until(() => running(`sleep ${seconds}`).length === 0, 'the cancelled command to end', 5000);
+    await until(async () => (await listed()).running.length === 0, 'the registry to see it ended', 5000);
+  });
+
+  it('leaves commands running at the end for the host shutdown check', async function () {
+    // Started and never stopped: the test runner checks, after the host has exited, that none of
+    // these processes is left (scripts/test-host/leftovers.mjs). One runs in the sandbox, one outside.
+    const file = process.env.WAT_LEFTOVERS_FILE;
+    if (!file) this.skip();
+    const seconds = uniqueSleep();
+    await invoke(RUN, { command: `sleep ${seconds}`, background: true, timeout: 1 });
+    const outside = await withSettings({ 'runCommand.sandbox': 'off' }, () => invoke(RUN, { command: `sleep ${seconds + 1}`, background: true, timeout: 1 }));
+    assert.match(outside.text, /^Sandbox: none/m);
+    await until(() => running(`sleep ${seconds}`).length + running(`sleep ${seconds + 1}`).length === 2, 'both sleeps to start');
+    const pids = [...running(`sleep ${seconds}`), ...running(`sleep ${seconds + 1}`)].map((pid) => ({ pid, startTime: startTime(pid), what: fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ').trim() }));
+    fs.writeFileSync(file, JSON.stringify(pids));
+    assert.strictEqual((await listed()).running.length, 2);
+  });
+});
+
+describe('background commands in Restricted Mode (extension host)', () => {
+  it('refuses to start one, and answers output and stop with the (empty) list of running ids', async function () {
+    if (vscode.workspace.isTrusted) this.skip();
+    assert.match(await invokeError(RUN, { command: 'sleep 5', background: true }), /^workspace_run_command is not available because this workspace is not trusted/);
+    assert.match(await invokeError(OUTPUT, { id: 'bg1' }), /No background command is running/);
+    assert.match(await invokeError(STOP, { id: 'bg1' }), /No background command is running/);
+  });
+});
