@@ -42,6 +42,12 @@ export interface ToolSettings {
   readonly commandOutputChars: number;
   /** Globs (relative to a workspace folder) the search tools hide: VS Code's own files.exclude. */
   readonly filesExclude: readonly string[];
+  /** Record the workspace folders before and after every call that can change files. */
+  readonly checkpointsEnabled: boolean;
+  /** Files larger than this many MB are not recorded in checkpoints. */
+  readonly checkpointMaxFileMB: number;
+  /** The checkpoint store of a folder is pruned (oldest first) above this many MB. */
+  readonly checkpointMaxTotalMB: number;
 }
 
 /** Refused by default: commands that wreck a machine or a disk. Users may add to or clear the list. */
@@ -72,6 +78,9 @@ export const DEFAULT_SETTINGS: ToolSettings = {
   maxResultChars: 100_000,
   commandOutputChars: 30_000,
   filesExclude: [],
+  checkpointsEnabled: true,
+  checkpointMaxFileMB: 10,
+  checkpointMaxTotalMB: 2048,
 };
 
 /** The section of VS Code's configuration the extension's own settings live in. */
@@ -91,10 +100,15 @@ export const SETTING_KEYS: Readonly<Record<Exclude<keyof ToolSettings, 'filesExc
   autoApprove: 'autoApprove',
   maxResultChars: 'output.maxResultChars',
   commandOutputChars: 'output.commandOutputChars',
+  checkpointsEnabled: 'checkpoints.enabled',
+  checkpointMaxFileMB: 'checkpoints.maxFileSizeMB',
+  checkpointMaxTotalMB: 'checkpoints.maxTotalSizeMB',
 };
 
 /** The bounds package.json declares for the numeric settings (settings.json is not checked against them). */
-export const SETTING_BOUNDS: Readonly<Record<'maxResultChars' | 'commandOutputChars', { readonly min: number; readonly max: number }>> = {
+export const SETTING_BOUNDS: Readonly<Record<'maxResultChars' | 'commandOutputChars' | 'checkpointMaxFileMB' | 'checkpointMaxTotalMB', { readonly min: number; readonly max: number }>> = {
   maxResultChars: { min: 10_000, max: 2_000_000 },
   commandOutputChars: { min: 2_000, max: 1_000_000 },
+  checkpointMaxFileMB: { min: 1, max: 1024 },
+  checkpointMaxTotalMB: { min: 10, max: 1_000_000 },
 };

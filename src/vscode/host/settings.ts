@@ -25,6 +25,9 @@ export function readToolSettings(): ToolSettings {
     maxResultChars: within(read('maxResultChars'), SETTING_BOUNDS.maxResultChars),
     commandOutputChars: within(read('commandOutputChars'), SETTING_BOUNDS.commandOutputChars),
     filesExclude: filesExclude(),
+    checkpointsEnabled: read('checkpointsEnabled') !== false,
+    checkpointMaxFileMB: within(read('checkpointMaxFileMB'), SETTING_BOUNDS.checkpointMaxFileMB),
+    checkpointMaxTotalMB: within(read('checkpointMaxTotalMB'), SETTING_BOUNDS.checkpointMaxTotalMB),
   };
 }
 

@@ -1,0 +1,429 @@
+// The checkpoint store as one private git repository per workspace folder, under the extension's
+// storage. git is driven only through GIT_DIR, GIT_INDEX_FILE and GIT_WORK_TREE pointing at the
+// private repository, with every outside configuration neutralised (system and global config, the
+// user's excludes file, attributes that convert line endings or run filters, hooks, fsmonitor), so
+// the user's `.git` (its index, refs, stash, hooks, config) is never read or written: git skips
+// every `.git` entry of the work tree. The private index is kept between checkpoints as a stat
+// cache, which is what makes a checkpoint of an unchanged tree cost one `git status`.
+//
+// Recorded: regular files (bytes and the executable bit) and symlinks (their target), tracked or
+// untracked, not ignored by the folder's `.gitignore` files or `files.exclude`. Not recorded, and
+// noted: files over the size cap, and nested repositories (a folder with its own `.git`: git would
+// record only its commit, not its files). Empty folders are not recorded (git has no entry for them).
+import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { BugError } from '../errors';
+import type { ChangedFile, ChangeKind, Checkpoint, CheckpointLimits, CheckpointStore, FolderCheckpoint, RecordedEntry, RestoreStep } from '../ports/checkpoints';
+import { excludeLines } from './excludes';
+
+const MB = 1024 * 1024;
+/** How many times one checkpoint may prune (each round drops more of the oldest checkpoints). */
+const MAX_PRUNE_ROUNDS = 4;
+const REF_PREFIX = 'refs/checkpoints/';
+/** Attributes that would make stored bytes differ from the file's (line-ending conversion, filters, re-encoding). */
+const PRIVATE_ATTRIBUTES = '* -text -filter -ident -working-tree-encoding\n';
+const CONFIG: readonly [string, string][] = [
+  ['core.bare', 'false'],
+  ['core.autocrlf', 'false'],
+  ['core.safecrlf', 'false'],
+  ['core.fileMode', 'true'],
+  ['core.symlinks', 'true'],
+  ['core.ignoreCase', 'false'],
+  ['core.precomposeUnicode', 'false'],
+  ['core.quotePath', 'false'],
+  ['core.fsmonitor', 'false'],
+  ['core.untrackedCache', 'true'],
+  ['core.hooksPath', '/dev/null'],
+  ['core.excludesFile', '/dev/null'],
+  ['core.attributesFile', '/dev/null'],
+  ['core.logAllRefUpdates', 'false'],
+  ['core.splitIndex', 'false'],
+  ['gc.auto', '0'],
+  ['index.threads', 'true'],
+  ['status.showUntrackedFiles', 'all'],
+  ['submodule.recurse', 'false'],
+];
+
+interface GitResult {
+  readonly stdout: Buffer;
+  readonly stderr: string;
+  readonly code: number;
+}
+
+/** Runs git with exactly this environment (nothing of the user's GIT_* variables or config). */
+function runGit(args: readonly string[], env: Record<string, string>, cwd: string, input?: Buffer): Promise<GitResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('git', args, { cwd, env, stdio: ['pipe', 'pipe', 'pipe'] });
+    const out: Buffer[] = [];
+    const err: Buffer[] = [];
+    child.stdout.on('data', (chunk: Buffer) => out.push(chunk));
+    child.stderr.on('data', (chunk: Buffer) => err.push(chunk));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ stdout: Buffer.concat(out), stderr: Buffer.concat(err).toString('utf8'), code: code ?? -1 }));
+    child.stdin.on('error', () => undefined);
+    child.stdin.end(input ?? Buffer.alloc(0));
+  });
+}
+
+/** Splits NUL-terminated output into its fields. */
+function splitNul(buffer: Buffer): Buffer[] {
+  const fields: Buffer[] = [];
+  let start = 0;
+  for (let i = 0; i < buffer.length; i += 1) {
+    if (buffer[i] === 0) {
+      fields.push(buffer.subarray(start, i));
+      start = i + 1;
+    }
+  }
+  if (start < buffer.length) {
+    fields.push(buffer.subarray(start));
+  }
+  return fields;
+}
+
+function joinNul(paths: readonly Uint8Array[]): Buffer {
+  return Buffer.concat(paths.flatMap((p) => [Buffer.from(p), Buffer.from([0])]));
+}
+
+function shown(rawPath: Uint8Array): string {
+  return Buffer.from(rawPath).toString('utf8');
+}
+
+/** One folder's private repository; every git call of a folder runs one at a time. */
+class FolderStore {
+  private queue: Promise<unknown> = Promise.resolve();
+  private ready = false;
+  private excludesWritten: string | undefined;
+  readonly gitDir: string;
+
+  constructor(readonly folder: string, storeRoot: string) {
+    const key = createHash('sha256').update(folder).digest('hex').slice(0, 16);
+    this.gitDir = path.join(storeRoot, `${path.basename(folder).replace(/[^\w.-]/g, '_')}-${key}`);
+  }
+
+  /** Runs `body` after every earlier operation on this folder has finished. */
+  serial<T>(body: () => Promise<T>): Promise<T> {
+    const next = this.queue.then(body, body);
+    this.queue = next.catch(() => undefined);
+    return next;
+  }
+
+  private env(): Record<string, string> {
+    return {
+      PATH: process.env.PATH ?? '/usr/bin:/bin',
+      GIT_DIR: this.gitDir,
+      GIT_INDEX_FILE: path.join(this.gitDir, 'checkpoint-index'),
+      GIT_WORK_TREE: this.folder,
+      GIT_CONFIG_NOSYSTEM: '1',
+      GIT_CONFIG_GLOBAL: '/dev/null',
+      // Older git reads ~/.gitconfig and ~/.config/git/{config,ignore,attributes} through these.
+      HOME: this.gitDir,
+      XDG_CONFIG_HOME: this.gitDir,
+      GIT_TERMINAL_PROMPT: '0',
+      GIT_AUTHOR_NAME: 'Workspace Agent Tools',
+      GIT_AUTHOR_EMAIL: 'checkpoints@workspace-agent-tools.invalid',
+      GIT_COMMITTER_NAME: 'Workspace Agent Tools',
+      GIT_COMMITTER_EMAIL: 'checkpoints@workspace-agent-tools.invalid',
+      LC_ALL: 'C',
+    };
+  }
+
+  async git(args: readonly string[], input?: Buffer, okCodes: readonly number[] = [0]): Promise<Buffer> {
+    const result = await runGit(args, this.env(), this.folder, input);
+    if (!okCodes.includes(result.code)) {
+      throw new Error(`git ${args[0]} failed in the checkpoint store of ${this.folder} (exit ${result.code}): ${result.stderr.trim()}`);
+    }
+    return result.stdout;
+  }
+
+  /** Creates the private repository once, and rewrites its exclude file when files.exclude changed. */
+  private async prepare(excludes: readonly string[]): Promise<void> {
+    if (!this.ready) {
+      if (!fs.existsSync(path.join(this.gitDir, 'HEAD'))) {
+        fs.mkdirSync(this.gitDir, { recursive: true });
+        const env = { ...this.env() };
+        delete (env as Partial<Record<string, string>>).GIT_WORK_TREE;
+        delete (env as Partial<Record<string, string>>).GIT_DIR;
+        const init = await runGit(['init', '-q', '--bare', this.gitDir], env, this.gitDir);
+        if (init.code !== 0) {
+          throw new Error(`Could not create the checkpoint store in ${this.gitDir}: ${init.stderr.trim()}`);
+        }
+      }
+      for (const [key, value] of CONFIG) {
+        await this.git(['config', key, value]);
+      }
+      fs.mkdirSync(path.join(this.gitDir, 'info'), { recursive: true });
+      fs.writeFileSync(path.join(this.gitDir, 'info', 'attributes'), PRIVATE_ATTRIBUTES);
+      // Hooks of the template are never run (core.hooksPath), but keep the store free of them.
+      fs.rmSync(path.join(this.gitDir, 'hooks'), { recursive: true, force: true });
+      this.ready = true;
+    }
+    const lines = excludeLines(excludes).join('\n');
+    if (lines !== this.excludesWritten) {
+      fs.writeFileSync(path.join(this.gitDir, 'info', 'exclude'), `${lines}\n`);
+      this.excludesWritten = lines;
+    }
+  }
+
+  private async head(): Promise<string | undefined> {
+    const out = await this.git(['rev-parse', '-q', '--verify', 'HEAD^{commit}'], undefined, [0, 1]);
+    const sha = out.toString('utf8').trim();
+    return sha || undefined;
+  }
+
+  /** Records the folder now; returns the commit and what it could not record. */
+  async take(id: string, limits: CheckpointLimits, keep: ReadonlySet<string>): Promise<{ state: string; notes: string[] }> {
+    await this.prepare(limits.excludes);
+    const notes: string[] = [];
+    const status = splitNul(await this.git(['status', '--porcelain=v1', '-z', '--untracked-files=all', '--no-renames', '--ignore-submodules=all']));
+    const update: Buffer[] = [];
+    const forget: Buffer[] = [];
+    const root = Buffer.from(this.folder.endsWith('/') ? this.folder : `${this.folder}/`);
+    for (const field of status) {
+      if (field.length < 4) {
+        continue;
+      }
+      const code = field.subarray(0, 2).toString('latin1');
+      const rawPath = field.subarray(3);
+      if (rawPath[rawPath.length - 1] === 0x2f) {
+        notes.push(`${shown(rawPath)} is a nested git repository; its files are not recorded in checkpoints.`);
+        continue;
+      }
+      let stat: fs.Stats | undefined;
+      try {
+        stat = fs.lstatSync(Buffer.concat([root, rawPath]));
+      } catch {
+        stat = undefined;
+      }
+      if (stat?.isFile() && stat.size > limits.maxFileBytes) {
+        notes.push(`${shown(rawPath)} (${(stat.size / MB).toFixed(1)} MB) is over the checkpoint size cap of ${(limits.maxFileBytes / MB).toFixed(0)} MB and was not recorded; a restore leaves it as it is.`);
+        if (code !== '??') {
+          forget.push(rawPath);
+        }
+        continue;
+      }
+      if (stat && !stat.isFile() && !stat.isSymbolicLink()) {
+        if (code !== '??') {
+          forget.push(rawPath);
+        }
+        continue;
+      }
+      update.push(rawPath);
+    }
+    if (update.length) {
+      await this.git(['update-index', '--add', '--remove', '-z', '--stdin'], joinNul(update));
+    }
+    if (forget.length) {
+      await this.git(['update-index', '--force-remove', '-z', '--stdin'], joinNul(forget));
+    }
+    const tree = (await this.git(['write-tree'])).toString('utf8').trim();
+    const head = await this.head();
+    let state = head;
+    if (!head || (await this.git(['rev-parse', `${head}^{tree}`])).toString('utf8').trim() !== tree) {
+      state = (await this.git(['commit-tree', tree, '-m', `checkpoint ${id}`])).toString('utf8').trim();
+      await this.git(['update-ref', '--no-deref', 'HEAD', state]);
+    }
+    if (!state) {
+      throw new BugError('no checkpoint state after recording');
+    }
+    await this.git(['update-ref', `${REF_PREFIX}${id}`, state]);
+    notes.push(...(await this.pruneToCap(limits.maxTotalBytes, new Set([...keep, id]))));
+    return { state, notes };
+  }
+
+  /** Bytes the private repository takes on disk (loose objects and packs). */
+  async size(): Promise<number> {
+    const text = (await this.git(['count-objects', '-v'])).toString('utf8');
+    const kib = (name: string) => Number(new RegExp(`^${name}: (\\d+)`, 'm').exec(text)?.[1] ?? 0);
+    return (kib('size') + kib('size-pack') + kib('size-garbage')) * 1024;
+  }
+
+  /** Checkpoint ids of this folder, oldest first. */
+  async ids(): Promise<string[]> {
+    const out = (await this.git(['for-each-ref', '--sort=committerdate', '--format=%(refname)', REF_PREFIX])).toString('utf8');
+    return out.split('\n').filter(Boolean).map((ref) => ref.slice(REF_PREFIX.length));
+  }
+
+  /** Drops the oldest checkpoints (never those in `keep`) until the store is under its cap. */
+  private async pruneToCap(maxBytes: number, keep: ReadonlySet<string>): Promise<string[]> {
+    if ((await this.size()) <= maxBytes) {
+      return [];
+    }
+    for (let round = 0; round < MAX_PRUNE_ROUNDS; round += 1) {
+      const candidates = (await this.ids()).filter((id) => !keep.has(id));
+      if (candidates.length === 0) {
+        break;
+      }
+      const drop = candidates.slice(0, Math.max(1, Math.ceil(candidates.length / 2 ** (MAX_PRUNE_ROUNDS - 1 - round))));
+      const input = Buffer.from(drop.map((id) => `delete ${REF_PREFIX}${id}\n`).join(''));
+      await this.git(['update-ref', '--stdin'], input);
+      this.dropped.push(...drop);
+      await this.git(['prune', '--expire=now']);
+      await this.git(['repack', '-a', '-d', '-q']);
+      await this.git(['prune-packed']);
+      if ((await this.size()) <= maxBytes) {
+        return [];
+      }
+    }
+    return [`The checkpoint store of ${path.basename(this.folder)} is over its cap of ${(maxBytes / MB).toFixed(0)} MB even after pruning every older checkpoint; raise workspaceAgentTools.checkpoints.maxTotalSizeMB or exclude large generated files.`];
+  }
+
+  /** Checkpoint ids pruned since the last look. */
+  readonly dropped: string[] = [];
+
+  async entry(state: string, rawPath: Uint8Array): Promise<RecordedEntry | undefined> {
+    // A path argument cannot carry every byte (names with newlines, not UTF-8): read the whole tree.
+    const listing = splitNul(await this.git(['ls-tree', '-r', '-z', '--full-tree', state]));
+    const wanted = Buffer.from(rawPath);
+    for (const line of listing) {
+      const tab = line.indexOf(0x09);
+      if (tab >= 0 && line.subarray(tab + 1).equals(wanted)) {
+        const [mode, , sha] = line.subarray(0, tab).toString('latin1').split(' ');
+        return this.recorded(mode, sha);
+      }
+    }
+    return undefined;
+  }
+
+  recorded(mode: string, sha: string): RecordedEntry | undefined {
+    if (mode !== '100644' && mode !== '100755' && mode !== '120000') {
+      return undefined;
+    }
+    return {
+      type: mode === '120000' ? 'symlink' : 'file',
+      executable: mode === '100755',
+      read: () => this.serial(() => this.git(['cat-file', 'blob', sha])),
+    };
+  }
+
+  /** The raw diff from one state to another: per path, the modes and blobs on both sides. */
+  async diff(from: string, to: string): Promise<{ rawPath: Buffer; fromMode: string; toMode: string; fromSha: string; toSha: string }[]> {
+    const fields = splitNul(await this.git(['diff-tree', '-r', '-z', '--raw', '--no-renames', '--no-abbrev', from, to]));
+    const entries = [];
+    for (let i = 0; i + 1 < fields.length; i += 2) {
+      const [fromMode, toMode, fromSha, toSha] = fields[i].toString('latin1').replace(/^:/, '').split(' ');
+      entries.push({ rawPath: fields[i + 1], fromMode, toMode, fromSha, toSha });
+    }
+    return entries;
+  }
+
+  /** Lines added and removed per path from one state to another (binary files absent). */
+  async lineCounts(from: string, to: string): Promise<Map<string, { added: number; deleted: number }>> {
+    const fields = splitNul(await this.git(['diff-tree', '-r', '-z', '--numstat', '--no-renames', from, to]));
+    const counts = new Map<string, { added: number; deleted: number }>();
+    for (const field of fields) {
+      const text = field.toString('latin1');
+      const match = /^(\d+|-)\t(\d+|-)\t/.exec(text);
+      if (match && match[1] !== '-') {
+        counts.set(field.subarray(match[0].length).toString('latin1'), { added: Number(match[1]), deleted: Number(match[2]) });
+      }
+    }
+    return counts;
+  }
+}
+
+const ZERO = /^0+$/;
+
+/** Checkpoints in private git repositories under `storeRoot`, one per workspace folder. */
+export class GitCheckpointStore implements CheckpointStore {
+  private readonly folders = new Map<string, FolderStore>();
+  private readonly checkpoints = new Map<string, Checkpoint>();
+  private sequence = 0;
+
+  constructor(private readonly storeRoot: string) {}
+
+  private storeOf(folder: string): FolderStore {
+    let store = this.folders.get(folder);
+    if (!store) {
+      store = new FolderStore(folder, this.storeRoot);
+      this.folders.set(folder, store);
+    }
+    return store;
+  }
+
+  /** The private repository of a folder (tests and the bench look at it). */
+  gitDirOf(folder: string): string {
+    return this.storeOf(folder).gitDir;
+  }
+
+  async take(folders: readonly string[], limits: CheckpointLimits): Promise<Checkpoint> {
+    this.sequence += 1;
+    const id = `${Date.now().toString(36)}-${process.pid.toString(36)}-${this.sequence}`;
+    // The checkpoints of calls still open (their "before") are kept through pruning.
+    const keep = new Set([...this.checkpoints.keys()].slice(-2));
+    const parts = await Promise.all(folders.map((folder) => this.storeOf(folder).serial(() => this.storeOf(folder).take(id, limits, keep))));
+    const checkpoint: Checkpoint = {
+      id,
+      takenAt: Date.now(),
+      folders: folders.map((folder, i): FolderCheckpoint => ({ folder, state: parts[i].state })),
+      notes: parts.flatMap((part) => part.notes),
+    };
+    this.checkpoints.set(id, checkpoint);
+    for (const folder of folders) {
+      for (const dropped of this.storeOf(folder).dropped.splice(0)) {
+        this.checkpoints.delete(dropped);
+      }
+    }
+    return checkpoint;
+  }
+
+  get(id: string): Checkpoint | undefined {
+    return this.checkpoints.get(id);
+  }
+
+  private pairs(from: Checkpoint, to: Checkpoint): { store: FolderStore; from: string; to: string }[] {
+    return to.folders.flatMap((part) => {
+      const earlier = from.folders.find((candidate) => candidate.folder === part.folder);
+      return earlier ? [{ store: this.storeOf(part.folder), from: earlier.state, to: part.state }] : [];
+    });
+  }
+
+  async changes(from: Checkpoint, to: Checkpoint): Promise<ChangedFile[]> {
+    const changed: ChangedFile[] = [];
+    for (const pair of this.pairs(from, to)) {
+      if (pair.from === pair.to) {
+        continue;
+      }
+      const [entries, counts] = await pair.store.serial(async () => [await pair.store.diff(pair.from, pair.to), await pair.store.lineCounts(pair.from, pair.to)] as const);
+      for (const entry of entries) {
+        const kind: ChangeKind = ZERO.test(entry.fromSha) ? 'created' : ZERO.test(entry.toSha) ? 'deleted' : 'modified';
+        const count = counts.get(entry.rawPath.toString('latin1'));
+        changed.push({ folder: pair.store.folder, rawPath: entry.rawPath, path: shown(entry.rawPath), kind, ...(count ?? {}) });
+      }
+    }
+    return changed;
+  }
+
+  async restoreSteps(target: Checkpoint, current: Checkpoint): Promise<RestoreStep[]> {
+    const steps: RestoreStep[] = [];
+    for (const pair of this.pairs(target, current)) {
+      if (pair.from === pair.to) {
+        continue;
+      }
+      const entries = await pair.store.serial(() => pair.store.diff(pair.to, pair.from));
+      for (const entry of entries) {
+        const base = { folder: pair.store.folder, rawPath: entry.rawPath, path: shown(entry.rawPath) };
+        if (ZERO.test(entry.toSha)) {
+          steps.push({ ...base, action: 'delete' });
+          continue;
+        }
+        const recorded = pair.store.recorded(entry.toMode, entry.toSha);
+        if (recorded) {
+          steps.push({ ...base, action: 'write', entry: recorded });
+        }
+      }
+    }
+    return steps;
+  }
+
+  async entry(checkpoint: Checkpoint, folder: string, rawPath: Uint8Array): Promise<RecordedEntry | undefined> {
+    const part = checkpoint.folders.find((candidate) => candidate.folder === folder);
+    if (!part) {
+      return undefined;
+    }
+    const store = this.storeOf(folder);
+    return store.serial(() => store.entry(part.state, rawPath));
+  }
+}
