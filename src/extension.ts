@@ -4,6 +4,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { MemoryReadLedger } from './core/changes/readLedger';
+import { GitCheckpointStore } from './core/checkpoints/gitCheckpointStore';
 import { pruneCommandLogs } from './core/process/commandLogs';
 import { nodeProcessRunner, stopAllCommands } from './core/process/processRunner';
 import { chooseCommandShell } from './core/process/shellChoice';
@@ -18,6 +19,7 @@ import { commandHostFor, CommandTerminals } from './vscode/host/commandTerminals
 import { VsCodeEditorBuffers } from './vscode/host/editorBuffers';
 import { locateRipgrep } from './vscode/host/ripgrepLocator';
 import { VsCodeFileSystem } from './vscode/host/vscodeFileSystem';
+import { registerCheckpointCommands } from './vscode/tools/checkpointCommands';
 import { registerInvokeToolCommand } from './vscode/tools/invokeToolCommand';
 import { registerToolCommands } from './vscode/tools/palette';
 import { registerTools, type ToolServices } from './vscode/tools/registration';
@@ -45,11 +47,13 @@ export function activate(context: vscode.ExtensionContext): void {
   const fs = new VsCodeFileSystem();
   const ripgrepPath = locateRipgrep(context.extensionPath);
   const sandbox = new MachineSandbox(ripgrepPath);
+  const checkpoints = new GitCheckpointStore(path.join(storageDirectory(context), 'checkpoints'));
   const services: ToolServices = {
     host: { fs, buffers: new VsCodeEditorBuffers(), clock: { now: () => Date.now() }, search: new LocalFirstSearchEngines(fs, ripgrepPath) },
     commands: commandHostFor(terminals, chooseCommandShell(vscode.env.shell, existsSync), logDirectory, nodeProcessRunner, sandbox),
     session: { approver: approvals, reads: new MemoryReadLedger(), changes: { reviewer: new DiffReview(approvals, proposals), writer: new WorkspaceEditApplier() } },
     activity,
+    checkpoints,
   };
   const resultDocuments = new ToolResultDocuments();
   context.subscriptions.push(
@@ -65,6 +69,7 @@ export function activate(context: vscode.ExtensionContext): void {
     vscode.commands.registerCommand(CommandId.lastCommandTerminal, () => terminals.lastTranscript()),
     ...registerApprovalCommands(approvals),
     ...registerTools(TOOLS, services),
+    ...registerCheckpointCommands(checkpoints, activity, approvals),
     vscode.workspace.registerTextDocumentContentProvider(UriScheme.result, resultDocuments),
     registerInvokeToolCommand(TOOLS, resultDocuments),
     ...registerToolCommands(TOOLS),

@@ -2,7 +2,27 @@
 // (beforeChange); whoever runs the call finishes it when the call returns, or the tool defers that
 // to when its change really ends (a background command). A checkpoint that fails is a note: the
 // call still runs.
-import type { CallCheckpoint, CallCheckpointOutcome, Checkpoint, CheckpointLimits, CheckpointStore, DeferredCheckpoint } from '../ports/checkpoints';
+import type { CallCheckpoint, CallCheckpointOutcome, ChangedFile, Checkpoint, CheckpointLimits, CheckpointStore, DeferredCheckpoint } from '../ports/checkpoints';
+import type { WorkspaceFolder } from '../location';
+import type { ToolSettings } from '../settings';
+
+const MB = 1024 * 1024;
+
+/** The store's limits from the user's settings. */
+export function checkpointLimits(settings: ToolSettings): CheckpointLimits {
+  return { maxFileBytes: settings.checkpointMaxFileMB * MB, maxTotalBytes: settings.checkpointMaxTotalMB * MB, excludes: settings.filesExclude };
+}
+
+/** The folders checkpoints record: those on the extension host's disk. */
+export function checkpointFolders(folders: readonly WorkspaceFolder[]): string[] {
+  return folders.filter((folder) => folder.location.scheme === 'file').map((folder) => folder.location.path);
+}
+
+/** A changed file's path as the user sees it: folder-relative, with the folder's name first in a multi-root workspace. */
+export function shownChangedPath(file: ChangedFile, folders: readonly WorkspaceFolder[]): string {
+  const folder = folders.find((candidate) => candidate.location.path === file.folder);
+  return folders.length > 1 && folder ? `${folder.name}/${file.path}` : file.path;
+}
 
 export class CallCheckpoints implements CallCheckpoint {
   private before: Promise<Checkpoint | undefined> | undefined;
@@ -23,8 +43,17 @@ export class CallCheckpoints implements CallCheckpoint {
 
   deferAfter(): DeferredCheckpoint {
     this.deferred = true;
-    return { finish: () => this.finishNow() };
+    return {
+      finish: async () => {
+        const outcome = await this.finishNow();
+        this.onDeferredFinish?.(outcome);
+        return outcome;
+      },
+    };
   }
+
+  /** Called once a deferred "after" was taken (the activity record is amended with it). */
+  onDeferredFinish?: (outcome: CallCheckpointOutcome | undefined) => void;
 
   /** True when the tool deferred the "after" checkpoint: the caller must not finish it. */
   get isDeferred(): boolean {

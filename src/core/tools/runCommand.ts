@@ -74,6 +74,11 @@ export const runCommandTool: Tool = defineTool<RunCommandInput>({
     }
     placement = await approve(command, cwd.shown, verdict, placement, ctx);
     throwIfCancelled(ctx.call.token);
+    if (!verdict.readOnly) {
+      // Anything but a read-only line may change files: record the workspace first (a failure is a note, not an error).
+      await ctx.call.checkpoint?.beforeChange();
+      throwIfCancelled(ctx.call.token);
+    }
     const timeoutSeconds = input.timeout ?? DEFAULT_TIMEOUT_SECONDS;
     const shares = headAndTailShares(ctx.settings.commandOutputChars);
     const plan = placement.where === 'sandbox' ? await planSandbox(ctx, host.sandbox, placement.network) : undefined;

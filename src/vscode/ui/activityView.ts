@@ -6,20 +6,45 @@ import { strictestVerdict } from '../../core/decisions';
 import { CommandId, UriScheme, ViewId } from '../commandIds';
 import type { ActivityLog } from './activityLog';
 
+/** A file a call changed, shown under the call. */
+interface ChangedFileNode {
+  readonly record: ActivityRecord;
+  readonly index: number;
+}
+
+type ActivityNode = ActivityRecord | ChangedFileNode;
+
+function isFileNode(node: ActivityNode): node is ChangedFileNode {
+  return 'record' in node;
+}
+
 /** The Activity view: recent calls with their verdicts; selecting one opens its diff or details. */
-export class ActivityTreeProvider implements vscode.TreeDataProvider<ActivityRecord>, vscode.TextDocumentContentProvider {
-  private readonly changed = new vscode.EventEmitter<ActivityRecord | undefined>();
+export class ActivityTreeProvider implements vscode.TreeDataProvider<ActivityNode>, vscode.TextDocumentContentProvider {
+  private readonly changed = new vscode.EventEmitter<ActivityNode | undefined>();
   readonly onDidChangeTreeData = this.changed.event;
 
   constructor(private readonly log: ActivityLog) {
     log.onDidChange(() => this.changed.fire(undefined));
   }
 
-  getChildren(element?: ActivityRecord): ActivityRecord[] {
-    return element ? [] : [...this.log.list()];
+  getChildren(element?: ActivityNode): ActivityNode[] {
+    if (!element) {
+      return [...this.log.list()];
+    }
+    return isFileNode(element) || !element.checkpoint ? [] : element.changedPaths.map((_file, index) => ({ record: element, index }));
   }
 
-  getTreeItem(record: ActivityRecord): vscode.TreeItem {
+  getTreeItem(node: ActivityNode): vscode.TreeItem {
+    if (isFileNode(node)) {
+      const file = node.record.changedPaths[node.index];
+      const item = new vscode.TreeItem(file.path);
+      item.description = `${file.kind}${file.added !== undefined ? ` +${file.added} -${file.deleted}` : ''}`;
+      item.iconPath = new vscode.ThemeIcon(file.kind === 'created' ? 'diff-added' : file.kind === 'deleted' ? 'diff-removed' : 'diff-modified');
+      item.id = `${node.record.id}/${node.index}`;
+      item.command = { command: CommandId.showCheckpointChanges, title: 'Show Changes', arguments: [node.record.id, node.index] };
+      return item;
+    }
+    const record = node;
     const verdict = strictestVerdict(record.verdicts);
     const item = new vscode.TreeItem(`${record.tool.replace(/^workspace_/, '')} ${subjectOf(record)}`);
     const guard = verdict && verdict.decision !== 'allow' ? ` · ${verdict.decision} ${verdict.rule ?? ''}` : '';
@@ -30,7 +55,12 @@ export class ActivityTreeProvider implements vscode.TreeDataProvider<ActivityRec
       new vscode.ThemeColor(record.outcome === 'ok' ? 'testing.iconPassed' : 'testing.iconFailed'),
     );
     item.tooltip = new vscode.MarkdownString(['```', describeRecord(record), '```'].join('\n'));
-    item.contextValue = this.log.changesOf(record.id).length ? 'activityCall.change' : 'activityCall';
+    const notes = record.checkpoint?.notes?.length ? ` · ${record.checkpoint.notes.length} not recorded` : '';
+    item.description += notes;
+    item.contextValue = record.checkpoint ? 'activityCall.checkpoint' : this.log.changesOf(record.id).length ? 'activityCall.change' : 'activityCall';
+    if (record.checkpoint && record.changedPaths.length) {
+      item.collapsibleState = vscode.TreeItemCollapsibleState.Collapsed;
+    }
     item.id = String(record.id);
     item.command = { command: CommandId.openActivity, title: 'Open', arguments: [record] };
     return item;
