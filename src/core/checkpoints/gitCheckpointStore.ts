@@ -180,6 +180,7 @@ class FolderStore {
     const status = splitNul(await this.git(['status', '--porcelain=v1', '-z', '--untracked-files=all', '--no-renames', '--ignore-submodules=all']));
     const update: Buffer[] = [];
     const forget: Buffer[] = [];
+    let addedBytes = 0;
     const root = Buffer.from(this.folder.endsWith('/') ? this.folder : `${this.folder}/`);
     for (const field of status) {
       if (field.length < 4) {
@@ -211,26 +212,55 @@ class FolderStore {
         continue;
       }
       update.push(rawPath);
+      addedBytes += stat?.size ?? 0;
     }
     if (update.length) {
-      await this.git(['update-index', '--add', '--remove', '-z', '--stdin'], joinNul(update));
+      await this.git(['update-index', '--add', '--remove', '--replace', '-z', '--stdin'], joinNul(update));
     }
     if (forget.length) {
       await this.git(['update-index', '--force-remove', '-z', '--stdin'], joinNul(forget));
     }
-    const tree = (await this.git(['write-tree'])).toString('utf8').trim();
     const head = await this.head();
     let state = head;
-    if (!head || (await this.git(['rev-parse', `${head}^{tree}`])).toString('utf8').trim() !== tree) {
-      state = (await this.git(['commit-tree', tree, '-m', `checkpoint ${id}`])).toString('utf8').trim();
-      await this.git(['update-ref', '--no-deref', 'HEAD', state]);
+    // Nothing changed since the last checkpoint: the same state, without writing a tree.
+    if (!head || update.length || forget.length) {
+      const tree = (await this.git(['write-tree'])).toString('utf8').trim();
+      if (!head || (await this.git(['rev-parse', `${head}^{tree}`])).toString('utf8').trim() !== tree) {
+        state = (await this.git(['commit-tree', tree, '-m', `checkpoint ${id}`])).toString('utf8').trim();
+        await this.git(['update-ref', '--no-deref', 'HEAD', state]);
+      }
     }
     if (!state) {
       throw new BugError('no checkpoint state after recording');
     }
     await this.git(['update-ref', `${REF_PREFIX}${id}`, state]);
-    notes.push(...(await this.pruneToCap(limits.maxTotalBytes, new Set([...keep, id]))));
+    if (state !== head) {
+      notes.push(...(await this.keepUnderCap(addedBytes, limits.maxTotalBytes, new Set([...keep, id]))));
+    }
     return { state, notes };
+  }
+
+  /**
+   * The store's size is measured (count-objects looks at every loose object, which costs as much as
+   * a checkpoint on a large tree) only when an upper-bound estimate, kept in the store, says it may
+   * be over the cap: the estimate grows by the bytes of every file recorded anew.
+   */
+  private async keepUnderCap(addedBytes: number, maxBytes: number, keep: ReadonlySet<string>): Promise<string[]> {
+    const file = path.join(this.gitDir, 'size-estimate');
+    let estimate = Number.NaN;
+    try {
+      estimate = Number(fs.readFileSync(file, 'utf8'));
+    } catch {
+      // First checkpoint of this store, or the file was lost: measured below.
+    }
+    estimate = Number.isFinite(estimate) ? estimate + addedBytes : await this.size();
+    let notes: string[] = [];
+    if (estimate > maxBytes) {
+      notes = await this.pruneToCap(maxBytes, keep);
+      estimate = await this.size();
+    }
+    fs.writeFileSync(file, String(estimate));
+    return notes;
   }
 
   /** Bytes the private repository takes on disk (loose objects and packs). */

@@ -132,6 +132,28 @@ describe('GitCheckpointStore', () => {
     assert.equal(hashTree(path.join(folder, '.git')), dotGit);
   });
 
+  it('records a file that became a folder and a folder that became a file, and restores both', async () => {
+    fs.writeFileSync(path.join(folder, 'was-file'), 'file\n');
+    fs.mkdirSync(path.join(folder, 'was-dir'));
+    fs.writeFileSync(path.join(folder, 'was-dir/inner.txt'), 'inner\n');
+    const original = tree(folder);
+    const before = await store.take([folder], LIMITS);
+    fs.rmSync(path.join(folder, 'was-file'));
+    fs.mkdirSync(path.join(folder, 'was-file'));
+    fs.writeFileSync(path.join(folder, 'was-file/x.txt'), 'x\n');
+    fs.rmSync(path.join(folder, 'was-dir'), { recursive: true });
+    fs.writeFileSync(path.join(folder, 'was-dir'), 'now a file\n');
+    const after = await store.take([folder], LIMITS);
+    assert.deepEqual((await store.changes(before, after)).map((c) => `${c.kind} ${c.path}`).sort(), ['created was-dir', 'created was-file/x.txt', 'deleted was-dir/inner.txt', 'deleted was-file']);
+    const steps = await store.restoreSteps(before, after);
+    for (const step of steps.filter((s) => s.action === 'delete')) {
+      fs.rmSync(path.join(folder, step.path));
+      if (step.path.includes('/')) fs.rmdirSync(path.join(folder, path.dirname(step.path)));
+    }
+    await applySteps(steps.filter((s) => s.action === 'write'));
+    assert.deepEqual(tree(folder), original);
+  });
+
   it('honours files.exclude globs', async () => {
     const limits = { ...LIMITS, excludes: ['**/*.{tmp,bak}', 'out'] };
     const before = await store.take([folder], limits);
