@@ -188,7 +188,13 @@ describe('checkpoints (extension host)', function () {
     const git = (...args: string[]): string =>
       execFileSync('git', args, { cwd: workspaceRoot(), encoding: 'utf8', env: { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t' } });
     const dotGit = (): string => execFileSync('sh', ['-c', 'find . -type f -exec sha256sum {} + | sort; find . -exec stat -c "%n %s %Y %a" {} + | sort'], { cwd: abs('.git'), encoding: 'utf8' });
-    before(() => {
+    // VS Code's git extension would open the repository made here and fail (EPIPE) once the test
+    // removes it again, inside whichever test runs then: it opens none while git.enabled is false.
+    const gitConfig = () => vscode.workspace.getConfiguration('git');
+    let gitEnabled: boolean | undefined;
+    before(async () => {
+      gitEnabled = gitConfig().inspect<boolean>('enabled')?.globalValue;
+      await gitConfig().update('enabled', false, vscode.ConfigurationTarget.Global);
       git('init', '-q');
       fs.writeFileSync(abs('.git/info/exclude'), 'checkpoint-run/\n');
       fs.writeFileSync(abs('git-tracked.txt'), 'v1\n');
@@ -198,9 +204,12 @@ describe('checkpoints (extension host)', function () {
       git('stash', '-q');
       fs.writeFileSync(abs('git-tracked.txt'), 'v2\n');
     });
-    after(() => {
+    after(async () => {
       fs.rmSync(abs('.git'), { recursive: true, force: true });
       fs.rmSync(abs('git-tracked.txt'), { force: true });
+      // Past the git extension's debounced scan of the change, before it may open repositories again.
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      await gitConfig().update('enabled', gitEnabled, vscode.ConfigurationTarget.Global);
     });
 
     it('leaves git status, the stash list and .git identical through checkpointing and restoring', async () => {
