@@ -214,6 +214,10 @@ class FolderStore {
       update.push(rawPath);
       addedBytes += stat?.size ?? 0;
     }
+    if (addedBytes > limits.maxTotalBytes) {
+      // A folder far larger than the store may hold (a home folder opened as the workspace): refuse before hashing anything.
+      throw new Error(`the files to record in ${path.basename(this.folder)} (${(addedBytes / MB).toFixed(0)} MB in ${update.length} files) exceed the checkpoint store's cap of ${(limits.maxTotalBytes / MB).toFixed(0)} MB; exclude large folders with .gitignore or files.exclude, or raise workspaceAgentTools.checkpoints.maxTotalSizeMB`);
+    }
     if (update.length) {
       await this.git(['update-index', '--add', '--remove', '--replace', '-z', '--stdin'], joinNul(update));
     }

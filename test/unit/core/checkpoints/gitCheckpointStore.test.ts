@@ -185,6 +185,13 @@ describe('GitCheckpointStore', () => {
     assert.equal(fs.statSync(path.join(folder, 'big.bin')).size, 2000);
   });
 
+  it('refuses to record a folder larger than the whole store may hold, before hashing anything', async () => {
+    for (let i = 0; i < 3; i += 1) fs.writeFileSync(path.join(folder, `f${i}.bin`), Buffer.alloc(500, i));
+    await assert.rejects(store.take([folder], { ...LIMITS, maxTotalBytes: 1000 }), /1 MB|0 MB in 3 files\) exceed the checkpoint store's cap/);
+    const objects = execFileSync('git', [`--git-dir=${store.gitDirOf(folder)}`, 'count-objects'], { encoding: 'utf8' });
+    assert.match(objects, /^0 objects/);
+  });
+
   it('does not record empty folders (git has no entry for them), and restore leaves them', async () => {
     const before = await store.take([folder], LIMITS);
     fs.mkdirSync(path.join(folder, 'empty/inner'), { recursive: true });
