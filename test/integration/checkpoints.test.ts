@@ -8,7 +8,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import type { ActivityRecord } from '../../src/core/activity/activityRecord';
-import { CommandId } from '../../src/vscode/commandIds';
+import { CommandId, UriScheme } from '../../src/vscode/commandIds';
 import type { RestoreOutcome } from '../../src/vscode/tools/checkpointCommands';
 import { answerNextApproval, invoke, withSettings, workspaceRoot } from './support/tools';
 
@@ -147,6 +147,16 @@ describe('checkpoints (extension host)', function () {
     const record = await latestRecord();
     assert.deepEqual(record.changedPaths, [{ path: `${dir}/crlf-bom.txt`, kind: 'modified', added: 1, deleted: 1 }]);
 
+    // Show Changes: the file before and after the call, from its checkpoints.
+    await vscode.commands.executeCommand(CommandId.showCheckpointChanges, record.id, 0);
+    let diff: vscode.TabInputTextDiff | undefined;
+    await until(() => {
+      diff = vscode.window.tabGroups.all.flatMap((group) => group.tabs).map((tab) => tab.input).find((input): input is vscode.TabInputTextDiff => input instanceof vscode.TabInputTextDiff && input.original.scheme === UriScheme.checkpoint);
+      return diff !== undefined;
+    }, 'the Show Changes diff');
+    assert.equal((await vscode.workspace.openTextDocument(diff!.original)).getText(), 'alpha\r\nbeta\r\ngamma\r\n');
+    assert.equal((await vscode.workspace.openTextDocument(diff!.modified)).getText(), 'alpha\r\nBETA\r\ngamma\r\n');
+
     // Unsaved text in the editor: the question says it will be replaced.
     const typed = new vscode.WorkspaceEdit();
     typed.insert(document.uri, new vscode.Position(0, 0), 'typed ');
@@ -159,6 +169,40 @@ describe('checkpoints (extension host)', function () {
     assert.equal((await pending).restored, true);
     assert.ok(fs.readFileSync(abs(`${dir}/crlf-bom.txt`)).equals(original), 'the original bytes');
     await until(() => document.getText() === 'alpha\r\nbeta\r\ngamma\r\n' && !document.isDirty, 'the editor to show the restored text');
+  });
+
+  it('restores what an apply_patch added, deleted and changed', async () => {
+    const dir = freshFolder();
+    fs.writeFileSync(abs(`${dir}/keep.py`), 'def f():\n    return 1\n');
+    fs.writeFileSync(abs(`${dir}/gone.txt`), 'gone\n');
+    fs.writeFileSync(abs(`${dir}/tool.sh`), '#!/bin/sh\necho 1\n', { mode: 0o755 });
+    fs.chmodSync(abs(`${dir}/tool.sh`), 0o755);
+    const original = snapshot(abs(dir));
+    for (const name of ['keep.py', 'tool.sh']) await invoke('workspace_read_file', { file_path: `${dir}/${name}` });
+    const patch = [
+      '*** Begin Patch',
+      `*** Add File: ${dir}/added/new.py`,
+      '+print("new")',
+      `*** Delete File: ${dir}/gone.txt`,
+      `*** Update File: ${dir}/keep.py`,
+      '@@',
+      ' def f():',
+      '-    return 1',
+      '+    return 2',
+      `*** Update File: ${dir}/tool.sh`,
+      '@@',
+      '-echo 1',
+      '+echo 2',
+      '*** End Patch',
+    ].join('\n');
+    const call = invoke('workspace_apply_patch', { patch });
+    await answerNextApproval(true);
+    assert.match((await call).text, /^Success/);
+    const record = await latestRecord();
+    assert.deepEqual(record.changedPaths.map((file) => `${file.kind} ${file.path}`).sort(), [`created ${dir}/added/new.py`, `deleted ${dir}/gone.txt`, `modified ${dir}/keep.py`, `modified ${dir}/tool.sh`]);
+    assert.equal((await restore(record.id)).restored, true);
+    assert.deepEqual(snapshot(abs(dir)), original);
+    assert.equal(fs.existsSync(abs(`${dir}/added`)), false, 'the folder the patch made is gone with its file');
   });
 
   it('notes a file over the size cap in the result and the activity record, and the call still runs', async () => {
