@@ -46,7 +46,10 @@ async function latestRecord(): Promise<ActivityRecord> {
 /** Starts a restore and answers its question (true: approve). */
 async function restore(id: number, approve = true): Promise<RestoreOutcome> {
   const pending = Promise.resolve(vscode.commands.executeCommand<RestoreOutcome>(CommandId.restoreCheckpoint, id));
-  await answerNextApproval(approve);
+  const settled = await Promise.race([pending.then((outcome) => outcome), answerNextApproval(approve).then(() => undefined)]);
+  if (settled) {
+    throw new Error(`the restore asked nothing: ${settled.message}`);
+  }
   return pending;
 }
 
@@ -120,6 +123,26 @@ describe('checkpoints (extension host)', function () {
     assert.equal(undo.restored, true, undo.message);
     assert.equal(fs.existsSync(abs(`${dir}/src`)), false);
     assert.equal(fs.readFileSync(abs(`${dir}/new.txt`), 'utf8'), 'x\n');
+  });
+
+  it('never writes outside the folder: a hard-linked file is replaced, a symlinked folder is not written through', async () => {
+    const dir = freshFolder();
+    const outside = fs.mkdtempSync(path.join(path.dirname(workspaceRoot()), 'outside-'));
+    fs.writeFileSync(abs(`${dir}/linked.txt`), 'original\n');
+    fs.linkSync(abs(`${dir}/linked.txt`), path.join(outside, 'other-name.txt'));
+    fs.mkdirSync(abs(`${dir}/sub`));
+    fs.writeFileSync(abs(`${dir}/sub/file.txt`), 'in sub\n');
+    const call = invoke('workspace_run_command', { command: `echo changed > linked.txt && rm -rf sub && ln -s ${outside} sub`, cwd: dir });
+    await answerNextApproval(true);
+    await call;
+    assert.equal(fs.readFileSync(path.join(outside, 'other-name.txt'), 'utf8'), 'changed\n', 'the command wrote through the hard link');
+    assert.equal((await restore((await latestRecord()).id)).restored, true);
+    assert.equal(fs.readFileSync(abs(`${dir}/linked.txt`), 'utf8'), 'original\n');
+    assert.equal(fs.readFileSync(path.join(outside, 'other-name.txt'), 'utf8'), 'changed\n', 'the restore replaced the workspace name only');
+    assert.ok(fs.lstatSync(abs(`${dir}/sub`)).isDirectory(), 'the symlink was replaced by the folder');
+    assert.equal(fs.readFileSync(abs(`${dir}/sub/file.txt`), 'utf8'), 'in sub\n');
+    assert.deepEqual(fs.readdirSync(outside), ['other-name.txt'], 'nothing was written through the symlink');
+    fs.rmSync(outside, { recursive: true, force: true });
   });
 
   it('a rejected restore changes nothing', async () => {

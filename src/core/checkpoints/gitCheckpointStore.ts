@@ -91,6 +91,30 @@ function shown(rawPath: Uint8Array): string {
   return Buffer.from(rawPath).toString('utf8');
 }
 
+/** True when every folder between `root` and the path is a real folder (not a symlink, a file or missing). */
+function insideRealFolders(root: Buffer, rawPath: Buffer, cache: Map<string, boolean>): boolean {
+  for (let i = 0; i < rawPath.length; i += 1) {
+    if (rawPath[i] !== 0x2f) {
+      continue;
+    }
+    const folder = rawPath.subarray(0, i);
+    const key = folder.toString('latin1');
+    let real = cache.get(key);
+    if (real === undefined) {
+      try {
+        real = fs.lstatSync(Buffer.concat([root, folder])).isDirectory();
+      } catch {
+        real = false;
+      }
+      cache.set(key, real);
+    }
+    if (!real) {
+      return false;
+    }
+  }
+  return true;
+}
+
 /** One folder's private repository; every git call of a folder runs one at a time. */
 class FolderStore {
   private queue: Promise<unknown> = Promise.resolve();
@@ -181,6 +205,7 @@ class FolderStore {
     const update: Buffer[] = [];
     const forget: Buffer[] = [];
     let addedBytes = 0;
+    const realFolders = new Map<string, boolean>();
     const root = Buffer.from(this.folder.endsWith('/') ? this.folder : `${this.folder}/`);
     for (const field of status) {
       if (field.length < 4) {
@@ -192,27 +217,34 @@ class FolderStore {
         notes.push(`${shown(rawPath)} is a nested git repository; its files are not recorded in checkpoints.`);
         continue;
       }
+      // A recorded file whose folder became a symlink is gone: lstat would follow the link (out of the folder, maybe).
       let stat: fs.Stats | undefined;
       try {
-        stat = fs.lstatSync(Buffer.concat([root, rawPath]));
+        stat = insideRealFolders(root, rawPath, realFolders) ? fs.lstatSync(Buffer.concat([root, rawPath])) : undefined;
       } catch {
         stat = undefined;
       }
-      if (stat?.isFile() && stat.size > limits.maxFileBytes) {
+      if (!stat) {
+        if (code !== '??') {
+          forget.push(rawPath);
+        }
+        continue;
+      }
+      if (stat.isFile() && stat.size > limits.maxFileBytes) {
         notes.push(`${shown(rawPath)} (${(stat.size / MB).toFixed(1)} MB) is over the checkpoint size cap of ${(limits.maxFileBytes / MB).toFixed(0)} MB and was not recorded; a restore leaves it as it is.`);
         if (code !== '??') {
           forget.push(rawPath);
         }
         continue;
       }
-      if (stat && !stat.isFile() && !stat.isSymbolicLink()) {
+      if (!stat.isFile() && !stat.isSymbolicLink()) {
         if (code !== '??') {
           forget.push(rawPath);
         }
         continue;
       }
       update.push(rawPath);
-      addedBytes += stat?.size ?? 0;
+      addedBytes += stat.size;
     }
     if (addedBytes > limits.maxTotalBytes) {
       // A folder far larger than the store may hold (a home folder opened as the workspace): refuse before hashing anything.

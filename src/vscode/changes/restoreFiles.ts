@@ -91,7 +91,9 @@ async function writeStep(step: RestoreStep): Promise<void> {
   const target = diskPath(step);
   const bytes = Buffer.from(await entry.read());
   const existing = lstat(target);
-  if (existing && (existing.isSymbolicLink() || entry.type === 'symlink' || !existing.isFile())) {
+  // A symlink is replaced, not followed; a file with other hard links is replaced too, so the other
+  // names (maybe outside the workspace) keep their content.
+  if (existing && (existing.isSymbolicLink() || entry.type === 'symlink' || !existing.isFile() || existing.nlink > 1)) {
     fs.rmSync(target, { recursive: existing.isDirectory(), force: true });
   }
   if (entry.type === 'symlink') {

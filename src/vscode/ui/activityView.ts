@@ -101,7 +101,7 @@ export class ActivityTreeProvider implements vscode.TreeDataProvider<ActivityNod
 function subjectOf(record: ActivityRecord): string {
   try {
     const input = JSON.parse(record.input) as Record<string, unknown>;
-    const subject = input.file_path ?? input.path ?? input.pattern ?? input.command ?? (typeof input.patch === 'string' ? 'patch' : undefined);
+    const subject = input.file_path ?? input.path ?? input.pattern ?? input.command ?? (typeof input.patch === 'string' ? 'patch' : typeof input.activityId === 'number' ? `to before call ${input.activityId}` : undefined);
     return typeof subject === 'string' ? subject : '';
   } catch {
     return '';

@@ -114,9 +114,11 @@ describe('GitCheckpointStore', () => {
     fs.mkdirSync(path.join(folder, 'ignored'));
     fs.writeFileSync(path.join(folder, 'ignored/big.log'), 'ignored\n');
     fs.writeFileSync(path.join(folder, '.git/info/exclude'), 'untracked.txt\n');
-    const status = git(folder, 'status', '--porcelain', '--ignored');
-    const stash = git(folder, 'stash', 'list');
+    // The test's own status must not refresh the user's index either: --no-optional-locks, and .git hashed first.
+    git(folder, 'update-index', '-q', '--refresh');
     const dotGit = hashTree(path.join(folder, '.git'));
+    const status = git(folder, '--no-optional-locks', 'status', '--porcelain', '--ignored');
+    const stash = git(folder, 'stash', 'list');
 
     const before = await store.take([folder], LIMITS);
     fs.writeFileSync(path.join(folder, 'tracked.txt'), 'v4\n');
@@ -127,9 +129,9 @@ describe('GitCheckpointStore', () => {
     assert.deepEqual(changed, ['deleted untracked.txt', 'modified tracked.txt']);
     await applySteps(await store.restoreSteps(before, after));
 
-    assert.equal(git(folder, 'status', '--porcelain', '--ignored'), status);
-    assert.equal(git(folder, 'stash', 'list'), stash);
     assert.equal(hashTree(path.join(folder, '.git')), dotGit);
+    assert.equal(git(folder, '--no-optional-locks', 'status', '--porcelain', '--ignored'), status);
+    assert.equal(git(folder, 'stash', 'list'), stash);
   });
 
   it('records a file that became a folder and a folder that became a file, and restores both', async () => {
@@ -152,6 +154,22 @@ describe('GitCheckpointStore', () => {
     }
     await applySteps(steps.filter((s) => s.action === 'write'));
     assert.deepEqual(tree(folder), original);
+  });
+
+  it('never reads through a folder that became a symlink to somewhere else', async () => {
+    const outside = path.join(base, 'outside');
+    fs.mkdirSync(outside);
+    fs.writeFileSync(path.join(outside, 'file.txt'), 'SECRET outside the workspace\n');
+    fs.mkdirSync(path.join(folder, 'sub'));
+    fs.writeFileSync(path.join(folder, 'sub/file.txt'), 'inside\n');
+    const before = await store.take([folder], LIMITS);
+    fs.rmSync(path.join(folder, 'sub'), { recursive: true });
+    fs.symlinkSync(outside, path.join(folder, 'sub'));
+    const after = await store.take([folder], LIMITS);
+    assert.deepEqual((await store.changes(before, after)).map((c) => `${c.kind} ${c.path}`).sort(), ['created sub', 'deleted sub/file.txt']);
+    assert.equal(await store.entry(after, folder, Buffer.from('sub/file.txt')), undefined);
+    const steps = await store.restoreSteps(before, after);
+    assert.deepEqual(steps.map((s) => `${s.action} ${s.path}`).sort(), ['delete sub', 'write sub/file.txt']);
   });
 
   it('honours files.exclude globs', async () => {
