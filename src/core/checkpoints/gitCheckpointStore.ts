@@ -31,6 +31,10 @@ const CONFIG: readonly [string, string][] = [
   ['core.fileMode', 'true'],
   ['core.symlinks', 'true'],
   ['core.ignoreCase', 'false'],
+  // On by default everywhere: they refuse names such as GIT~1 or `.git.` (special only on NTFS and
+  // HFS+), and one such file would make every checkpoint of the folder fail.
+  ['core.protectNTFS', 'false'],
+  ['core.protectHFS', 'false'],
   ['core.precomposeUnicode', 'false'],
   ['core.quotePath', 'false'],
   ['core.fsmonitor', 'false'],

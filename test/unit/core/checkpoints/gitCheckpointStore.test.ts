@@ -75,11 +75,17 @@ describe('GitCheckpointStore', () => {
     fs.writeFileSync(path.join(folder, 'line\nbreak.txt'), 'newline name');
     fs.writeFileSync(Buffer.from([...Buffer.from(`${folder}/latin`), 0xe9, 0xff, ...Buffer.from('.txt')]), 'not utf-8 name');
     fs.writeFileSync(path.join(folder, '\uFEFFbom.txt'), Buffer.from([0xef, 0xbb, 0xbf, 0x61, 0x0d, 0x0a]));
+    // Names git refuses by default as special on NTFS or HFS+.
+    fs.writeFileSync(path.join(folder, 'GIT~1'), 'short name\n');
+    fs.mkdirSync(path.join(folder, '.git.'));
+    fs.writeFileSync(path.join(folder, '.git./x'), 'dot git dot\n');
     const original = tree(folder);
 
     const before = await store.take([folder], LIMITS);
     assert.deepEqual(before.notes, []);
     fs.rmSync(path.join(folder, 'src'), { recursive: true });
+    fs.rmSync(path.join(folder, '.git.'), { recursive: true });
+    fs.writeFileSync(path.join(folder, 'GIT~1'), 'changed\n');
     fs.writeFileSync(path.join(folder, 'new.txt'), 'x\n');
     fs.writeFileSync(path.join(folder, 'line\nbreak.txt'), 'changed');
     fs.rmSync(Buffer.from([...Buffer.from(`${folder}/latin`), 0xe9, 0xff, ...Buffer.from('.txt')]));
