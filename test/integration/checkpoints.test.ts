@@ -244,6 +244,18 @@ describe('checkpoints (extension host)', function () {
     fs.rmSync(abs(`${dir}/big.bin`));
   });
 
+  it('lists at most 500 changed files in a record and counts the rest; restore covers them all', async () => {
+    const dir = freshFolder();
+    const call = invoke('workspace_run_command', { command: 'mkdir many && cd many && seq 1 600 | xargs touch', cwd: dir });
+    await answerNextApproval(true);
+    await call;
+    const record = await latestRecord();
+    assert.equal(record.changedPaths.length, 500);
+    assert.equal(record.checkpoint?.omittedPaths, 100);
+    assert.equal((await restore(record.id)).restored, true);
+    assert.equal(fs.existsSync(abs(`${dir}/many`)), false);
+  });
+
   it('takes no checkpoint for a read-only command or a read', async () => {
     await invoke('workspace_run_command', { command: 'ls' });
     assert.equal((await latestRecord()).checkpoint, undefined);

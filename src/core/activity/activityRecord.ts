@@ -33,7 +33,12 @@ export interface CheckpointRecord {
   readonly after?: string;
   /** What was not recorded, and why (a file over the size cap, the store over its cap). */
   readonly notes?: readonly string[];
+  /** Changed files left out of `changedPaths` (it lists at most MAX_CHANGED_PATHS); a restore still covers them. */
+  readonly omittedPaths?: number;
 }
+
+/** The most changed files one activity record lists. */
+export const MAX_CHANGED_PATHS = 500;
 
 /** One tool call as the activity log keeps it: no file contents beyond a short excerpt. */
 export interface ActivityRecord {

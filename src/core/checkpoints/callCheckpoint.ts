@@ -86,7 +86,7 @@ export class CallCheckpoints implements CallCheckpoint {
     if (!before) {
       return undefined;
     }
-    const after = await this.takeNoting('after');
+    const after = await this.takeNoting('after', [before.id]);
     if (!after) {
       return { before: before.id, notes: this.unique(), changed: [] };
     }
@@ -102,9 +102,9 @@ export class CallCheckpoints implements CallCheckpoint {
     return [...new Set(this.notes)];
   }
 
-  private async takeNoting(which: 'before' | 'after'): Promise<Checkpoint | undefined> {
+  private async takeNoting(which: 'before' | 'after', keep: readonly string[] = []): Promise<Checkpoint | undefined> {
     try {
-      const checkpoint = await this.store.take(this.folders, this.limits);
+      const checkpoint = await this.store.take(this.folders, this.limits, keep);
       this.notes.push(...checkpoint.notes);
       return checkpoint;
     } catch (error) {

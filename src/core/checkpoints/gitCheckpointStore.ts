@@ -22,6 +22,8 @@ const MB = 1024 * 1024;
 /** How many times one checkpoint may prune (each round drops more of the oldest checkpoints). */
 const MAX_PRUNE_ROUNDS = 4;
 const REF_PREFIX = 'refs/checkpoints/';
+/** Above this many changed files, a call's changes are listed without line counts. */
+const MAX_COUNTED_FILES = 2000;
 /** Attributes that would make stored bytes differ from the file's (line-ending conversion, filters, re-encoding). */
 const PRIVATE_ATTRIBUTES = '* -text -filter -ident -working-tree-encoding\n';
 const CONFIG: readonly [string, string][] = [
@@ -418,11 +420,11 @@ export class GitCheckpointStore implements CheckpointStore {
     return this.storeOf(folder).gitDir;
   }
 
-  async take(folders: readonly string[], limits: CheckpointLimits): Promise<Checkpoint> {
+  async take(folders: readonly string[], limits: CheckpointLimits, pinned: readonly string[] = []): Promise<Checkpoint> {
     this.sequence += 1;
     const id = `${Date.now().toString(36)}-${process.pid.toString(36)}-${this.sequence}`;
     // The checkpoints of calls still open (their "before") are kept through pruning.
-    const keep = new Set([...this.checkpoints.keys()].slice(-2));
+    const keep = new Set([...[...this.checkpoints.keys()].slice(-2), ...pinned]);
     const parts = await Promise.all(folders.map((folder) => this.storeOf(folder).serial(() => this.storeOf(folder).take(id, limits, keep))));
     const checkpoint: Checkpoint = {
       id,
@@ -456,7 +458,11 @@ export class GitCheckpointStore implements CheckpointStore {
       if (pair.from === pair.to) {
         continue;
       }
-      const [entries, counts] = await pair.store.serial(async () => [await pair.store.diff(pair.from, pair.to), await pair.store.lineCounts(pair.from, pair.to)] as const);
+      // Counting lines reads every changed file: skipped for changes as large as a branch switch.
+      const [entries, counts] = await pair.store.serial(async () => {
+        const raw = await pair.store.diff(pair.from, pair.to);
+        return [raw, raw.length <= MAX_COUNTED_FILES ? await pair.store.lineCounts(pair.from, pair.to) : new Map<string, { added: number; deleted: number }>()] as const;
+      });
       for (const entry of entries) {
         const kind: ChangeKind = ZERO.test(entry.fromSha) ? 'created' : ZERO.test(entry.toSha) ? 'deleted' : 'modified';
         const count = counts.get(entry.rawPath.toString('latin1'));

@@ -39,7 +39,7 @@ export interface ChangedFile {
   /** The path inside the folder for display, `/`-separated (invalid UTF-8 shown as U+FFFD). */
   readonly path: string;
   readonly kind: ChangeKind;
-  /** Lines added and removed; absent for binary files. */
+  /** Lines added and removed; absent for binary files and when a change is too large to count. */
   readonly added?: number;
   readonly deleted?: number;
 }
@@ -65,8 +65,11 @@ export interface RestoreStep {
 
 /** The private store of checkpoints. It never reads or writes the user's `.git`. */
 export interface CheckpointStore {
-  /** Records every folder's files now (tracked and untracked, not ignored); notes what it could not record. */
-  take(folders: readonly string[], limits: CheckpointLimits): Promise<Checkpoint>;
+  /**
+   * Records every folder's files now (tracked and untracked, not ignored); notes what it could not
+   * record. Pruning never drops the checkpoints in `keep` (a call's "before", when its "after" is taken).
+   */
+  take(folders: readonly string[], limits: CheckpointLimits, keep?: readonly string[]): Promise<Checkpoint>;
   /** The checkpoint with this id, while the store still holds it. */
   get(id: string): Checkpoint | undefined;
   /** The files that differ from `from` to `to`, with line counts. */

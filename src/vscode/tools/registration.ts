@@ -1,7 +1,7 @@
 // Every tool registered with the Language Model Tools API: each call gets its context and is
 // recorded in the activity log, whoever made it (chat, the palette, another extension).
 import * as vscode from 'vscode';
-import { summarizeInput, type ActivityRecord, type ChangedPathRecord, type CheckpointRecord, type RecordedApproval, type RecordedVerdict } from '../../core/activity/activityRecord';
+import { MAX_CHANGED_PATHS, summarizeInput, type ActivityRecord, type ChangedPathRecord, type CheckpointRecord, type RecordedApproval, type RecordedVerdict } from '../../core/activity/activityRecord';
 import { CallCheckpoints, checkpointFolders, checkpointLimits, shownChangedPath } from '../../core/checkpoints/callCheckpoint';
 import type { HostServices, SessionServices, ToolContext } from '../../core/context';
 import type { CallCheckpointOutcome, CheckpointStore } from '../../core/ports/checkpoints';
@@ -84,9 +84,10 @@ function callCheckpoints(services: ToolServices, ctx: ToolContext): CallCheckpoi
 
 /** The record fields of a call's checkpoints: the files changed, and the checkpoint ids with their notes. */
 export function checkpointFields(outcome: CallCheckpointOutcome, ctx: Pick<ToolContext, 'workspace'>): { checkpoint: CheckpointRecord; changedPaths: ChangedPathRecord[] } {
+  const omitted = Math.max(0, outcome.changed.length - MAX_CHANGED_PATHS);
   return {
-    checkpoint: { before: outcome.before, ...(outcome.after ? { after: outcome.after } : {}), ...(outcome.notes.length ? { notes: outcome.notes } : {}) },
-    changedPaths: outcome.changed.map((file) => ({ path: shownChangedPath(file, ctx.workspace.folders), kind: file.kind, ...(file.added !== undefined ? { added: file.added, deleted: file.deleted } : {}) })),
+    checkpoint: { before: outcome.before, ...(outcome.after ? { after: outcome.after } : {}), ...(outcome.notes.length ? { notes: outcome.notes } : {}), ...(omitted ? { omittedPaths: omitted } : {}) },
+    changedPaths: outcome.changed.slice(0, MAX_CHANGED_PATHS).map((file) => ({ path: shownChangedPath(file, ctx.workspace.folders), kind: file.kind, ...(file.added !== undefined ? { added: file.added, deleted: file.deleted } : {}) })),
   };
 }
 

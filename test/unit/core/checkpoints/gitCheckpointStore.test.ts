@@ -251,6 +251,29 @@ describe('GitCheckpointStore', () => {
     assert.ok(Number(sizeKiB.split('\t')[0]) < 700, `store is ${sizeKiB}`);
   });
 
+  it('never prunes a checkpoint it is told to keep (a call\'s before, while its after is taken)', async () => {
+    const limits = { ...LIMITS, maxTotalBytes: 300 * 1024 };
+    const random = () => Buffer.from(Array.from({ length: 100 * 1024 }, () => Math.floor(Math.random() * 256)));
+    fs.writeFileSync(path.join(folder, 'data.bin'), random());
+    const before = await store.take([folder], limits);
+    for (let i = 0; i < 5; i += 1) {
+      fs.writeFileSync(path.join(folder, 'data.bin'), random());
+      await store.take([folder], limits, [before.id]);
+    }
+    assert.ok(store.get(before.id), 'the kept checkpoint survived pruning');
+    const steps = await store.restoreSteps(before, await store.take([folder], limits, [before.id]));
+    assert.equal(steps.length, 1);
+    assert.equal((await steps[0].entry!.read()).length, 100 * 1024, 'its objects survived too');
+  });
+
+  it('lists a very large change without line counts', async () => {
+    const before = await store.take([folder], LIMITS);
+    for (let i = 0; i < 2001; i += 1) fs.writeFileSync(path.join(folder, `f${i}.txt`), 'x\n');
+    const changes = await store.changes(before, await store.take([folder], LIMITS));
+    assert.equal(changes.length, 2001);
+    assert.ok(changes.every((c) => c.kind === 'created' && c.added === undefined));
+  });
+
   it('takes an unchanged tree as the same state, quickly', async () => {
     for (let i = 0; i < 200; i += 1) fs.writeFileSync(path.join(folder, `f${i}.txt`), `${i}\n`);
     const first = await store.take([folder], LIMITS);
