@@ -55,7 +55,17 @@ const CONFIG: readonly [string, string][] = [
 interface GitResult {
   readonly stdout: Buffer;
   readonly stderr: string;
+  /** stderr with every byte kept (latin1), to match the paths git names in it. */
+  readonly stderrBytes: string;
   readonly code: number;
+}
+
+/** How many paths git may refuse in one checkpoint before the checkpoint fails. */
+const MAX_REFUSED_PATHS = 20;
+
+/** The path git names when update-index refuses one (a symlinked .gitmodules, say), with every byte kept. */
+function refusedPath(stderrBytes: string): string | undefined {
+  return /invalid path '(.*)'$/m.exec(stderrBytes)?.[1] ?? /Unable to process path (.*)$/m.exec(stderrBytes)?.[1];
 }
 
 /** Runs git with exactly this environment (nothing of the user's GIT_* variables or config). */
@@ -67,7 +77,10 @@ function runGit(args: readonly string[], env: Record<string, string>, cwd: strin
     child.stdout.on('data', (chunk: Buffer) => out.push(chunk));
     child.stderr.on('data', (chunk: Buffer) => err.push(chunk));
     child.on('error', reject);
-    child.on('close', (code) => resolve({ stdout: Buffer.concat(out), stderr: Buffer.concat(err).toString('utf8'), code: code ?? -1 }));
+    child.on('close', (code) => {
+      const stderr = Buffer.concat(err);
+      resolve({ stdout: Buffer.concat(out), stderr: stderr.toString('utf8'), stderrBytes: stderr.toString('latin1'), code: code ?? -1 });
+    });
     child.stdin.on('error', () => undefined);
     child.stdin.end(input ?? Buffer.alloc(0));
   });
@@ -256,8 +269,20 @@ class FolderStore {
       // A folder far larger than the store may hold (a home folder opened as the workspace): refuse before hashing anything.
       throw new Error(`the files to record in ${path.basename(this.folder)} (${(addedBytes / MB).toFixed(0)} MB in ${update.length} files) exceed the checkpoint store's cap of ${(limits.maxTotalBytes / MB).toFixed(0)} MB; exclude large folders with .gitignore or files.exclude, or raise workspaceAgentTools.checkpoints.maxTotalSizeMB`);
     }
-    if (update.length) {
-      await this.git(['update-index', '--add', '--remove', '--replace', '-z', '--stdin'], joinNul(update));
+    // A path git refuses (a symlinked .gitmodules, say) is noted and left out, so it cannot fail every checkpoint.
+    for (let refused = 0; update.length; refused += 1) {
+      const result = await runGit(['update-index', '--add', '--remove', '--replace', '-z', '--stdin'], this.env(), this.folder, joinNul(update));
+      if (result.code === 0) {
+        break;
+      }
+      const named = refusedPath(result.stderrBytes);
+      const index = named === undefined ? -1 : update.findIndex((candidate) => candidate.toString('latin1') === named);
+      if (index < 0 || refused >= MAX_REFUSED_PATHS) {
+        throw new Error(`git update-index failed in the checkpoint store of ${this.folder} (exit ${result.code}): ${result.stderr.trim()}`);
+      }
+      const [skipped] = update.splice(index, 1);
+      notes.push(`${shown(skipped)} was not recorded: git refused it (${result.stderr.split('\n')[0].replace(/^error: /, '')}).`);
+      forget.push(skipped);
     }
     if (forget.length) {
       await this.git(['update-index', '--force-remove', '-z', '--stdin'], joinNul(forget));

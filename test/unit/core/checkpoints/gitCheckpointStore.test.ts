@@ -178,6 +178,39 @@ describe('GitCheckpointStore', () => {
     assert.deepEqual(steps.map((s) => `${s.action} ${s.path}`).sort(), ['delete sub', 'write sub/file.txt']);
   });
 
+  it('notes a path git refuses and records the rest, so one such file cannot fail every checkpoint', async () => {
+    // git refuses some names on some systems (a symlinked .gitmodules in older versions, NTFS names):
+    // a git on PATH that refuses refused.txt the way git does stands in for them.
+    const realGit = execFileSync('sh', ['-c', 'command -v git'], { encoding: 'utf8' }).trim();
+    const shim = path.join(base, 'shim');
+    fs.mkdirSync(shim);
+    fs.writeFileSync(path.join(shim, 'git'), [
+      '#!/bin/sh',
+      'if [ "$1" = update-index ] && [ "$2" = --add ]; then',
+      '  input=$(tr "\\0" "\\n")',
+      '  if printf "%s\\n" "$input" | grep -qx refused.txt; then echo "error: invalid path \'refused.txt\'" >&2; echo "fatal: Unable to process path refused.txt" >&2; exit 128; fi',
+      `  printf "%s\\n" "$input" | tr "\\n" "\\0" | exec ${realGit} "$@"`,
+      'fi',
+      `exec ${realGit} "$@"`,
+      '',
+    ].join('\n'), { mode: 0o755 });
+    const savedPath = process.env.PATH;
+    process.env.PATH = `${shim}:${savedPath}`;
+    try {
+      fs.writeFileSync(path.join(folder, 'refused.txt'), 'x\n');
+      fs.writeFileSync(path.join(folder, 'other.txt'), 'other\n');
+      const first = await store.take([folder], LIMITS);
+      assert.match(first.notes.join('\n'), /^refused\.txt was not recorded: git refused it \(invalid path 'refused\.txt'\)/m);
+      assert.equal((await store.entry(first, folder, Buffer.from('other.txt')))?.type, 'file');
+      assert.equal(await store.entry(first, folder, Buffer.from('refused.txt')), undefined);
+      fs.writeFileSync(path.join(folder, 'other.txt'), 'changed\n');
+      const second = await store.take([folder], LIMITS);
+      assert.deepEqual((await store.changes(first, second)).map((c) => `${c.kind} ${c.path}`), ['modified other.txt']);
+    } finally {
+      process.env.PATH = savedPath;
+    }
+  });
+
   it('honours files.exclude globs', async () => {
     const limits = { ...LIMITS, excludes: ['**/*.{tmp,bak}', 'out'] };
     const before = await store.take([folder], limits);
