@@ -302,7 +302,7 @@ class FolderStore {
     }
     await this.git(['update-ref', `${REF_PREFIX}${id}`, state]);
     if (state !== head) {
-      notes.push(...(await this.keepUnderCap(addedBytes, limits.maxTotalBytes, new Set([...keep, id]))));
+      notes.push(...(await this.keepUnderCap(addedBytes, limits.maxTotalBytes, new Set([...keep, id]), head === undefined)));
     }
     return { state, notes };
   }
@@ -312,7 +312,7 @@ class FolderStore {
    * a checkpoint on a large tree) only when an upper-bound estimate, kept in the store, says it may
    * be over the cap: the estimate grows by the bytes of every file recorded anew.
    */
-  private async keepUnderCap(addedBytes: number, maxBytes: number, keep: ReadonlySet<string>): Promise<string[]> {
+  private async keepUnderCap(addedBytes: number, maxBytes: number, keep: ReadonlySet<string>, fresh: boolean): Promise<string[]> {
     const file = path.join(this.gitDir, 'size-estimate');
     let estimate = Number.NaN;
     try {
@@ -320,7 +320,8 @@ class FolderStore {
     } catch {
       // First checkpoint of this store, or the file was lost: measured below.
     }
-    estimate = Number.isFinite(estimate) ? estimate + addedBytes : await this.size();
+    // A fresh store holds what was just added, at most: no need to count its objects.
+    estimate = Number.isFinite(estimate) ? estimate + addedBytes : fresh ? addedBytes : await this.size();
     let notes: string[] = [];
     if (estimate > maxBytes) {
       notes = await this.pruneToCap(maxBytes, keep);
