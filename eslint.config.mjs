@@ -19,6 +19,8 @@ const CORE_NODE_ADAPTERS = [
   'src/core/read/pdfText.ts',
   'src/core/guard/command/shell/bashParser.ts',
   'src/core/sandbox/machineSandbox.ts',
+  // The checkpoint store drives git on a private repository and reads modes and sizes of the files it records.
+  'src/core/checkpoints/gitCheckpointStore.ts',
 ];
 
 export default tseslint.config(

@@ -25,7 +25,7 @@ export const FLOORS = [
   },
   {
     floor: '3 domains',
-    nodes: { edit: [], read: [], activity: [], process: [], fs: [], search: [] },
+    nodes: { edit: [], read: [], activity: [], process: [], fs: [], search: [], checkpoints: [] },
   },
   { floor: '4 guard', nodes: { guard: [], sandbox: ['guard'] } },
   { floor: '5 change pipeline', nodes: { changes: [] } },

@@ -5,6 +5,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { MemoryReadLedger } from './core/changes/readLedger';
 import { BackgroundCommandRegistry } from './core/process/backgroundCommands';
+import { GitCheckpointStore } from './core/checkpoints/gitCheckpointStore';
 import { pruneCommandLogs } from './core/process/commandLogs';
 import { endOrphanedGroups, GroupRecordFile } from './core/process/groupRecords';
 import { nodeProcessRunner, stopAllCommands } from './core/process/processRunner';
@@ -22,6 +23,7 @@ import { locateRipgrep } from './vscode/host/ripgrepLocator';
 import { registerMcpConfigCommands } from './vscode/mcp/configCommands';
 import { McpFront } from './vscode/mcp/mcpFront';
 import { VsCodeFileSystem } from './vscode/host/vscodeFileSystem';
+import { registerCheckpointCommands } from './vscode/tools/checkpointCommands';
 import { registerInvokeToolCommand } from './vscode/tools/invokeToolCommand';
 import { registerToolCommands } from './vscode/tools/palette';
 import { registerTools, type ToolServices } from './vscode/tools/registration';
@@ -70,11 +72,13 @@ export function activate(context: vscode.ExtensionContext): void {
   const background = new BackgroundCommandRegistry({ now: () => Date.now(), records: new GroupRecordFile(recordDirectory) });
   backgroundCommands = background;
   const backgroundStatusBar = new BackgroundStatusBar(background);
+  const checkpoints = new GitCheckpointStore(path.join(storageDirectory(context), 'checkpoints'));
   const services: ToolServices = {
     host: { fs, buffers: new VsCodeEditorBuffers(), clock: { now: () => Date.now() }, search: new LocalFirstSearchEngines(fs, ripgrepPath) },
     commands: commandHostFor(terminals, chooseCommandShell(vscode.env.shell, existsSync), logDirectory, nodeProcessRunner, sandbox, background),
     session: { approver: approvals, reads: new MemoryReadLedger(), changes: { reviewer: new DiffReview(approvals, proposals), writer: new WorkspaceEditApplier() } },
     activity,
+    checkpoints,
   };
   const resultDocuments = new ToolResultDocuments();
   context.subscriptions.push(
@@ -92,6 +96,7 @@ export function activate(context: vscode.ExtensionContext): void {
     vscode.commands.registerCommand(CommandId.lastCommandTerminal, () => terminals.lastTranscript()),
     ...registerApprovalCommands(approvals),
     ...registerTools(TOOLS, services),
+    ...registerCheckpointCommands(checkpoints, activity, approvals),
     vscode.workspace.registerTextDocumentContentProvider(UriScheme.result, resultDocuments),
     registerInvokeToolCommand(TOOLS, resultDocuments),
     ...registerToolCommands(TOOLS),

@@ -5,6 +5,7 @@
 import type { CancellationSignal } from './errors';
 import type { Approver } from './ports/approval';
 import type { ChangeReviewer, ChangeWriter } from './ports/changes';
+import type { CallCheckpoint } from './ports/checkpoints';
 import type { Clock } from './ports/clock';
 import type { EditorBuffers } from './ports/editor';
 import type { FileSystem } from './ports/fileSystem';
@@ -48,6 +49,8 @@ export interface CallInfo {
   readonly observer?: CallObserver;
   /** The tokens the client has room for in this result (VS Code's tokenizationOptions.tokenBudget), if it said. */
   readonly tokenBudget?: number;
+  /** The call's checkpoints: a tool that changes files calls beforeChange right before it does. Absent when checkpoints are off. */
+  readonly checkpoint?: CallCheckpoint;
 }
 
 export interface ToolContext {

@@ -44,6 +44,12 @@ export interface ToolSettings {
   readonly filesExclude: readonly string[];
   /** The most background commands that may run at once. */
   readonly runCommandMaxBackground: number;
+  /** Record the workspace folders before and after every call that can change files. */
+  readonly checkpointsEnabled: boolean;
+  /** Files larger than this many MB are not recorded in checkpoints. */
+  readonly checkpointMaxFileMB: number;
+  /** The checkpoint store of a folder is pruned (oldest first) above this many MB. */
+  readonly checkpointMaxTotalMB: number;
 }
 
 /** Refused by default: commands that wreck a machine or a disk. Users may add to or clear the list. */
@@ -75,6 +81,9 @@ export const DEFAULT_SETTINGS: ToolSettings = {
   commandOutputChars: 30_000,
   filesExclude: [],
   runCommandMaxBackground: 5,
+  checkpointsEnabled: true,
+  checkpointMaxFileMB: 10,
+  checkpointMaxTotalMB: 2048,
 };
 
 /** The section of VS Code's configuration the extension's own settings live in. */
@@ -95,13 +104,18 @@ export const SETTING_KEYS: Readonly<Record<Exclude<keyof ToolSettings, 'filesExc
   maxResultChars: 'output.maxResultChars',
   commandOutputChars: 'output.commandOutputChars',
   runCommandMaxBackground: 'runCommand.maxBackground',
+  checkpointsEnabled: 'checkpoints.enabled',
+  checkpointMaxFileMB: 'checkpoints.maxFileSizeMB',
+  checkpointMaxTotalMB: 'checkpoints.maxTotalSizeMB',
 };
 
 /** The bounds package.json declares for the numeric settings (settings.json is not checked against them). */
-export const SETTING_BOUNDS: Readonly<Record<'maxResultChars' | 'commandOutputChars' | 'runCommandMaxBackground', { readonly min: number; readonly max: number }>> = {
+export const SETTING_BOUNDS: Readonly<Record<'maxResultChars' | 'commandOutputChars' | 'runCommandMaxBackground' | 'checkpointMaxFileMB' | 'checkpointMaxTotalMB', { readonly min: number; readonly max: number }>> = {
   maxResultChars: { min: 10_000, max: 2_000_000 },
   commandOutputChars: { min: 2_000, max: 1_000_000 },
   runCommandMaxBackground: { min: 1, max: 20 },
+  checkpointMaxFileMB: { min: 1, max: 1024 },
+  checkpointMaxTotalMB: { min: 10, max: 1_000_000 },
 };
 
 /** The MCP front's settings (DESIGN section 6): read when the endpoint starts and when they change, not per call. */

@@ -23,6 +23,10 @@ export const CommandId = {
   openActivity: 'workspaceAgentTools.openActivity',
   /** Copies a call's whole input. */
   copyActivityInput: 'workspaceAgentTools.copyActivityInput',
+  /** Restores the workspace folders to before an activity record's call (argument: its id), asking first: {@link registerCheckpointCommands}. */
+  restoreCheckpoint: 'workspaceAgentTools.restoreCheckpoint',
+  /** Opens the diff of a file a call changed, from its checkpoints (arguments: the record or its id, the file's index). */
+  showCheckpointChanges: 'workspaceAgentTools.showCheckpointChanges',
   /** The activity records, newest first (tests and other extensions). */
   listActivity: 'workspaceAgentTools.listActivity',
   /** The path of the JSON Lines activity file. */
@@ -81,4 +85,6 @@ export const UriScheme = {
   result: 'workspace-agent-tools-result',
   /** Activity records and their recorded diffs. */
   activity: 'workspace-agent-tools-activity',
+  /** Files as a checkpoint recorded them, for Show Changes. */
+  checkpoint: 'workspace-agent-tools-checkpoint',
 } as const;

@@ -158,7 +158,10 @@ describe('MCP front (extension host, SDK client over dist/mcp.js)', function () 
       assert.match(textOf(result), /^Created mcp-created\.txt/);
       assert.strictEqual(fs.readFileSync(target, 'utf8'), 'from the agent\n');
       const records = await vscode.commands.executeCommand<ActivityRecord[]>(CommandId.listActivity);
-      assert.deepEqual([records[0].tool, records[0].client, records[0].outcome, records[0].changedPaths], ['workspace_write_file', 'mcp:claude-code', 'ok', ['mcp-created.txt']]);
+      assert.deepEqual([records[0].tool, records[0].client, records[0].outcome], ['workspace_write_file', 'mcp:claude-code', 'ok']);
+      // A call from an MCP client is checkpointed like chat's: the record lists what it changed.
+      assert.deepEqual(records[0].changedPaths, [{ path: 'mcp-created.txt', kind: 'created', added: 1, deleted: 0 }]);
+      assert.ok(records[0].checkpoint?.before && records[0].checkpoint.after, JSON.stringify(records[0].checkpoint));
     });
 
     it('leaves the file byte-identical when the write is rejected', async () => {

@@ -188,5 +188,19 @@ function describeWorkbench(host) {
       await page.waitForTimeout(500);
       await shot('activity-diff');
     });
+
+    it('lists the files that write changed under it, with Show Changes and Restore to Before This Call', async () => {
+      await showActivityView();
+      const row = page.locator('.monaco-list-row', { hasText: 'write_file hello-from-ui.txt' }).first();
+      await row.waitFor();
+      if ((await row.getAttribute('aria-expanded')) !== 'true') await row.locator('.monaco-tl-twistie').click();
+      const file = page.locator('.monaco-list-row', { hasText: 'created +1 -0' }).first();
+      await file.waitFor();
+      assert.match(await file.innerText(), /hello-from-ui\.txt/);
+      await row.hover();
+      await row.locator('[aria-label="Restore to Before This Call"]').waitFor();
+      await row.locator('[aria-label="Show Changes"]').waitFor();
+      await shot('activity-checkpoint');
+    });
   });
 }

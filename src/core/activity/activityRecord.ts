@@ -17,6 +17,29 @@ export interface RecordedApproval {
   readonly choice?: string;
 }
 
+/** A file a call changed: from its checkpoints (with line counts, absent for binary files), else as proposed. */
+export interface ChangedPathRecord {
+  /** Workspace-relative, `/`-separated; `<folder>/path` in a multi-root workspace. */
+  readonly path: string;
+  readonly kind: 'created' | 'modified' | 'deleted';
+  readonly added?: number;
+  readonly deleted?: number;
+}
+
+/** The checkpoints of a call that could change files: restore goes back to `before`. */
+export interface CheckpointRecord {
+  readonly before: string;
+  /** Absent while the change is still going on (a background command) or when it could not be taken. */
+  readonly after?: string;
+  /** What was not recorded, and why (a file over the size cap, the store over its cap). */
+  readonly notes?: readonly string[];
+  /** Changed files left out of `changedPaths` (it lists at most MAX_CHANGED_PATHS); a restore still covers them. */
+  readonly omittedPaths?: number;
+}
+
+/** The most changed files one activity record lists. */
+export const MAX_CHANGED_PATHS = 500;
+
 /** One tool call as the activity log keeps it: no file contents beyond a short excerpt. */
 export interface ActivityRecord {
   readonly id: number;
@@ -33,8 +56,10 @@ export interface ActivityRecord {
   readonly resultChars: number;
   readonly error?: string;
   readonly redactions: readonly Redaction[];
-  /** Files the call proposed to change, for reopening their diff; contents live only in memory. */
-  readonly changedPaths: readonly string[];
+  /** Files the call changed (from its checkpoints) or proposed to change; contents live only in memory or the checkpoint store. */
+  readonly changedPaths: readonly ChangedPathRecord[];
+  /** For calls that could change files, while checkpoints are on. */
+  readonly checkpoint?: CheckpointRecord;
   /** Who called: `chat`, `extension` (vscode.lm.invokeTool without a chat token: the palette, other extensions) or `mcp:<client name>`. */
   readonly client?: string;
 }

@@ -25,6 +25,9 @@ export async function reviewAndApply(plan: ChangePlan, warnings: readonly GuardV
     const subject = plan.files.length === 1 ? plan.files[0].shownPath : `the ${plan.files.length} files`;
     throw new ToolError(`The user rejected the change to ${subject}; nothing was written. Ask the user what they would like instead before trying again.`);
   }
+  // The workspace as it is just before the write, so the call can be undone (a failure is a note, not an error).
+  await ctx.call.checkpoint?.beforeChange();
+  throwIfCancelled(ctx.call.token);
   const applied = await pipeline.writer.write(plan, ctx.call.token);
   for (const file of plan.files) {
     if (!file.after) {

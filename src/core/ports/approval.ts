@@ -4,7 +4,7 @@ import type { CancellationSignal } from '../errors';
 /** A question for the user; the answer decides whether the tool goes on. */
 export interface ApprovalRequest {
   /** Why approval is needed: a guard warning, a file change or a command. */
-  readonly kind: 'guard' | 'change' | 'command';
+  readonly kind: 'guard' | 'change' | 'command' | 'restore';
   /** One line naming the tool and the subject. */
   readonly title: string;
   /** The reason, with the rule id where a guard rule asked. */

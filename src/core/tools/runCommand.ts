@@ -91,6 +91,11 @@ export const runCommandTool: Tool = defineTool<RunCommandInput>({
     }
     placement = await approve(command, cwd.shown, verdict, placement, ctx);
     throwIfCancelled(ctx.call.token);
+    if (!verdict.readOnly) {
+      // Anything but a read-only line may change files: record the workspace first (a failure is a note, not an error).
+      await ctx.call.checkpoint?.beforeChange();
+      throwIfCancelled(ctx.call.token);
+    }
     const timeoutSeconds = input.timeout ?? (input.background ? DEFAULT_BACKGROUND_WAIT_SECONDS : DEFAULT_TIMEOUT_SECONDS);
     const shares = headAndTailShares(ctx.settings.commandOutputChars);
     const plan = placement.where === 'sandbox' ? await planSandbox(ctx, host.sandbox, placement.network) : undefined;
@@ -189,9 +194,12 @@ async function startInBackground(request: BackgroundLaunch, waitFor: ((line: str
     throw error;
   }
   const command = started;
+  // The command changes files until it ends: the call's "after" checkpoint is taken then.
+  const checkpointAfter = ctx.call.checkpoint?.deferAfter();
   void command.ended.then(async (outcome) => {
     terminal.finish(`${describeStatus(statusOf(outcome))} (${seconds(outcome.durationMs)}, background command ${command.id})`);
     await request.release();
+    await checkpointAfter?.finish();
   }).catch(() => undefined);
 
   const how = await command.waitFor(waitFor, timeoutSeconds * 1000, ctx.call.token);

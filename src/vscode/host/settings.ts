@@ -26,6 +26,9 @@ export function readToolSettings(): ToolSettings {
     commandOutputChars: within(read('commandOutputChars'), SETTING_BOUNDS.commandOutputChars),
     runCommandMaxBackground: within(read('runCommandMaxBackground'), SETTING_BOUNDS.runCommandMaxBackground),
     filesExclude: filesExclude(),
+    checkpointsEnabled: read('checkpointsEnabled') !== false,
+    checkpointMaxFileMB: within(read('checkpointMaxFileMB'), SETTING_BOUNDS.checkpointMaxFileMB),
+    checkpointMaxTotalMB: within(read('checkpointMaxTotalMB'), SETTING_BOUNDS.checkpointMaxTotalMB),
   };
 }
 

@@ -1,8 +1,10 @@
 // Every tool registered with the Language Model Tools API: each call gets its context and is
 // recorded in the activity log, whoever made it (chat, the palette, another extension).
 import * as vscode from 'vscode';
-import { summarizeInput, type RecordedApproval, type RecordedVerdict } from '../../core/activity/activityRecord';
+import { MAX_CHANGED_PATHS, summarizeInput, type ActivityRecord, type ChangedPathRecord, type CheckpointRecord, type RecordedApproval, type RecordedVerdict } from '../../core/activity/activityRecord';
+import { CallCheckpoints, checkpointFolders, checkpointLimits, shownChangedPath } from '../../core/checkpoints/callCheckpoint';
 import type { HostServices, SessionServices, ToolContext } from '../../core/context';
+import type { CallCheckpointOutcome, CheckpointStore } from '../../core/ports/checkpoints';
 import { BugError, ToolError } from '../../core/errors';
 import { checkAvailability, invokeTool } from '../../core/tools/invoke';
 import type { Tool, ToolConfirmation, ToolResult } from '../../core/tools/toolSpec';
@@ -17,6 +19,8 @@ export interface ToolServices {
   readonly commands?: HostServices['commands'];
   readonly session: SessionServices;
   readonly activity?: ActivityLog;
+  /** Where checkpoints are kept; absent: no checkpoints (hosts without a local disk for the store). */
+  readonly checkpoints?: CheckpointStore;
 }
 
 function contextFor(services: ToolServices, token: vscode.CancellationToken, call: Partial<ToolContext['call']> = {}, session = services.session): ToolContext {
@@ -61,7 +65,7 @@ function tracedContext(services: ToolServices, token: vscode.CancellationToken, 
     observer: {
       onGuardVerdict: (verdict, subject) => trace.verdicts.push({ decision: verdict.decision, rule: verdict.rule, subject }),
       // Remembered so the Activity view can show the diff, whether the change was accepted or not.
-      onChangePlanned: (plan) => trace.changes.push(...plan.files.map((file) => ({ path: file.shownMoveTo ?? file.shownPath, before: file.before?.text ?? '', after: file.after?.text ?? '' }))),
+      onChangePlanned: (plan) => trace.changes.push(...plan.files.map((file) => ({ path: file.shownMoveTo ?? file.shownPath, kind: !file.before ? 'created' as const : !file.after ? 'deleted' as const : 'modified' as const, before: file.before?.text ?? '', after: file.after?.text ?? '' }))),
     },
   }, session);
 }
@@ -82,6 +86,32 @@ export interface CallOrigin {
   readonly clientLabel?: string;
 }
 
+/** The call's checkpoints, when they are on and the workspace has folders on this disk. */
+function callCheckpoints(services: ToolServices, ctx: ToolContext): CallCheckpoints | undefined {
+  const folders = checkpointFolders(ctx.workspace.folders);
+  if (!services.checkpoints || !ctx.settings.checkpointsEnabled || folders.length === 0 || !ctx.workspace.trusted) {
+    return undefined;
+  }
+  return new CallCheckpoints(services.checkpoints, folders, checkpointLimits(ctx.settings));
+}
+
+/** The record fields of a call's checkpoints: the files changed, and the checkpoint ids with their notes. */
+export function checkpointFields(outcome: CallCheckpointOutcome, ctx: Pick<ToolContext, 'workspace'>): { checkpoint: CheckpointRecord; changedPaths: ChangedPathRecord[] } {
+  const omitted = Math.max(0, outcome.changed.length - MAX_CHANGED_PATHS);
+  return {
+    checkpoint: { before: outcome.before, ...(outcome.after ? { after: outcome.after } : {}), ...(outcome.notes.length ? { notes: outcome.notes } : {}), ...(omitted ? { omittedPaths: omitted } : {}) },
+    changedPaths: outcome.changed.slice(0, MAX_CHANGED_PATHS).map((file) => ({ path: shownChangedPath(file, ctx.workspace.folders), kind: file.kind, ...(file.added !== undefined ? { added: file.added, deleted: file.deleted } : {}) })),
+  };
+}
+
+/** A result with the checkpoint notes (what could not be recorded) appended for the model. */
+function withNotes(result: ToolResult, notes: readonly string[]): ToolResult {
+  if (notes.length === 0) {
+    return result;
+  }
+  return { ...result, parts: [...result.parts, { kind: 'text', text: `\n[Checkpoint: ${notes.join(' ')}]` }] };
+}
+
 /**
  * Runs one call through core and records it in the activity log, whatever the outcome. The one
  * call path of every client: the Language Model Tools API (chat, the palette, other extensions)
@@ -91,15 +121,56 @@ export async function callTool(tool: Tool, input: unknown, services: ToolService
   const trace: CallTrace = { verdicts: [], approvals: [], changes: [] };
   const started = Date.now();
   const base = { startedAt: new Date(started).toISOString(), tool: tool.name, client: origin.client, input: summarizeInput(input), verdicts: trace.verdicts, approvals: trace.approvals };
-  const changedPaths = () => trace.changes.map((change) => change.path);
+  const traced = tracedContext(services, token, origin.confirmedInChat, trace, origin.tokenBudget);
+  const checkpoints = tool.access === 'read' ? undefined : callCheckpoints(services, traced);
+  const ctx: ToolContext = checkpoints ? { ...traced, call: { ...traced.call, checkpoint: checkpoints } } : traced;
+  // Without checkpoints, the files the call proposed to change.
+  const proposed = (): ChangedPathRecord[] => trace.changes.map((change) => ({ path: change.path, kind: change.kind }));
+  /** The "after" checkpoint when the call changed files (not when the tool deferred it). */
+  const finish = async (): Promise<{ fields: Partial<ActivityRecord>; notes: readonly string[] }> => {
+    if (!checkpoints?.started) {
+      return { fields: { changedPaths: proposed() }, notes: [] };
+    }
+    if (checkpoints.isDeferred) {
+      const id = await checkpoints.beforeId();
+      const notes = checkpoints.currentNotes();
+      return { fields: { changedPaths: proposed(), ...(id ? { checkpoint: { before: id, ...(notes.length ? { notes } : {}) } } : {}) }, notes };
+    }
+    const outcome = await checkpoints.finishNow();
+    return outcome ? { fields: checkpointFields(outcome, ctx), notes: outcome.notes } : { fields: { changedPaths: proposed() }, notes: checkpoints.currentNotes() };
+  };
+  // A deferred "after" (a background command that ended) amends the call's record, even if it comes first.
+  let recordId: number | undefined;
+  let lateOutcome: CallCheckpointOutcome | undefined;
+  if (checkpoints) {
+    checkpoints.onDeferredFinish = (outcome) => {
+      lateOutcome = outcome;
+      if (outcome && recordId !== undefined) {
+        services.activity?.amend(recordId, checkpointFields(outcome, ctx));
+      }
+    };
+  }
+  const record = (fields: Omit<ActivityRecord, 'id' | 'startedAt' | 'tool' | 'input' | 'verdicts' | 'approvals' | 'changedPaths'> & Partial<ActivityRecord>): void => {
+    const activity = services.activity;
+    if (!activity) {
+      return;
+    }
+    recordId = activity.newId();
+    activity.add({ ...base, changedPaths: [], ...fields, id: recordId }, input, trace.changes);
+    if (lateOutcome) {
+      activity.amend(recordId, checkpointFields(lateOutcome, ctx));
+    }
+  };
   try {
-    const result = await runAsCaller(origin.clientLabel, () => invokeTool(tool, input, tracedContext(services, token, origin.confirmedInChat, trace, origin.tokenBudget)));
-    services.activity?.add({ ...base, id: services.activity.newId(), durationMs: Date.now() - started, outcome: 'ok', resultChars: resultChars(result), redactions: result.redactions ?? [], changedPaths: changedPaths() }, input, trace.changes);
-    return result;
+    const result = await runAsCaller(origin.clientLabel, () => invokeTool(tool, input, ctx));
+    const { fields, notes } = await finish();
+    record({ durationMs: Date.now() - started, outcome: 'ok', resultChars: resultChars(result), redactions: result.redactions ?? [], ...fields });
+    return withNotes(result, notes);
   } catch (error) {
+    const { fields } = await finish();
     const message = error instanceof Error ? error.message : String(error);
     const redactions = error instanceof ToolError ? error.redactions : [];
-    services.activity?.add({ ...base, id: services.activity.newId(), durationMs: Date.now() - started, outcome: 'error', resultChars: 0, error: message, redactions, changedPaths: changedPaths() }, input, trace.changes);
+    record({ durationMs: Date.now() - started, outcome: 'error', resultChars: 0, error: message, redactions, ...fields });
     throw error;
   }
 }

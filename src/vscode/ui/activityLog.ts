@@ -10,6 +10,7 @@ const MAX_RECORDS = 200;
 /** Before and after of one file a call proposed to change, kept in memory to reopen its diff. */
 export interface RecordedChange {
   readonly path: string;
+  readonly kind: 'created' | 'modified' | 'deleted';
   readonly before: string;
   readonly after: string;
 }
@@ -52,6 +53,26 @@ export class ActivityLog implements vscode.Disposable {
       }
     });
     this.changed.fire();
+  }
+
+  /**
+   * Replaces fields of a record that is still in the log (a deferred "after" checkpoint arrives when
+   * a background command ends); the file gets the whole record again, the later line wins.
+   */
+  amend(id: number, fields: Partial<Omit<ActivityRecord, 'id'>>): ActivityRecord | undefined {
+    const index = this.records.findIndex((record) => record.id === id);
+    if (index < 0) {
+      return undefined;
+    }
+    const record = { ...this.records[index], ...fields };
+    this.records[index] = record;
+    fs.appendFile(this.file, `${JSON.stringify(record)}\n`, () => undefined);
+    this.changed.fire();
+    return record;
+  }
+
+  get(id: number): ActivityRecord | undefined {
+    return this.records.find((record) => record.id === id);
   }
 
   /** Recent calls, newest first. */

@@ -1,4 +1,4 @@
-// The Activity view: recent calls with their verdicts; selecting one opens its diff or its details.
+// The Activity view: running background commands, recent calls with their verdicts and the files a call changed; selecting a call opens its diff or its details.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { describeRecord, type ActivityRecord } from '../../core/activity/activityRecord';
@@ -11,13 +11,27 @@ import { runningCommandItem, type RunningCommandNode } from './backgroundCommand
 /** How often the ages of running background commands are refreshed. */
 const AGE_REFRESH_MS = 15_000;
 
-type ActivityNode = ActivityRecord | RunningCommandNode;
+/** A file a call changed, shown under the call. */
+interface ChangedFileNode {
+  readonly record: ActivityRecord;
+  readonly index: number;
+}
+
+type ActivityNode = ActivityRecord | RunningCommandNode | ChangedFileNode;
 
 function isRunningCommand(node: ActivityNode): node is RunningCommandNode {
   return 'kind' in node && node.kind === 'backgroundCommand';
 }
 
-/** The Activity view: running background commands first (with Stop), then recent calls with their verdicts; selecting a call opens its diff or details. */
+function isFileNode(node: ActivityNode): node is ChangedFileNode {
+  return 'record' in node;
+}
+
+/**
+ * The Activity view: running background commands first (with Stop), then recent calls with their
+ * verdicts and, under a call with checkpoints, the files it changed; selecting a call opens its
+ * diff or details.
+ */
 export class ActivityTreeProvider implements vscode.TreeDataProvider<ActivityNode>, vscode.TextDocumentContentProvider, vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<ActivityNode | undefined>();
   readonly onDidChangeTreeData = this.changed.event;
@@ -34,17 +48,26 @@ export class ActivityTreeProvider implements vscode.TreeDataProvider<ActivityNod
   }
 
   getChildren(element?: ActivityNode): ActivityNode[] {
-    if (element) {
-      return [];
+    if (!element) {
+      const running = (this.background?.running() ?? []).map((command): RunningCommandNode => ({ kind: 'backgroundCommand', id: command.id }));
+      return [...running, ...this.log.list()];
     }
-    const running = (this.background?.running() ?? []).map((command): RunningCommandNode => ({ kind: 'backgroundCommand', id: command.id }));
-    return [...running, ...this.log.list()];
+    return isFileNode(element) || isRunningCommand(element) || !element.checkpoint ? [] : element.changedPaths.map((_file, index) => ({ record: element, index }));
   }
 
   getTreeItem(node: ActivityNode): vscode.TreeItem {
     if (isRunningCommand(node)) {
       const command = this.background?.get(node.id);
       return command ? runningCommandItem(command) : new vscode.TreeItem(`${node.id} (ended)`);
+    }
+    if (isFileNode(node)) {
+      const file = node.record.changedPaths[node.index];
+      const item = new vscode.TreeItem(file.path);
+      item.description = `${file.kind}${file.added !== undefined ? ` +${file.added} -${file.deleted}` : ''}`;
+      item.iconPath = new vscode.ThemeIcon(file.kind === 'created' ? 'diff-added' : file.kind === 'deleted' ? 'diff-removed' : 'diff-modified');
+      item.id = `${node.record.id}/${node.index}`;
+      item.command = { command: CommandId.showCheckpointChanges, title: 'Show Changes', arguments: [node.record.id, node.index] };
+      return item;
     }
     const record = node;
     const verdict = strictestVerdict(record.verdicts);
@@ -59,7 +82,12 @@ export class ActivityTreeProvider implements vscode.TreeDataProvider<ActivityNod
       new vscode.ThemeColor(record.outcome === 'ok' ? 'testing.iconPassed' : 'testing.iconFailed'),
     );
     item.tooltip = new vscode.MarkdownString(['```', describeRecord(record), '```'].join('\n'));
-    item.contextValue = this.log.changesOf(record.id).length ? 'activityCall.change' : 'activityCall';
+    const notes = record.checkpoint?.notes?.length ? ` · ${record.checkpoint.notes.length} not recorded` : '';
+    item.description += notes;
+    item.contextValue = record.checkpoint ? 'activityCall.checkpoint' : this.log.changesOf(record.id).length ? 'activityCall.change' : 'activityCall';
+    if (record.checkpoint && record.changedPaths.length) {
+      item.collapsibleState = vscode.TreeItemCollapsibleState.Collapsed;
+    }
     item.id = String(record.id);
     item.command = { command: CommandId.openActivity, title: 'Open', arguments: [record] };
     return item;
@@ -105,7 +133,7 @@ export class ActivityTreeProvider implements vscode.TreeDataProvider<ActivityNod
 function subjectOf(record: ActivityRecord): string {
   try {
     const input = JSON.parse(record.input) as Record<string, unknown>;
-    const subject = input.file_path ?? input.path ?? input.pattern ?? input.command ?? input.id ?? (typeof input.patch === 'string' ? 'patch' : undefined);
+    const subject = input.file_path ?? input.path ?? input.pattern ?? input.command ?? input.id ?? (typeof input.patch === 'string' ? 'patch' : typeof input.activityId === 'number' ? `to before call ${input.activityId}` : undefined);
     return typeof subject === 'string' ? subject : '';
   } catch {
     return '';

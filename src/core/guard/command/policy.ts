@@ -19,6 +19,11 @@ export interface CommandVerdict {
   readonly decision: CommandDecision;
   /** One line per sub-command or construct: what it is and why it was allowed, asks or is refused. */
   readonly reasons: readonly string[];
+  /**
+   * True when the line runs without asking and can change no file: no redirect writes a file and no
+   * runCommand.allow pattern let a command through (those may write). Checkpoints skip only these.
+   */
+  readonly readOnly?: boolean;
 }
 
 /** How a path a command touches fares under the guard's rule table. */
@@ -70,6 +75,8 @@ class LineJudge {
   private directories: string[];
   private directoriesUnknown = false;
   private backtickDepth = 0;
+  /** A redirect writes a file or a user's allow pattern let a command through: the line may change files. */
+  private mayWrite = false;
   /** Loop variables (`for f in *.md`) and the words they take, while the loop body is walked. */
   private readonly bindings = new Map<string, readonly ShellWord[]>();
 
@@ -80,7 +87,7 @@ class LineJudge {
   verdict(): CommandVerdict {
     const worst = strictest(this.findings.map((finding) => finding.judgement), { decision: 'allow', reason: '' });
     const reasons = this.findings.map(({ judgement, subject }) => `${subject}: ${DECISION_WORDS[judgement.decision]} (${judgement.reason})`);
-    return { decision: worst.decision, reasons: reasons.length ? reasons : ['no command to run: only tests or comments'] };
+    return { decision: worst.decision, reasons: reasons.length ? reasons : ['no command to run: only tests or comments'], readOnly: worst.decision === 'allow' && !this.mayWrite };
   }
 
   private note(subject: string, judgement: Judgement): void {
@@ -311,6 +318,7 @@ class LineJudge {
     }
     const allowed = this.options.allow.find((pattern) => matchesPattern(pattern, line));
     if (allowed) {
+      this.mayWrite = true;
       return { decision: 'allow', reason: `matches ${allowed} of workspaceAgentTools.runCommand.allow` };
     }
     return judgeInvocation(words, this.invocationJudge());
@@ -455,6 +463,9 @@ class LineJudge {
       return;
     }
     const access = operator === '<' ? 'read' : 'write';
+    if (access === 'write' && !HARMLESS_DEVICES.has(destination.text)) {
+      this.mayWrite = true;
+    }
     const judgement = await this.judgePath(destination, access);
     const verb = access === 'read' ? 'reads' : 'writes';
     this.note(node.text, judgement.decision === 'allow' ? { decision: 'allow', reason: `${verb} ${destination.text}, ${judgement.reason}` } : judgement);

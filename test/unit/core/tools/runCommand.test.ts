@@ -92,6 +92,20 @@ describe('tools/runCommand', () => {
     assert.equal(fs.existsSync(path.join(workspace.root, 'declined.txt')), false);
   });
 
+  it('records a checkpoint before every command the policy does not judge read-only, after its approval', async () => {
+    const taken: string[] = [];
+    const checkpointed = async (command: string, approve: boolean): Promise<void> => {
+      const { ctx, approver } = setup({ approve });
+      const checkpoint = { beforeChange: async () => void taken.push(`${command} (asked ${approver.asked.length})`), deferAfter: () => ({ finish: async () => undefined }) };
+      await callTool(runCommandTool, { command }, { ...ctx, call: { ...ctx.call, checkpoint } }).catch(() => undefined);
+    };
+    await checkpointed('ls -la', true);
+    await checkpointed('touch declined.txt', false);
+    await checkpointed('touch made.txt', true);
+    await checkpointed('echo x > written.txt', true);
+    assert.deepEqual(taken, ['touch made.txt (asked 1)', 'echo x > written.txt (asked 0)']);
+  });
+
   it('refuses a denied command without asking', async () => {
     const { ctx, approver } = setup({ approve: true });
     await assert.rejects(callTool(runCommandTool, { command: 'rm -rf /' }, ctx), /refused by the command policy/);

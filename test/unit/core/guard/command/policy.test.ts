@@ -379,4 +379,14 @@ describe('guard/command/policy', () => {
       assert.match(verdict.reasons[1], /^rm x: needs approval \(rm deletes/);
     });
   });
+
+  describe('readOnly: which lines a checkpoint may skip', () => {
+    it('is true only for lines that run without asking and write no file', async () => {
+      assert.equal((await judge('ls -la src && cat src/a.ts | grep x > /dev/null')).readOnly, true);
+      assert.equal((await judge('echo x > new.txt')).readOnly, false, 'a redirect into the workspace runs without asking but writes');
+      assert.equal((await judge('cat f >> f2')).readOnly, false);
+      assert.equal((await judge('make build', { allow: ['make'] })).readOnly, false, 'an allow pattern lets through commands that write');
+      assert.equal((await judge('rm -rf src')).readOnly, false);
+    });
+  });
 });

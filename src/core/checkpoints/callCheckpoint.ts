@@ -1,0 +1,115 @@
+// The before and after checkpoints of one call. The tool says when it is about to change files
+// (beforeChange); whoever runs the call finishes it when the call returns, or the tool defers that
+// to when its change really ends (a background command). A checkpoint that fails is a note: the
+// call still runs.
+import type { CallCheckpoint, CallCheckpointOutcome, ChangedFile, Checkpoint, CheckpointLimits, CheckpointStore, DeferredCheckpoint } from '../ports/checkpoints';
+import type { WorkspaceFolder } from '../location';
+import type { ToolSettings } from '../settings';
+
+const MB = 1024 * 1024;
+
+/** The store's limits from the user's settings. */
+export function checkpointLimits(settings: ToolSettings): CheckpointLimits {
+  return { maxFileBytes: settings.checkpointMaxFileMB * MB, maxTotalBytes: settings.checkpointMaxTotalMB * MB, excludes: settings.filesExclude };
+}
+
+/** The folders checkpoints record: those on the extension host's disk. */
+export function checkpointFolders(folders: readonly WorkspaceFolder[]): string[] {
+  return folders.filter((folder) => folder.location.scheme === 'file').map((folder) => folder.location.path);
+}
+
+/** A changed file's path as the user sees it: folder-relative, with the folder's name first in a multi-root workspace. */
+export function shownChangedPath(file: ChangedFile, folders: readonly WorkspaceFolder[]): string {
+  const folder = folders.find((candidate) => candidate.location.path === file.folder);
+  return folders.length > 1 && folder ? `${folder.name}/${file.path}` : file.path;
+}
+
+export class CallCheckpoints implements CallCheckpoint {
+  private before: Promise<Checkpoint | undefined> | undefined;
+  private outcome: Promise<CallCheckpointOutcome | undefined> | undefined;
+  private deferred = false;
+  private readonly notes: string[] = [];
+
+  constructor(
+    private readonly store: CheckpointStore,
+    private readonly folders: readonly string[],
+    private readonly limits: CheckpointLimits,
+  ) {}
+
+  beforeChange(): Promise<void> {
+    this.before ??= this.takeNoting('before');
+    return this.before.then(() => undefined);
+  }
+
+  deferAfter(): DeferredCheckpoint {
+    this.deferred = true;
+    return {
+      finish: async () => {
+        const outcome = await this.finishNow();
+        this.onDeferredFinish?.(outcome);
+        return outcome;
+      },
+    };
+  }
+
+  /** Called once a deferred "after" was taken (the activity record is amended with it). */
+  onDeferredFinish?: (outcome: CallCheckpointOutcome | undefined) => void;
+
+  /** True when the tool deferred the "after" checkpoint: the caller must not finish it. */
+  get isDeferred(): boolean {
+    return this.deferred;
+  }
+
+  /** True once the call said it changes files. */
+  get started(): boolean {
+    return this.before !== undefined;
+  }
+
+  /** Notes of the checkpoints so far (for the call's result). */
+  currentNotes(): readonly string[] {
+    return [...this.notes];
+  }
+
+  /** Takes the "after" checkpoint (once) and compares it with "before". */
+  finishNow(): Promise<CallCheckpointOutcome | undefined> {
+    this.outcome ??= this.compare();
+    return this.outcome;
+  }
+
+  /** The id of the "before" checkpoint, once taken. */
+  async beforeId(): Promise<string | undefined> {
+    return (await this.before)?.id;
+  }
+
+  private async compare(): Promise<CallCheckpointOutcome | undefined> {
+    const before = await this.before;
+    if (!before) {
+      return undefined;
+    }
+    const after = await this.takeNoting('after', [before.id]);
+    if (!after) {
+      return { before: before.id, notes: this.unique(), changed: [] };
+    }
+    try {
+      return { before: before.id, after: after.id, notes: this.unique(), changed: await this.store.changes(before, after) };
+    } catch (error) {
+      this.notes.push(`The changes of this call could not be listed: ${error instanceof Error ? error.message : String(error)}`);
+      return { before: before.id, after: after.id, notes: this.unique(), changed: [] };
+    }
+  }
+
+  private unique(): string[] {
+    return [...new Set(this.notes)];
+  }
+
+  private async takeNoting(which: 'before' | 'after', keep: readonly string[] = []): Promise<Checkpoint | undefined> {
+    try {
+      const checkpoint = await this.store.take(this.folders, this.limits, keep);
+      this.notes.push(...checkpoint.notes);
+      return checkpoint;
+    } catch (error) {
+      this.notes.push(`No checkpoint was taken ${which} this call: ${error instanceof Error ? error.message : String(error)}`);
+      return undefined;
+    }
+  }
+}

@@ -1,0 +1,111 @@
+// The checkpoint ports: a private record of the workspace folders' files taken before and after
+// every call that can change them, and what a restore must write to go back to one.
+
+/** What a checkpoint records and how big the store may grow. */
+export interface CheckpointLimits {
+  /** Files larger than this are not recorded (the checkpoint notes each one). */
+  readonly maxFileBytes: number;
+  /** The store of one workspace folder is pruned, oldest checkpoint first, above this size. */
+  readonly maxTotalBytes: number;
+  /** Globs relative to a folder that are not recorded (VS Code's `files.exclude`), besides `.gitignore`. */
+  readonly excludes: readonly string[];
+}
+
+/** One folder's part of a checkpoint. */
+export interface FolderCheckpoint {
+  /** The folder's path on the extension host's disk. */
+  readonly folder: string;
+  /** The store's own name for the recorded state (a commit of the private repository). */
+  readonly state: string;
+}
+
+/** The recorded files of every workspace folder at one moment. */
+export interface Checkpoint {
+  readonly id: string;
+  readonly takenAt: number;
+  readonly folders: readonly FolderCheckpoint[];
+  /** What was not recorded and why (a file over the size cap, a nested repository, the store over its cap). */
+  readonly notes: readonly string[];
+}
+
+export type ChangeKind = 'created' | 'modified' | 'deleted';
+
+/** One file that differs between two checkpoints. */
+export interface ChangedFile {
+  /** The folder (path on disk) the file is in. */
+  readonly folder: string;
+  /** The path inside the folder, exactly as the file system has it (names need not be UTF-8). */
+  readonly rawPath: Uint8Array;
+  /** The path inside the folder for display, `/`-separated (invalid UTF-8 shown as U+FFFD). */
+  readonly path: string;
+  readonly kind: ChangeKind;
+  /** Lines added and removed; absent for binary files and when a change is too large to count. */
+  readonly added?: number;
+  readonly deleted?: number;
+}
+
+/** What a file is in a checkpoint. */
+export interface RecordedEntry {
+  readonly type: 'file' | 'symlink';
+  /** True for a file recorded as executable. */
+  readonly executable: boolean;
+  /** The file's bytes, or the symlink's target. */
+  read(): Promise<Uint8Array>;
+}
+
+/** One step of a restore: put back the recorded entry, or delete what was not there. */
+export interface RestoreStep {
+  readonly folder: string;
+  readonly rawPath: Uint8Array;
+  readonly path: string;
+  /** `write` puts `entry` back (the file was deleted or changed since); `delete` removes a file created since. */
+  readonly action: 'write' | 'delete';
+  readonly entry?: RecordedEntry;
+}
+
+/** The private store of checkpoints. It never reads or writes the user's `.git`. */
+export interface CheckpointStore {
+  /**
+   * Records every folder's files now (tracked and untracked, not ignored); notes what it could not
+   * record. Pruning never drops the checkpoints in `keep` (a call's "before", when its "after" is taken).
+   */
+  take(folders: readonly string[], limits: CheckpointLimits, keep?: readonly string[]): Promise<Checkpoint>;
+  /** The checkpoint with this id, while the store still holds it. */
+  get(id: string): Checkpoint | undefined;
+  /** The files that differ from `from` to `to`, with line counts. */
+  changes(from: Checkpoint, to: Checkpoint): Promise<ChangedFile[]>;
+  /** The steps that turn the files recorded in `current` back into those recorded in `target`. */
+  restoreSteps(target: Checkpoint, current: Checkpoint): Promise<RestoreStep[]>;
+  /** A file as a checkpoint recorded it, or undefined when it was not there. */
+  entry(checkpoint: Checkpoint, folder: string, rawPath: Uint8Array): Promise<RecordedEntry | undefined>;
+}
+
+/** What a call's before and after checkpoints found. */
+export interface CallCheckpointOutcome {
+  readonly before: string;
+  /** Absent while a deferred "after" is pending. */
+  readonly after?: string;
+  readonly notes: readonly string[];
+  readonly changed: readonly ChangedFile[];
+}
+
+/**
+ * The checkpoints of one call. A tool calls `beforeChange` right before it first changes files (after
+ * the user approved); whoever runs the call takes the "after" checkpoint when the call returns,
+ * unless the tool deferred it.
+ */
+export interface CallCheckpoint {
+  /** Records the folders before the change; only the first call per tool call records. Never throws. */
+  beforeChange(): Promise<void>;
+  /**
+   * For a change that outlives the call (a background command): the "after" checkpoint is taken
+   * when the returned `finish` is called (the command stopped or exited), not when the call returns.
+   */
+  deferAfter(): DeferredCheckpoint;
+}
+
+/** A call's "after" checkpoint, taken later. */
+export interface DeferredCheckpoint {
+  /** Takes the "after" checkpoint and reports the call's changes; later calls return the same outcome. */
+  finish(): Promise<CallCheckpointOutcome | undefined>;
+}

@@ -1,0 +1,77 @@
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { CallCheckpoints, checkpointLimits } from '../../../../src/core/checkpoints/callCheckpoint';
+import { GitCheckpointStore } from '../../../../src/core/checkpoints/gitCheckpointStore';
+import type { CheckpointStore } from '../../../../src/core/ports/checkpoints';
+import { DEFAULT_SETTINGS } from '../../../../src/core/settings';
+import { editFileTool } from '../../../../src/core/tools/editFile';
+import { readFileTool } from '../../../../src/core/tools/readFile';
+import { RecordingChangeApplier } from '../../support/changeApplier';
+import { callTool, testContext } from '../../support/context';
+
+describe('checkpoints/callCheckpoint', () => {
+  let base: string;
+  let folder: string;
+  let store: GitCheckpointStore;
+  const limits = checkpointLimits(DEFAULT_SETTINGS);
+
+  beforeEach(() => {
+    base = fs.mkdtempSync(path.join(os.tmpdir(), 'wat-call-ckpt-'));
+    folder = path.join(base, 'ws');
+    fs.mkdirSync(folder);
+    fs.writeFileSync(path.join(folder, 'a.txt'), 'one\ntwo\n');
+    store = new GitCheckpointStore(path.join(base, 'store'));
+  });
+  afterEach(() => fs.rmSync(base, { recursive: true, force: true }));
+
+  it('records once before the change and compares with after', async () => {
+    const call = new CallCheckpoints(store, [folder], limits);
+    assert.equal(call.started, false);
+    await call.beforeChange();
+    await call.beforeChange();
+    fs.writeFileSync(path.join(folder, 'a.txt'), 'one\nTWO\n');
+    const outcome = await call.finishNow();
+    assert.ok(outcome?.after);
+    assert.deepEqual(outcome.changed.map((file) => [file.path, file.kind, file.added, file.deleted]), [['a.txt', 'modified', 1, 1]]);
+    assert.equal(await call.finishNow(), outcome, 'finishing again returns the same outcome');
+  });
+
+  it('defers the after checkpoint to whoever finishes it (a background command that ends later)', async () => {
+    const call = new CallCheckpoints(store, [folder], limits);
+    await call.beforeChange();
+    const deferred = call.deferAfter();
+    assert.equal(call.isDeferred, true);
+    const seen: unknown[] = [];
+    call.onDeferredFinish = (outcome) => seen.push(outcome);
+    fs.writeFileSync(path.join(folder, 'later.txt'), 'made by the background command\n');
+    const outcome = await deferred.finish();
+    assert.deepEqual(outcome?.changed.map((file) => `${file.kind} ${file.path}`), ['created later.txt']);
+    assert.deepEqual(seen, [outcome]);
+  });
+
+  it('turns a failing store into a note: the call goes on', async () => {
+    const broken: CheckpointStore = { ...store, take: () => Promise.reject(new Error('disk full')), get: () => undefined, changes: async () => [], restoreSteps: async () => [], entry: async () => undefined };
+    const call = new CallCheckpoints(broken, [folder], limits);
+    await call.beforeChange();
+    assert.deepEqual(call.currentNotes(), ['No checkpoint was taken before this call: disk full']);
+    assert.equal(await call.finishNow(), undefined);
+  });
+
+  describe('the tools say when they change files', () => {
+    it('edit_file records right before its write, after the review accepted it, and not when the review rejects', async () => {
+      const applier = new RecordingChangeApplier(false);
+      const calls: string[] = [];
+      const checkpoint = { beforeChange: async () => void calls.push(`before (reviews so far: ${applier.reviewed.length})`), deferAfter: () => ({ finish: async () => undefined }) };
+      const ctx = testContext({ root: folder, changes: applier });
+      const withCheckpoint = { ...ctx, call: { ...ctx.call, checkpoint } };
+      await callTool(readFileTool, { file_path: 'a.txt' }, withCheckpoint);
+      await assert.rejects(callTool(editFileTool, { file_path: 'a.txt', old_string: 'two', new_string: 'TWO' }, withCheckpoint), /rejected/);
+      assert.deepEqual(calls, []);
+      applier.accept = true;
+      await callTool(editFileTool, { file_path: 'a.txt', old_string: 'two', new_string: 'TWO' }, withCheckpoint);
+      assert.deepEqual(calls, ['before (reviews so far: 2)']);
+    });
+  });
+});
