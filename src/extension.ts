@@ -11,6 +11,7 @@ import { endOrphanedGroups, GroupRecordFile } from './core/process/groupRecords'
 import { nodeProcessRunner, stopAllCommands } from './core/process/processRunner';
 import { chooseCommandShell } from './core/process/shellChoice';
 import { MachineSandbox } from './core/sandbox/machineSandbox';
+import { runtimeFolder } from './mcp/privateFolder';
 import { LocalFirstSearchEngines } from './core/search/engines';
 import { TOOLS } from './core/tools';
 import { DiffReview } from './vscode/changes/diffReview';
@@ -65,7 +66,8 @@ export function activate(context: vscode.ExtensionContext): void {
   const proposals = new ProposedContent();
   const fs = new VsCodeFileSystem();
   const ripgrepPath = locateRipgrep(context.extensionPath);
-  const sandbox = new MachineSandbox(ripgrepPath);
+  // The MCP endpoint's folder holds the nonce: commands never see it.
+  const sandbox = new MachineSandbox(ripgrepPath, [runtimeFolder()]);
   const recordDirectory = groupRecordDirectory(context);
   // Groups a crashed window left running are ended (only where pid and start time still match).
   void endOrphanedGroups(recordDirectory, SHUTDOWN_GRACE_MS).catch(() => undefined);

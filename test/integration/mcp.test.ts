@@ -162,6 +162,8 @@ describe('MCP front (extension host, SDK client over dist/mcp.js)', function () 
       // A call from an MCP client is checkpointed like chat's: the record lists what it changed.
       assert.deepEqual(records[0].changedPaths, [{ path: 'mcp-created.txt', kind: 'created', added: 1, deleted: 0 }]);
       assert.ok(records[0].checkpoint?.before && records[0].checkpoint.after, JSON.stringify(records[0].checkpoint));
+      // The diff review's answer is recorded with the call's other questions.
+      assert.deepEqual(records[0].approvals.map((approval) => [approval.kind, approval.allowed]), [['change', true]]);
     });
 
     it('leaves the file byte-identical when the write is rejected', async () => {
@@ -175,6 +177,8 @@ describe('MCP front (extension host, SDK client over dist/mcp.js)', function () 
       assert.strictEqual(result.isError, true);
       assert.match(textOf(result), /reject/i);
       assert.deepEqual(fs.readFileSync(target), Buffer.from('keep me\r\n'));
+      const [record] = await vscode.commands.executeCommand<ActivityRecord[]>(CommandId.listActivity);
+      assert.deepEqual([record.tool, record.outcome, record.approvals.map((approval) => [approval.kind, approval.allowed])], ['workspace_edit_file', 'error', [['change', false]]]);
     });
 
     it('cancels the call, its question and its diff when the client cancels', async () => {

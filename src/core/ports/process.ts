@@ -105,6 +105,11 @@ export interface SandboxHost {
   findSecretFiles(folders: readonly string[], token: CancellationSignal): Promise<string[] | undefined>;
   /** A private folder commands get as /tmp, the same for every command of this window. */
   readonly tempDirectory: string;
+  /**
+   * Folders of this extension that commands must not see at all: the MCP endpoint's sockets and
+   * lock files (a command that read a lock file's nonce could call the tools as an agent).
+   */
+  readonly privateFolders: readonly string[];
   /** An empty folder, bound read-only where a protected folder such as `.vscode` does not exist yet. */
   readonly emptyDirectory: string;
   /**

@@ -66,7 +66,11 @@ export class MachineSandbox implements SandboxHost {
   /** Protected folders that exist only as the sandbox's mount points. */
   private readonly madeMountPoints = new Set<string>();
 
-  constructor(private readonly ripgrepPath: string | undefined, private readonly platform: NodeJS.Platform = process.platform) {}
+  constructor(
+    private readonly ripgrepPath: string | undefined,
+    readonly privateFolders: readonly string[] = [],
+    private readonly platform: NodeJS.Platform = process.platform,
+  ) {}
 
   get tempDirectory(): string {
     return path.join(this.folders(), 'tmp');

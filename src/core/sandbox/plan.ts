@@ -91,7 +91,7 @@ export async function planSandbox(ctx: ToolContext, host: SandboxHost, network: 
   const hiddenDirectories: string[] = [];
   const hiddenFiles: string[] = [];
   // What is there decides how it is hidden: a folder is covered by an empty one, anything else by /dev/null.
-  for (const entry of sensitiveLocalPaths(ctx.workspace.home)) {
+  for (const entry of [...sensitiveLocalPaths(ctx.workspace.home), ...host.privateFolders]) {
     const stat = await fs.stat(fileLocation(entry));
     if (stat) {
       (stat.kind === 'directory' ? hiddenDirectories : hiddenFiles).push(entry);

@@ -44,6 +44,7 @@ interface CallTrace {
 
 /** The context of one call, with the approver and observer wired to record into `trace`. */
 function tracedContext(services: ToolServices, token: vscode.CancellationToken, confirmedInChat: boolean, trace: CallTrace, tokenBudget?: number): ToolContext {
+  const changes = services.session.changes;
   const session: SessionServices = {
     ...services.session,
     approver: {
@@ -56,6 +57,17 @@ function tracedContext(services: ToolServices, token: vscode.CancellationToken, 
         const answer = await services.session.approver.choose(request, signal);
         trace.approvals.push({ kind: request.kind, title: request.title, allowed: answer !== 'reject', ...(answer === 'alternative' ? { choice: request.alternative } : {}) });
         return answer;
+      },
+    },
+    changes: changes && {
+      ...changes,
+      // The diff review is a question too: Accept or Reject is recorded with the others.
+      reviewer: {
+        review: async (plan, signal) => {
+          const accepted = await changes.reviewer.review(plan, signal);
+          trace.approvals.push({ kind: 'change', title: plan.summary, allowed: accepted });
+          return accepted;
+        },
       },
     },
   };

@@ -44,6 +44,8 @@ export interface CommandWorkspace {
   readonly parent: string;
   /** The workspace folder. */
   readonly root: string;
+  /** A folder outside /tmp the sandbox is told is the extension's own (as the MCP endpoint's is): commands must not see it. It holds `endpoint.lock`. */
+  readonly privateFolder: string;
   /** A context whose command host runs /bin/sh through the real process runner and shows output in a recording terminal. */
   setup(options?: RunOptions): { ctx: ReturnType<typeof testContext>; terminal: RecordingTerminal; approver: ScriptedApprover };
   /** Calls workspace_run_command through callTool and returns the result's text. */
@@ -56,11 +58,15 @@ export interface CommandWorkspace {
  */
 export function commandWorkspace(): CommandWorkspace {
   let parent = '';
+  let privateFolder = '';
   let sandbox: MachineSandbox;
   before(async () => {
     parent = fs.mkdtempSync(path.join(os.tmpdir(), 'wat-run-'));
     fs.mkdirSync(path.join(parent, 'ws', 'sub'), { recursive: true });
-    sandbox = new MachineSandbox(RIPGREP);
+    // Outside /tmp, which the sandbox replaces anyway, so hiding it is what keeps it unseen.
+    privateFolder = fs.mkdtempSync(path.join(fs.existsSync('/var/tmp') ? '/var/tmp' : os.homedir(), 'wat-private-'));
+    fs.writeFileSync(path.join(privateFolder, 'endpoint.lock'), 'NONCE-BYTES\n', { mode: 0o600 });
+    sandbox = new MachineSandbox(RIPGREP, [privateFolder]);
     // Commands run in the real sandbox, as they do for users: without it these tests mean nothing.
     const availability = await sandbox.availability('');
     if (availability.kind === 'none') {
@@ -69,6 +75,7 @@ export function commandWorkspace(): CommandWorkspace {
   });
   after(() => {
     fs.rmSync(parent, { recursive: true, force: true });
+    fs.rmSync(privateFolder, { recursive: true, force: true });
     sandbox.dispose();
   });
 
@@ -86,6 +93,9 @@ export function commandWorkspace(): CommandWorkspace {
     },
     get root() {
       return path.join(parent, 'ws');
+    },
+    get privateFolder() {
+      return privateFolder;
     },
     setup,
     async run(input, options = {}) {

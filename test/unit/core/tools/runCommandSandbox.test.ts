@@ -76,6 +76,13 @@ describe('tools/runCommand in the sandbox', () => {
     assert.match(text, /a template anyone may read/);
   });
 
+  it('hides the extension\'s private folders (the MCP endpoint\'s sockets and lock files) from an approved command', async () => {
+    const folder = workspace.privateFolder;
+    const { text } = await run({ command: `cat ${folder}/endpoint.lock; ls -A ${folder}; echo listed` });
+    assert.doesNotMatch(text, /NONCE-BYTES|endpoint\.lock\n/);
+    assert.match(text, /listed/);
+  });
+
   it('lets searches the policy allows through hidden and ignored files find no .env content', async () => {
     const { text, approver } = await run({ command: 'rg --hidden -uu -n secret; grep -rn secret .; git grep --untracked secret' });
     assert.equal(approver.asked.length, 0, approver.asked.map((request) => request.detail).join('\n'));
