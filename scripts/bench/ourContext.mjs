@@ -23,7 +23,7 @@ const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
  * @param {string} relative the path under src/, without extension
  * @returns {T}
  */
-function compiled(relative) {
+export function compiled(relative) {
   return require(path.join(repo, 'out', 'src', `${relative}.js`));
 }
 

@@ -15,7 +15,7 @@ import * as path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { performance } from 'node:perf_hooks';
 import { firstLine, printTable, ratio } from './measure.mjs';
-import { ourContext, ourTool, runTool } from './ourContext.mjs';
+import { compiled, ourContext, ourTool, runTool } from './ourContext.mjs';
 
 /**
  * The tools run from tsc's output (out/); their types come from the sources.
@@ -160,9 +160,11 @@ function spawnCollect(command, args, cwd) {
 }
 
 const FILES_EXCLUDE = ['**/.git', '**/.svn', '**/.hg', '**/CVS', '**/.DS_Store', '**/Thumbs.db'];
+/** @type {typeof import('../../src/core/search/ripgrep/run.js')} */
+const { RIPGREP_THREADS } = compiled('core/search/ripgrep/run');
 // The flags our engine passes to get the same files (files.exclude's defaults included), so the
 // reference does the same work; only the output format differs (text here, --json in ours).
-const RULE_FLAGS = ['--no-config', '--no-require-git', '--no-ignore-dot', '--no-ignore-global', '--hidden', '--no-messages', '-g', '!.git', ...FILES_EXCLUDE.flatMap((glob) => ['-g', `!${glob}`])];
+const RULE_FLAGS = ['--threads', String(RIPGREP_THREADS), '--no-config', '--no-require-git', '--no-ignore-dot', '--no-ignore-global', '--hidden', '--no-messages', '-g', '!.git', ...FILES_EXCLUDE.flatMap((glob) => ['-g', `!${glob}`])];
 
 /** @param {GrepInput} query */
 function rawGrepArgs(query) {

@@ -1,7 +1,16 @@
 // One ripgrep process, spawned without a shell, with the call's cancellation and time budget.
 import { spawn } from 'node:child_process';
+import { availableParallelism } from 'node:os';
 import { CancelledError } from '../../errors';
 import type { SearchLimits } from '../../ports/search';
+
+/**
+ * ripgrep's worker threads: one per core as ripgrep itself picks (at most 12), but at least 4. On a
+ * machine with 2 cores the directory walk, not the CPU, bounds most searches, and 4 threads overlap
+ * it better: on linux-source a full listing took 124 ms instead of 172, the first 100 files with a
+ * match 21 ms instead of 28 (`npm run bench -- search`).
+ */
+export const RIPGREP_THREADS = Math.min(12, Math.max(4, availableParallelism()));
 
 /** How a ripgrep run ended. */
 export interface RipgrepRun {
@@ -21,7 +30,7 @@ export function runRipgrep(rgPath: string, cwd: string, args: readonly string[],
     return Promise.reject(new CancelledError());
   }
   return new Promise<RipgrepRun>((resolve, reject) => {
-    const child = spawn(rgPath, [...args], { cwd, stdio: ['ignore', 'pipe', 'pipe'], shell: false, windowsHide: true });
+    const child = spawn(rgPath, ['--threads', String(RIPGREP_THREADS), ...args], { cwd, stdio: ['ignore', 'pipe', 'pipe'], shell: false, windowsHide: true });
     let cancelled = false;
     let timedOut = false;
     let stopped = false;
