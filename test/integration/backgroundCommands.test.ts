@@ -7,7 +7,8 @@ import * as net from 'net';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import { CommandId, ViewId } from '../../src/vscode/commandIds';
-import { answerNextApproval, invoke, invokeError, screenshot, withSettings, workspaceRoot } from './support/tools';
+import { answerNextApproval, invoke, invokeError, screenshot, until, withSettings, workspaceRoot } from './support/tools';
+import { processesWithCommandLine, startTime } from '../support/procfs';
 
 const RUN = 'workspace_run_command';
 const OUTPUT = 'workspace_command_output';
@@ -28,36 +29,6 @@ server.listen(0, '127.0.0.1', () => console.log('listening on ' + server.address
 /** A Node for the server outside /tmp (the sandbox hides the host's /tmp): the system's if there is one. */
 function nodeBinary(): string {
   return fs.existsSync('/usr/bin/node') ? '/usr/bin/node' : process.execPath;
-}
-
-/** The start time of a process (field 22 of /proc/<pid>/stat), or undefined when it is gone or a zombie. */
-function startTime(pid: number): string | undefined {
-  try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return ['Z', 'X'].includes(fields[0]) ? undefined : fields[19];
-  } catch {
-    return undefined;
-  }
-}
-
-/** Living processes whose command line is exactly `commandLine` (the sandbox's pid namespace hides pids, not /proc). */
-function running(commandLine: string): number[] {
-  return fs.readdirSync('/proc').filter((entry) => /^\d+$/.test(entry)).map(Number).filter((pid) => {
-    try {
-      return fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean).join(' ') === commandLine && startTime(pid) !== undefined;
-    } catch {
-      return false;
-    }
-  });
-}
-
-async function until(condition: () => boolean | Promise<boolean>, what: string, timeoutMs = 20_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
 }
 
 function idOf(text: string): string {
@@ -149,10 +120,10 @@ describe('background commands (extension host)', function () {
       );
       await approved;
       assert.match(text, sandbox === 'off' ? /^Sandbox: none/m : /^Sandbox: bubblewrap/m);
-      await until(() => running(`sleep ${seconds}`).length === 1, 'the grandchild to start');
+      await until(() => processesWithCommandLine(`sleep ${seconds}`).length === 1, 'the grandchild to start');
       const started = Date.now();
       await invoke(STOP, { id: idOf(text) });
-      assert.deepStrictEqual(running(`sleep ${seconds}`), []);
+      assert.deepStrictEqual(processesWithCommandLine(`sleep ${seconds}`), []);
       // Outside the sandbox nothing but the KILL after the grace can end it (in it, the pid namespace does).
       if (sandbox === 'off') assert.ok(Date.now() - started >= 1900, `stopped after ${Date.now() - started} ms`);
     });
@@ -179,9 +150,9 @@ describe('background commands (extension host)', function () {
   it('stops a command from the Stop command, as the Activity view and the palette do', async () => {
     const seconds = uniqueSleep();
     const id = idOf((await invoke(RUN, { command: `sleep ${seconds}`, background: true, timeout: 1 })).text);
-    await until(() => running(`sleep ${seconds}`).length === 1, 'the sleep to start');
+    await until(() => processesWithCommandLine(`sleep ${seconds}`).length === 1, 'the sleep to start');
     assert.strictEqual(await vscode.commands.executeCommand(CommandId.stopBackgroundCommand, { kind: 'backgroundCommand', id }), 'killed (stopped on request)');
-    assert.deepStrictEqual(running(`sleep ${seconds}`), []);
+    assert.deepStrictEqual(processesWithCommandLine(`sleep ${seconds}`), []);
     assert.match((await invoke(OUTPUT, { id })).text, /^Status: killed \(stopped on request\)$/m);
   });
 
@@ -190,9 +161,9 @@ describe('background commands (extension host)', function () {
     await invoke(RUN, { command: `sleep ${seconds}`, background: true, timeout: 1 });
     const outside = await withSettings({ 'runCommand.sandbox': 'off' }, () => invoke(RUN, { command: `sleep ${seconds + 1}`, background: true, timeout: 1 }));
     assert.match(outside.text, /^Sandbox: none/m);
-    await until(() => running(`sleep ${seconds}`).length + running(`sleep ${seconds + 1}`).length === 2, 'both sleeps to start');
+    await until(() => processesWithCommandLine(`sleep ${seconds}`).length + processesWithCommandLine(`sleep ${seconds + 1}`).length === 2, 'both sleeps to start');
     await vscode.commands.executeCommand(CommandId.stopCommandsAsOnShutdown);
-    assert.deepStrictEqual([...running(`sleep ${seconds}`), ...running(`sleep ${seconds + 1}`)], []);
+    assert.deepStrictEqual([...processesWithCommandLine(`sleep ${seconds}`), ...processesWithCommandLine(`sleep ${seconds + 1}`)], []);
     assert.deepStrictEqual((await listed()).running, []);
   });
 
@@ -200,11 +171,11 @@ describe('background commands (extension host)', function () {
     const seconds = uniqueSleep();
     const source = new vscode.CancellationTokenSource();
     const pending = invoke(RUN, { command: `sleep ${seconds}`, background: true, wait_for: 'never printed' }, source.token);
-    await until(() => running(`sleep ${seconds}`).length === 1, 'the command to start');
+    await until(() => processesWithCommandLine(`sleep ${seconds}`).length === 1, 'the command to start');
     source.cancel();
     assert.match(await pending.then((result) => result.text, (error: Error) => error.message), /cancel/i);
     // VS Code 1.139 rejects the call as soon as it is cancelled, before the tool has stopped the command.
-    await until(() => running(`sleep ${seconds}`).length === 0, 'the cancelled command to end', 5000);
+    await until(() => processesWithCommandLine(`sleep ${seconds}`).length === 0, 'the cancelled command to end', 5000);
     await until(async () => (await listed()).running.length === 0, 'the registry to see it ended', 5000);
   });
 
@@ -217,8 +188,8 @@ describe('background commands (extension host)', function () {
     await invoke(RUN, { command: `sleep ${seconds}`, background: true, timeout: 1 });
     const outside = await withSettings({ 'runCommand.sandbox': 'off' }, () => invoke(RUN, { command: `sleep ${seconds + 1}`, background: true, timeout: 1 }));
     assert.match(outside.text, /^Sandbox: none/m);
-    await until(() => running(`sleep ${seconds}`).length + running(`sleep ${seconds + 1}`).length === 2, 'both sleeps to start');
-    const pids = [...running(`sleep ${seconds}`), ...running(`sleep ${seconds + 1}`)].map((pid) => ({ pid, startTime: startTime(pid), what: fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ').trim() }));
+    await until(() => processesWithCommandLine(`sleep ${seconds}`).length + processesWithCommandLine(`sleep ${seconds + 1}`).length === 2, 'both sleeps to start');
+    const pids = [...processesWithCommandLine(`sleep ${seconds}`), ...processesWithCommandLine(`sleep ${seconds + 1}`)].map((pid) => ({ pid, startTime: startTime(pid), what: fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ').trim() }));
     fs.writeFileSync(file, JSON.stringify(pids));
     assert.strictEqual((await listed()).running.length, 2);
   });

@@ -10,7 +10,7 @@ import * as vscode from 'vscode';
 import type { ActivityRecord } from '../../src/core/activity/activityRecord';
 import { CommandId, UriScheme } from '../../src/vscode/commandIds';
 import type { RestoreOutcome } from '../../src/vscode/tools/checkpointCommands';
-import { answerNextApproval, invoke, withSettings, workspaceRoot } from './support/tools';
+import { answerNextApproval, invoke, until, withSettings, workspaceRoot } from './support/tools';
 
 const abs = (relative: string): string => path.join(workspaceRoot(), relative);
 
@@ -55,14 +55,6 @@ async function restore(id: number, approve = true): Promise<RestoreOutcome> {
 
 async function pendingQuestions(): Promise<Array<{ kind: string; title: string; detail: string }>> {
   return (await vscode.commands.executeCommand<Array<{ kind: string; title: string; detail: string }>>(CommandId.listPendingApprovals)) ?? [];
-}
-
-async function until(probe: () => boolean | Promise<boolean>, what: string, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await probe())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
 }
 
 describe('checkpoints (extension host)', function () {

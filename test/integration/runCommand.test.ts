@@ -4,44 +4,11 @@ import * as assert from 'assert';
 import * as fs from 'fs';
 import * as path from 'path';
 import * as vscode from 'vscode';
-import { answerNextApproval, invoke, invokeError, screenshot, workspaceRoot } from './support/tools';
+import { answerNextApproval, invoke, invokeError, screenshot, until, workspaceRoot } from './support/tools';
+import { processesWithCommandLine } from '../support/procfs';
 import { CommandId } from '../../src/vscode/commandIds';
 
 const TOOL = 'workspace_run_command';
-
-/** A process that exists and is not a zombie (a container's init may leave zombies unreaped). */
-function alive(pid: number): boolean {
-  try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return !['Z', 'X'].includes(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[0]);
-  } catch {
-    try {
-      process.kill(pid, 0);
-      return !fs.existsSync('/proc/self/stat');
-    } catch {
-      return false;
-    }
-  }
-}
-
-/** Living processes (zombies excluded) whose command line is exactly `commandLine`, found in /proc. */
-function runningWithCommandLine(commandLine: string): number[] {
-  return fs.readdirSync('/proc').filter((entry) => /^\d+$/.test(entry)).map(Number).filter((pid) => {
-    try {
-      return fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean).join(' ') === commandLine && alive(pid);
-    } catch {
-      return false;
-    }
-  });
-}
-
-async function until(condition: () => boolean | Promise<boolean>, what: string, timeoutMs = 20_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 function section(text: string, name: 'stdout' | 'stderr'): string {
   return new RegExp(`--- ${name} ---\\n([\\s\\S]*?)(?=\\n\\n--- |\\n\\[${name} was|\\n\\nFull log:)`).exec(text)?.[1] ?? '';
@@ -90,12 +57,12 @@ describe('workspace_run_command (extension host)', function () {
     const command = `sh -c 'trap "" TERM; echo ignoring; sleep ${seconds}' & (sleep ${seconds + 1} & wait) & wait`;
     const answered = answerNextApproval(true);
     const pending = invoke(TOOL, { command, cwd: 'run-command-scratch', timeout: 2 });
-    await until(() => runningWithCommandLine(`sleep ${seconds}`).length + runningWithCommandLine(`sleep ${seconds + 1}`).length === 2, 'both sleeps to start');
+    await until(() => processesWithCommandLine(`sleep ${seconds}`).length + processesWithCommandLine(`sleep ${seconds + 1}`).length === 2, 'both sleeps to start');
     const { text } = await pending;
     await answered;
     assert.match(text, /^Timed out after 2 s/);
     assert.match(section(text, 'stdout'), /ignoring/);
-    assert.deepEqual([...runningWithCommandLine(`sleep ${seconds}`), ...runningWithCommandLine(`sleep ${seconds + 1}`)], [], 'no process of the command survives');
+    assert.deepEqual([...processesWithCommandLine(`sleep ${seconds}`), ...processesWithCommandLine(`sleep ${seconds + 1}`)], [], 'no process of the command survives');
   });
 
   it('stops the process group when the call is cancelled', async () => {
@@ -103,11 +70,11 @@ describe('workspace_run_command (extension host)', function () {
     const source = new vscode.CancellationTokenSource();
     // sleep and wait: the policy lets it run without asking.
     const pending = invoke(TOOL, { command: `sleep ${seconds} & wait` }, source.token);
-    await until(() => runningWithCommandLine(`sleep ${seconds}`).length === 1, 'the command to start');
+    await until(() => processesWithCommandLine(`sleep ${seconds}`).length === 1, 'the command to start');
     source.cancel();
     const outcome = await pending.then((result) => result.text, (error: Error) => error.message);
     assert.match(outcome, /Cancelled|cancel/i);
-    await until(() => runningWithCommandLine(`sleep ${seconds}`).length === 0, 'the cancelled process to end', 5000);
+    await until(() => processesWithCommandLine(`sleep ${seconds}`).length === 0, 'the cancelled process to end', 5000);
   });
 
   it('refuses a cwd outside the workspace', async () => {

@@ -47,6 +47,15 @@ export async function invokeError(name: string, input: object): Promise<string> 
   }
 }
 
+/** Polls `condition` every 50 ms until it holds; fails naming `what` after `timeoutMs`. */
+export async function until(condition: () => boolean | Promise<boolean>, what: string, timeoutMs = 20_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
 /** Answers the next approval question through the command, waiting until one is pending. */
 export async function answerNextApproval(allow: boolean, timeoutMs = 10_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;

@@ -116,16 +116,6 @@ export async function readWhenWritten(file: string): Promise<string> {
   }
 }
 
-/** A process that exists and is not a zombie (containers without a reaping init keep zombies). */
-export function alive(pid: number): boolean {
-  try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return !['Z', 'X'].includes(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[0]);
-  } catch {
-    return false;
-  }
-}
-
 /** Waits until the recording terminal has shown `text`. */
 export async function shown(terminal: RecordingTerminal, text: string): Promise<void> {
   while (!terminal.text.includes(text)) {

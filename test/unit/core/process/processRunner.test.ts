@@ -6,7 +6,8 @@ import * as path from 'node:path';
 import { groupAlive } from '../../../../src/core/process/processGroup';
 import { stopAllCommands } from '../../../../src/core/process/processRunner';
 import { runCommandTool } from '../../../../src/core/tools/runCommand';
-import { alive, commandWorkspace, readWhenWritten, shown } from '../../support/commandWorkspace';
+import { commandWorkspace, readWhenWritten, shown } from '../../support/commandWorkspace';
+import { alive } from '../../../support/procfs';
 import { callTool, ManualCancellation, resultText } from '../../support/context';
 
 describe('process/processRunner', () => {

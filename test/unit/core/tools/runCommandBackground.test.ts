@@ -1,7 +1,6 @@
 // Background commands through the tools, the one way production calls them (invokeTool), in the
 // real sandbox: start with wait_for, read incrementally, stop, the limit, cancellation, the hook.
 import * as assert from 'node:assert/strict';
-import * as fs from 'node:fs';
 import { BackgroundCommandRegistry } from '../../../../src/core/process/backgroundCommands';
 import type { ProcessOutcome } from '../../../../src/core/ports/process';
 import type { ToolSettings } from '../../../../src/core/settings';
@@ -9,24 +8,14 @@ import { commandOutputTool } from '../../../../src/core/tools/commandOutput';
 import { runCommandTool } from '../../../../src/core/tools/runCommand';
 import { stopCommandTool } from '../../../../src/core/tools/stopCommand';
 import type { Tool } from '../../../../src/core/tools/toolSpec';
-import { alive, commandWorkspace } from '../../support/commandWorkspace';
+import { commandWorkspace } from '../../support/commandWorkspace';
+import { processesWithCommandLine } from '../../../support/procfs';
 import { callTool, ManualCancellation, resultText } from '../../support/context';
 
 function idOf(text: string): string {
   const id = /^id: (bg\d+)$/m.exec(text)?.[1];
   assert.ok(id, `no id in:\n${text}`);
   return id;
-}
-
-/** Living processes (zombies excluded) whose command line is exactly `commandLine`. */
-function processesRunning(commandLine: string): number[] {
-  return fs.readdirSync('/proc').filter((entry) => /^\d+$/.test(entry)).map(Number).filter((pid) => {
-    try {
-      return fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean).join(' ') === commandLine && alive(pid);
-    } catch {
-      return false;
-    }
-  });
 }
 
 function stdoutOf(text: string): string {
@@ -98,14 +87,14 @@ describe('tools/runCommand background, commandOutput, stopCommand', () => {
     // The sandbox's pid namespace hides the pids: the sleep is found on the host by its unique length.
     const seconds = 700 + Math.floor(Math.random() * 200);
     const id = idOf(await call(runCommandTool, { command: `sh -c 'trap "" TERM; echo stubborn; sleep ${seconds}' & wait`, background: true, wait_for: 'stubborn' }));
-    for (let tries = 0; processesRunning(`sleep ${seconds}`).length === 0; tries += 1) {
+    for (let tries = 0; processesWithCommandLine(`sleep ${seconds}`).length === 0; tries += 1) {
       assert.ok(tries < 100, 'the sleep started');
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
     const text = await call(stopCommandTool, { id });
     assert.match(text, /^Stopped background command bg\d+/);
     assert.match(text, /^Status: killed \(stopped on request\)$/m);
-    assert.deepEqual(processesRunning(`sleep ${seconds}`), []);
+    assert.deepEqual(processesWithCommandLine(`sleep ${seconds}`), []);
     assert.deepEqual(registry.running(), []);
   });
 
