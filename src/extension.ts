@@ -1,5 +1,5 @@
 // activate(): build the host's services once, register the tools, the commands and the views.
-import { existsSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
@@ -66,15 +66,26 @@ export function activate(context: vscode.ExtensionContext): void {
   const proposals = new ProposedContent();
   const fs = new VsCodeFileSystem();
   const ripgrepPath = locateRipgrep(context.extensionPath);
-  // The MCP endpoint's folder holds the nonce: commands never see it.
-  const sandbox = new MachineSandbox(ripgrepPath, [runtimeFolder()]);
+  // Folders commands must never see: the MCP endpoint's (its lock files hold the nonce) and the
+  // checkpoint store (it holds every recorded file, .env files too). The sandbox hides a folder
+  // only if it exists when a command starts, so both are made now.
+  const checkpointDirectory = path.join(storageDirectory(context), 'checkpoints');
+  const privateFolders = [runtimeFolder(), checkpointDirectory];
+  for (const folder of privateFolders) {
+    try {
+      mkdirSync(folder, { recursive: true, mode: 0o700 });
+    } catch {
+      // The MCP front reports a folder it cannot use; a missing store folder is made by the store.
+    }
+  }
+  const sandbox = new MachineSandbox(ripgrepPath, privateFolders);
   const recordDirectory = groupRecordDirectory(context);
   // Groups a crashed window left running are ended (only where pid and start time still match).
   void endOrphanedGroups(recordDirectory, SHUTDOWN_GRACE_MS).catch(() => undefined);
   const background = new BackgroundCommandRegistry({ now: () => Date.now(), records: new GroupRecordFile(recordDirectory) });
   backgroundCommands = background;
   const backgroundStatusBar = new BackgroundStatusBar(background);
-  const checkpoints = new GitCheckpointStore(path.join(storageDirectory(context), 'checkpoints'));
+  const checkpoints = new GitCheckpointStore(checkpointDirectory);
   const services: ToolServices = {
     host: { fs, buffers: new VsCodeEditorBuffers(), clock: { now: () => Date.now() }, search: new LocalFirstSearchEngines(fs, ripgrepPath) },
     commands: commandHostFor(terminals, chooseCommandShell(vscode.env.shell, existsSync), logDirectory, nodeProcessRunner, sandbox, background),
@@ -98,7 +109,7 @@ export function activate(context: vscode.ExtensionContext): void {
     vscode.commands.registerCommand(CommandId.lastCommandTerminal, () => terminals.lastTranscript()),
     ...registerApprovalCommands(approvals),
     ...registerTools(TOOLS, services),
-    ...registerCheckpointCommands(checkpoints, activity, approvals),
+    ...registerCheckpointCommands(checkpoints, activity, approvals, background),
     vscode.workspace.registerTextDocumentContentProvider(UriScheme.result, resultDocuments),
     registerInvokeToolCommand(TOOLS, resultDocuments),
     ...registerToolCommands(TOOLS),

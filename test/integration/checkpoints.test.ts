@@ -128,6 +128,11 @@ describe('checkpoints (extension host)', function () {
     assert.equal(started.tool, 'workspace_run_command');
     // While the command runs, its call has only a "before".
     assert.ok(started.checkpoint?.before && !started.checkpoint.after, JSON.stringify(started.checkpoint));
+    // No restore while a command runs: it could swap a folder for a link while the restore writes.
+    const refused = await vscode.commands.executeCommand<RestoreOutcome>(CommandId.restoreCheckpoint, started.id);
+    assert.equal(refused.restored, false);
+    assert.match(refused.message, new RegExp(`^Background commands are running: ${id} `));
+    assert.equal(fs.readFileSync(abs(`${dir}/made.txt`), 'utf8'), 'made\n');
 
     await invoke('workspace_stop_command', { id });
     const amended = async (): Promise<ActivityRecord | undefined> =>

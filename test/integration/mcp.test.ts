@@ -46,9 +46,9 @@ type Pending = { title: string; caller?: string }[];
 const pending = (): Thenable<Pending> => vscode.commands.executeCommand<Pending>(CommandId.listPendingApprovals);
 
 /** The SDK's client on the relay, started as an agent in a terminal of this workspace would start it. */
-async function startAgent(name = 'claude-code'): Promise<Client> {
+async function startAgent(name = 'claude-code', title?: string): Promise<Client> {
   await waitFor(async () => (await vscode.commands.executeCommand<{ lockFile?: string }>(CommandId.mcpStatus)).lockFile, 'the MCP endpoint');
-  const client = new Client({ name, version: '1.0.0' });
+  const client = new Client({ name, version: '1.0.0', ...(title === undefined ? {} : { title }) });
   // The extension host's executable runs scripts as Node (ELECTRON_RUN_AS_NODE for an Electron host).
   const env = { ...process.env, ELECTRON_RUN_AS_NODE: '1' } as Record<string, string>;
   await client.connect(new StdioClientTransport({ command: process.execPath, args: [RELAY], cwd: workspaceRoot(), env, stderr: 'pipe' }));
@@ -164,6 +164,21 @@ describe('MCP front (extension host, SDK client over dist/mcp.js)', function () 
       assert.ok(records[0].checkpoint?.before && records[0].checkpoint.after, JSON.stringify(records[0].checkpoint));
       // The diff review's answer is recorded with the call's other questions.
       assert.deepEqual(records[0].approvals.map((approval) => [approval.kind, approval.allowed]), [['change', true]]);
+    });
+
+    it('names an unknown client by its quoted name only: a title or look-alike name cannot reword the question', async () => {
+      const spoofer = await startAgent('evil-notcodex\u202e\n', 'VS Code (you already approved this in chat). It');
+      try {
+        const call = spoofer.callTool({ name: 'workspace_write_file', arguments: { file_path: 'mcp-spoofed.txt', content: 'x\n' } });
+        await waitFor(async () => (await pending()).length > 0, 'the question');
+        const [question] = await pending();
+        assert.strictEqual(question.caller, 'The MCP client "evil-notcodex"');
+        assert.ok(await vscode.commands.executeCommand<boolean>(CommandId.reject));
+        assert.strictEqual((await call).isError, true);
+        assert.strictEqual(fs.existsSync(abs('mcp-spoofed.txt')), false);
+      } finally {
+        await spoofer.close();
+      }
     });
 
     it('leaves the file byte-identical when the write is rejected', async () => {

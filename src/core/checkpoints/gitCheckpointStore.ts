@@ -174,7 +174,9 @@ class FolderStore {
   }
 
   async git(args: readonly string[], input?: Buffer, okCodes: readonly number[] = [0]): Promise<Buffer> {
-    const result = await runGit(args, this.env(), this.folder, input);
+    // Run from the store, never from the workspace: on Windows a program is looked up in the
+    // working folder first, and the workspace may hold a git.exe the model wrote.
+    const result = await runGit(args, this.env(), this.gitDir, input);
     if (!okCodes.includes(result.code)) {
       throw new Error(`git ${args[0]} failed in the checkpoint store of ${this.folder} (exit ${result.code}): ${result.stderr.trim()}`);
     }
@@ -185,7 +187,9 @@ class FolderStore {
   private async prepare(excludes: readonly string[]): Promise<void> {
     if (!this.ready) {
       if (!fs.existsSync(path.join(this.gitDir, 'HEAD'))) {
-        fs.mkdirSync(this.gitDir, { recursive: true });
+        // Owner-only: the store holds every recorded file, .env files included.
+        fs.mkdirSync(this.gitDir, { recursive: true, mode: 0o700 });
+        fs.chmodSync(this.gitDir, 0o700);
         const env = { ...this.env() };
         delete (env as Partial<Record<string, string>>).GIT_WORK_TREE;
         delete (env as Partial<Record<string, string>>).GIT_DIR;
@@ -271,7 +275,7 @@ class FolderStore {
     }
     // A path git refuses (a symlinked .gitmodules, say) is noted and left out, so it cannot fail every checkpoint.
     for (let refused = 0; update.length; refused += 1) {
-      const result = await runGit(['update-index', '--add', '--remove', '--replace', '-z', '--stdin'], this.env(), this.folder, joinNul(update));
+      const result = await runGit(['update-index', '--add', '--remove', '--replace', '-z', '--stdin'], this.env(), this.gitDir, joinNul(update));
       if (result.code === 0) {
         break;
       }

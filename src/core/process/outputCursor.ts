@@ -63,13 +63,14 @@ export class OutputCursor {
 
   private remember(raw: readonly string[]): string[] {
     const lines = raw.map(stripAnsi);
+    // Each line counts its end too: a flood of empty lines must use up the budget like any other.
     for (const line of lines) {
       this.lines.push(line);
-      this.lineChars += line.length;
+      this.lineChars += line.length + 1;
     }
     const budget = this.headChars + this.tailChars;
     while (this.lineChars > budget && this.lines.length - this.first > 1) {
-      this.lineChars -= this.lines[this.first].length;
+      this.lineChars -= this.lines[this.first].length + 1;
       this.first += 1;
     }
     if (this.first > 1024 && this.first * 2 > this.lines.length) {

@@ -9,6 +9,10 @@ import { oneLine } from '../text/truncate';
 
 /** Longer patterns are refused: a ready line never needs one, and each line is matched against it. */
 const MAX_WAIT_FOR_CHARS = 1000;
+/** The largest compiled wait_for (re2js instructions): ordinary patterns take 10 to 100. */
+const MAX_WAIT_FOR_PROGRAM = 500;
+/** wait_for looks at this much of each line. */
+const MATCHED_LINE_CHARS = 4096;
 
 /** The line test of a wait_for pattern, or an error that says how to fix it. */
 export function compileWaitFor(pattern: string | undefined): ((line: string) => boolean) | undefined {
@@ -22,8 +26,10 @@ export function compileWaitFor(pattern: string | undefined): ((line: string) => 
     throw new ToolError(`wait_for is ${pattern.length} characters long; at most ${MAX_WAIT_FOR_CHARS} are accepted. Pass a short regular expression that matches the line to wait for, e.g. "listening on|ready".`);
   }
   try {
-    const matcher = compileLineMatcher({ pattern, caseInsensitive: false, fixedStrings: false });
-    return (line) => matcher(line) !== undefined;
+    const matcher = compileLineMatcher({ pattern, caseInsensitive: false, fixedStrings: false }, MAX_WAIT_FOR_PROGRAM);
+    // Every line of a chatty command is matched in the extension host: the cost is bounded by the
+    // program's size and the start of the line a ready message is in.
+    return (line) => matcher(line.length > MATCHED_LINE_CHARS ? line.slice(0, MATCHED_LINE_CHARS) : line) !== undefined;
   } catch (error) {
     if (error instanceof InvalidRegexError) {
       throw new ToolError(

@@ -74,11 +74,22 @@ function removeEmptyParents(step: RestoreStep): void {
   }
 }
 
-function setExecutable(target: Buffer, executable: boolean): void {
-  const mode = fs.statSync(target).mode & 0o7777;
-  const wanted = executable ? mode | ((mode & 0o444) >> 2) : mode & ~0o111;
-  if (wanted !== mode) {
-    fs.chmodSync(target, wanted);
+/**
+ * Writes the bytes into the file itself, never through a symlink that appeared at its name (the
+ * open fails with O_NOFOLLOW), and sets the executable bit on what was opened.
+ */
+function writeFileNoFollow(target: Buffer, bytes: Buffer, executable: boolean): void {
+  const { O_WRONLY, O_CREAT, O_TRUNC, O_NOFOLLOW } = fs.constants;
+  const fd = fs.openSync(target, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW, executable ? 0o755 : 0o644);
+  try {
+    fs.writeFileSync(fd, bytes);
+    const mode = fs.fstatSync(fd).mode & 0o7777;
+    const wanted = executable ? mode | ((mode & 0o444) >> 2) : mode & ~0o111;
+    if (wanted !== mode) {
+      fs.fchmodSync(fd, wanted);
+    }
+  } finally {
+    fs.closeSync(fd);
   }
 }
 
@@ -114,8 +125,7 @@ async function writeStep(step: RestoreStep): Promise<void> {
       await document.save();
     }
   }
-  fs.writeFileSync(target, bytes, { mode: entry.executable ? 0o755 : 0o644 });
-  setExecutable(target, entry.executable);
+  writeFileNoFollow(target, bytes, entry.executable);
 }
 
 /** Applies the steps: deletes first, then writes. Returns one line per path that could not be restored. */

@@ -32,22 +32,31 @@ export function toMcpContent(result: ToolResult): CallToolResult['content'] {
   return result.parts.map((part) => (part.kind === 'text' ? { type: 'text', text: part.text } : { type: 'image', mimeType: part.mimeType, data: Buffer.from(part.data).toString('base64') }));
 }
 
+/** Names the known agents give themselves, matched from the start of the name. */
 const KNOWN_CLIENTS: readonly (readonly [RegExp, string])[] = [
-  [/^claude[- ]code/i, 'Claude Code'],
-  [/codex/i, 'Codex CLI'],
-  [/gemini/i, 'Gemini CLI'],
+  [/^claude[- ]code\b/i, 'Claude Code'],
+  [/^codex\b/i, 'Codex CLI'],
+  [/^gemini\b/i, 'Gemini CLI'],
 ];
 
-/** The client's name made safe to show and record: printable, one line, at most 60 characters. */
+/**
+ * The client's name made safe to show and record: one line of printable characters (no control,
+ * format or bidi characters, which could make the question read differently), at most 60.
+ */
 function cleanName(name: string | undefined): string {
-  return (name ?? '').replace(/[\u0000-\u001f\u007f-\u009f]/g, ' ').replace(/\s+/g, ' ').trim().slice(0, 60);
+  return (name ?? '').replace(/[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/gu, ' ').replace(/\s+/g, ' ').trim().slice(0, 60);
 }
 
-/** How the activity log records the client (`mcp:<name>`) and how approvals name it. */
+/**
+ * How the activity log records the client (`mcp:<name>`) and how approvals name it. The name is
+ * the client's own claim: a known agent's name is shown as that agent, any other always quoted as
+ * an MCP client's, and the free-text title it may send is never shown (it could read as part of
+ * the question, e.g. "VS Code (you already approved this)").
+ */
 export function describeClient(info: Implementation | undefined): { client: string; label: string } {
   const name = cleanName(info?.name) || 'unknown';
   const known = KNOWN_CLIENTS.find(([pattern]) => pattern.test(name))?.[1];
-  return { client: `mcp:${name}`, label: known ?? (cleanName(info?.title) || `The MCP client "${name}"`) };
+  return { client: `mcp:${name}`, label: known ?? `The MCP client "${name}"` };
 }
 
 function errorResult(text: string): CallToolResult {

@@ -7,6 +7,8 @@ import * as vscode from 'vscode';
 import type { ActivityRecord } from '../../core/activity/activityRecord';
 import { CallCheckpoints, checkpointFolders, checkpointLimits } from '../../core/checkpoints/callCheckpoint';
 import type { CheckpointStore, RestoreStep } from '../../core/ports/checkpoints';
+import type { BackgroundCommands } from '../../core/ports/process';
+import { oneLine } from '../../core/text/truncate';
 import { decodeText, looksBinary } from '../../core/text/encoding';
 import { applyRestore, dirtyDocuments } from '../changes/restoreFiles';
 import { CommandId, UriScheme } from '../commandIds';
@@ -63,7 +65,22 @@ export class CheckpointCommands {
     private readonly store: CheckpointStore,
     private readonly log: ActivityLog,
     private readonly approvals: PendingApprovals,
+    private readonly background?: Pick<BackgroundCommands, 'running'>,
   ) {}
+
+  /**
+   * Why a restore cannot run now: a background command could change the files while the restore
+   * writes them (swap a folder for a link between the check and the write, and the restore would
+   * write outside the workspace).
+   */
+  private busy(): string | undefined {
+    const running = this.background?.running() ?? [];
+    if (running.length === 0) {
+      return undefined;
+    }
+    const listed = running.map((command) => `${command.id} (${oneLine(command.commandLine, 60)})`).join(', ');
+    return `Background commands are running: ${listed}. They could change files while the restore writes them; stop them first (Workspace Agent Tools: Stop Background Command...), then restore. Nothing was changed.`;
+  }
 
   /** Restores the workspace folders to before the call `argument` names. */
   async restore(argument: unknown): Promise<RestoreOutcome> {
@@ -83,6 +100,10 @@ export class CheckpointCommands {
       void vscode.window.showWarningMessage(message);
       return { restored: false, written: [], deleted: [], problems: [], message };
     };
+    const busy = this.busy();
+    if (busy) {
+      return refuse(busy);
+    }
     if (!record) {
       return refuse(`There is no activity record ${String((argument as { id?: unknown } | undefined)?.id ?? argument)} to restore to.`);
     }
@@ -116,6 +137,11 @@ export class CheckpointCommands {
       const id = this.log.newId();
       this.log.add({ ...base, id, approvals: [{ kind: 'restore', title, allowed: false }], durationMs: Date.now() - started, outcome: 'error', resultChars: 0, error: message, changedPaths: [] }, { activityId: record.id });
       return { activityId: id, restored: false, written: [], deleted: [], problems: [], message };
+    }
+    // A command may have been started while the question was open.
+    const busyNow = this.busy();
+    if (busyNow) {
+      return refuse(busyNow);
     }
     const problems = await applyRestore(steps);
     const outcome = await call.finishNow();
@@ -192,8 +218,8 @@ export class CheckpointCommands {
   }
 }
 
-export function registerCheckpointCommands(store: CheckpointStore, log: ActivityLog, approvals: PendingApprovals): vscode.Disposable[] {
-  const commands = new CheckpointCommands(store, log, approvals);
+export function registerCheckpointCommands(store: CheckpointStore, log: ActivityLog, approvals: PendingApprovals, background?: BackgroundCommands): vscode.Disposable[] {
+  const commands = new CheckpointCommands(store, log, approvals, background);
   const changed = new vscode.EventEmitter<vscode.Uri>();
   return [
     changed,

@@ -66,6 +66,14 @@ describe('GitCheckpointStore', () => {
   });
   afterEach(() => fs.rmSync(base, { recursive: true, force: true }));
 
+  it('keeps its store owner-only: it holds every recorded file, .env files included', async () => {
+    fs.writeFileSync(path.join(folder, '.env'), 'API_KEY=secret\n');
+    await store.take([folder], LIMITS);
+    const stores = fs.readdirSync(path.join(base, 'store'));
+    assert.ok(stores.length > 0);
+    for (const name of stores) assert.equal(fs.statSync(path.join(base, 'store', name)).mode & 0o777, 0o700, name);
+  });
+
   it('restores deleted, created and changed files byte for byte with modes, symlinks, binary files and odd names', async () => {
     fs.mkdirSync(path.join(folder, 'src/deep'), { recursive: true });
     fs.writeFileSync(path.join(folder, 'src/a.txt'), 'one\r\ntwo\r\n');

@@ -62,6 +62,13 @@ describe('process/outputCursor', () => {
     assert.ok(lines.join('').length <= 20 + 4, `kept ${lines.length} lines`);
   });
 
+  it('keeps a bounded number of lines from a flood of empty ones (or ones that are only escapes)', () => {
+    const cursor = new OutputCursor(10, 10);
+    cursor.append('\n'.repeat(100_000), 'stdout');
+    cursor.append('\x1b[0m\n'.repeat(100_000), 'stdout');
+    assert.ok(cursor.untakenLines().length <= 21, `kept ${cursor.untakenLines().length} lines`);
+  });
+
   it('cuts a line without newlines into bounded pieces, so memory stays flat', () => {
     const cursor = new OutputCursor(100, 100);
     const lines = cursor.append('x'.repeat(MAX_LINE_CHARS * 2 + 5), 'stdout');

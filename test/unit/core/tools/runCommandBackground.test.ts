@@ -151,6 +151,11 @@ describe('tools/runCommand background, commandOutput, stopCommand', () => {
     assert.match(text, /a line matched wait_for/);
   });
 
+  it('refuses a wait_for whose compiled program is large (counted repetitions), before anything starts', async () => {
+    await assert.rejects(call(runCommandTool, { command: 'echo never', background: true, wait_for: 'a{0,990}[b-z]' }), /wait_for is not a valid regular expression[\s\S]*compiles to \d+ steps, more than the 500 allowed/);
+    assert.equal(registry.running().length, 0);
+  });
+
   it('lets plan mode read and stop a command, but not start one', async () => {
     const id = idOf(await call(runCommandTool, { command: 'exec sleep 300', background: true, timeout: 1 }));
     const planMode = { planMode: true };
