@@ -9,7 +9,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { TOOLS } from '../../src/core/tools';
 import { CommandId } from '../../src/vscode/commandIds';
-import { invoke, REPO, workspaceRoot } from '../integration/support/tools';
+import { invoke, REPO, until, workspaceRoot } from '../integration/support/tools';
 
 const EXTENSION_ID = 'workspace-agent-tools.workspace-agent-tools';
 
@@ -71,10 +71,7 @@ describe('the installed .vsix', () => {
   it('serves a terminal agent through the dist/mcp.js that mcpServerConfig names', async () => {
     const config = await vscode.commands.executeCommand<{ command: string; args: string[] }>(CommandId.mcpServerConfig);
     assert.strictEqual(config.args[0], path.join(installedExtension().extensionPath, 'dist', 'mcp.js'));
-    for (let waited = 0; !(await vscode.commands.executeCommand<{ lockFile?: string }>(CommandId.mcpStatus)).lockFile; waited += 50) {
-      assert.ok(waited < 10_000, 'the MCP endpoint never announced itself');
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
+    await until(async () => Boolean((await vscode.commands.executeCommand<{ lockFile?: string }>(CommandId.mcpStatus)).lockFile), 'the MCP endpoint to announce itself', 10_000);
     const client = new Client({ name: 'installed-package-test', version: '1.0.0' });
     // The host's own Node runs the relay (config.command is `node` from the user's PATH).
     const env = { ...process.env, ELECTRON_RUN_AS_NODE: '1' } as Record<string, string>;

@@ -9,6 +9,7 @@ import * as vscode from 'vscode';
 import { CommandId, ViewId } from '../../src/vscode/commandIds';
 import { answerNextApproval, invoke, invokeError, screenshot, until, withSettings, workspaceRoot } from './support/tools';
 import { processesWithCommandLine } from '../support/procfs';
+import { backgroundId, stdoutOf } from '../support/commandResults';
 
 const RUN = 'workspace_run_command';
 const OUTPUT = 'workspace_command_output';
@@ -29,16 +30,6 @@ server.listen(0, '127.0.0.1', () => console.log('listening on ' + server.address
 /** A Node for the server outside /tmp (the sandbox hides the host's /tmp): the system's if there is one. */
 function nodeBinary(): string {
   return fs.existsSync('/usr/bin/node') ? '/usr/bin/node' : process.execPath;
-}
-
-function idOf(text: string): string {
-  const id = /^id: (bg\d+)$/m.exec(text)?.[1];
-  assert.ok(id, `no id in:\n${text}`);
-  return id;
-}
-
-function stdoutOf(text: string): string {
-  return /--- stdout ---\n([\s\S]*?)\n\n--- stderr ---/.exec(text)?.[1] ?? '';
 }
 
 /** Whether something accepts connections on the loopback port, tried from the extension host. */
@@ -87,7 +78,7 @@ describe('background commands (extension host)', function () {
     assert.match(started.text, /^Status: running$/m);
     const port = Number(/listening on (\d+)/.exec(started.text)?.[1]);
     assert.ok(port > 0, started.text);
-    const id = idOf(started.text);
+    const id = backgroundId(started.text);
 
     const seen: string[] = [stdoutOf(started.text)];
     for (let request = 1; request <= 3; request += 1) {
@@ -121,7 +112,7 @@ describe('background commands (extension host)', function () {
       assert.match(text, sandbox === 'off' ? /^Sandbox: none/m : /^Sandbox: bubblewrap/m);
       await until(() => processesWithCommandLine(`sleep ${seconds}`).length === 1, 'the grandchild to start');
       const started = Date.now();
-      await invoke(STOP, { id: idOf(text) });
+      await invoke(STOP, { id: backgroundId(text) });
       assert.deepStrictEqual(processesWithCommandLine(`sleep ${seconds}`), []);
       // Outside the sandbox nothing but the KILL after the grace can end it (in it, the pid namespace does).
       if (sandbox === 'off') assert.ok(Date.now() - started >= 1900, `stopped after ${Date.now() - started} ms`);
@@ -131,7 +122,7 @@ describe('background commands (extension host)', function () {
   it('refuses the sixth background command with the ids of the five running, and shows them in the status bar', async () => {
     const ids: string[] = [];
     const seconds = uniqueSleep();
-    for (let i = 0; i < 5; i += 1) ids.push(idOf((await invoke(RUN, { command: `sleep ${seconds + i}`, background: true, timeout: 1 })).text));
+    for (let i = 0; i < 5; i += 1) ids.push(backgroundId((await invoke(RUN, { command: `sleep ${seconds + i}`, background: true, timeout: 1 })).text));
     const message = await invokeError(RUN, { command: `sleep ${seconds + 5}`, background: true, timeout: 1 });
     assert.match(message, /^5 background commands are already running/);
     for (const [i, id] of ids.entries()) assert.ok(message.includes(`${id} (sleep ${seconds + i})`), message);
@@ -148,7 +139,7 @@ describe('background commands (extension host)', function () {
 
   it('stops a command from the Stop command, as the Activity view and the palette do', async () => {
     const seconds = uniqueSleep();
-    const id = idOf((await invoke(RUN, { command: `sleep ${seconds}`, background: true, timeout: 1 })).text);
+    const id = backgroundId((await invoke(RUN, { command: `sleep ${seconds}`, background: true, timeout: 1 })).text);
     await until(() => processesWithCommandLine(`sleep ${seconds}`).length === 1, 'the sleep to start');
     assert.strictEqual(await vscode.commands.executeCommand(CommandId.stopBackgroundCommand, { kind: 'backgroundCommand', id }), 'killed (stopped on request)');
     assert.deepStrictEqual(processesWithCommandLine(`sleep ${seconds}`), []);

@@ -11,6 +11,7 @@ import type { ActivityRecord } from '../../src/core/activity/activityRecord';
 import { CommandId, UriScheme } from '../../src/vscode/commandIds';
 import type { RestoreOutcome } from '../../src/vscode/tools/checkpointCommands';
 import { answerNextApproval, invoke, until, withSettings, workspaceRoot } from './support/tools';
+import { backgroundId } from '../support/commandResults';
 
 const abs = (relative: string): string => path.join(workspaceRoot(), relative);
 
@@ -122,8 +123,7 @@ describe('checkpoints (extension host)', function () {
     fs.writeFileSync(abs(`${dir}/old.txt`), 'old\n');
     const start = invoke('workspace_run_command', { command: 'rm old.txt; echo made > made.txt; echo ready; exec sleep 300', cwd: dir, background: true, wait_for: '^ready$' });
     await answerNextApproval(true);
-    const id = /^id: (bg\d+)$/m.exec((await start).text)?.[1];
-    assert.ok(id, 'no background id');
+    const id = backgroundId((await start).text);
     const started = await latestRecord();
     assert.equal(started.tool, 'workspace_run_command');
     // While the command runs, its call has only a "before".

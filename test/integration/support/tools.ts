@@ -7,6 +7,8 @@ import { joinTextParts } from '../../../src/core/output/budget';
 import { SETTINGS_SECTION } from '../../../src/core/settings';
 import { CommandId } from '../../../src/vscode/commandIds';
 
+export { until } from '../../support/until';
+
 export const REPO = path.resolve(__dirname, '../../../..');
 export const FIXTURE_FILES = path.join(REPO, 'test/fixtures/files');
 
@@ -44,15 +46,6 @@ export async function invokeError(name: string, input: object): Promise<string> 
   } catch (error) {
     if (error instanceof Error && error.message.startsWith(`expected ${name} to fail`)) throw error;
     return error instanceof Error ? error.message : String(error);
-  }
-}
-
-/** Polls `condition` every 50 ms until it holds; fails naming `what` after `timeoutMs`. */
-export async function until(condition: () => boolean | Promise<boolean>, what: string, timeoutMs = 20_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
 

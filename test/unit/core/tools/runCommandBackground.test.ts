@@ -10,17 +10,9 @@ import { stopCommandTool } from '../../../../src/core/tools/stopCommand';
 import type { Tool } from '../../../../src/core/tools/toolSpec';
 import { commandWorkspace } from '../../support/commandWorkspace';
 import { processesWithCommandLine } from '../../../support/procfs';
+import { backgroundId, stdoutOf } from '../../../support/commandResults';
+import { until } from '../../../support/until';
 import { callTool, ManualCancellation, resultText } from '../../support/context';
-
-function idOf(text: string): string {
-  const id = /^id: (bg\d+)$/m.exec(text)?.[1];
-  assert.ok(id, `no id in:\n${text}`);
-  return id;
-}
-
-function stdoutOf(text: string): string {
-  return /--- stdout ---\n([\s\S]*?)\n\n--- stderr ---/.exec(text)?.[1] ?? '';
-}
 
 describe('tools/runCommand background, commandOutput, stopCommand', () => {
   const workspace = commandWorkspace();
@@ -42,12 +34,12 @@ describe('tools/runCommand background, commandOutput, stopCommand', () => {
     assert.match(text, /^Status: running$/m);
     assert.match(text, /^Sandbox: bubblewrap/m);
     assert.equal(stdoutOf(text), 'booting\nready on port 4321');
-    assert.equal(registry.running().map((command) => command.id).join(), idOf(text));
+    assert.equal(registry.running().map((command) => command.id).join(), backgroundId(text));
   });
 
   it('returns the output since the last read, no line twice, and waits for a later line', async () => {
     const first = await call(runCommandTool, { command: 'for i in $(seq 1 30); do echo line$i; sleep 0.05; done; exec sleep 300', background: true, wait_for: '^line5$' });
-    const id = idOf(first);
+    const id = backgroundId(first);
     const second = await call(commandOutputTool, { id, wait_for: '^line30$', timeout: 20 });
     assert.match(second, /^A line matched wait_for/);
     const third = await call(commandOutputTool, { id });
@@ -57,7 +49,7 @@ describe('tools/runCommand background, commandOutput, stopCommand', () => {
   });
 
   it('counts a matching line that arrived before the call and was not read yet', async () => {
-    const id = idOf(await call(runCommandTool, { command: 'sleep 1.2; echo compiled; exec sleep 300', background: true, timeout: 1 }));
+    const id = backgroundId(await call(runCommandTool, { command: 'sleep 1.2; echo compiled; exec sleep 300', background: true, timeout: 1 }));
     await new Promise((resolve) => setTimeout(resolve, 1000));
     const text = await call(commandOutputTool, { id, wait_for: 'compiled', timeout: 5 });
     assert.match(text, /^A line matched wait_for/);
@@ -65,7 +57,7 @@ describe('tools/runCommand background, commandOutput, stopCommand', () => {
   });
 
   it('waits for the end with a timeout, and reports the exit code', async () => {
-    const id = idOf(await call(runCommandTool, { command: 'sleep 0.5; echo finishing; exit 3', background: true, timeout: 1 }));
+    const id = backgroundId(await call(runCommandTool, { command: 'sleep 0.5; echo finishing; exit 3', background: true, timeout: 1 }));
     const text = await call(commandOutputTool, { id, timeout: 10 });
     assert.match(text, /^Status: exited 3$/m);
     assert.match(text, /It has ended/);
@@ -86,7 +78,7 @@ describe('tools/runCommand background, commandOutput, stopCommand', () => {
   it('stops the whole group, a TERM-ignoring grandchild included, and returns the final status', async () => {
     // The sandbox's pid namespace hides the pids: the sleep is found on the host by its unique length.
     const seconds = 700 + Math.floor(Math.random() * 200);
-    const id = idOf(await call(runCommandTool, { command: `sh -c 'trap "" TERM; echo stubborn; sleep ${seconds}' & wait`, background: true, wait_for: 'stubborn' }));
+    const id = backgroundId(await call(runCommandTool, { command: `sh -c 'trap "" TERM; echo stubborn; sleep ${seconds}' & wait`, background: true, wait_for: 'stubborn' }));
     for (let tries = 0; processesWithCommandLine(`sleep ${seconds}`).length === 0; tries += 1) {
       assert.ok(tries < 100, 'the sleep started');
       await new Promise((resolve) => setTimeout(resolve, 50));
@@ -101,7 +93,7 @@ describe('tools/runCommand background, commandOutput, stopCommand', () => {
   it('refuses one more than maxBackground, naming the running ids, before asking the user', async () => {
     const settings = { runCommandMaxBackground: 2 };
     const ids: string[] = [];
-    for (let i = 0; i < 2; i += 1) ids.push(idOf(await call(runCommandTool, { command: 'exec sleep 300', background: true, timeout: 1 }, { settings })));
+    for (let i = 0; i < 2; i += 1) ids.push(backgroundId(await call(runCommandTool, { command: 'exec sleep 300', background: true, timeout: 1 }, { settings })));
     const { ctx, approver } = workspace.setup({ approve: true, background: registry, settings });
     await assert.rejects(callTool(runCommandTool, { command: 'exec sleep 300', background: true, timeout: 1 }, ctx), (error: Error) => {
       assert.match(error.message, /2 background commands are already running/);
@@ -122,13 +114,13 @@ describe('tools/runCommand background, commandOutput, stopCommand', () => {
   it('fires the end hook once, with the outcome, for a stopped command', async () => {
     const ended: Array<[string, ProcessOutcome]> = [];
     registry.onDidEnd((command, outcome) => ended.push([command.id, outcome]));
-    const id = idOf(await call(runCommandTool, { command: 'exec sleep 300', background: true, timeout: 1 }));
+    const id = backgroundId(await call(runCommandTool, { command: 'exec sleep 300', background: true, timeout: 1 }));
     await call(stopCommandTool, { id });
     assert.deepEqual(ended.map(([endedId, outcome]) => [endedId, outcome.stopped]), [[id, 'stopped']]);
   });
 
   it('answers an unknown id with the running ids', async () => {
-    const id = idOf(await call(runCommandTool, { command: 'exec sleep 300', background: true, timeout: 1 }));
+    const id = backgroundId(await call(runCommandTool, { command: 'exec sleep 300', background: true, timeout: 1 }));
     await assert.rejects(call(commandOutputTool, { id: 'bg999\n\u001b[31mevil' }), (error: Error) => {
       assert.match(error.message, /There is no background command with id "bg999/);
       assert.match(error.message, new RegExp(`Running: ${id} \\(exec sleep 300\\)`));
@@ -157,7 +149,7 @@ describe('tools/runCommand background, commandOutput, stopCommand', () => {
   });
 
   it('lets plan mode read and stop a command, but not start one', async () => {
-    const id = idOf(await call(runCommandTool, { command: 'exec sleep 300', background: true, timeout: 1 }));
+    const id = backgroundId(await call(runCommandTool, { command: 'exec sleep 300', background: true, timeout: 1 }));
     const planMode = { planMode: true };
     await assert.rejects(call(runCommandTool, { command: 'exec sleep 300', background: true }, { settings: planMode }), /plan mode/);
     assert.match(await call(commandOutputTool, { id }, { settings: planMode }), /^Status: running$/m);
@@ -176,8 +168,8 @@ describe('tools/runCommand background, commandOutput, stopCommand', () => {
     const ctx = context();
     const text = resultText(await callTool(runCommandTool, { command: 'touch made-in-background.txt; echo ready; exec sleep 300', background: true, wait_for: 'ready' }, { ...ctx, call: { ...ctx.call, checkpoint } }));
     assert.deepEqual(events, ['before', 'deferred']);
-    await call(stopCommandTool, { id: idOf(text) });
-    for (let waited = 0; !events.includes('after') && waited < 5000; waited += 20) await new Promise((resolve) => setTimeout(resolve, 20));
+    await call(stopCommandTool, { id: backgroundId(text) });
+    await until(() => events.includes('after'), 'the deferred "after" checkpoint', 5000);
     assert.deepEqual(events, ['before', 'deferred', 'after']);
   });
 
