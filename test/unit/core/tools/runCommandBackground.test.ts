@@ -148,6 +148,13 @@ describe('tools/runCommand background, commandOutput, stopCommand', () => {
     assert.equal(registry.running().length, 0);
   });
 
+  it('matches wait_for against the first 4 KiB of a line only', async () => {
+    const late = await call(runCommandTool, { command: 'printf "%5000s READY\\n" x; exec sleep 300', background: true, wait_for: 'READY', timeout: 1 });
+    assert.match(late, /still running after 1 s, and no line matched wait_for yet/);
+    const early = await call(runCommandTool, { command: 'printf "%4000s READY\\n" x; exec sleep 300', background: true, wait_for: 'READY', timeout: 10 });
+    assert.match(early, /a line matched wait_for/);
+  });
+
   it('lets plan mode read and stop a command, but not start one', async () => {
     const id = backgroundId(await call(runCommandTool, { command: 'exec sleep 300', background: true, timeout: 1 }));
     const planMode = { planMode: true };
