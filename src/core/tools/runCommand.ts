@@ -33,6 +33,8 @@ export const DEFAULT_BACKGROUND_WAIT_SECONDS = 30;
 const KILL_GRACE_MS = 2000;
 const MAX_LOG_CHARS = 50 * 1024 * 1024;
 const LEAVE_SANDBOX = 'Run Outside the Sandbox';
+/** The result's line when git ran with the policy's safety options (gitSafety.ts). */
+const GIT_SAFETY_NOTE = 'Git: ran with forced safety options (no hooks, fsmonitor, external diff, textconv, filters or signature programs; submodules not entered; .env and netrc files left out of its output).';
 
 export const runCommandTool: Tool = defineTool<RunCommandInput>({
   name: 'workspace_run_command',
@@ -100,10 +102,11 @@ export const runCommandTool: Tool = defineTool<RunCommandInput>({
     const shares = headAndTailShares(ctx.settings.commandOutputChars);
     const plan = placement.where === 'sandbox' ? await planSandbox(ctx, host.sandbox, placement.network) : undefined;
     const launch = placement.where === 'sandbox' && plan ? sandboxLaunch(placement.sandbox, plan, cwd.path) : undefined;
-    const sandboxLine = placement.where === 'sandbox' ? `Sandbox: ${sandboxSummary(placement.sandbox, placement.network)}` : `Sandbox: none, it ran outside the sandbox (${placement.why})`;
+    const sandboxLine = (placement.where === 'sandbox' ? `Sandbox: ${sandboxSummary(placement.sandbox, placement.network)}` : `Sandbox: none, it ran outside the sandbox (${placement.why})`) + (verdict.commandLine ? `\n${GIT_SAFETY_NOTE}` : '');
     const base: BaseProcessRequest = {
       shell: host.shell,
-      commandLine: command,
+      // The line as judged runs, except that git gets its safety options (the policy's commandLine).
+      commandLine: verdict.commandLine ?? command,
       launcher: launch?.argv,
       cwd: cwd.path,
       env: { ...nonInteractiveEnvironment(host.environment()), ...launch?.env },
@@ -117,7 +120,7 @@ export const runCommandTool: Tool = defineTool<RunCommandInput>({
       const release = (): Promise<void> => (plan ? host.sandbox.releaseMountPoints(plan.heldFolders) : Promise.resolve());
       const network = placement.where === 'sandbox' ? placement.network : undefined;
       const failureHint = (outcome: ProcessOutcome): string | undefined => (network === undefined ? undefined : sandboxFailureHint(outcome, network));
-      return textResult(await startInBackground({ base, cwdShown: cwd.shown, sandboxLine, release, failureHint }, waitFor, timeoutSeconds, host, ctx));
+      return textResult(await startInBackground({ base, shownCommand: command, cwdShown: cwd.shown, sandboxLine, release, failureHint }, waitFor, timeoutSeconds, host, ctx));
     }
     const terminal = host.openTerminal(command, cwd.path);
     terminal.write(`${sandboxLine}\n`);
@@ -148,6 +151,8 @@ type BaseProcessRequest = Omit<ProcessRequest, 'timeoutMs' | 'token' | 'onOutput
 /** Everything a background start needs once the command was judged, placed and approved. */
 interface BackgroundLaunch {
   readonly base: BaseProcessRequest;
+  /** The command line as the model sent it (base.commandLine may carry git's safety options). */
+  readonly shownCommand: string;
   readonly cwdShown: string;
   readonly sandboxLine: string;
   /** Lets go of the sandbox's mount points once the command has ended. */
@@ -166,12 +171,12 @@ const NEVER_CANCELLED: CancellationSignal = { isCancellationRequested: false, on
  */
 async function startInBackground(request: BackgroundLaunch, waitFor: ((line: string) => boolean) | undefined, timeoutSeconds: number, host: CommandHost, ctx: ToolContext): Promise<string> {
   const { base } = request;
-  const terminal = host.openTerminal(base.commandLine, base.cwd, true);
+  const terminal = host.openTerminal(request.shownCommand, base.cwd, true);
   terminal.write(`${request.sandboxLine}\n`);
   let started: BackgroundCommand;
   try {
     started = host.background.start({
-      commandLine: base.commandLine,
+      commandLine: request.shownCommand,
       cwdShown: request.cwdShown,
       sandboxLine: request.sandboxLine,
       logPath: base.logPath,

@@ -2,7 +2,14 @@
 // the two verdict helpers, the program's name and the check of operands that must stay one word.
 import * as path from 'node:path';
 import type { Judgement } from '../../decisions';
+import type { FoundRepository } from './gitRepository';
 import type { ShellWord } from './shell/words';
+
+/** Text to put into the command line at a position of the original (JS string offsets). */
+export interface TextInsertion {
+  readonly at: number;
+  readonly text: string;
+}
 
 /** What the rules need from the policy: path checks, `cd`, and judging a wrapped command. */
 export interface InvocationJudge {
@@ -14,9 +21,14 @@ export interface InvocationJudge {
   wrapped(words: readonly ShellWord[]): Promise<Judgement>;
   /**
    * Judges the folders git starts in: every folder the line may be in, each followed by the `-C`
-   * folders (judged as reads). Each must be inside an ordinary repository, not a bare-looking folder.
+   * folders (judged as reads). git must use a workspace folder's own `.git` from each, or none.
    */
-  gitRepositories(directories: readonly ShellWord[]): Promise<Judgement>;
+  gitRepositories(directories: readonly ShellWord[]): Promise<{ readonly judgement: Judgement; readonly repositories: readonly FoundRepository[] }>;
+  /**
+   * Puts text into the command line that runs, if the line runs without asking (git's safety
+   * options). A judgement when the text cannot be placed with certainty: the command then asks.
+   */
+  rewrite(insertions: readonly TextInsertion[]): Judgement | undefined;
 }
 
 export const allow = (reason: string): Judgement => ({ decision: 'allow', reason });

@@ -5,8 +5,10 @@
 import * as path from 'node:path';
 import type { ToolContext } from '../../context';
 import type { GuardVerdict, Judgement } from '../../decisions';
+import type { DirectoryEntry } from '../../ports/fileSystem';
 import { fileLocation } from '../../location';
 import { judgeLocation, resolveRoots } from '../judgeLocation';
+import type { RepositoryView } from './gitRepository';
 import type { ListDirectory } from './globs';
 import type { CommandPolicyOptions, PathJudge } from './policy';
 
@@ -63,6 +65,54 @@ export function commandDirectoryLister(ctx: ToolContext): ListDirectory {
   };
 }
 
+/** Config, HEAD and commondir files are small; anything larger is not read for git's discovery. */
+const MAX_REPOSITORY_FILE_BYTES = 1024 * 1024;
+
+/** The disk as git's discovery sees it, through the file system port: links not followed, real paths. */
+export async function commandRepositoryView(ctx: ToolContext): Promise<RepositoryView> {
+  const fsPort = ctx.host.fs;
+  const realPath = async (absolutePath: string): Promise<string> => {
+    try {
+      return (await fsPort.realpath(fileLocation(absolutePath))).path;
+    } catch {
+      return absolutePath;
+    }
+  };
+  // One listing per folder for the whole line: discovery asks about .git and HEAD in each folder up to the root.
+  const listings = new Map<string, Promise<DirectoryEntry[] | undefined>>();
+  const list = (folder: string): Promise<DirectoryEntry[] | undefined> => {
+    let listing = listings.get(folder);
+    if (!listing) {
+      listing = fsPort.readDirectory(fileLocation(folder)).catch(() => undefined);
+      listings.set(folder, listing);
+    }
+    return listing;
+  };
+  const workspaceFolders = await Promise.all(ctx.workspace.folders.map((folder) => realPath(fsPort.localPath(folder.location) ?? folder.location.path)));
+  return {
+    workspaceFolders,
+    home: ctx.workspace.home,
+    realPath,
+    async entry(absolutePath) {
+      // stat follows a final link; the listing of the parent says whether the entry itself is one.
+      const name = path.posix.basename(absolutePath);
+      const listed = (await list(path.posix.dirname(absolutePath)))?.find((entry) => entry.name === name);
+      return listed ? { kind: listed.kind, isSymlink: listed.isSymlink } : undefined;
+    },
+    async readText(absolutePath) {
+      try {
+        const stat = await fsPort.stat(fileLocation(absolutePath));
+        if (!stat || stat.kind !== 'file' || stat.size > MAX_REPOSITORY_FILE_BYTES) {
+          return undefined;
+        }
+        return new TextDecoder().decode(await fsPort.readFile(fileLocation(absolutePath)));
+      } catch {
+        return undefined;
+      }
+    },
+  };
+}
+
 /** Everything the policy needs for a line run in `cwd`, from the call's context and settings. */
 export async function commandPolicyOptions(ctx: ToolContext, cwd: string): Promise<CommandPolicyOptions> {
   return {
@@ -72,5 +122,6 @@ export async function commandPolicyOptions(ctx: ToolContext, cwd: string): Promi
     deny: ctx.settings.runCommandDeny,
     judgePath: await commandPathJudge(ctx),
     listDirectory: commandDirectoryLister(ctx),
+    repositories: await commandRepositoryView(ctx),
   };
 }

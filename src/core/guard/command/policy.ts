@@ -3,12 +3,12 @@
 // subshells, functions, loops, $(...) and backticks anywhere, process substitution, arithmetic and
 // heredocs. Redirection targets and path arguments are judged as paths, globs and braces on every
 // file they can name. Expansions that can run a command or assign ask. What cannot be understood asks.
-import * as path from 'node:path';
 import { strictest, type CommandDecision, type Judgement } from '../../decisions';
 import { oneLine } from '../../text/truncate';
 import { unsafeArithmetic, unsafeHeredocText, unsafeParameterExpansion } from './expansions';
+import { findRepository, type FoundRepository, type RepositoryView } from './gitRepository';
 import { expandPathWord, joinRaw, type ListDirectory } from './globs';
-import { programName, type InvocationJudge } from './judgement';
+import { programName, type InvocationJudge, type TextInsertion } from './judgement';
 import { judgeInvocation } from './programs';
 import { parseBash, type SyntaxNode } from './shell/bashParser';
 import { shellWord, type ShellWord } from './shell/words';
@@ -24,6 +24,11 @@ export interface CommandVerdict {
    * runCommand.allow pattern let a command through (those may write). Checkpoints skip only these.
    */
   readonly readOnly?: boolean;
+  /**
+   * The command line to run when it differs from the one judged: every `git` that runs without
+   * asking gets its safety options (gitSafety.ts). Only set when the decision is allow.
+   */
+  readonly commandLine?: string;
 }
 
 /** How a path a command touches fares under the guard's rule table. */
@@ -40,8 +45,10 @@ export interface CommandPolicyOptions {
   readonly deny: readonly string[];
   /** The guard's verdict for a path (read for `<` and arguments of reading commands, write for `>`). */
   readonly judgePath: PathJudge;
-  /** The names in a folder (undefined when it is not a listable folder), to expand globs and find repositories. */
+  /** The names in a folder (undefined when it is not a listable folder), to expand globs. */
   readonly listDirectory: ListDirectory;
+  /** The disk as git's discovery sees it, to find the repository each git would use. */
+  readonly repositories: RepositoryView;
 }
 
 /** Targets any redirection may use: they are not files. */
@@ -79,6 +86,10 @@ class LineJudge {
   private mayWrite = false;
   /** Loop variables (`for f in *.md`) and the words they take, while the loop body is walked. */
   private readonly bindings = new Map<string, readonly ShellWord[]>();
+  /** Text to insert into the line that runs, by the position of its first insertion (git's safety options). */
+  private readonly insertions = new Map<number, { key: string; edits: readonly TextInsertion[] }>();
+  /** Inside backticks whose text holds backslashes, bash reads other text than the parser shows: nothing can be placed there. */
+  private escapedBackticks = 0;
 
   constructor(private readonly source: string, private readonly options: CommandPolicyOptions) {
     this.directories = [options.cwd];
@@ -87,7 +98,38 @@ class LineJudge {
   verdict(): CommandVerdict {
     const worst = strictest(this.findings.map((finding) => finding.judgement), { decision: 'allow', reason: '' });
     const reasons = this.findings.map(({ judgement, subject }) => `${subject}: ${DECISION_WORDS[judgement.decision]} (${judgement.reason})`);
-    return { decision: worst.decision, reasons: reasons.length ? reasons : ['no command to run: only tests or comments'], readOnly: worst.decision === 'allow' && !this.mayWrite };
+    const commandLine = worst.decision === 'allow' && this.insertions.size > 0 ? this.rewritten() : undefined;
+    return { decision: worst.decision, reasons: reasons.length ? reasons : ['no command to run: only tests or comments'], readOnly: worst.decision === 'allow' && !this.mayWrite, ...(commandLine === undefined ? {} : { commandLine }) };
+  }
+
+  /** The source with every recorded insertion, each group in its own order where positions meet. */
+  private rewritten(): string {
+    const edits = [...this.insertions.values()].flatMap((group) => group.edits).map((edit, order) => ({ ...edit, order }));
+    edits.sort((a, b) => a.at - b.at || a.order - b.order);
+    let out = '';
+    let from = 0;
+    for (const edit of edits) {
+      out += this.source.slice(from, edit.at) + edit.text;
+      from = edit.at;
+    }
+    return out + this.source.slice(from);
+  }
+
+  private rewrite(edits: readonly TextInsertion[]): Judgement | undefined {
+    if (edits.length === 0) {
+      return undefined;
+    }
+    if (this.backtickDepth > 0 || this.escapedBackticks > 0) {
+      return { decision: 'ask', reason: 'git inside backticks with backslashes cannot be given its safety options with certainty' };
+    }
+    const key = JSON.stringify(edits);
+    const anchor = edits[0].at;
+    const previous = this.insertions.get(anchor);
+    if (previous && previous.key !== key) {
+      return { decision: 'ask', reason: 'git gets different arguments in different rounds of the loop, so its safety options cannot be placed once for all' };
+    }
+    this.insertions.set(anchor, { key, edits });
+    return undefined;
   }
 
   private note(subject: string, judgement: Judgement): void {
@@ -133,6 +175,15 @@ class LineJudge {
         break;
       case 'command_substitution':
         await this.rereadBackticks(node);
+        if (node.text.startsWith('`') && node.text.includes('\\')) {
+          this.escapedBackticks += 1;
+          try {
+            await this.walkChildren(node);
+          } finally {
+            this.escapedBackticks -= 1;
+          }
+          return;
+        }
         break;
       case 'for_statement':
         await this.walkFor(node);
@@ -140,6 +191,10 @@ class LineJudge {
       default:
         this.judgeConstruct(node);
     }
+    await this.walkChildren(node);
+  }
+
+  private async walkChildren(node: SyntaxNode): Promise<void> {
     for (const child of node.namedChildren) {
       if (child) {
         await this.walk(child);
@@ -281,7 +336,7 @@ class LineJudge {
       if (variants.length * choices.length > MAX_LOOP_VARIANTS) {
         return [nodes.map((each) => shellWord(each))];
       }
-      variants = variants.flatMap((variant) => choices.map((choice) => [...variant, { ...choice, source: node.text }]));
+      variants = variants.flatMap((variant) => choices.map((choice) => [...variant, { ...choice, source: node.text, start: node.startIndex, end: node.endIndex }]));
     }
     return variants;
   }
@@ -330,6 +385,7 @@ class LineJudge {
       changeDirectory: (word) => this.changeDirectory(word),
       wrapped: (words) => this.judgeWords(words),
       gitRepositories: (folders) => this.gitRepositories(folders),
+      rewrite: (edits) => this.rewrite(edits),
     };
   }
 
@@ -384,44 +440,28 @@ class LineJudge {
   }
 
   /**
-   * Every folder git may start in (each folder the line may be in, then its -C folders) must be
-   * inside an ordinary repository: the nearest folder upwards with a `.git` entry ends the search,
-   * and a folder that looks like a bare repository before it asks.
+   * Every folder git may start in (each folder the line may be in, then its -C folders) must lead
+   * git to a workspace folder's own plain `.git`, or to no repository at all (gitRepository.ts).
    */
-  private async gitRepositories(folders: readonly ShellWord[]): Promise<Judgement> {
+  private async gitRepositories(folders: readonly ShellWord[]): Promise<{ judgement: Judgement; repositories: FoundRepository[] }> {
     const where = await this.judgePaths(folders, 'read');
     if (where.decision !== 'allow') {
-      return where;
+      return { judgement: where, repositories: [] };
     }
     if (this.directoriesUnknown || folders.some((folder) => folder.expands)) {
-      return { decision: 'ask', reason: 'git starts in a folder that is not known' };
+      return { judgement: { decision: 'ask', reason: 'git starts in a folder that is not known' }, repositories: [] };
     }
+    const repositories: FoundRepository[] = [];
     for (const directory of this.directories) {
       const start = folders.reduce((current, folder) => this.resolve(current, folder.text), directory);
-      const bare = await this.bareRepositoryAbove(start);
-      if (bare) {
-        return { decision: 'ask', reason: `git would use ${bare}, which looks like a bare repository; a bare repository's config can run programs` };
+      const found = await findRepository(start, this.options.repositories);
+      if (found.kind === 'other') {
+        return { judgement: { decision: 'ask', reason: found.reason }, repositories: [] };
       }
+      repositories.push(found);
     }
-    return { decision: 'allow', reason: 'inside an ordinary repository' };
-  }
-
-  private async bareRepositoryAbove(start: string): Promise<string | undefined> {
-    let folder = path.posix.normalize(start);
-    for (;;) {
-      const names = new Set((await this.options.listDirectory(folder)) ?? []);
-      if (names.has('.git')) {
-        return undefined;
-      }
-      if (path.posix.basename(folder) !== '.git' && names.has('HEAD') && (names.has('objects') || names.has('refs') || names.has('config'))) {
-        return folder;
-      }
-      const parent = path.posix.dirname(folder);
-      if (parent === folder) {
-        return undefined;
-      }
-      folder = parent;
-    }
+    const own = repositories.some((repository) => repository.kind === 'own');
+    return { judgement: { decision: 'allow', reason: own ? "in the workspace folder's own repository" : 'outside any repository' }, repositories };
   }
 
   /** The absolute path of a word from `directory`, `..` left for the path judge to resolve on the disk. */

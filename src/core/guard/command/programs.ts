@@ -44,9 +44,9 @@ const RISK_BY_NAME = new Map<string, string>(KNOWN_RISKS.flatMap(([names, reason
 const SYSTEM_BIN_DIRS = new Set(['/bin', '/usr/bin', '/usr/local/bin', '/sbin', '/usr/sbin']);
 
 /** Programs with a rule set of their own. */
-const OWN_RULES: Readonly<Record<string, (name: string, args: readonly ShellWord[], judge: InvocationJudge) => Promise<Judgement> | Judgement>> = {
+const OWN_RULES: Readonly<Record<string, (name: string, args: readonly ShellWord[], judge: InvocationJudge, nameWord: ShellWord) => Promise<Judgement> | Judgement>> = {
   cd: (_name, args, judge) => judgeCd(args, judge),
-  git: (_name, args, judge) => judgeGit(args, judge),
+  git: (_name, args, judge, nameWord) => judgeGit(nameWord, args, judge),
   find: (_name, args, judge) => judgeFind(args, judge),
   sed: (_name, args, judge) => judgeSed(args, judge),
   awk: judgeAwk,
@@ -78,7 +78,7 @@ export async function judgeInvocation(words: readonly ShellWord[], judge: Invoca
   }
   const own = OWN_RULES[name];
   if (own) {
-    return own(name, args, judge);
+    return own(name, args, judge, nameWord);
   }
   if (INERT_PROGRAMS.has(name)) {
     return allow(`${name} only prints its arguments`);

@@ -19,6 +19,9 @@ export interface ShellWord {
   readonly prefix: string;
   /** True for a whole-word process substitution `<(...)` / `>(...)`: a pipe, not a file (its commands are judged on their own). */
   readonly pipe?: boolean;
+  /** Where the word starts and ends in the parsed text (JS string offsets), when it is a node of it. */
+  readonly start?: number;
+  readonly end?: number;
 }
 
 interface Piece {
@@ -104,5 +107,5 @@ function evaluate(node: SyntaxNode): Piece {
 export function shellWord(node: SyntaxNode): ShellWord {
   const piece = evaluate(node);
   const pipe = node.type === 'process_substitution' ? { pipe: true } : {};
-  return { text: piece.text, source: node.text, literal: piece.literal, expands: piece.expands, prefix: piece.prefix, ...pipe };
+  return { text: piece.text, source: node.text, literal: piece.literal, expands: piece.expands, prefix: piece.prefix, ...pipe, start: node.startIndex, end: node.endIndex };
 }
