@@ -17,6 +17,8 @@ export interface InvocationJudge {
    * folders (judged as reads). Each must be inside an ordinary repository, not a bare-looking folder.
    */
   gitRepositories(directories: readonly ShellWord[]): Promise<Judgement>;
+  /** The first of the words that names a folder (or may, being expanded by the shell); undefined when none does. */
+  firstFolder(words: readonly ShellWord[]): Promise<ShellWord | undefined>;
 }
 
 export const allow = (reason: string): Judgement => ({ decision: 'allow', reason });
