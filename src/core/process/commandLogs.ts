@@ -28,6 +28,9 @@ export function pruneCommandLogs(directory: string, keep: number): void {
 /** A new log file's path: when, which window (pid), a random part, and the start of the command. */
 export function commandLogPath(directory: string, command: string, now: number): string {
   const stamp = new Date(now).toISOString().replace(/[:.]/g, '-');
-  const slug = command.replace(/[^A-Za-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 40) || 'command';
+  // Only the program's name: the rest of a line can hold a credential (a URL with a password, a
+  // token argument), and the file's name reaches the model where redaction cannot recognise it.
+  const program = /^\s*([A-Za-z0-9_.-]+)/.exec(command)?.[1] ?? '';
+  const slug = program.replace(/[^A-Za-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 24) || 'command';
   return path.join(directory, `${stamp}-${process.pid}-${Math.floor(Math.random() * 1e6)}-${slug}.log`);
 }

@@ -33,6 +33,18 @@ const SECRET_NAME = '[A-Z0-9_]*(?:PASSWORD|PASSWD|SECRET|TOKEN|API_?KEY|PRIVATE_
 const ASSIGNMENT_PATTERN = `/^(?:[ \\t]*\\d+\\t)?[ \\t]*(?:export[ \\t]+)?${SECRET_NAME}[ \\t]*=[ \\t]*["']?[^\\s"']{8,}/m`;
 const ASSIGNMENT_NAME = 'secret-assignment';
 
+// The same names as keys of a JSON object (`jq -n env`, `node -p 'JSON.stringify(process.env)'`,
+// config files): `"GITHUB_TOKEN": "value"`, any letter case, both sides quoted so source code such
+// as `apiKey: process.env.API_KEY` is left alone.
+const JSON_SECRET_NAME = '[A-Za-z0-9_.-]*(?:[Pp][Aa][Ss][Ss][Ww][Oo][Rr][Dd]|[Pp][Aa][Ss][Ss][Ww][Dd]|[Ss][Ee][Cc][Rr][Ee][Tt]|[Tt][Oo][Kk][Ee][Nn]|[Aa][Pp][Ii]_?[Kk][Ee][Yy]|[Pp][Rr][Ii][Vv][Aa][Tt][Ee]_?[Kk][Ee][Yy]|[Aa][Cc][Cc][Ee][Ss][Ss]_?[Kk][Ee][Yy]|[Cc][Rr][Ee][Dd][Ee][Nn][Tt][Ii][Aa][Ll][Ss]?)[A-Za-z0-9_.-]*';
+const JSON_ASSIGNMENT_PATTERN = `/"${JSON_SECRET_NAME}"[ \\t]*:[ \\t]*"[^"\\s]{8,}"/`;
+const JSON_ASSIGNMENT_NAME = 'secret-json-value';
+
+// A password in a URL's user part: `https://user:token@host` (git remotes, `url.<base>.insteadOf`
+// keys of git config, registry URLs), in any scheme; the user name stays readable.
+const URL_CREDENTIALS_PATTERN = '/\\b[A-Za-z][A-Za-z0-9+.-]*:\\/\\/[^\\s:@\\/?#]*:[^\\s@\\/?#]{3,}@/';
+const URL_CREDENTIALS_NAME = 'url-credentials';
+
 /** Values that only name or hide a secret: `${VAR}`, `$VAR`, `<your-token>`, `********`, `changeme`. */
 function isPlaceholder(value: string): boolean {
   return /^(?:\$|<|\{\{|%)/.test(value) || /^(.)\1+$/.test(value) || /^(?:changeme|change_me|password|example|placeholder|dummy|redacted|null|undefined|none|true|false)$/i.test(value);
@@ -44,7 +56,14 @@ const CONFIG = {
     {
       id: '@secretlint/secretlint-rule-pattern',
       rule: patternRule,
-      options: { patterns: [...TOKEN_PATTERNS, { name: ASSIGNMENT_NAME, pattern: ASSIGNMENT_PATTERN }] },
+      options: {
+        patterns: [
+          ...TOKEN_PATTERNS,
+          { name: ASSIGNMENT_NAME, pattern: ASSIGNMENT_PATTERN },
+          { name: JSON_ASSIGNMENT_NAME, pattern: JSON_ASSIGNMENT_PATTERN },
+          { name: URL_CREDENTIALS_NAME, pattern: URL_CREDENTIALS_PATTERN },
+        ],
+      },
     },
   ],
 };
@@ -63,10 +82,27 @@ function kindOf(ruleId: string, message: string): string {
 }
 
 /** Where an assignment's value starts: secrets are cut after the `=` or `:`, so the name stays readable. */
-function valueStart(text: string, start: number, end: number): number {
-  const match = /=\s*["']?/.exec(text.slice(start, end));
+function valueStart(text: string, start: number, end: number, separator: RegExp): number {
+  const match = separator.exec(text.slice(start, end));
   return match ? start + match.index + match[0].length : start;
 }
+
+/** The part of a finding that is the secret: an assignment's value, a URL's password. */
+function secretRange(text: string, kind: string, start: number, end: number): { start: number; end: number } {
+  switch (kind) {
+    case ASSIGNMENT_NAME:
+      return { start: valueStart(text, start, end, /=\s*["']?/), end };
+    case JSON_ASSIGNMENT_NAME:
+      return { start: valueStart(text, start, end, /"\s*:\s*"/), end: end - 1 };
+    case URL_CREDENTIALS_NAME:
+      return { start: valueStart(text, start, end, /:\/\/[^:]*:/), end: end - 1 };
+    default:
+      return { start, end };
+  }
+}
+
+/** Kinds whose value may be a reference or a placeholder rather than a secret. */
+const VALUE_KINDS = new Set([ASSIGNMENT_NAME, JSON_ASSIGNMENT_NAME]);
 
 function lineAt(text: string, index: number): number {
   let line = 1;
@@ -89,10 +125,10 @@ export async function redactSecrets(text: string): Promise<{ text: string; redac
     .map((message) => {
       const kind = kindOf(message.ruleId, typeof message.message === 'string' ? message.message : '');
       const [start, end] = message.range;
-      return { start: kind === ASSIGNMENT_NAME ? valueStart(text, start, end) : start, end, kind };
+      return { ...secretRange(text, kind, start, end), kind };
     })
     .filter((finding) => finding.end > finding.start)
-    .filter((finding) => finding.kind !== ASSIGNMENT_NAME || !isPlaceholder(text.slice(finding.start, finding.end)))
+    .filter((finding) => !VALUE_KINDS.has(finding.kind) || !isPlaceholder(text.slice(finding.start, finding.end)))
     .sort((a, b) => a.start - b.start || b.end - a.end);
 
   // Overlapping findings (a token inside an assignment) collapse into the first, widest one.
@@ -102,7 +138,7 @@ export async function redactSecrets(text: string): Promise<{ text: string; redac
     if (last && finding.start < last.end) {
       last.end = Math.max(last.end, finding.end);
       // A named token inside a generic assignment is reported by its name.
-      if (last.kind === ASSIGNMENT_NAME) {
+      if (VALUE_KINDS.has(last.kind)) {
         last.kind = finding.kind;
       }
     } else {

@@ -11,7 +11,7 @@ type Argument = 'inert' | 'path';
 const PRIMARIES: Readonly<Record<string, readonly Argument[]>> = {
   ...Object.fromEntries(
     ['-daystart', '-depth', '-d', '-ignore_readdir_race', '-noignore_readdir_race', '-mount', '-xdev', '-noleaf', '-nowarn', '-warn', '-empty', '-executable',
-      '-false', '-true', '-readable', '-writable', '-nogroup', '-nouser', '-print', '-print0', '-ls', '-prune', '-quit', '-follow', '!', '-not', '-a', '-and',
+      '-false', '-true', '-readable', '-writable', '-nogroup', '-nouser', '-print', '-print0', '-ls', '-prune', '-quit', '!', '-not', '-a', '-and',
       '-o', '-or', ',', '(', ')', '-help', '--help', '-version', '--version'].map((name) => [name, []]),
   ),
   ...Object.fromEntries(
@@ -19,7 +19,7 @@ const PRIMARIES: Readonly<Record<string, readonly Argument[]>> = {
       '-iwholename', '-links', '-lname', '-name', '-path', '-perm', '-regex', '-regextype', '-size', '-type', '-uid', '-used', '-user', '-wholename', '-xtype',
       '-context', '-printf', '-fstype'].map((name) => [name, ['inert'] as const]),
   ),
-  ...Object.fromEntries(['-newer', '-anewer', '-cnewer', '-samefile', '-files0-from'].map((name) => [name, ['path'] as const])),
+  ...Object.fromEntries(['-newer', '-anewer', '-cnewer', '-samefile'].map((name) => [name, ['path'] as const])),
 };
 
 /** Primaries that run programs, delete or write files. */
@@ -33,6 +33,8 @@ const ACTIONS: Readonly<Record<string, string>> = {
   '-fprint0': 'writes a file',
   '-fprintf': 'writes a file',
   '-fls': 'writes a file',
+  '-follow': 'follows symbolic links, which can lead it out of the workspace',
+  '-files0-from': 'reads its starting points from a file or standard input, which cannot be checked',
 };
 
 /** The argument kinds of a primary; -newerXY compares with a file unless Y is t (a date). */
@@ -53,6 +55,9 @@ export async function judgeFind(args: readonly ShellWord[], judge: InvocationJud
   let index = 0;
   // Global options: -H -L -P, -D debugopts, -Olevel.
   while (index < args.length && args[index].literal && /^-([HLP]|D|O\d*)$/.test(args[index].text)) {
+    if (args[index].text === '-L') {
+      return ask('find -L follows symbolic links, which can lead it out of the workspace');
+    }
     index += args[index].text === '-D' ? 2 : 1;
   }
   const starts: ShellWord[] = [];

@@ -29,6 +29,8 @@ export interface InvocationJudge {
    * options). A judgement when the text cannot be placed with certainty: the command then asks.
    */
   rewrite(insertions: readonly TextInsertion[]): Judgement | undefined;
+  /** The first of the words that names a folder (or may, being expanded by the shell); undefined when none does. */
+  firstFolder(words: readonly ShellWord[]): Promise<ShellWord | undefined>;
 }
 
 export const allow = (reason: string): Judgement => ({ decision: 'allow', reason });

@@ -8,6 +8,7 @@ import { oneLine } from '../../text/truncate';
 import { unsafeArithmetic, unsafeHeredocText, unsafeParameterExpansion } from './expansions';
 import { findRepository, type FoundRepository, type RepositoryView } from './gitRepository';
 import { expandPathWord, joinRaw, type ListDirectory } from './globs';
+import { unreadableHeredoc } from './heredocs';
 import { programName, type InvocationJudge, type TextInsertion } from './judgement';
 import { judgeInvocation } from './programs';
 import { parseBash, type SyntaxNode } from './shell/bashParser';
@@ -82,6 +83,8 @@ class LineJudge {
   private directories: string[];
   private directoriesUnknown = false;
   private backtickDepth = 0;
+  /** The text the nodes being walked come from: the line, or the inside of backticks read again. */
+  private text: string;
   /** A redirect writes a file or a user's allow pattern let a command through: the line may change files. */
   private mayWrite = false;
   /** Loop variables (`for f in *.md`) and the words they take, while the loop body is walked. */
@@ -93,6 +96,7 @@ class LineJudge {
 
   constructor(private readonly source: string, private readonly options: CommandPolicyOptions) {
     this.directories = [options.cwd];
+    this.text = source;
   }
 
   verdict(): CommandVerdict {
@@ -219,6 +223,9 @@ class LineJudge {
       case 'subscript':
         asks(`${node.text} has a subscript, which is evaluated as arithmetic and can run commands`);
         break;
+      case 'heredoc_redirect':
+        asks(unreadableHeredoc(node, this.text));
+        break;
       case 'heredoc_body':
         asks(this.heredocQuoted(node) ? undefined : unsafeHeredocText(node.text));
         break;
@@ -296,9 +303,12 @@ class LineJudge {
       return;
     }
     this.backtickDepth += 1;
+    const outer = this.text;
+    this.text = inner;
     try {
       await this.walk(tree.rootNode);
     } finally {
+      this.text = outer;
       this.backtickDepth -= 1;
       tree.delete();
     }
@@ -386,7 +396,25 @@ class LineJudge {
       wrapped: (words) => this.judgeWords(words),
       gitRepositories: (folders) => this.gitRepositories(folders),
       rewrite: (edits) => this.rewrite(edits),
+      firstFolder: (words) => this.firstFolder(words),
     };
+  }
+
+  private async firstFolder(words: readonly ShellWord[]): Promise<ShellWord | undefined> {
+    for (const word of words) {
+      if (word.pipe) {
+        continue;
+      }
+      if (!word.literal || word.expands || this.directoriesUnknown) {
+        return word;
+      }
+      for (const directory of this.directories) {
+        if ((await this.options.listDirectory(this.resolve(directory, word.text))) !== undefined) {
+          return word;
+        }
+      }
+    }
+    return undefined;
   }
 
   private async judgePaths(words: readonly ShellWord[], access: 'read' | 'write'): Promise<Judgement> {

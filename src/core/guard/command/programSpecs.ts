@@ -23,6 +23,11 @@ export interface ProgramSpec {
   readonly check?: (parsed: ParsedArguments) => string | undefined;
   /** Operands starting with `@` name a file of more options (binutils response files). */
   readonly responseFiles?: boolean;
+  /**
+   * The program reads the files inside a folder operand, following symbolic links there (diff):
+   * a folder operand asks unless one of these options turns the following off.
+   */
+  readonly followsLinksInFolders?: { readonly unless: readonly string[] };
 }
 
 const HELP = 'help version';
@@ -36,6 +41,9 @@ function spec(short: string, long: string, operands: OperandRule, asks: Readonly
 const WRITES_FILE = 'writes a file';
 /** Following links while walking a tree can read anything a link in the workspace points at. */
 const FOLLOWS_LINKS = 'follows symbolic links, which can lead it out of the workspace';
+/** A list of names in a file (or on standard input) names files no one can judge before they are read. */
+const NAMES_FROM_FILE = 'reads the names of the files to open from a file or standard input, which cannot be checked before they are read';
+const FILES0_FROM = { '--files0-from': NAMES_FROM_FILE };
 
 const GREP = spec(
   'EFGPe:f@iyvwxcLlm:oqsbHhnTZA:B:C:aD:d:rRUz',
@@ -74,7 +82,9 @@ const RG = spec('A:B:C:E:abcd:e:f@Fg:HhiIj:lLm:M:nNopPqr:sSt:T:uUvVwxz0', RG_LON
   '--follow': FOLLOWS_LINKS,
 });
 
-const CHECKSUM = spec('bctwz', 'binary check tag text zero ignore-missing quiet status strict warn', PATHS);
+/** --check reads the files a checksum list names, wherever they are. */
+const CHECKS_LISTED_FILES = { '-c': NAMES_FROM_FILE, '--check': NAMES_FROM_FILE };
+const CHECKSUM = spec('bctwz', 'binary check tag text zero ignore-missing quiet status strict warn', PATHS, CHECKS_LISTED_FILES);
 
 const GNU_AWK_LONG = 'assign= field-separator= characters-as-bytes traditional copyright source= gen-pot trace csv lint? bignum use-lc-numeric non-decimal-data optimize posix re-interval no-optimize sandbox lint-old';
 const LOADS_CODE = 'loads a program from a file, which cannot be checked';
@@ -126,20 +136,26 @@ export const JQ_TABLE: OptionTable = (() => {
   };
 })();
 
+/** ls walks folders with -R; with -L too it follows the links it meets there. */
+function recursiveListing(ls: ProgramSpec): ProgramSpec {
+  const has = (parsed: ParsedArguments, ...names: string[]): boolean => parsed.options.some((option) => names.includes(option.name));
+  return { ...ls, check: (parsed) => (has(parsed, '-R', '--recursive') && has(parsed, '-L', '--dereference') ? `ls -R -L ${FOLLOWS_LINKS}` : undefined) };
+}
+
 /** The programs that run without asking when every option is known and every path is allowed. */
 export const PROGRAM_SPECS: Readonly<Record<string, ProgramSpec>> = {
-  ls: spec(
+  ls: recursiveListing(spec(
     'aAbBcCdDfFgGhHiklLmnNopqQrRsStuUvxXZ1I:T:w:',
     'all almost-all author escape block-size= ignore-backups color? classify? file-type format= full-time group-directories-first no-group ' +
       'human-readable si dereference-command-line dereference-command-line-symlink-to-dir hide= hyperlink? indicator-style= inode ' +
       'ignore= kibibytes dereference numeric-uid-gid literal hide-control-chars show-control-chars quote-name quoting-style= reverse ' +
       'recursive size sort= time= time-style= tabsize= width= context zero',
     PATHS,
-  ),
+  )),
   cat: spec('AbeEnstTuv', 'show-all number-nonblank show-ends number squeeze-blank show-tabs show-nonprinting', PATHS),
   head: spec('c:n:qvz', 'bytes= lines= quiet silent verbose zero-terminated', PATHS, {}, { numericOption: /^-\d+[bkmclqv]?$/ }),
   tail: spec('c:n:fFqvzs:', 'bytes= lines= follow? retry pid= quiet silent sleep-interval= verbose zero-terminated max-unchanged-stats= debug', PATHS, {}, { numericOption: /^-\d+[bcfl]?$/ }),
-  wc: spec('clmwL', 'bytes chars lines max-line-length words files0-from=@ total= debug', PATHS),
+  wc: spec('clmwL', 'bytes chars lines max-line-length words files0-from=@ total= debug', PATHS, FILES0_FROM),
   grep: GREP,
   egrep: GREP,
   fgrep: GREP,
@@ -156,6 +172,7 @@ export const PROGRAM_SPECS: Readonly<Record<string, ProgramSpec>> = {
       '-T': 'writes temporary files in the folder it names',
       '--temporary-directory': 'writes temporary files in the folder it names',
       '--compress-program': 'runs a program to compress its temporary files',
+      ...FILES0_FROM,
     },
   ),
   uniq: { ...spec('cdDf:is:uw:z', 'count repeated all-repeated? skip-fields= ignore-case skip-chars= unique zero-terminated check-chars= group?', { kind: 'paths', max: 1, beyond: 'writes its second file name' }, {}, { numericOption: /^-\d+$/ }) },
@@ -176,8 +193,8 @@ export const PROGRAM_SPECS: Readonly<Record<string, ProgramSpec>> = {
   sha256sum: CHECKSUM,
   sha384sum: CHECKSUM,
   sha512sum: CHECKSUM,
-  b2sum: spec('bctwzl:', 'binary check tag text zero ignore-missing quiet status strict warn length=', PATHS),
-  cksum: spec('a:bcl:wz', 'algorithm= base64 check length= raw tag untagged zero ignore-missing quiet status strict warn debug', PATHS),
+  b2sum: spec('bctwzl:', 'binary check tag text zero ignore-missing quiet status strict warn length=', PATHS, CHECKS_LISTED_FILES),
+  cksum: spec('a:bcl:wz', 'algorithm= base64 check length= raw tag untagged zero ignore-missing quiet status strict warn debug', PATHS, CHECKS_LISTED_FILES),
   comm: spec('123z', 'check-order nocheck-order output-delimiter= total zero-terminated', PATHS),
   join: spec('a:e:ij:1:2:o:t:v:z', 'ignore-case check-order nocheck-order header zero-terminated', PATHS),
   paste: spec('d:sz', 'delimiters= serial zero-terminated', PATHS),
@@ -186,19 +203,22 @@ export const PROGRAM_SPECS: Readonly<Record<string, ProgramSpec>> = {
   expand: spec('it:', 'initial tabs=', PATHS, {}, { numericOption: /^-\d+(,\d+)*$/ }),
   unexpand: spec('at:', 'all first-only tabs=', PATHS, {}, { numericOption: /^-\d+(,\d+)*$/ }),
   base64: spec('diw:', 'decode ignore-garbage wrap=', { kind: 'paths', max: 1, beyond: 'takes one file' }),
-  diff: spec(
-    'abBcC:dD:eEfF:hiI:L:nNpPqrsS:tTuU:vwW:x:X@yZ',
-    'normal brief report-identical-files context? unified? label= show-c-function show-function-line= ed rcs side-by-side width= ' +
-      'left-column suppress-common-lines initial-tab tabsize= expand-tabs suppress-blank-empty new-file unidirectional-new-file ' +
-      'recursive no-dereference starting-file= exclude= exclude-from=@ text strip-trailing-cr ignore-case ignore-file-name-case ' +
-      'no-ignore-file-name-case ignore-tab-expansion ignore-trailing-space ignore-space-change ignore-all-space ignore-blank-lines ' +
-      'ignore-matching-lines= minimal horizon-lines= speed-large-files from-file=@ to-file=@ ifdef= old-group-format= ' +
-      'new-group-format= unchanged-group-format= changed-group-format= line-format= old-line-format= new-line-format= ' +
-      'unchanged-line-format= color? palette=',
-    PATHS,
-    { '-l': 'runs pr on its output', '--paginate': 'runs pr on its output' },
-    { numericOption: /^-\d+$/ },
-  ),
+  diff: {
+    ...spec(
+      'abBcC:dD:eEfF:hiI:L:nNpPqrsS:tTuU:vwW:x:X@yZ',
+      'normal brief report-identical-files context? unified? label= show-c-function show-function-line= ed rcs side-by-side width= ' +
+        'left-column suppress-common-lines initial-tab tabsize= expand-tabs suppress-blank-empty new-file unidirectional-new-file ' +
+        'recursive no-dereference starting-file= exclude= exclude-from=@ text strip-trailing-cr ignore-case ignore-file-name-case ' +
+        'no-ignore-file-name-case ignore-tab-expansion ignore-trailing-space ignore-space-change ignore-all-space ignore-blank-lines ' +
+        'ignore-matching-lines= minimal horizon-lines= speed-large-files from-file=@ to-file=@ ifdef= old-group-format= ' +
+        'new-group-format= unchanged-group-format= changed-group-format= line-format= old-line-format= new-line-format= ' +
+        'unchanged-line-format= color? palette=',
+      PATHS,
+      { '-l': 'runs pr on its output', '--paginate': 'runs pr on its output' },
+      { numericOption: /^-\d+$/ },
+    ),
+    followsLinksInFolders: { unless: ['--no-dereference'] },
+  },
   cmp: spec('bi:ln:s', 'print-bytes ignore-initial= verbose bytes= quiet silent', PATHS),
   stat: spec('Lfc:t', 'dereference file-system format= printf= terse cached=', PATHS),
   file: {
@@ -218,6 +238,8 @@ export const PROGRAM_SPECS: Readonly<Record<string, ProgramSpec>> = {
         '-Z': 'runs decompressors on the files',
         '--uncompress': 'runs decompressors on the files',
         '--uncompress-noreport': 'runs decompressors on the files',
+        '-f': NAMES_FROM_FILE,
+        '--files-from': NAMES_FROM_FILE,
       },
     ),
     check: (parsed) =>
@@ -225,7 +247,7 @@ export const PROGRAM_SPECS: Readonly<Record<string, ProgramSpec>> = {
         ? 'file -m with a list of magic files is not checked file by file'
         : undefined,
   },
-  du: spec('aB:bcDd:HhkLlmPSsxX@t:0', 'null all apparent-size block-size= bytes total dereference-args max-depth= files0-from=@ human-readable inodes si summarize threshold= time? time-style= exclude-from=@ exclude= one-file-system count-links dereference no-dereference separate-dirs', PATHS),
+  du: spec('aB:bcDd:HhkLlmPSsxX@t:0', 'null all apparent-size block-size= bytes total dereference-args max-depth= files0-from=@ human-readable inodes si summarize threshold= time? time-style= exclude-from=@ exclude= one-file-system count-links dereference no-dereference separate-dirs', PATHS, { ...FILES0_FROM, '-L': FOLLOWS_LINKS, '--dereference': FOLLOWS_LINKS }),
   df: spec('aB:hiHklPt:Tx:', 'all block-size= human-readable si inodes local output? portability print-type total type= exclude-type=', PATHS, { '--sync': 'flushes the disks first' }),
   realpath: spec('eLmPqsz', 'canonicalize-existing canonicalize-missing logical physical quiet relative-to=@ relative-base=@ strip no-symlinks zero', PATHS),
   readlink: spec('efmnqsvz', 'canonicalize canonicalize-existing canonicalize-missing no-newline quiet silent verbose zero', PATHS),
@@ -236,7 +258,7 @@ export const PROGRAM_SPECS: Readonly<Record<string, ProgramSpec>> = {
     'gitignore gitfile=@ ignore-case matchdirs metafirst prune info infofile=@ noreport charset= filelimit= timefmt= si du inodes device ' +
       'dirsfirst filesfirst sort= nolinks hintro=@ houtro=@ fromfile fromtabfile fflinks hyperlink scheme= authority= opt-toggle',
     PATHS,
-    { '-o': WRITES_FILE, '-R': 'writes 00Tree.html files into every folder' },
+    { '-o': WRITES_FILE, '-R': 'writes 00Tree.html files into every folder', '-l': FOLLOWS_LINKS },
   ),
   column: spec(
     'c:C:deE:H:i:Jl:LmN:n:o:O:p:r:R:s:tT:W:xw:',

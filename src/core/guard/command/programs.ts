@@ -114,6 +114,13 @@ export async function judgeBySpec(name: string, spec: ProgramSpec, args: readonl
     return ask(operands);
   }
   const paths = [...operands, ...valuesOfKind(parsed, 'path')];
+  const follows = spec.followsLinksInFolders;
+  if (follows && !parsed.options.some((option) => follows.unless.includes(option.name))) {
+    const folder = await judge.firstFolder(operands);
+    if (folder) {
+      return ask(`${name} reads the files inside the folder ${folder.source} and follows the symbolic links there, which can lead out of the workspace (${follows.unless[0]} turns that off)`);
+    }
+  }
   if (paths.length === 0) {
     return allow(`${name} only reads`);
   }

@@ -30,6 +30,38 @@ describe('secrets/redactSecrets', () => {
     });
   }
 
+  it('redacts the password of a URL the recommended rules miss, keeping user and host readable', async () => {
+    const { text } = await redactSecrets('url.https://tok:abc@host/.insteadof=x\n');
+    assert.equal(text, 'url.https://tok:[REDACTED url-credentials secret, line 1]@host/.insteadof=x\n');
+  });
+
+  for (const url of ['url.https://builder:Zq81ReLq7Tk2Ww@git.example.com/.insteadof=https://git.example.com/', 'https://x-access-token:v1.abc123def456@github.com/o/r.git', 'remote.origin.url=http://me:hunter2hunter2@10.0.0.1:8080/r', 'postgres://app:canary-pw-42@db.internal:5432/app', 'npm config: //registry.example.com/:_authToken=x https://u:p4ssw0rdCanary@registry.example.com/']) {
+    it(`redacts credentials in ${url.slice(0, 30)}...`, async () => {
+      const { text, redactions } = await redactSecrets(url);
+      const password = /:\/\/[^:]*:([^@]+)@/.exec(url)?.[1] ?? '';
+      assert.ok(!text.includes(password), text);
+      assert.ok(redactions.length > 0, JSON.stringify(redactions));
+    });
+  }
+
+  it('leaves a URL without a password alone', async () => {
+    const line = 'see https://github.com/o/r and git@github.com:o/r.git and http://localhost:8080/x\n';
+    assert.equal((await redactSecrets(line)).text, line);
+  });
+
+  it('redacts secret values in the JSON form of the environment and keeps the names', async () => {
+    const json = '{\n  "HOME": "/home/u",\n  "GITHUB_TOKEN": "canary-gh-0123456789",\n  "my_api_key": "canary-key-abcdefgh",\n  "Db_Password": "canary-pw-abcdefgh"\n}\n';
+    const { text } = await redactSecrets(json);
+    assert.doesNotMatch(text, /canary-/);
+    assert.match(text, /"GITHUB_TOKEN": "\[REDACTED secret-json-value secret, line 3\]"/);
+    assert.match(text, /"HOME": "\/home\/u"/);
+  });
+
+  it('leaves JSON placeholders and source code that names a secret alone', async () => {
+    const text = '{ "API_TOKEN": "${API_TOKEN}", "password": "********" }\nconst apiKey = process.env.API_KEY;\napiKey: "short"\n';
+    assert.equal((await redactSecrets(text)).text, text);
+  });
+
   it('keeps the name of an env assignment readable', async () => {
     const { text } = await redactSecrets('export DATABASE_PASSWORD="s3cr3t-P4ssw0rd!"\n');
     assert.equal(text, 'export DATABASE_PASSWORD="[REDACTED secret-assignment secret, line 1]"\n');
