@@ -115,8 +115,9 @@ export interface SandboxHost {
   /** A private folder commands get as /tmp, the same for every command of this window. */
   readonly tempDirectory: string;
   /**
-   * Folders of this extension that commands must not see at all: the MCP endpoint's sockets and
-   * lock files (a command that read a lock file's nonce could call the tools as an agent).
+   * Folders that commands must not see at all: the MCP endpoint's sockets and lock files (a command
+   * that read a lock file's nonce could call the tools as an agent) and VS Code's extension storage
+   * roots (every window's checkpoint store, which holds .env files).
    */
   readonly privateFolders: readonly string[];
   /** An empty folder, bound read-only where a protected folder such as `.vscode` does not exist yet. */

@@ -210,11 +210,17 @@ export async function planSandbox(ctx: ToolContext, host: SandboxHost, network: 
   // What is there decides how it is hidden: a folder is covered by an empty one, anything else by /dev/null.
   for (const entry of [...sensitiveLocalPaths(ctx.workspace.home), ...host.privateFolders, ...runtime.sockets]) {
     const stat = await fs.stat(fileLocation(entry));
-    if (stat && !runtime.emptiedRuntime.some((done) => isInsideOrSame(entry, done))) {
+    // A folder that holds a workspace folder cannot be covered (the command would lose its
+    // workspace); the secrets inside the workspace are still found and hidden one by one.
+    const holdsWorkspace = writable.some((root) => isInsideOrSame(root, entry));
+    if (stat && !holdsWorkspace && !runtime.emptiedRuntime.some((done) => isInsideOrSame(entry, done))) {
       (stat.kind === 'directory' ? hiddenDirectories : hiddenFiles).push(entry);
     }
   }
   hiddenFiles.push(...scan.secrets);
+  // An entry inside a folder already hidden needs nothing more, and could not be bound there:
+  // bubblewrap cannot make its mount point in the read-only empty folder.
+  const covered = (entry: string): boolean => hiddenDirectories.some((folder) => folder !== entry && isInsideOrSame(entry, folder));
   const readOnlyMissing = scan.mustExist.filter((folder) => missing.includes(folder));
   const readOnly = byDepth([...scan.protectedEntries, ...scan.mustExist.filter((folder) => !missing.includes(folder))]);
   return {
@@ -222,8 +228,8 @@ export async function planSandbox(ctx: ToolContext, host: SandboxHost, network: 
     pinned: pinnedFolders(writable, [...readOnly, ...readOnlyMissing]),
     readOnly,
     readOnlyMissing: byDepth(readOnlyMissing),
-    hiddenDirectories,
-    hiddenFiles,
+    hiddenDirectories: hiddenDirectories.filter((folder) => !covered(folder)),
+    hiddenFiles: hiddenFiles.filter((file) => !covered(file)),
     emptiedRuntime: runtime.emptiedRuntime,
     keptRuntime: runtime.keptRuntime,
     tempDirectory: host.tempDirectory,

@@ -77,6 +77,20 @@ describe('sandbox/plan and its lease', () => {
     assert.equal(fs.existsSync(path.join(root, '.vscode')), true);
   });
 
+  it('hides a private folder inside another one once, by the outer folder (bubblewrap cannot bind inside a hidden folder)', async () => {
+    const storage = path.join(parent, 'storage');
+    const store = path.join(storage, 'window', 'checkpoints');
+    fs.mkdirSync(store, { recursive: true });
+    const nested = new MachineSandbox(RIPGREP, [storage, store]);
+    try {
+      const only = await acquireSandboxLease(testContext({ root, workspace: { home: path.join(parent, 'home') } }), nested, { sandbox: { kind: 'bubblewrap', executable: '/usr/bin/bwrap' }, network: false, cwd: root, env: {} });
+      assert.deepEqual(only.plan.hiddenDirectories, [storage]);
+      await only.release();
+    } finally {
+      nested.dispose();
+    }
+  });
+
   it('reports the protected entries that appeared after it was taken', async () => {
     const only = await lease();
     fs.writeFileSync(path.join(root, 'new.code-workspace'), '{}');
