@@ -359,10 +359,11 @@ export async function commandConfirmation(input: RunCommandInput, ctx: ToolConte
     // The run fails with the same error; asking first costs nothing and keeps the rule "nothing unapproved".
     verdict = { decision: 'ask', reasons: [error instanceof Error ? error.message : String(error)] };
   }
-  if (verdict.decision !== 'ask') {
+  const host = ctx.host.commands;
+  // A line the system cannot start is refused by run before anyone is asked: no question for it.
+  if (verdict.decision !== 'ask' || (host && argumentSizeProblem([host.shell, '-c', input.command], host.environment()))) {
     return undefined;
   }
-  const host = ctx.host.commands;
   const placement = host ? await placeFor('ask', input.permissions, ctx, host) : undefined;
   if (placement && placement.where !== 'sandbox') {
     return undefined;

@@ -10,7 +10,7 @@ import * as path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { BackgroundCommandRegistry } from '../../../../src/core/process/backgroundCommands';
 import type { ToolSettings } from '../../../../src/core/settings';
-import { runCommandTool } from '../../../../src/core/tools/runCommand';
+import { commandConfirmation, runCommandTool } from '../../../../src/core/tools/runCommand';
 import { commandWorkspace } from '../../support/commandWorkspace';
 import { callTool, resultText } from '../../support/context';
 import { RIPGREP } from '../../support/searchTree';
@@ -277,6 +277,11 @@ describe('tools/runCommand in the sandbox, against a hostile approved command', 
       assert.equal(approver.asked.length, 0);
       assert.match(text, /^ERROR The command line is 140005 bytes; the system starts no command line longer than 131071 bytes/);
       assert.match(text, /workspace_write_file/);
+    });
+
+    it('gets no chat confirmation either, since run refuses it before anything', async () => {
+      const { ctx } = workspace.setup();
+      assert.equal(await commandConfirmation({ command: `rm -f ${'a'.repeat(140_000)}` }, ctx), undefined);
     });
 
     it('leaves nothing behind: the next command finds no .vscode in a workspace that had none', async () => {
