@@ -168,18 +168,23 @@ export interface SessionSockets {
 }
 
 /**
- * The session's unix sockets: /run and $XDG_RUNTIME_DIR are emptied (the session bus, the keyring,
- * the gpg agent, the desktop's sockets live there); the ssh agent's socket is hidden where it lies
+ * The session's unix sockets: /run and $XDG_RUNTIME_DIR are emptied (the system and session
+ * buses, the keyring, the gpg agent, the Docker and Podman sockets, the desktop's sockets live there); the ssh agent's socket is hidden where it lies
  * outside them. A folder that holds a writable folder is left alone (the command needs it).
  */
 async function runtimePlan(ctx: ToolContext, env: SessionSockets, writable: readonly string[], network: boolean): Promise<Pick<SandboxPlan, 'emptiedRuntime' | 'keptRuntime'> & { sockets: string[] }> {
   const fs = ctx.host.fs;
   const emptied: string[] = [];
-  for (const folder of ['/run', env.XDG_RUNTIME_DIR]) {
-    if (!folder || !folder.startsWith('/') || emptied.some((done) => isInsideOrSame(folder, done))) {
+  // /var/run is usually a link to /run (then it is emptied once); where it is a folder of its own,
+  // the Docker socket and the like live there.
+  for (const folder of ['/run', '/var/run', env.XDG_RUNTIME_DIR]) {
+    if (!folder || !folder.startsWith('/')) {
       continue;
     }
     const real = fs.localPath(await fs.realpath(fileLocation(folder)).catch(() => fileLocation(folder))) ?? folder;
+    if (emptied.some((done) => isInsideOrSame(real, done))) {
+      continue;
+    }
     if ((await fs.stat(fileLocation(real)))?.kind === 'directory' && !writable.some((root) => isInsideOrSame(root, real))) {
       emptied.push(real);
     }

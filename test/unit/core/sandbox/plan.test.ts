@@ -91,6 +91,15 @@ describe('sandbox/plan and its lease', () => {
     }
   });
 
+  it('empties /run once (also when /var/run is a link to it) and $XDG_RUNTIME_DIR wherever it is', async () => {
+    const runtime = path.join(parent, 'runtime');
+    fs.mkdirSync(runtime);
+    const only = await acquireSandboxLease(testContext({ root, workspace: { home: path.join(parent, 'home') } }), sandbox, { sandbox: { kind: 'bubblewrap', executable: '/usr/bin/bwrap' }, network: false, cwd: root, env: { XDG_RUNTIME_DIR: runtime } });
+    const expected = [fs.realpathSync('/run'), ...(fs.realpathSync('/var/run') === fs.realpathSync('/run') ? [] : ['/var/run']), runtime];
+    assert.deepEqual(only.plan.emptiedRuntime, expected);
+    await only.release();
+  });
+
   it('reports the protected entries that appeared after it was taken', async () => {
     const only = await lease();
     fs.writeFileSync(path.join(root, 'new.code-workspace'), '{}');
