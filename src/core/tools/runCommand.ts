@@ -111,11 +111,11 @@ export const runCommandTool: Tool = defineTool<RunCommandInput>({
     // command was handed its release) when that command ends or fails to start.
     let releasedByBackground = false;
     let result: string;
-    let ranSandboxed = false;
+    let ran = false;
     try {
       const sandboxLine = placement.where === 'sandbox' ? `Sandbox: ${sandboxSummary(placement.sandbox, placement.network)}` : `Sandbox: none, it ran outside the sandbox (${placement.why})`;
       const launchEnv = { ...env, ...lease?.launch.env };
-      refuseOversized(argumentSizeProblem([...(lease?.launch.argv ?? []), host.shell, '-c', command], launchEnv), lease !== undefined);
+      refuseOversized(argumentSizeProblem([...(lease?.launch.argv ?? []), host.shell, '-c', command], launchEnv), 'with the sandbox');
       const base: BaseProcessRequest = {
         shell: host.shell,
         commandLine: command,
@@ -159,13 +159,13 @@ export const runCommandTool: Tool = defineTool<RunCommandInput>({
       }
       const hint = placement.where === 'sandbox' ? sandboxFailureHint(outcome, placement.network) : undefined;
       result = formatOutcome(outcome, status, cwd.shown, sandboxLine, hint);
-      ranSandboxed = true;
+      ran = true;
     } finally {
       if (!releasedByBackground) {
         await lease?.release();
       }
     }
-    if (lease && ranSandboxed && !verdict.readOnly) {
+    if (lease && ran && !verdict.readOnly) {
       const added = await lease.addedSince().catch(() => []);
       if (added.length) {
         result += `\n\n${describeAdded(added, ctx)}`;
@@ -175,14 +175,21 @@ export const runCommandTool: Tool = defineTool<RunCommandInput>({
   },
 });
 
-/** The ToolError for a command line the kernel would refuse, with what to do instead. */
-function refuseOversized(problem: ArgumentSizeProblem | undefined, withSandbox = false): void {
+/**
+ * The ToolError for a command line the kernel would refuse, with what to do instead. Checked
+ * twice: the line and the environment before anyone is asked, and again with the sandbox's
+ * arguments (one or more per protected or secret file of the workspace) once they are known.
+ */
+function refuseOversized(problem: ArgumentSizeProblem | undefined, stage: 'before asking' | 'with the sandbox' = 'before asking'): void {
   if (!problem) {
     return;
   }
+  if (stage === 'with the sandbox') {
+    throw new ToolError(`The command line, the sandbox's arguments (it binds every protected and secret file of the workspace) and the environment take ${problem.bytes} bytes together; the system starts no program with more than ${problem.limit}, so it was not run. Ask the user to run it themselves, or to open a smaller folder.`);
+  }
   const what = problem.kind === 'argument'
     ? `The command line is ${problem.bytes} bytes; the system starts no command line longer than ${problem.limit} bytes (Linux's limit for one argument, and the whole line is one argument of the shell)`
-    : `The command line${withSandbox ? ', the sandbox\'s arguments' : ''} and the environment take ${problem.bytes} bytes together; the system starts no program with more than ${problem.limit}`;
+    : `The command line and the environment take ${problem.bytes} bytes together; the system starts no program with more than ${problem.limit}`;
   throw new ToolError(`${what}, so it was not run and nothing was asked. Write the long text to a file with workspace_write_file and run a short command or script that reads it (e.g. \`sh ./script.sh\` or \`node ./generate.js\`).`);
 }
 
