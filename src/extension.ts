@@ -57,6 +57,23 @@ function storageDirectory(context: vscode.ExtensionContext): string {
   return storage?.fsPath ?? path.join(os.tmpdir(), 'workspace-agent-tools');
 }
 
+/**
+ * The roots of VS Code's extension storage on the extension host's disk: `<user data>/User/globalStorage`
+ * and `<user data>/User/workspaceStorage`, which hold this extension's storage for every window
+ * (and every other extension's).
+ */
+function extensionStorageRoots(context: vscode.ExtensionContext): string[] {
+  const roots: string[] = [];
+  if (context.globalStorageUri.scheme === 'file') {
+    roots.push(path.dirname(context.globalStorageUri.fsPath));
+  }
+  if (context.storageUri?.scheme === 'file') {
+    // <user data>/User/workspaceStorage/<workspace id>/<extension id>
+    roots.push(path.dirname(path.dirname(context.storageUri.fsPath)));
+  }
+  return roots;
+}
+
 export function activate(context: vscode.ExtensionContext): void {
   const approvals = new PendingApprovals();
   const activity = new ActivityLog(storageDirectory(context));
@@ -66,11 +83,13 @@ export function activate(context: vscode.ExtensionContext): void {
   const proposals = new ProposedContent();
   const fs = new VsCodeFileSystem();
   const ripgrepPath = locateRipgrep(context.extensionPath);
-  // Folders commands must never see: the MCP endpoint's (its lock files hold the nonce) and the
-  // checkpoint store (it holds every recorded file, .env files too). The sandbox hides a folder
-  // only if it exists when a command starts, so both are made now.
+  // Folders commands must never see: the MCP endpoint's (its lock files hold the nonce), and the
+  // extension storage of every window and extension (checkpoint stores hold every recorded file,
+  // .env files too; other extensions keep tokens there). The file tools, which run outside the
+  // sandbox, still read the command logs kept there. The sandbox hides a folder only if it exists
+  // when a command starts, so each is made now.
   const checkpointDirectory = path.join(storageDirectory(context), 'checkpoints');
-  const privateFolders = [runtimeFolder(), checkpointDirectory];
+  const privateFolders = [runtimeFolder(), ...extensionStorageRoots(context), checkpointDirectory];
   for (const folder of privateFolders) {
     try {
       mkdirSync(folder, { recursive: true, mode: 0o700 });

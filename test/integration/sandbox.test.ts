@@ -80,6 +80,33 @@ describe('the command sandbox (extension host)', function () {
     assert.deepEqual(fs.readdirSync(path.join(root, '.vscode')).sort(), before);
   }
 
+  it('keeps a nested repository\'s config and the extension storage of every window from an approved command', async () => {
+    const { text: first } = await invoke(TOOL, { command: 'pwd' });
+    const log = /^Full log: (\S+)/m.exec(first)?.[1] ?? assert.fail(first);
+    // <user data>/User/workspaceStorage/<window>/<extension>/command-logs/<log>
+    const storageRoot = path.dirname(path.dirname(path.dirname(path.dirname(log))));
+    const otherWindow = path.join(storageRoot, `wat-other-window-${process.pid}`);
+    const nested = path.join(scratch, 'nested', '.git');
+    fs.mkdirSync(otherWindow, { recursive: true });
+    fs.writeFileSync(path.join(otherWindow, 'checkpoint-canary'), 'other-window-canary\n');
+    fs.mkdirSync(nested, { recursive: true });
+    fs.writeFileSync(path.join(nested, 'config'), '[core]\n');
+    try {
+      await withSettings({ riskLevel: 'high' }, async () => {
+        const answered = answerNextApproval(true);
+        const { text } = await invoke(TOOL, { command: `sh -c 'cat ${otherWindow}/checkpoint-canary; echo evil >> sandbox-scratch/nested/.git/config'` });
+        await answered;
+        assert.doesNotMatch(text, /other-window-canary/);
+        assert.match(text, /checkpoint-canary: No such file or directory/);
+        assert.match(text, /config: Read-only file system/);
+        assert.equal(fs.readFileSync(path.join(nested, 'config'), 'utf8'), '[core]\n');
+      });
+    } finally {
+      fs.rmSync(otherWindow, { recursive: true, force: true });
+      fs.rmSync(path.dirname(nested), { recursive: true, force: true });
+    }
+  });
+
   describe('the network', () => {
     let server: net.Server;
     let port = 0;

@@ -2,6 +2,11 @@ import * as path from 'node:path';
 import { stricter, type GuardDecision, type GuardVerdict } from '../decisions';
 import type { EntryKind } from '../ports/fileSystem';
 import type { RiskLevel } from '../settings';
+import { isExecutionConfigPath, isSecretFile, sensitiveLocalPaths } from './protectedNames';
+
+// The secret and execution-config names live in protectedNames.ts (one table for the guard and the
+// sandbox); re-exported for the callers that always took them from here.
+export { isExecutionConfigPath, isSecretFile, sensitiveLocalPaths };
 
 /** What a call does to a path: read it, write it (create, modify, delete, move), or apply a patch. */
 export type GuardAccess = 'read' | 'write' | 'patch';
@@ -44,8 +49,6 @@ interface GuardRule {
 
 const SYSTEM_READ_ROOTS = ['/proc', '/sys', '/dev'];
 const SYSTEM_WRITE_ROOTS = ['/etc', '/usr', '/boot', '/sbin', '/bin', '/lib', '/proc', '/sys', '/dev'];
-const SENSITIVE_SYSTEM_FILES = ['/etc/shadow', '/etc/gshadow', '/etc/sudoers'];
-const SENSITIVE_HOME_DIRS = ['.ssh', '.gnupg', '.aws', '.config/gcloud'];
 const SHELL_STARTUP_FILES = ['.bashrc', '.bash_profile', '.profile', '.zshrc', '.zprofile'];
 
 function under(p: string, root: string): boolean {
@@ -65,21 +68,6 @@ function folded(p: string): string {
   return p.toLowerCase();
 }
 
-/** `.env` and its variants such as `.env.local`, but not the committed templates. */
-function isDotEnvFile(p: string): boolean {
-  const name = folded(path.posix.basename(p));
-  if (name === '.env') {
-    return true;
-  }
-  return name.startsWith('.env.') && !/\.(example|sample|template|dist|defaults)$/.test(name);
-}
-
-/** Files whose contents are secrets wherever they are: `.env` variants and netrc. */
-export function isSecretFile(p: string): boolean {
-  const name = folded(path.posix.basename(p));
-  return isDotEnvFile(p) || name === '.netrc' || name === '_netrc';
-}
-
 function isSensitiveForRead(facts: GuardFacts): boolean {
   if (isSecretFile(facts.path)) {
     return true;
@@ -88,51 +76,11 @@ function isSensitiveForRead(facts: GuardFacts): boolean {
     return false;
   }
   const target = folded(facts.path);
-  if (SENSITIVE_SYSTEM_FILES.some((file) => under(target, file))) {
-    return true;
-  }
-  return SENSITIVE_HOME_DIRS.some((dir) => under(target, folded(path.posix.join(facts.home, dir))));
+  return sensitiveLocalPaths(facts.home).some((entry) => under(target, folded(entry)));
 }
 
 function isSensitiveForWrite(facts: GuardFacts): boolean {
   return isSensitiveForRead(facts) || (facts.local && SHELL_STARTUP_FILES.some((file) => folded(facts.path) === folded(path.posix.join(facts.home, file))));
-}
-
-/** Files in VS Code's user data folders (`User`, `User/profiles/<id>`, a server's `Machine`) that VS Code obeys. */
-const USER_CONFIG_FILES = new Set(['settings.json', 'tasks.json', 'keybindings.json', 'mcp.json', 'launch.json']);
-/** Folders whose `extensions` subfolder holds installed extensions, which VS Code runs. */
-const EXTENSION_HOMES = new Set(['.vscode', '.vscode-insiders', '.vscode-server', '.vscode-server-insiders', '.vscode-oss', '.cursor', 'code-server']);
-
-/**
- * Files whose contents VS Code, git or this extension execute or obey: writing them can run code
- * or widen what the agent may do, so a write always asks, whatever the risk level. That covers the
- * user settings, where this extension's own settings live.
- */
-export function isExecutionConfigPath(p: string): boolean {
-  const parts = components(folded(p));
-  const name = parts[parts.length - 1] ?? '';
-  const parent = parts[parts.length - 2] ?? '';
-  if (parent === '.vscode' && name.endsWith('.json')) {
-    return true;
-  }
-  // <user data>/User/settings.json, .../User/profiles/<id>/tasks.json, .../Machine/settings.json
-  const userDataFolder = parent === 'user' || parent === 'machine' || (parts[parts.length - 3] === 'profiles' && parts[parts.length - 4] === 'user');
-  if (USER_CONFIG_FILES.has(name) && userDataFolder) {
-    return true;
-  }
-  const extensionsIndex = parts.indexOf('extensions');
-  if (extensionsIndex > 0 && extensionsIndex < parts.length - 1 && EXTENSION_HOMES.has(parts[extensionsIndex - 1])) {
-    return true;
-  }
-  if (name.endsWith('.code-workspace')) {
-    return true;
-  }
-  const gitIndex = parts.lastIndexOf('.git');
-  if (gitIndex !== -1) {
-    const inside = parts.slice(gitIndex + 1);
-    return inside[0] === 'hooks' || (inside.length === 1 && inside[0] === 'config');
-  }
-  return name === '.gitconfig' || name === '.gitmodules' || name === '.gitattributes';
 }
 
 const ALL: Record<RiskLevel, GuardDecision> = { low: 'deny', medium: 'deny', high: 'deny' };
@@ -256,12 +204,4 @@ export function evaluateGuard(facts: GuardFacts, level: RiskLevel): GuardVerdict
 export function denialMessage(verdict: GuardVerdict, declinedByUser = false): string {
   const who = declinedByUser ? ' The user declined when asked.' : '';
   return `Denied by ${verdict.rule ?? 'guard'}: ${verdict.reason}${who} Suggestion: ${verdict.suggestion}`;
-}
-
-/**
- * The read-sensitive paths of the table that exist outside any workspace, for the command sandbox
- * to hide: folders in the home folder, the system's secret files and the home's netrc.
- */
-export function sensitiveLocalPaths(home: string): string[] {
-  return [...SENSITIVE_HOME_DIRS.map((dir) => path.posix.join(home, dir)), ...SENSITIVE_SYSTEM_FILES, path.posix.join(home, '.netrc'), path.posix.join(home, '_netrc')];
 }

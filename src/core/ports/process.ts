@@ -95,35 +95,41 @@ export type SandboxAvailability =
   | { readonly kind: 'none'; readonly reason: string };
 
 /** The machine side of the command sandbox: what exists, where secrets are, the folders it binds. */
+/** What SandboxHost.acquireMountPoints holds for one command. */
+export interface MountPointLease {
+  /** The folders that do not exist as real folders: bind them from the empty folder. */
+  readonly missing: readonly string[];
+  /** Lets go of the folders; safe to call more than once. */
+  release(): Promise<void>;
+}
+
 export interface SandboxHost {
   /** What this machine offers; `bubblewrapPath` is the user's setting (empty: the system's bwrap). Tried once per path. */
   availability(bubblewrapPath: string): Promise<SandboxAvailability>;
   /**
-   * Every file under the folders whose name the guard treats as secret (`.env` variants, netrc),
-   * ignore files disregarded; undefined when the folders could not be searched in time.
+   * Every file under the folders that one of the ripgrep globs selects (`--files`, hidden and
+   * ignored files included, names compared in any case); undefined when the folders could not be
+   * searched in time, because then the sandbox could not promise to hide or protect what it missed.
    */
-  findSecretFiles(folders: readonly string[], token: CancellationSignal): Promise<string[] | undefined>;
+  listFiles(folders: readonly string[], globs: readonly string[], token: CancellationSignal): Promise<string[] | undefined>;
   /** A private folder commands get as /tmp, the same for every command of this window. */
   readonly tempDirectory: string;
   /**
-   * Folders of this extension that commands must not see at all: the MCP endpoint's sockets and
-   * lock files (a command that read a lock file's nonce could call the tools as an agent).
+   * Folders that commands must not see at all: the MCP endpoint's sockets and lock files (a command
+   * that read a lock file's nonce could call the tools as an agent) and VS Code's extension storage
+   * roots (every window's checkpoint store, which holds .env files).
    */
   readonly privateFolders: readonly string[];
   /** An empty folder, bound read-only where a protected folder such as `.vscode` does not exist yet. */
   readonly emptyDirectory: string;
   /**
-   * Holds protected folders (`.vscode`, `.git/hooks`) for one command, from before they are looked
-   * at until `releaseMountPoints`: a folder the sandbox made as a mount point is not removed while
-   * any command holds it, so commands that overlap never lose the folder they bind.
+   * Holds, for one command, the protected folders the sandbox binds even where they are missing
+   * (`.vscode`, a repository's `hooks`), and says which are missing (or exist only as another
+   * command's mount point): bubblewrap makes those as mount points. `release` (idempotent) lets go;
+   * a mount point nobody holds any more is removed if it is still empty. The caller releases in a
+   * `finally`, or when a background command ends.
    */
-  holdMountPoints(folders: readonly string[]): void;
-  /** True when the folder exists only because the sandbox made it as a mount point. */
-  isMountPoint(folder: string): boolean;
-  /** Records folders a command will make as mount points because they did not exist. */
-  markMountPoints(folders: readonly string[]): void;
-  /** Lets go of held folders; a mount point nobody holds any more is removed if it is still empty. */
-  releaseMountPoints(folders: readonly string[]): Promise<void>;
+  acquireMountPoints(folders: readonly string[]): MountPointLease;
 }
 
 /** What workspace_run_command needs from the host: a shell, an environment, a place for logs, a terminal, a runner, a sandbox. */

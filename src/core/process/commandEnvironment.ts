@@ -2,16 +2,19 @@
  * The environment a command runs in: the extension host's, minus what only makes sense inside the
  * editor, plus everything that turns prompts, pagers and colours off. CI is left alone: it changes
  * more than interactivity (some builds fail on warnings under CI), and with no TTY on stdout the
- * watch modes of test runners stay off anyway.
+ * watch modes of test runners stay off anyway. `isWritable` says which PATH entries a command
+ * could write to (they are dropped).
  */
-export function nonInteractiveEnvironment(base: Readonly<Record<string, string | undefined>>): Record<string, string | undefined> {
+export function nonInteractiveEnvironment(base: Readonly<Record<string, string | undefined>>, isWritable: (folder: string) => boolean = () => false): Record<string, string | undefined> {
   const env: Record<string, string | undefined> = { ...base };
   // Electron's flag would make any Electron app (the `code` CLI included) behave as plain Node.
   delete env.ELECTRON_RUN_AS_NODE;
   delete env.FORCE_COLOR;
   delete env.CLICOLOR_FORCE;
-  // Empty or relative PATH entries would make `ls` mean a file of the workspace named ls.
-  const searchPath = (env.PATH ?? '').split(':').filter((entry) => entry.startsWith('/'));
+  // Empty or relative PATH entries would make `ls` mean a file of the workspace named ls; an entry a
+  // command can write (a workspace folder, /tmp) would let one command plant the `gzip` that a
+  // later command which runs without asking (`rg -z`) starts by name.
+  const searchPath = (env.PATH ?? '').split(':').filter((entry) => entry.startsWith('/') && !isWritable(entry));
   env.PATH = searchPath.length ? searchPath.join(':') : '/usr/local/bin:/usr/bin:/bin';
   return {
     ...env,

@@ -1,6 +1,8 @@
 // The sandbox plan as bubblewrap arguments (Linux). Order matters: later mounts cover earlier ones,
-// so the root is bound read-only first, then /tmp, then the writable folders, then what stays
-// read-only inside them, and the secrets last, so no bind can uncover them.
+// so the root is bound read-only first, then the session's runtime folders are emptied (and what
+// name resolution needs bound back), then /tmp, the writable folders, the pinned folders inside
+// them (shallowest first), what stays read-only inside them, and the secrets last, so no bind can
+// uncover them.
 import type { SandboxPlan } from './plan';
 
 /** The argv that runs the rest of the command line (the shell and its arguments) inside bubblewrap. */
@@ -13,12 +15,25 @@ export function bubblewrapLauncher(executable: string, plan: SandboxPlan, cwd: s
     '--ro-bind', '/', '/',
     '--dev', '/dev',
     '--proc', '/proc',
-    '--bind', plan.tempDirectory, '/tmp',
   ];
+  for (const folder of plan.emptiedRuntime) {
+    args.push('--tmpfs', folder);
+  }
+  for (const folder of plan.keptRuntime) {
+    args.push('--ro-bind', folder, folder);
+  }
+  for (const folder of plan.emptiedRuntime) {
+    args.push('--remount-ro', folder);
+  }
+  args.push('--bind', plan.tempDirectory, '/tmp');
   if (!plan.network) {
     args.push('--unshare-net');
   }
   for (const folder of plan.writable) {
+    args.push('--bind', folder, folder);
+  }
+  // A mount point cannot be renamed or removed: the path to every protected entry stays put.
+  for (const folder of plan.pinned) {
     args.push('--bind', folder, folder);
   }
   for (const entry of plan.readOnly) {

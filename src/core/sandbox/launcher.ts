@@ -1,4 +1,5 @@
 // How a command line is wrapped for the sandbox this machine has.
+import { describeProtected, describeSecrets } from '../guard/protectedNames';
 import type { SandboxAvailability } from '../ports/process';
 import { bubblewrapLauncher } from './bubblewrap';
 import type { SandboxPlan } from './plan';
@@ -21,5 +22,5 @@ export function sandboxLaunch(availability: Exclude<SandboxAvailability, { kind:
 /** The sandbox's name and what it allows, for results and questions. */
 export function sandboxSummary(availability: Exclude<SandboxAvailability, { kind: 'none' }>, network: boolean): string {
   const name = availability.kind === 'bubblewrap' ? 'bubblewrap' : 'macOS sandbox-exec';
-  return `${name}: writes only in the workspace folders and a private /tmp; .git/config, .git/hooks, .vscode and *.code-workspace read-only; secrets (~/.ssh, ~/.aws, .env ...) hidden; ${network ? 'network on' : 'no network'}`;
+  return `${name}: writes only in the workspace folders and a private /tmp; ${describeProtected('brief')} read-only; secrets (${describeSecrets()}) and the session's sockets hidden; ${network ? 'network on' : 'no network'}`;
 }

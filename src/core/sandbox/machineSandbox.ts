@@ -1,13 +1,13 @@
 // The machine side of the command sandbox (an adapter: it runs programs and touches the disk):
-// finds bubblewrap or sandbox-exec and tries it once, finds the workspace's secret files with
-// ripgrep, and owns the private /tmp and the empty folder the sandbox binds.
+// finds bubblewrap or sandbox-exec and tries it once, lists the workspace's secret and protected
+// files with ripgrep, owns the private /tmp and the empty folder the sandbox binds, and keeps count
+// of the mount points bubblewrap makes for folders that were missing.
 import { execFile } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmdirSync, rmSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { CancellationSignal } from '../errors';
-import type { SandboxAvailability, SandboxHost } from '../ports/process';
-import { isSecretFile } from '../guard/rules';
+import type { MountPointLease, SandboxAvailability, SandboxHost } from '../ports/process';
 import { runRipgrep } from '../search/ripgrep/run';
 
 /** Where bubblewrap is when the user names no path. */
@@ -54,14 +54,11 @@ async function probeSeatbelt(): Promise<SandboxAvailability> {
   return probe.code === 0 ? { kind: 'seatbelt', executable: SANDBOX_EXEC } : { kind: 'none', reason: `sandbox-exec does not work here: ${probe.stderr}` };
 }
 
-/** The ripgrep globs of the guard's secret names; isSecretFile then drops the templates. */
-const SECRET_GLOBS = ['.env', '.env.*', '.netrc', '_netrc'];
-
 export class MachineSandbox implements SandboxHost {
   /** The window's folder holding tmp/ and empty/, made when the first sandboxed command needs it. */
   private base: string | undefined;
   private readonly probes = new Map<string, Promise<SandboxAvailability>>();
-  /** How many commands hold each protected folder (see holdMountPoints). */
+  /** How many commands hold each protected folder (see acquireMountPoints). */
   private readonly holds = new Map<string, number>();
   /** Protected folders that exist only as the sandbox's mount points. */
   private readonly madeMountPoints = new Set<string>();
@@ -105,14 +102,14 @@ export class MachineSandbox implements SandboxHost {
     return probe;
   }
 
-  async findSecretFiles(folders: readonly string[], token: CancellationSignal): Promise<string[] | undefined> {
+  async listFiles(folders: readonly string[], globs: readonly string[], token: CancellationSignal): Promise<string[] | undefined> {
     if (folders.length === 0) {
       return [];
     }
     if (!this.ripgrepPath) {
       return undefined;
     }
-    const args = ['--files', '--hidden', '--no-ignore', '--no-config', '--no-messages', '--glob-case-insensitive', ...SECRET_GLOBS.flatMap((glob) => ['--glob', glob]), '--glob', '!.git', '--null', ...folders];
+    const args = ['--files', '--hidden', '--no-ignore', '--no-config', '--no-messages', '--glob-case-insensitive', ...globs.flatMap((glob) => ['--glob', glob]), '--null', ...folders];
     let output = '';
     const clock = { now: () => Date.now() };
     const run = await runRipgrep(this.ripgrepPath, folders[0], args, { token, clock, deadline: clock.now() + SECRET_SEARCH_MS }, (chunk) => {
@@ -122,24 +119,34 @@ export class MachineSandbox implements SandboxHost {
     if (run.timedOut || (run.exitCode !== 0 && run.exitCode !== 1)) {
       return undefined;
     }
-    return output.split('\0').filter((file) => file !== '' && isSecretFile(file.toLowerCase()));
+    return output.split('\0').filter((file) => file !== '');
   }
 
-  holdMountPoints(folders: readonly string[]): void {
-    for (const folder of folders) {
+  acquireMountPoints(folders: readonly string[]): MountPointLease {
+    // Held, looked at and marked in one synchronous step: no other command's release can remove a
+    // folder between the look and the hold.
+    const held = [...new Set(folders)];
+    const missing: string[] = [];
+    for (const folder of held) {
       this.holds.set(folder, (this.holds.get(folder) ?? 0) + 1);
+      if (this.madeMountPoints.has(folder) || !existsSync(folder)) {
+        this.madeMountPoints.add(folder);
+        missing.push(folder);
+      }
     }
+    let released = false;
+    return {
+      missing,
+      release: async () => {
+        if (!released) {
+          released = true;
+          this.releaseMountPoints(held);
+        }
+      },
+    };
   }
 
-  isMountPoint(folder: string): boolean {
-    return this.madeMountPoints.has(folder);
-  }
-
-  markMountPoints(folders: readonly string[]): void {
-    folders.forEach((folder) => this.madeMountPoints.add(folder));
-  }
-
-  async releaseMountPoints(folders: readonly string[]): Promise<void> {
+  private releaseMountPoints(folders: readonly string[]): void {
     for (const folder of folders) {
       const holds = (this.holds.get(folder) ?? 1) - 1;
       if (holds > 0) {

@@ -1,28 +1,38 @@
-// What a sandboxed command may touch, worked out from the guard's table before each run: the
-// folders writes may use, the execution-config files inside them that stay read-only, and the
-// secrets that cannot be read. bubblewrap.ts and seatbelt.ts turn the plan into a launcher.
+// What a sandboxed command may touch, worked out from the guard's table of protected and secret
+// names (guard/protectedNames.ts) before each run: the folders writes may use, the execution
+// config inside them that stays read-only (at any depth), the folders pinned so no protected path
+// can be renamed away and replaced, and the secrets and sockets that cannot be reached.
+// bubblewrap.ts and seatbelt.ts turn the plan into a launcher; lease.ts holds it for one run.
 import * as path from 'node:path';
 import type { ToolContext } from '../context';
 import { ToolError } from '../errors';
-import { fileLocation, joinLocation, type Location } from '../location';
+import { fileLocation, type Location } from '../location';
 import type { SandboxHost } from '../ports/process';
 import { resolveRoots } from '../guard/judgeLocation';
-import { sensitiveLocalPaths } from '../guard/rules';
+import { GIT_DIRECTORY_CONFIG, GIT_DIRECTORY_MARKER, isGitDirectoryName, isSecretFile, protectedEntryOf, sensitiveLocalPaths, workspaceScanGlobs } from '../guard/protectedNames';
 
 /** Everything a launcher needs; paths are absolute on the extension host's disk. */
 export interface SandboxPlan {
   /** The folders writes may use (the workspace folders, or allowedWritePaths), symlinks resolved. */
   readonly writable: readonly string[];
-  /** Existing execution-config files and folders inside them: `.git/config`, `.git/hooks`, `.vscode`, `*.code-workspace`. */
+  /**
+   * Folders inside the writable ones bound onto themselves, shallowest first: every folder between
+   * a writable folder and a protected entry. A mount point cannot be renamed or removed (EBUSY),
+   * so no protected path can be moved away and replaced (`mv .git x && mkdir .git`).
+   */
+  readonly pinned: readonly string[];
+  /** Existing execution config inside the writable folders, at any depth (see protectedNames.ts). */
   readonly readOnly: readonly string[];
-  /** Protected folders that do not exist yet (`.vscode`, `.git/hooks`): bound read-only to an empty folder. */
+  /** Protected folders that do not exist yet (`.vscode`, a repository's `hooks`): bound read-only to an empty folder. */
   readonly readOnlyMissing: readonly string[];
-  /** The protected folders this command holds (SandboxHost.holdMountPoints), to release after the run. */
-  readonly heldFolders: readonly string[];
-  /** Secret folders (in the home folder), shown empty and read-only. */
+  /** Secret folders (in the home folder, the extension's storage), shown empty and read-only. */
   readonly hiddenDirectories: readonly string[];
-  /** Secret files (system files, netrc, `.env` variants in the workspace), shown empty. */
+  /** Secret files (system files, home credentials, `.env` and the like in the workspace) and agent sockets, shown as /dev/null. */
   readonly hiddenFiles: readonly string[];
+  /** Folders of the session's unix sockets (/run, $XDG_RUNTIME_DIR), replaced by an empty tmpfs before anything else is bound. */
+  readonly emptiedRuntime: readonly string[];
+  /** Folders under an emptied one bound back read-only: the folder of /etc/resolv.conf's target, for commands with the network. */
+  readonly keptRuntime: readonly string[];
   /** The private folder the command gets as /tmp. */
   readonly tempDirectory: string;
   /** An empty folder to bind where a protected folder is missing. */
@@ -31,49 +41,112 @@ export interface SandboxPlan {
   readonly network: boolean;
 }
 
-/**
- * Files and folders of a workspace folder's top level that VS Code or git obey. The two folders a
- * command may find missing are held first (see SandboxHost.holdMountPoints), then looked at: one
- * that is missing, or exists only as another command's mount point, is bound from the empty folder.
- */
-async function protectedEntries(ctx: ToolContext, host: SandboxHost, root: Location, rootPath: string): Promise<{ existing: string[]; missing: string[]; held: string[] }> {
+/** What the walk of the writable folders found, before the missing folders are held. */
+export interface WorkspaceScan {
+  readonly secrets: readonly string[];
+  /** Existing protected files and folders. */
+  readonly protectedEntries: readonly string[];
+  /** Protected folders that must exist as mount points even when missing: each root's `.vscode`, each repository's `hooks`. */
+  readonly mustExist: readonly string[];
+}
+
+function isInsideOrSame(child: string, parent: string): boolean {
+  return child === parent || child.startsWith(parent.endsWith('/') ? parent : `${parent}/`);
+}
+
+/** True when a folder holds a git directory's marks: HEAD, and objects and refs or a commondir. */
+async function isGitDirectory(ctx: ToolContext, folder: string): Promise<boolean> {
   const fs = ctx.host.fs;
-  const existing: string[] = [];
-  const entries = await fs.readDirectory(root).catch(() => []);
-  for (const entry of entries) {
-    if (entry.name.toLowerCase().endsWith('.code-workspace')) {
-      existing.push(path.posix.join(rootPath, entry.name));
-    }
+  const at = (name: string): Location => fileLocation(path.posix.join(folder, name));
+  if ((await fs.stat(at(GIT_DIRECTORY_MARKER)))?.kind !== 'file') {
+    return false;
   }
-  const folders = [entries.find((entry) => entry.name.toLowerCase() === '.vscode')?.name ?? '.vscode'];
-  if (entries.some((entry) => entry.name === '.git')) {
-    const git = await fs.stat(joinLocation(root, '.git'));
-    if (git?.kind === 'directory') {
-      if (await fs.stat(joinLocation(root, '.git/config'))) {
-        existing.push(path.posix.join(rootPath, '.git', 'config'));
-      }
-      folders.push('.git/hooks');
-    } else {
-      // A `.git` file points git at another repository; rewriting it would redirect git.
-      existing.push(path.posix.join(rootPath, '.git'));
-    }
+  if ((await fs.stat(at('commondir')))?.kind === 'file') {
+    return true;
   }
-  const held = folders.map((folder) => path.posix.join(rootPath, folder));
-  host.holdMountPoints(held);
-  const missing: string[] = [];
-  for (const [index, folder] of folders.entries()) {
-    const there = await fs.stat(joinLocation(root, folder));
-    (there && !host.isMountPoint(held[index]) ? existing : missing).push(held[index]);
-  }
-  host.markMountPoints(missing);
-  return { existing, missing, held };
+  return (await fs.stat(at('objects')))?.kind === 'directory' && (await fs.stat(at('refs')))?.kind === 'directory';
 }
 
 /**
- * The plan for one command. Throws a ToolError when the workspace could not be searched for
- * secret files in time, because then the sandbox could not promise to hide them.
+ * One ripgrep walk of the writable folders with the table's globs: the secret files, the protected
+ * files and folders at any depth, and the git directories (by their HEAD: nested repositories,
+ * submodules' git directories, bare repositories of any name), whose config, hooks and the rest of
+ * GIT_DIRECTORY_CONFIG are then looked up. Throws a ToolError when the walk did not finish in time.
  */
-export async function planSandbox(ctx: ToolContext, host: SandboxHost, network: boolean): Promise<SandboxPlan> {
+export async function scanWorkspace(ctx: ToolContext, host: SandboxHost, writable: readonly string[]): Promise<WorkspaceScan> {
+  const fs = ctx.host.fs;
+  const files = await host.listFiles(writable, workspaceScanGlobs(), ctx.call.token);
+  if (!files) {
+    throw new ToolError('The sandbox could not be prepared: searching the workspace for secret files (.env) and protected files (.git/config, .vscode) took too long. Ask the user to run the command, or to open a smaller folder.');
+  }
+  const secrets: string[] = [];
+  const entries = new Set<string>();
+  const gitDirectories = new Set<string>();
+  for (const file of files) {
+    const root = writable.find((folder) => isInsideOrSame(file, folder));
+    if (!root) {
+      continue;
+    }
+    if (isSecretFile(file)) {
+      secrets.push(file);
+    }
+    const entry = protectedEntryOf(file, root);
+    if (entry) {
+      entries.add(entry);
+    }
+    if (path.posix.basename(file) === GIT_DIRECTORY_MARKER && (await isGitDirectory(ctx, path.posix.dirname(file)))) {
+      gitDirectories.add(path.posix.dirname(file));
+    }
+  }
+  const mustExist: string[] = [];
+  for (const root of writable) {
+    const rootEntries = await fs.readDirectory(fileLocation(root)).catch(() => []);
+    mustExist.push(path.posix.join(root, rootEntries.find((entry) => entry.name.toLowerCase() === '.vscode')?.name ?? '.vscode'));
+    // A workspace folder's own `.git` folder counts by its name, as the guard's table says.
+    const git = rootEntries.find((entry) => isGitDirectoryName(entry.name) && entry.name.toLowerCase() === '.git');
+    if (git && (await fs.stat(fileLocation(path.posix.join(root, git.name))))?.kind === 'directory') {
+      gitDirectories.add(path.posix.join(root, git.name));
+    }
+  }
+  for (const gitDirectory of gitDirectories) {
+    for (const row of GIT_DIRECTORY_CONFIG) {
+      const entry = path.posix.join(gitDirectory, row.name);
+      if (row.name === 'hooks') {
+        mustExist.push(entry);
+      } else if (await fs.stat(fileLocation(entry))) {
+        entries.add(entry);
+      }
+    }
+  }
+  const protectedEntries = [...entries].filter((entry) => !mustExist.includes(entry));
+  // A folder inside an entry that is bound read-only anyway (a linked worktree's git directory in
+  // `worktrees/`) cannot be made as a mount point there, and needs none.
+  const insideReadOnly = (folder: string): boolean => protectedEntries.some((entry) => folder !== entry && isInsideOrSame(folder, entry));
+  return { secrets, protectedEntries, mustExist: [...new Set(mustExist)].filter((folder) => !insideReadOnly(folder)) };
+}
+
+/** The folders strictly between a writable folder and each entry: bound onto themselves so none can be renamed. */
+export function pinnedFolders(writable: readonly string[], entries: readonly string[]): string[] {
+  const pinned = new Set<string>();
+  for (const entry of entries) {
+    const root = writable.find((folder) => isInsideOrSame(entry, folder) && entry !== folder);
+    if (!root) {
+      continue;
+    }
+    for (let folder = path.posix.dirname(entry); folder !== root && isInsideOrSame(folder, root); folder = path.posix.dirname(folder)) {
+      pinned.add(folder);
+    }
+  }
+  return byDepth([...pinned]);
+}
+
+/** Shallowest first, so a later bind never covers an earlier one inside it. */
+export function byDepth(paths: readonly string[]): string[] {
+  return [...new Set(paths)].sort((a, b) => a.split('/').length - b.split('/').length || a.localeCompare(b));
+}
+
+/** The folders the writable roots resolve to, on the local disk. */
+export async function writableFolders(ctx: ToolContext): Promise<string[]> {
   const fs = ctx.host.fs;
   const roots = (await resolveRoots('write', ctx)).filter((root) => root.scheme === 'file');
   const writable: string[] = [];
@@ -84,29 +157,88 @@ export async function planSandbox(ctx: ToolContext, host: SandboxHost, network: 
       writable.push(rootPath);
     }
   }
-  const secrets = await host.findSecretFiles(writable, ctx.call.token);
-  if (!secrets) {
-    throw new ToolError('The sandbox could not be prepared: searching the workspace for secret files (.env) took too long.');
+  return writable;
+}
+
+/** What the command's environment says about the session's sockets. */
+export interface SessionSockets {
+  readonly XDG_RUNTIME_DIR?: string;
+  readonly SSH_AUTH_SOCK?: string;
+  readonly GNUPGHOME?: string;
+}
+
+/**
+ * The session's unix sockets: /run and $XDG_RUNTIME_DIR are emptied (the system and session
+ * buses, the keyring, the gpg agent, the Docker and Podman sockets, the desktop's sockets live there); the ssh agent's socket is hidden where it lies
+ * outside them. A folder that holds a writable folder is left alone (the command needs it).
+ */
+async function runtimePlan(ctx: ToolContext, env: SessionSockets, writable: readonly string[], network: boolean): Promise<Pick<SandboxPlan, 'emptiedRuntime' | 'keptRuntime'> & { sockets: string[] }> {
+  const fs = ctx.host.fs;
+  const emptied: string[] = [];
+  // /var/run is usually a link to /run (then it is emptied once); where it is a folder of its own,
+  // the Docker socket and the like live there.
+  for (const folder of ['/run', '/var/run', env.XDG_RUNTIME_DIR]) {
+    if (!folder || !folder.startsWith('/')) {
+      continue;
+    }
+    const real = fs.localPath(await fs.realpath(fileLocation(folder)).catch(() => fileLocation(folder))) ?? folder;
+    if (emptied.some((done) => isInsideOrSame(real, done))) {
+      continue;
+    }
+    if ((await fs.stat(fileLocation(real)))?.kind === 'directory' && !writable.some((root) => isInsideOrSame(root, real))) {
+      emptied.push(real);
+    }
   }
+  const kept: string[] = [];
+  if (network) {
+    // systemd-resolved and NetworkManager keep resolv.conf under /run: without it no name resolves.
+    const resolv = fs.localPath(await fs.realpath(fileLocation('/etc/resolv.conf')).catch(() => fileLocation('/etc/resolv.conf')));
+    const folder = resolv ? path.posix.dirname(resolv) : undefined;
+    if (folder && emptied.some((done) => isInsideOrSame(folder, done) && folder !== done)) {
+      kept.push(folder);
+    }
+  }
+  const sockets: string[] = [];
+  const agent = env.SSH_AUTH_SOCK;
+  if (agent && agent.startsWith('/') && !emptied.some((done) => isInsideOrSame(agent, done)) && (await fs.stat(fileLocation(agent)))) {
+    sockets.push(agent);
+  }
+  return { emptiedRuntime: emptied, keptRuntime: kept, sockets };
+}
+
+/** The plan for one command, once its missing protected folders are known (see lease.ts). */
+export async function planSandbox(ctx: ToolContext, host: SandboxHost, network: boolean, env: SessionSockets, writable: readonly string[], scan: WorkspaceScan, missing: readonly string[]): Promise<SandboxPlan> {
+  const fs = ctx.host.fs;
   const hiddenDirectories: string[] = [];
   const hiddenFiles: string[] = [];
+  const runtime = await runtimePlan(ctx, env, writable, network);
   // What is there decides how it is hidden: a folder is covered by an empty one, anything else by /dev/null.
-  for (const entry of [...sensitiveLocalPaths(ctx.workspace.home), ...host.privateFolders]) {
+  for (const entry of [...sensitiveLocalPaths(ctx.workspace.home), ...host.privateFolders, ...runtime.sockets]) {
     const stat = await fs.stat(fileLocation(entry));
-    if (stat) {
+    // A folder that holds a workspace folder cannot be covered (the command would lose its
+    // workspace); the secrets inside the workspace are still found and hidden one by one.
+    const holdsWorkspace = writable.some((root) => isInsideOrSame(root, entry));
+    if (stat && !holdsWorkspace && !runtime.emptiedRuntime.some((done) => isInsideOrSame(entry, done))) {
       (stat.kind === 'directory' ? hiddenDirectories : hiddenFiles).push(entry);
     }
   }
-  hiddenFiles.push(...secrets);
-  // Last, so nothing can fail between holding the protected folders and the caller's release.
-  const readOnly: string[] = [];
-  const readOnlyMissing: string[] = [];
-  const heldFolders: string[] = [];
-  for (const rootPath of writable) {
-    const entries = await protectedEntries(ctx, host, fileLocation(rootPath), rootPath);
-    readOnly.push(...entries.existing);
-    readOnlyMissing.push(...entries.missing);
-    heldFolders.push(...entries.held);
-  }
-  return { writable, readOnly, readOnlyMissing, heldFolders, hiddenDirectories, hiddenFiles, tempDirectory: host.tempDirectory, emptyDirectory: host.emptyDirectory, network };
+  hiddenFiles.push(...scan.secrets);
+  // An entry inside a folder already hidden needs nothing more, and could not be bound there:
+  // bubblewrap cannot make its mount point in the read-only empty folder.
+  const covered = (entry: string): boolean => hiddenDirectories.some((folder) => folder !== entry && isInsideOrSame(entry, folder));
+  const readOnlyMissing = scan.mustExist.filter((folder) => missing.includes(folder));
+  const readOnly = byDepth([...scan.protectedEntries, ...scan.mustExist.filter((folder) => !missing.includes(folder))]);
+  return {
+    writable,
+    pinned: pinnedFolders(writable, [...readOnly, ...readOnlyMissing]),
+    readOnly,
+    readOnlyMissing: byDepth(readOnlyMissing),
+    hiddenDirectories: hiddenDirectories.filter((folder) => !covered(folder)),
+    hiddenFiles: hiddenFiles.filter((file) => !covered(file)),
+    emptiedRuntime: runtime.emptiedRuntime,
+    keptRuntime: runtime.keptRuntime,
+    tempDirectory: host.tempDirectory,
+    emptyDirectory: host.emptyDirectory,
+    network,
+  };
 }

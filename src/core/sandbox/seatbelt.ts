@@ -2,7 +2,9 @@
 // that matches an operation wins, so the profile goes from broad to narrow: allow, then forbid
 // every write, then allow the writable folders, then forbid the protected files inside them, then
 // forbid reading secrets. Seatbelt matches by pattern, so inside the workspace the protected and
-// secret names are matched at every depth and in any letter case (APFS ignores case), not listed.
+// secret names of guard/protectedNames.ts are matched at every depth and in any letter case (APFS
+// ignores case), not listed: a protected path moved away and made again is matched again.
+import { seatbeltProtectedPatterns, seatbeltSecretPatterns, seatbeltTemplatePattern } from '../guard/protectedNames';
 import type { SandboxPlan } from './plan';
 
 /** A string literal of the profile language: backslashes and quotes escaped. */
@@ -15,19 +17,7 @@ function regexLiteral(pattern: string): string {
   return `#"${pattern}"`;
 }
 
-/** A regex that matches the name in either case, e.g. `.env` -> `\.[eE][nN][vV]`. */
-function anyCase(name: string): string {
-  return [...name].map((char) => (/[a-z]/i.test(char) ? `[${char.toLowerCase()}${char.toUpperCase()}]` : `\\${char}`)).join('');
-}
-
 const DEVICES = ['/dev/null', '/dev/zero', '/dev/tty', '/dev/stdout', '/dev/stderr'];
-
-/** The execution-config names of the guard inside a workspace folder, as path-suffix regexes. */
-const PROTECTED_SUFFIXES = [`/${anyCase('.git')}/${anyCase('config')}$`, `/${anyCase('.git')}/${anyCase('hooks')}(/|$)`, `/${anyCase('.vscode')}(/|$)`, `${anyCase('.code-workspace')}$`];
-
-/** `.env` variants and netrc, wherever they are; the committed templates are read again below. */
-const SECRET_SUFFIXES = [`/${anyCase('.env')}(\\.[^/]*)?$`, `/[._]${anyCase('netrc')}$`];
-const TEMPLATE_SUFFIX = `/${anyCase('.env')}\\.(example|sample|template|dist|defaults)$`;
 
 export function seatbeltProfile(plan: SandboxPlan): string {
   const lines = ['(version 1)', '(allow default)', '(deny file-write*)'];
@@ -35,16 +25,26 @@ export function seatbeltProfile(plan: SandboxPlan): string {
   lines.push(`(allow file-write*\n  ${writable.join('\n  ')})`);
   const protectedRules = [
     ...[...plan.readOnly, ...plan.readOnlyMissing].map((entry) => `(subpath ${profileString(entry)})`),
-    ...plan.writable.flatMap((folder) => PROTECTED_SUFFIXES.map((suffix) => `(require-all (subpath ${profileString(folder)}) (regex ${regexLiteral(suffix)}))`)),
+    ...plan.writable.flatMap((folder) => seatbeltProtectedPatterns().map((suffix) => `(require-all (subpath ${profileString(folder)}) (regex ${regexLiteral(suffix)}))`)),
   ];
   lines.push(`(deny file-write*\n  ${protectedRules.join('\n  ')})`);
   const secrets = [
     ...plan.hiddenDirectories.map((folder) => `(subpath ${profileString(folder)})`),
     ...plan.hiddenFiles.map((file) => `(literal ${profileString(file)})`),
-    ...SECRET_SUFFIXES.map((suffix) => `(regex ${regexLiteral(suffix)})`),
+    ...plan.emptiedRuntime.map((folder) => `(subpath ${profileString(folder)})`),
+    ...seatbeltSecretPatterns().map((pattern) => `(regex ${regexLiteral(pattern)})`),
   ];
   lines.push(`(deny file-read* file-write*\n  ${secrets.join('\n  ')})`);
-  lines.push(`(allow file-read* (regex ${regexLiteral(TEMPLATE_SUFFIX)}))`);
+  lines.push(`(allow file-read* (regex ${regexLiteral(seatbeltTemplatePattern())}))`);
+  if (plan.keptRuntime.length) {
+    lines.push(`(allow file-read*\n  ${plan.keptRuntime.map((folder) => `(subpath ${profileString(folder)})`).join('\n  ')})`);
+  }
+  // Connecting to a unix socket is network-outbound to its path, not a file read: with the network
+  // on, the agents' and the session's sockets are refused here too (without it, everything is).
+  const sockets = [...plan.hiddenFiles.map((file) => `(literal ${profileString(file)})`), ...[...plan.emptiedRuntime, ...plan.hiddenDirectories].map((folder) => `(subpath ${profileString(folder)})`)];
+  if (plan.network && sockets.length) {
+    lines.push(`(deny network-outbound\n  ${sockets.join('\n  ')})`);
+  }
   if (!plan.network) {
     lines.push('(deny network*)');
   }

@@ -1,4 +1,6 @@
+import * as path from 'node:path';
 import { nonInteractiveEnvironment } from '../process/commandEnvironment';
+import { argumentSizeProblem, type ArgumentSizeProblem } from '../process/argumentLimits';
 import { commandLogPath } from '../process/commandLogs';
 import type { ToolContext } from '../context';
 import { throwIfCancelled, ToolError, type CancellationSignal } from '../errors';
@@ -6,13 +8,14 @@ import { commandPolicyOptions } from '../guard/command/pathJudge';
 import { evaluateCommandPolicy, type CommandVerdict } from '../guard/command/policy';
 import { judgeLocation, resolveRoots } from '../guard/judgeLocation';
 import { denialMessage } from '../guard/rules';
+import { describeProtected, describeSecrets, whyProtected } from '../guard/protectedNames';
 import { resolveWorkspacePath } from '../guard/workspacePaths';
-import { displayPath, isInside } from '../location';
+import { displayPath, fileLocation, isInside } from '../location';
 import { headAndTailShares } from '../output/budget';
-import type { BackgroundCommand, CommandHost, ProcessOutcome, ProcessRequest } from '../ports/process';
+import type { BackgroundCommand, CommandHost, CommandTerminal, ProcessOutcome, ProcessRequest } from '../ports/process';
 import { describeStatus, statusOf } from '../process/backgroundCommands';
-import { planSandbox } from '../sandbox/plan';
-import { sandboxLaunch, sandboxSummary } from '../sandbox/launcher';
+import { acquireSandboxLease } from '../sandbox/lease';
+import { sandboxSummary } from '../sandbox/launcher';
 import { placeCommand, type ExtraPermission, type Placement } from '../sandbox/placement';
 import { oneLine } from '../text/truncate';
 import { compileWaitFor, formatBackground } from './backgroundResults';
@@ -48,7 +51,7 @@ export const runCommandTool: Tool = defineTool<RunCommandInput>({
     'Run a shell command non-interactively in the workspace, e.g. builds, tests, git commands, package scripts. The user watches it in a terminal. Do not use it to read, search or edit files: the workspace_* file tools are faster and safer.',
     'command: one shell command line (pipes and && work). cwd: a workspace-relative folder to run in; default the workspace root. timeout: seconds before the whole process tree is killed (default 120, at most 1800).',
     'There is no stdin and no TTY: commands that prompt fail instead of waiting; pagers and colours are off. Commands that only read run at once; others (deleting, network, installing, interpreters with inline code) ask the user first.',
-    'Commands run in an OS sandbox: they can write only in the workspace folders and /tmp, cannot change .git/config, .git/hooks, .vscode or *.code-workspace, cannot read secrets (~/.ssh, .env files), and have no network unless the user approved the command. permissions: leave it out, unless a sandboxed run failed because of the sandbox: "network" runs it with the network, "unsandboxed" outside the sandbox; either asks the user every time.',
+    `Commands run in an OS sandbox: they can write only in the workspace folders and /tmp, cannot change, move or replace ${describeProtected()}, cannot read secrets (${describeSecrets()}) or reach the session's sockets (ssh agent, session bus), and have no network unless the user approved the command. Programs are never found by name in a folder a command can write (the workspace, /tmp): run a workspace script by its path, e.g. ./scripts/build.sh. permissions: leave it out, unless a sandboxed run failed because of the sandbox: "network" runs it with the network, "unsandboxed" outside the sandbox; either asks the user every time.`,
     'Result: whether it ran sandboxed, the exit code, the duration, stdout and stderr. Long output keeps its beginning and end and says where the full log was saved, which you can read with workspace_read_file.',
     'Long-running processes (dev servers, watchers, anything you must talk to while it runs): never append "&" and never run them in the foreground (the timeout would kill them). Pass background: true and a wait_for regex that matches the line the process prints when it is ready (e.g. "listening on|ready in"): the call returns as soon as a line matches, the process exits, or timeout seconds pass (default 30 in the background), with the output so far and a line "id: <id>". The process keeps running in its own terminal. Then use workspace_command_output with that id to read what it printed since (optionally waiting for another line), and workspace_stop_command to stop it when you are done; stop what you started. At most a few run at once (workspaceAgentTools.runCommand.maxBackground, default 5).',
   ].join('\n'),
@@ -83,6 +86,9 @@ export const runCommandTool: Tool = defineTool<RunCommandInput>({
       host.background.checkRoom(ctx.settings.runCommandMaxBackground);
     }
     const cwd = await resolveCommandCwd(input.cwd, ctx);
+    const env = nonInteractiveEnvironment(host.environment(), await writableSearchPathEntries(host, ctx));
+    // Refused before anyone is asked: the kernel would not start it, and nothing may be held for it.
+    refuseOversized(argumentSizeProblem([host.shell, '-c', command], env));
     const verdict = await judgeCommand(command, cwd.path, ctx);
     if (verdict.decision === 'deny') {
       throw new ToolError(`The command was refused by the command policy:\n${bulleted(verdict.reasons)}\nSuggestion: run something else, or ask the user to run it themselves.`);
@@ -100,50 +106,126 @@ export const runCommandTool: Tool = defineTool<RunCommandInput>({
     }
     const timeoutSeconds = input.timeout ?? (input.background ? DEFAULT_BACKGROUND_WAIT_SECONDS : DEFAULT_TIMEOUT_SECONDS);
     const shares = headAndTailShares(ctx.settings.commandOutputChars);
-    const plan = placement.where === 'sandbox' ? await planSandbox(ctx, host.sandbox, placement.network) : undefined;
-    const launch = placement.where === 'sandbox' && plan ? sandboxLaunch(placement.sandbox, plan, cwd.path) : undefined;
-    const sandboxLine = (placement.where === 'sandbox' ? `Sandbox: ${sandboxSummary(placement.sandbox, placement.network)}` : `Sandbox: none, it ran outside the sandbox (${placement.why})`) + (verdict.commandLine ? `\n${GIT_SAFETY_NOTE}` : '');
-    const base: BaseProcessRequest = {
-      shell: host.shell,
+    const lease = placement.where === 'sandbox'
+      ? await acquireSandboxLease(ctx, host.sandbox, { sandbox: placement.sandbox, network: placement.network, cwd: cwd.path, env: host.environment() })
+      : undefined;
+    // From here every way out lets go of the lease: at the end of this block, or (once a background
+    // command was handed its release) when that command ends or fails to start.
+    let releasedByBackground = false;
+    let result: string;
+    let ran = false;
+    try {
+      const sandboxLine = (placement.where === 'sandbox' ? `Sandbox: ${sandboxSummary(placement.sandbox, placement.network)}` : `Sandbox: none, it ran outside the sandbox (${placement.why})`) + (verdict.commandLine ? `\n${GIT_SAFETY_NOTE}` : '');
+      const launchEnv = { ...env, ...lease?.launch.env };
       // The line as judged runs, except that git gets its safety options (the policy's commandLine).
-      commandLine: verdict.commandLine ?? command,
-      launcher: launch?.argv,
-      cwd: cwd.path,
-      env: { ...nonInteractiveEnvironment(host.environment()), ...launch?.env },
-      killGraceMs: KILL_GRACE_MS,
-      logPath: commandLogPath(host.logDirectory, command, ctx.host.clock.now()),
-      headChars: shares.head,
-      tailChars: shares.tail,
-      maxLogChars: MAX_LOG_CHARS,
-    };
-    if (input.background) {
-      const release = (): Promise<void> => (plan ? host.sandbox.releaseMountPoints(plan.heldFolders) : Promise.resolve());
-      const network = placement.where === 'sandbox' ? placement.network : undefined;
-      const failureHint = (outcome: ProcessOutcome): string | undefined => (network === undefined ? undefined : sandboxFailureHint(outcome, network));
-      return textResult(await startInBackground({ base, shownCommand: command, cwdShown: cwd.shown, sandboxLine, release, failureHint }, waitFor, timeoutSeconds, host, ctx));
+      const commandLine = verdict.commandLine ?? command;
+      refuseOversized(argumentSizeProblem([...(lease?.launch.argv ?? []), host.shell, '-c', commandLine], launchEnv), 'with the sandbox');
+      const base: BaseProcessRequest = {
+        shell: host.shell,
+        commandLine,
+        launcher: lease?.launch.argv,
+        cwd: cwd.path,
+        env: launchEnv,
+        killGraceMs: KILL_GRACE_MS,
+        logPath: commandLogPath(host.logDirectory, command, ctx.host.clock.now()),
+        headChars: shares.head,
+        tailChars: shares.tail,
+        maxLogChars: MAX_LOG_CHARS,
+      };
+      if (input.background) {
+        const release = (): Promise<void> => lease?.release() ?? Promise.resolve();
+        const network = placement.where === 'sandbox' ? placement.network : undefined;
+        const failureHint = (outcome: ProcessOutcome): string | undefined => (network === undefined ? undefined : sandboxFailureHint(outcome, network));
+        releasedByBackground = true;
+        return textResult(await startInBackground({ base, shownCommand: command, cwdShown: cwd.shown, sandboxLine, release, failureHint }, waitFor, timeoutSeconds, host, ctx));
+      }
+      const terminal = host.openTerminal(command, cwd.path);
+      terminal.write(`${sandboxLine}\n`);
+      let outcome: ProcessOutcome;
+      try {
+        outcome = await host.processes.run({
+          ...base,
+          timeoutMs: timeoutSeconds * 1000,
+          token: ctx.call.token,
+          onOutput: (chunk) => terminal.write(chunk),
+          onInterrupt: (listener) => terminal.onInterrupt(listener),
+        });
+      } catch (error) {
+        // A spawn that throws (E2BIG, EMFILE) started nothing.
+        const detail = error instanceof Error ? error.message : String(error);
+        terminal.finish(`Could not run the command: ${detail}`);
+        throw new ToolError(`The command could not be run: ${detail}. Nothing was started.`);
+      }
+      const status = statusLine(outcome, timeoutSeconds);
+      terminal.finish(`${status} (${seconds(outcome.durationMs)})`);
+      if (outcome.spawnError) {
+        throw new ToolError(`The command could not be started: ${outcome.spawnError}. Check that ${host.shell} exists and that the folder ${cwd.shown} is readable.`);
+      }
+      const hint = placement.where === 'sandbox' ? sandboxFailureHint(outcome, placement.network) : undefined;
+      result = formatOutcome(outcome, status, cwd.shown, sandboxLine, hint);
+      ran = true;
+    } finally {
+      if (!releasedByBackground) {
+        await lease?.release();
+      }
     }
-    const terminal = host.openTerminal(command, cwd.path);
-    terminal.write(`${sandboxLine}\n`);
-    const outcome = await host.processes.run({
-      ...base,
-      timeoutMs: timeoutSeconds * 1000,
-      token: ctx.call.token,
-      onOutput: (chunk) => terminal.write(chunk),
-      onInterrupt: (listener) => terminal.onInterrupt(listener),
-    }).catch((error: unknown) => {
-      const detail = error instanceof Error ? error.message : String(error);
-      terminal.finish(`Could not run the command: ${detail}`);
-      throw new ToolError(`The command could not be run: ${detail}. Nothing was started.`);
-    }).finally(() => (plan ? host.sandbox.releaseMountPoints(plan.heldFolders) : undefined));
-    const status = statusLine(outcome, timeoutSeconds);
-    terminal.finish(`${status} (${seconds(outcome.durationMs)})`);
-    if (outcome.spawnError) {
-      throw new ToolError(`The command could not be started: ${outcome.spawnError}. Check that ${host.shell} exists and that the folder ${cwd.shown} is readable.`);
+    if (lease && ran && !verdict.readOnly) {
+      const added = await lease.addedSince().catch(() => []);
+      if (added.length) {
+        result += `\n\n${describeAdded(added, ctx)}`;
+      }
     }
-    const hint = placement.where === 'sandbox' ? sandboxFailureHint(outcome, placement.network) : undefined;
-    return textResult(formatOutcome(outcome, status, cwd.shown, sandboxLine, hint));
+    return textResult(result);
   },
 });
+
+/**
+ * The ToolError for a command line the kernel would refuse, with what to do instead. Checked
+ * twice: the line and the environment before anyone is asked, and again with the sandbox's
+ * arguments (one or more per protected or secret file of the workspace) once they are known.
+ */
+function refuseOversized(problem: ArgumentSizeProblem | undefined, stage: 'before asking' | 'with the sandbox' = 'before asking'): void {
+  if (!problem) {
+    return;
+  }
+  if (stage === 'with the sandbox') {
+    throw new ToolError(`The command line, the sandbox's arguments (it binds every protected and secret file of the workspace) and the environment take ${problem.bytes} bytes together; the system starts no program with more than ${problem.limit}, so it was not run. Ask the user to run it themselves, or to open a smaller folder.`);
+  }
+  const what = problem.kind === 'argument'
+    ? `The command line is ${problem.bytes} bytes; the system starts no command line longer than ${problem.limit} bytes (Linux's limit for one argument, and the whole line is one argument of the shell)`
+    : `The command line and the environment take ${problem.bytes} bytes together; the system starts no program with more than ${problem.limit}`;
+  throw new ToolError(`${what}, so it was not run and nothing was asked. Write the long text to a file with workspace_write_file and run a short command or script that reads it (e.g. \`sh ./script.sh\` or \`node ./generate.js\`).`);
+}
+
+/** The PATH entries a command could write to: inside the writable folders, /tmp and the private /tmp, followed through links. */
+async function writableSearchPathEntries(host: CommandHost, ctx: ToolContext): Promise<(entry: string) => boolean> {
+  const fs = ctx.host.fs;
+  const writable = [...(await resolveRoots('write', ctx)).map((root) => fs.localPath(root)).filter((root): root is string => root !== undefined), '/tmp', '/var/tmp', '/dev/shm', host.sandbox.tempDirectory];
+  const inside = (entry: string): boolean => writable.some((root) => entry === root || entry.startsWith(root.endsWith('/') ? root : `${root}/`));
+  const dropped = new Set<string>();
+  for (const entry of (host.environment().PATH ?? '').split(':')) {
+    if (!entry.startsWith('/')) {
+      continue;
+    }
+    const resolved = await fs.realpath(fileLocation(entry)).then((location) => fs.localPath(location) ?? entry, () => entry);
+    if (inside(path.posix.normalize(entry)) || inside(resolved)) {
+      dropped.add(entry);
+    }
+  }
+  return (entry) => dropped.has(entry);
+}
+
+/** The note for protected entries an approved command created: the sandbox could not stop that. */
+function describeAdded(added: readonly string[], ctx: ToolContext): string {
+  const shown = added.slice(0, 20).map((entry) => `- ${displayPath(fileLocation(entry), ctx.workspace)}: ${whyProtected(entry)}`);
+  const more = added.length > shown.length ? [`- and ${added.length - shown.length} more`] : [];
+  return [
+    'Warning: the command created execution config that VS Code or git obey; the sandbox keeps existing ones read-only but cannot stop a command from creating new ones:',
+    ...shown,
+    ...more,
+    'Tell the user about these files and why they were made before anything opens or runs them; delete them if they were not intended.',
+  ].join('\n');
+}
 
 /** What a foreground and a background run of the same command share. */
 type BaseProcessRequest = Omit<ProcessRequest, 'timeoutMs' | 'token' | 'onOutput' | 'onInterrupt'>;
@@ -171,10 +253,12 @@ const NEVER_CANCELLED: CancellationSignal = { isCancellationRequested: false, on
  */
 async function startInBackground(request: BackgroundLaunch, waitFor: ((line: string) => boolean) | undefined, timeoutSeconds: number, host: CommandHost, ctx: ToolContext): Promise<string> {
   const { base } = request;
-  const terminal = host.openTerminal(request.shownCommand, base.cwd, true);
-  terminal.write(`${request.sandboxLine}\n`);
+  let terminal: CommandTerminal | undefined;
   let started: BackgroundCommand;
   try {
+    terminal = host.openTerminal(request.shownCommand, base.cwd, true);
+    terminal.write(`${request.sandboxLine}\n`);
+    const shown = terminal;
     started = host.background.start({
       commandLine: request.shownCommand,
       cwdShown: request.cwdShown,
@@ -187,22 +271,23 @@ async function startInBackground(request: BackgroundLaunch, waitFor: ((line: str
         ...base,
         token: NEVER_CANCELLED,
         onOutput: (chunk, stream) => {
-          terminal.write(chunk);
+          shown.write(chunk);
           onOutput(chunk, stream);
         },
-        onInterrupt: (listener) => terminal.onInterrupt(listener),
+        onInterrupt: (listener) => shown.onInterrupt(listener),
       }),
     });
   } catch (error) {
-    terminal.finish(`Not started: ${error instanceof Error ? error.message : String(error)}`);
+    terminal?.finish(`Not started: ${error instanceof Error ? error.message : String(error)}`);
     await request.release();
     throw error;
   }
   const command = started;
+  const shown = terminal;
   // The command changes files until it ends: the call's "after" checkpoint is taken then.
   const checkpointAfter = ctx.call.checkpoint?.deferAfter();
   void command.ended.then(async (outcome) => {
-    terminal.finish(`${describeStatus(statusOf(outcome))} (${seconds(outcome.durationMs)}, background command ${command.id})`);
+    shown.finish(`${describeStatus(statusOf(outcome))} (${seconds(outcome.durationMs)}, background command ${command.id})`);
     await request.release();
     await checkpointAfter?.finish();
   }).catch(() => undefined);
@@ -287,10 +372,11 @@ export async function commandConfirmation(input: RunCommandInput, ctx: ToolConte
     // The run fails with the same error; asking first costs nothing and keeps the rule "nothing unapproved".
     verdict = { decision: 'ask', reasons: [error instanceof Error ? error.message : String(error)] };
   }
-  if (verdict.decision !== 'ask') {
+  const host = ctx.host.commands;
+  // A line the system cannot start is refused by run before anyone is asked: no question for it.
+  if (verdict.decision !== 'ask' || (host && argumentSizeProblem([host.shell, '-c', input.command], host.environment()))) {
     return undefined;
   }
-  const host = ctx.host.commands;
   const placement = host ? await placeFor('ask', input.permissions, ctx, host) : undefined;
   if (placement && placement.where !== 'sandbox') {
     return undefined;
@@ -380,8 +466,8 @@ export function sandboxFailureHint(outcome: ProcessOutcome, network: boolean): s
     return undefined;
   }
   const text = `${outcome.stdout.text}\n${outcome.stderr.text}`;
-  if (/read-only file system|EROFS/i.test(text)) {
-    return 'The sandbox may have caused this failure: the command tried to write outside the workspace folders and /tmp, or to a protected file (.git/config, .git/hooks, .vscode, *.code-workspace). If it must, call again with permissions: "unsandboxed" (the user is asked), or ask the user to run it.';
+  if (/read-only file system|EROFS|device or resource busy|EBUSY/i.test(text)) {
+    return `The sandbox may have caused this failure: the command tried to write outside the workspace folders and /tmp, or to change, move or replace a protected file (${describeProtected('brief')}). If it must, call again with permissions: "unsandboxed" (the user is asked), or ask the user to run it.`;
   }
   if (!network && /could not resolve|name resolution|network is unreachable|getaddrinfo|ENOTFOUND|EAI_AGAIN|ENETUNREACH|connection refused|ECONNREFUSED/i.test(text)) {
     return 'The sandbox may have caused this failure: commands that run without asking have no network. If it needs the network, call again with permissions: "network" (the user is asked).';

@@ -37,6 +37,8 @@ export interface RunOptions {
   approve?: boolean;
   token?: CancellationSignal;
   settings?: Partial<ToolSettings>;
+  /** The extension host's environment the command starts from; process.env when left out. */
+  environment?: Readonly<Record<string, string | undefined>>;
 }
 
 export interface CommandWorkspace {
@@ -82,7 +84,7 @@ export function commandWorkspace(): CommandWorkspace {
   const setup = (options: RunOptions = {}) => {
     const terminal = new RecordingTerminal();
     const background = options.background ?? new BackgroundCommandRegistry({ now: () => Date.now() });
-    const host: CommandHost = { shell: '/bin/sh', logDirectory: path.join(parent, 'logs'), environment: () => process.env, openTerminal: () => terminal, processes: nodeProcessRunner, sandbox, background };
+    const host: CommandHost = { shell: '/bin/sh', logDirectory: path.join(parent, 'logs'), environment: () => options.environment ?? process.env, openTerminal: () => terminal, processes: nodeProcessRunner, sandbox, background };
     const approver = new ScriptedApprover(options.approve ?? false);
     const ctx = testContext({ root: path.join(parent, 'ws'), approver, token: options.token, settings: options.settings, commands: host });
     return { ctx, terminal, approver };

@@ -142,6 +142,10 @@ describe('guard/rules', () => {
     assert.ok(isExecutionConfigPath('/p/.git/hooks/pre-commit'));
     assert.ok(isExecutionConfigPath('/p/.git/config'));
     assert.ok(!isExecutionConfigPath('/p/.git/objects/ab/cdef'));
-    assert.ok(!isExecutionConfigPath('/p/.vscode/notes.md'));
+  });
+
+  it('protects everything in a .vscode folder, as the sandbox does (extensions read more than its JSON files)', () => {
+    assert.ok(isExecutionConfigPath('/p/.vscode/notes.md'));
+    assert.ok(isExecutionConfigPath('/p/sub/.vscode/tasks.json'));
   });
 });

@@ -6,7 +6,9 @@ const plan: SandboxPlan = {
   writable: ['/Users/u/project'],
   readOnly: ['/Users/u/project/.vscode'],
   readOnlyMissing: [],
-  heldFolders: ['/Users/u/project/.vscode'],
+  pinned: [],
+  emptiedRuntime: [],
+  keptRuntime: [],
   hiddenDirectories: ['/Users/u/.ssh'],
   hiddenFiles: ['/Users/u/.netrc'],
   tempDirectory: '/private/var/folders/xy/T/wat-sandbox-1/tmp',
@@ -55,14 +57,22 @@ describe('sandbox/seatbelt', () => {
     const secrets = rule(profile, '(deny file-read* file-write*');
     assert.match(secrets, /\(subpath "\/Users\/u\/\.ssh"\)/);
     assert.match(secrets, /\(literal "\/Users\/u\/\.netrc"\)/);
-    assert.match(secrets, /\(regex #"\/\\\.\[eE\]\[nN\]\[vV\]\(\\\.\[\^\/\]\*\)\?\$"\)/);
+    assert.match(secrets, /\(regex #"\/\\\.\[eE\]\[nN\]\[vV\]\\\.\[\^\/\]\*\$"\)/);
+    assert.match(secrets, /\(regex #"\/\([^"]*\\\.\[eE\]\[nN\]\[vV\]\[rR\]\[cC\]\|/);
     assert.ok(profile.indexOf('(deny file-read* file-write*') > profile.indexOf('(deny file-write*\n'));
-    assert.match(profile, /\(allow file-read\* \(regex #"[^"]*\(example\|sample\|template\|dist\|defaults\)\$"\)\)/);
+    assert.match(profile, /\(allow file-read\* \(regex #"[^"]*\(\[eE\]\[xX\]\[aA\]\[mM\]\[pP\]\[lL\]\[eE\]\|[^"]*\)\$"\)\)/);
   });
 
   it('cuts the network off unless the command was approved', () => {
     assert.match(profile, /\(deny network\*\)/);
-    assert.doesNotMatch(seatbeltProfile({ ...plan, network: true }), /network/);
+    assert.doesNotMatch(seatbeltProfile({ ...plan, network: true }), /\(deny network\*\)/);
+  });
+
+  it('refuses an approved command the hidden sockets and the emptied runtime folders, which a connect reaches without reading a file', () => {
+    const approved = seatbeltProfile({ ...plan, network: true, hiddenFiles: ['/private/tmp/agent.sock'], emptiedRuntime: ['/run/user/501'] });
+    const sockets = rule(approved, '(deny network-outbound');
+    assert.match(sockets, /\(literal "\/private\/tmp\/agent\.sock"\)/);
+    assert.match(sockets, /\(subpath "\/run\/user\/501"\)/);
   });
 
   it('escapes quotes and backslashes of paths, so a folder name cannot end a string early', () => {

@@ -16,7 +16,8 @@ describe('tools/runCommand in the sandbox', () => {
 
   before(() => {
     const root = workspace.root;
-    home = path.join(workspace.parent, 'home');
+    // Outside /tmp, which the sandbox replaces anyway: hiding ~/.ssh must be what keeps it unseen.
+    home = fs.mkdtempSync(path.join(fs.existsSync('/var/tmp') ? '/var/tmp' : os.homedir(), 'wat-home-'));
     fs.mkdirSync(path.join(home, '.ssh'), { recursive: true });
     fs.writeFileSync(path.join(home, '.ssh', 'id_rsa'), 'PRIVATE-KEY-BYTES\n');
     fs.writeFileSync(path.join(root, '.env'), 'API_TOKEN=dotenv-secret\n');
@@ -27,6 +28,8 @@ describe('tools/runCommand in the sandbox', () => {
     fs.writeFileSync(path.join(root, '.git', 'config'), '[core]\n\tbare = false\n');
     fs.writeFileSync(path.join(root, 'project.code-workspace'), '{}\n');
   });
+
+  after(() => fs.rmSync(home, { recursive: true, force: true }));
 
   /** Runs a call with the fake home as the guard's home, approving when asked unless told otherwise. */
   async function run(input: Record<string, unknown>, options: { approve?: boolean; settings?: Partial<ToolSettings>; confirmedInChat?: boolean; choice?: 'accept' | 'alternative' | 'reject' } = {}) {

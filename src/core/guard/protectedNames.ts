@@ -1,0 +1,268 @@
+// The one table of the names the guard and the command sandbox protect: the execution config that
+// git and VS Code obey, and the files that hold secrets. Every consumer derives from these rows:
+// the guard's predicates (rules.ts), the ripgrep globs the sandbox finds them with
+// (machineSandbox.ts), the bubblewrap plan (plan.ts), the Seatbelt regexes (seatbelt.ts), and the
+// sentences of the launcher summary and the run-command tool. To protect a path, add one row here.
+//
+// Depth is decided once: inside a workspace every row applies at any depth (nested repositories,
+// submodules' git directories, a bare repository, a `.vscode` of a subfolder), for the guard,
+// bubblewrap and Seatbelt alike.
+import * as path from 'node:path';
+
+/** One protected name: a file or folder name (lower case), or `*suffix` for a file name ending. */
+export interface ProtectedName {
+  readonly name: string;
+  readonly kind: 'file' | 'folder';
+  /** What the name configures, for the documentation and the tool's description. */
+  readonly why: string;
+  /** Named in the short phrase of every command's result (the rest only in the tool's description). */
+  readonly brief?: true;
+}
+
+/** Names in any folder of a workspace that VS Code or git obey. */
+export const WORKSPACE_EXECUTION_CONFIG: readonly ProtectedName[] = [
+  { name: '.vscode', brief: true, kind: 'folder', why: 'VS Code tasks, launch configurations and workspace settings' },
+  { name: '*.code-workspace', brief: true, kind: 'file', why: 'a workspace\'s folders, settings and tasks' },
+  { name: '.gitmodules', brief: true, kind: 'file', why: 'submodule URLs and paths git clones and checks out' },
+  { name: '.gitattributes', brief: true, kind: 'file', why: 'the filters and diff drivers git runs on files' },
+  { name: '.git', kind: 'file', why: 'a .git file points git at another repository' },
+  { name: '.gitconfig', kind: 'file', why: 'git configuration an include can pull in' },
+];
+
+/**
+ * Entries of a git directory that git obeys. A git directory is a `.git` folder, a bare repository
+ * (by convention a folder named `*.git`; the sandbox also finds bare repositories of any name by
+ * their HEAD and objects), and a submodule's `<git dir>/modules/<name>` (names may hold slashes).
+ */
+export const GIT_DIRECTORY_CONFIG: readonly ProtectedName[] = [
+  { name: 'config', brief: true, kind: 'file', why: 'the repository\'s configuration (fsmonitor, pager, aliases, filters: programs git runs)' },
+  { name: 'config.worktree', kind: 'file', why: 'configuration for one worktree' },
+  { name: 'commondir', kind: 'file', why: 'points git at another repository\'s configuration' },
+  { name: 'hooks', brief: true, kind: 'folder', why: 'programs git runs on commit, checkout, merge and push' },
+  { name: 'info/attributes', kind: 'file', why: 'attributes (filters, diff drivers) for every path' },
+  { name: 'worktrees', kind: 'folder', why: 'linked worktrees\' git directories (their HEAD, config and commondir)' },
+];
+
+/** The folder of a git directory under which submodules' git directories live. */
+const SUBMODULE_FOLDER = 'modules';
+
+/** File names whose contents are secrets wherever they are, and `.env.<anything>` but its committed templates. */
+export const SECRET_NAMES = {
+  exact: ['.env', '.envrc', '.netrc', '_netrc', '.npmrc', '.pypirc', '.git-credentials'],
+  variantsOf: '.env',
+  templates: ['example', 'sample', 'template', 'dist', 'defaults'],
+} as const;
+
+/**
+ * Credentials in the home folder (relative to it): hidden from commands and denied to the file
+ * tools (read and write). Shell and REPL histories are here too: they hold pasted tokens.
+ * `~/.yarnrc.yml` holds Yarn 2+'s npmAuthToken; Yarn 1's `~/.yarnrc` holds none and stays.
+ */
+export const HOME_SECRETS: readonly string[] = [
+  '.ssh', '.gnupg', '.aws', '.config/gcloud', '.azure', '.kube',
+  '.netrc', '_netrc', '.git-credentials', '.config/git/credentials', '.config/gh', '.config/hub',
+  '.npmrc', '.yarnrc.yml', '.pypirc', '.docker/config.json', '.cargo/credentials', '.cargo/credentials.toml',
+  '.gem/credentials', '.m2/settings-security.xml', '.terraform.d/credentials.tfrc.json', '.vault-token',
+  '.password-store', '.local/share/keyrings',
+  '.bash_history', '.zsh_history', '.local/share/fish/fish_history', '.python_history', '.node_repl_history',
+  '.psql_history', '.mysql_history', '.sqlite_history', '.rediscli_history', '.lesshst',
+];
+
+/** System files that hold secrets. */
+export const SYSTEM_SECRETS: readonly string[] = ['/etc/shadow', '/etc/gshadow', '/etc/sudoers'];
+
+/** Files in VS Code's user data folders (`User`, `User/profiles/<id>`, a server's `Machine`) that VS Code obeys. */
+const USER_CONFIG_FILES = new Set(['settings.json', 'tasks.json', 'keybindings.json', 'mcp.json', 'launch.json']);
+/** Folders whose `extensions` subfolder holds installed extensions, which VS Code runs. */
+const EXTENSION_HOMES = new Set(['.vscode', '.vscode-insiders', '.vscode-server', '.vscode-server-insiders', '.vscode-oss', '.cursor', 'code-server']);
+
+function components(p: string): string[] {
+  return p.toLowerCase().split('/').filter(Boolean);
+}
+
+/** A component that names a git directory: `.git`, or a bare repository's conventional `<name>.git`. */
+export function isGitDirectoryName(name: string): boolean {
+  return name.toLowerCase().endsWith('.git');
+}
+
+/**
+ * True when the path is, or lies inside, execution config of the workspace table: a row of
+ * WORKSPACE_EXECUTION_CONFIG in any folder, or a row of GIT_DIRECTORY_CONFIG in any git directory.
+ * It is the Seatbelt profile's regexes run in JavaScript, so the guard and Seatbelt cannot disagree.
+ */
+export function isWorkspaceExecutionConfig(p: string): boolean {
+  const absolute = p.startsWith('/') ? p : `/${p}`;
+  return protectedRegexes().paths.some((regex) => regex.test(absolute));
+}
+
+/**
+ * The entry the sandbox binds read-only for a file it listed under `root`: the shallowest
+ * protected folder below the root that holds it (`.vscode`, a git directory's `hooks`), else the
+ * file itself if it is protected.
+ */
+export function protectedEntryOf(file: string, root: string): string | undefined {
+  const { folders } = protectedRegexes();
+  const parts = file.split('/');
+  for (let end = root.split('/').length + 1; end < parts.length; end += 1) {
+    const prefix = parts.slice(0, end).join('/');
+    if (folders.some((regex) => regex.test(prefix))) {
+      return prefix;
+    }
+  }
+  return isWorkspaceExecutionConfig(file) ? file : undefined;
+}
+
+/**
+ * Files whose contents VS Code, git or this extension execute or obey: the workspace table, plus
+ * VS Code's user settings, tasks, keybindings and MCP servers, and installed extensions (outside
+ * any workspace: the sandbox keeps them read-only with the rest of the disk).
+ */
+export function isExecutionConfigPath(p: string): boolean {
+  if (isWorkspaceExecutionConfig(p)) {
+    return true;
+  }
+  const parts = components(p);
+  const name = parts[parts.length - 1] ?? '';
+  const parent = parts[parts.length - 2] ?? '';
+  // <user data>/User/settings.json, .../User/profiles/<id>/tasks.json, .../Machine/settings.json
+  const userDataFolder = parent === 'user' || parent === 'machine' || (parts[parts.length - 3] === 'profiles' && parts[parts.length - 4] === 'user');
+  if (USER_CONFIG_FILES.has(name) && userDataFolder) {
+    return true;
+  }
+  const extensionsIndex = parts.indexOf('extensions');
+  return extensionsIndex > 0 && extensionsIndex < parts.length - 1 && EXTENSION_HOMES.has(parts[extensionsIndex - 1]);
+}
+
+/** A committed template such as `.env.example`, which anyone may read. */
+function isTemplate(name: string): boolean {
+  return SECRET_NAMES.templates.some((template) => name.endsWith(`.${template}`));
+}
+
+/** Files whose contents are secrets wherever they are: `.env` and its variants (not the templates), `.envrc`, netrc, `.npmrc`, `.pypirc`, `.git-credentials`. */
+export function isSecretFile(p: string): boolean {
+  const name = path.posix.basename(p).toLowerCase();
+  if ((SECRET_NAMES.exact as readonly string[]).includes(name)) {
+    return true;
+  }
+  return name.startsWith(`${SECRET_NAMES.variantsOf}.`) && !isTemplate(name);
+}
+
+/** The home credentials and system secret files, as absolute paths, for the sandbox to hide. */
+export function sensitiveLocalPaths(home: string): string[] {
+  return [...HOME_SECRETS.map((entry) => path.posix.join(home, entry)), ...SYSTEM_SECRETS];
+}
+
+/** What a protected entry configures, from the row that protects it. */
+export function whyProtected(p: string): string {
+  const absolute = p.startsWith('/') ? p : `/${p}`;
+  const rows = [...WORKSPACE_EXECUTION_CONFIG, ...GIT_DIRECTORY_CONFIG];
+  const index = protectedRegexes().paths.findIndex((regex) => regex.test(absolute));
+  return index === -1 ? 'execution config' : rows[index].why;
+}
+
+// --- ripgrep -----------------------------------------------------------------------------------
+
+/** The file every git directory has; the sandbox finds repositories (nested, bare, submodules) by it. */
+export const GIT_DIRECTORY_MARKER = 'HEAD';
+
+/**
+ * The ripgrep globs (`--files`, hidden and ignored files included, case-insensitive) that list the
+ * workspace's secret files, its protected files, every file inside a protected folder, and the
+ * HEAD of every git directory. The walk stays out of git's object store, refs and logs.
+ */
+export function workspaceScanGlobs(): string[] {
+  const rowGlob = (row: ProtectedName): string => (row.kind === 'folder' ? `${row.name}/**` : row.name);
+  const workspaceGlobs = WORKSPACE_EXECUTION_CONFIG.map((row) => `**/${rowGlob(row)}`);
+  const gitGlobs = GIT_DIRECTORY_CONFIG.flatMap((row) => [`**/*.git/${rowGlob(row)}`, `**/*.git/${SUBMODULE_FOLDER}/**/${rowGlob(row)}`]);
+  const secretGlobs = [...SECRET_NAMES.exact, `${SECRET_NAMES.variantsOf}.*`];
+  // Last, so they win over the names above: the object store can be most of a repository's files.
+  const skipped = ['objects', 'refs', 'logs', 'lfs'].flatMap((folder) => [`!**/*.git/${folder}`, `!**/*.git/${SUBMODULE_FOLDER}/**/${folder}`]);
+  return [...secretGlobs, ...workspaceGlobs, ...gitGlobs, GIT_DIRECTORY_MARKER, ...skipped];
+}
+
+// --- Seatbelt ----------------------------------------------------------------------------------
+
+/** A regex that matches the text in either letter case (APFS ignores case), metacharacters escaped. */
+export function anyCase(text: string): string {
+  return [...text].map((char) => (/[a-z]/i.test(char) ? `[${char.toLowerCase()}${char.toUpperCase()}]` : /[.^$*+?()[\]{}|\\]/.test(char) ? `\\${char}` : char)).join('');
+}
+
+/** The row's name as a regex, without the end: `$` for the entry itself, `(/|$)` for a folder and what it holds. */
+function nameRegex(row: ProtectedName): string {
+  return row.name.startsWith('*') ? `[^/]*${anyCase(row.name.slice(1))}` : anyCase(row.name);
+}
+
+/** One row as a regex over absolute paths of the entry itself, without the end. */
+interface ProtectedPattern {
+  readonly pattern: string;
+  readonly kind: 'file' | 'folder';
+}
+
+/** The rows as regexes of the entries themselves (ending in `$`). */
+function entryPatterns(): ProtectedPattern[] {
+  const gitDirectory = `/[^/]*${anyCase('.git')}(/${anyCase(SUBMODULE_FOLDER)}/.+)?/`;
+  return [
+    ...WORKSPACE_EXECUTION_CONFIG.map((row) => ({ pattern: `/${nameRegex(row)}`, kind: row.kind })),
+    ...GIT_DIRECTORY_CONFIG.map((row) => ({ pattern: `${gitDirectory}${nameRegex(row)}`, kind: row.kind })),
+  ];
+}
+
+/** The rows as regexes of the protected paths: an entry, and for a folder everything in it. */
+function protectedPatterns(): string[] {
+  return entryPatterns().map(({ pattern, kind }) => (kind === 'folder' ? `${pattern}(/|$)` : `${pattern}$`));
+}
+
+interface CompiledPatterns {
+  readonly paths: readonly RegExp[];
+  readonly folders: readonly RegExp[];
+}
+let compiled: CompiledPatterns | undefined;
+function protectedRegexes(): CompiledPatterns {
+  compiled ??= {
+    paths: protectedPatterns().map((pattern) => new RegExp(pattern)),
+    folders: entryPatterns().filter((row) => row.kind === 'folder').map(({ pattern }) => new RegExp(`${pattern}$`)),
+  };
+  return compiled;
+}
+
+/**
+ * Regexes (Seatbelt's `#"..."`, POSIX extended) that match the workspace table's paths at any
+ * depth, in any letter case; the profile scopes them to the writable folders.
+ */
+export function seatbeltProtectedPatterns(): string[] {
+  return protectedPatterns();
+}
+
+/** Regexes of the secret names, wherever they are; the templates are read again by seatbeltTemplatePattern. */
+export function seatbeltSecretPatterns(): string[] {
+  return [
+    `/(${SECRET_NAMES.exact.map(anyCase).join('|')})$`,
+    `/${anyCase(SECRET_NAMES.variantsOf)}\\.[^/]*$`,
+  ];
+}
+
+/** The committed templates of the `.env` variants, which stay readable. */
+export function seatbeltTemplatePattern(): string {
+  return `/${anyCase(SECRET_NAMES.variantsOf)}\\.([^/]*\\.)?(${SECRET_NAMES.templates.map(anyCase).join('|')})$`;
+}
+
+// --- sentences ---------------------------------------------------------------------------------
+
+/** How a row reads in a sentence: folders with a trailing slash. */
+function shown(row: ProtectedName): string {
+  return row.kind === 'folder' ? `${row.name}/` : row.name;
+}
+
+/**
+ * The protected names in one phrase: every row for the tool's description, the brief rows for
+ * the line every sandboxed result carries.
+ */
+export function describeProtected(form: 'brief' | 'full' = 'full'): string {
+  const pick = (rows: readonly ProtectedName[]): string => rows.filter((row) => form === 'full' || row.brief).map(shown).join(', ');
+  return `${pick(WORKSPACE_EXECUTION_CONFIG)} and every repository's (nested, submodule, bare) ${pick(GIT_DIRECTORY_CONFIG)}`;
+}
+
+/** The secrets in one phrase. */
+export function describeSecrets(): string {
+  return `~/.ssh, ~/.aws, ~/.git-credentials and other credential files, ${SECRET_NAMES.exact.filter((name) => !name.startsWith('_')).join(', ')} and .env.* files`;
+}

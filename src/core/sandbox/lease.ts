@@ -1,0 +1,69 @@
+// One sandboxed run's hold on the machine, from the plan to the end of the command: the walk of the
+// workspace, the protected folders held as mount points, the plan and the launcher. The caller
+// releases it in a `finally` (a foreground command), when the command ends (a background one), or
+// at once when it cannot start; release is idempotent, so every path may call it.
+import type { ToolContext } from '../context';
+import { fileLocation } from '../location';
+import type { SandboxAvailability, SandboxHost } from '../ports/process';
+import { sandboxLaunch, type SandboxLaunch } from './launcher';
+import { planSandbox, scanWorkspace, writableFolders, type SandboxPlan, type SessionSockets, type WorkspaceScan } from './plan';
+
+export interface SandboxLease {
+  readonly plan: SandboxPlan;
+  readonly launch: SandboxLaunch;
+  /** Lets go of the mount points this command holds; safe to call more than once. */
+  release(): Promise<void>;
+  /**
+   * Protected entries that exist now and did not when the lease was taken: bind mounts keep what
+   * exists read-only, but cannot keep a command from creating a new `*.code-workspace`, a new
+   * repository or a `.gitattributes` in a folder that had none. Call it after release.
+   */
+  addedSince(): Promise<string[]>;
+}
+
+/** What the lease needs to know about the command. */
+export interface LeaseRequest {
+  readonly sandbox: Exclude<SandboxAvailability, { kind: 'none' }>;
+  readonly network: boolean;
+  readonly cwd: string;
+  /** The command's environment, for the session's sockets it names. */
+  readonly env: SessionSockets;
+}
+
+export async function acquireSandboxLease(ctx: ToolContext, host: SandboxHost, request: LeaseRequest): Promise<SandboxLease> {
+  const writable = await writableFolders(ctx);
+  const scan = await scanWorkspace(ctx, host, writable);
+  // Held last, after everything that may fail on its own; from here on, a failure releases.
+  const mountPoints = host.acquireMountPoints(scan.mustExist);
+  try {
+    const plan = await planSandbox(ctx, host, request.network, request.env, writable, scan, mountPoints.missing);
+    return {
+      plan,
+      launch: sandboxLaunch(request.sandbox, plan, request.cwd),
+      release: () => mountPoints.release(),
+      addedSince: () => addedSince(ctx, host, writable, scan),
+    };
+  } catch (error) {
+    await mountPoints.release();
+    throw error;
+  }
+}
+
+async function addedSince(ctx: ToolContext, host: SandboxHost, writable: readonly string[], before: WorkspaceScan): Promise<string[]> {
+  const after = await scanWorkspace(ctx, host, writable);
+  const known = new Set([...before.protectedEntries, ...before.mustExist]);
+  const existing = new Set(before.protectedEntries);
+  const added: string[] = [];
+  for (const entry of after.protectedEntries) {
+    if (!known.has(entry)) {
+      added.push(entry);
+    }
+  }
+  // A folder that had to exist (a new repository's hooks, a .vscode) and exists now for real.
+  for (const folder of after.mustExist) {
+    if (!known.has(folder) && !existing.has(folder) && (await ctx.host.fs.stat(fileLocation(folder)))) {
+      added.push(folder);
+    }
+  }
+  return added;
+}
