@@ -170,11 +170,16 @@ export const GIT_DIRECTORY_MARKER = 'HEAD';
  * workspace's secret files, its protected files, every file inside a protected folder, and the
  * HEAD of every git directory. The walk stays out of git's object store, refs and logs.
  */
+/** The secret file names as globs of one path component: every exact name, and `.env.*`. */
+export function secretFileGlobs(): string[] {
+  return [...SECRET_NAMES.exact, `${SECRET_NAMES.variantsOf}.*`];
+}
+
 export function workspaceScanGlobs(): string[] {
   const rowGlob = (row: ProtectedName): string => (row.kind === 'folder' ? `${row.name}/**` : row.name);
   const workspaceGlobs = WORKSPACE_EXECUTION_CONFIG.map((row) => `**/${rowGlob(row)}`);
   const gitGlobs = GIT_DIRECTORY_CONFIG.flatMap((row) => [`**/*.git/${rowGlob(row)}`, `**/*.git/${SUBMODULE_FOLDER}/**/${rowGlob(row)}`]);
-  const secretGlobs = [...SECRET_NAMES.exact, `${SECRET_NAMES.variantsOf}.*`];
+  const secretGlobs = secretFileGlobs();
   // Last, so they win over the names above: the object store can be most of a repository's files.
   const skipped = ['objects', 'refs', 'logs', 'lfs'].flatMap((folder) => [`!**/*.git/${folder}`, `!**/*.git/${SUBMODULE_FOLDER}/**/${folder}`]);
   return [...secretGlobs, ...workspaceGlobs, ...gitGlobs, GIT_DIRECTORY_MARKER, ...skipped];

@@ -3,6 +3,7 @@
 // come out of git's objects. Each setting was checked with git 2.39: `-c` wins over every config
 // file; the subcommand flags are only added where that subcommand accepts them (a flag it rejects
 // would break the command).
+import { secretFileGlobs } from '../protectedNames';
 
 /**
  * Config forced with `-c` after the `git` word: no fsmonitor program, no hooks (a hook path that
@@ -53,11 +54,10 @@ export const GIT_SUBCOMMAND_FLAGS: Readonly<Record<string, readonly string[]>> =
 };
 
 /**
- * The secret file names of the guard (src/core/guard/rules.ts, isSecretFile: `.env` and its
- * variants, netrc) as globs. Git's pathspecs cannot leave out the `.env` templates
- * (`.env.example`), so those are left out of git's output too.
+ * The secret file names of the guard's table (protectedNames.ts) as globs. Git's pathspecs cannot
+ * leave out the `.env` templates (`.env.example`), so those are left out of git's output too.
  */
-export const GIT_SECRET_FILE_GLOBS: readonly string[] = ['.env', '.env.*', '.netrc', '_netrc'];
+export const GIT_SECRET_FILE_GLOBS: readonly string[] = secretFileGlobs();
 
 /**
  * Exclude pathspecs for the secret names, at any depth, from the top of the repository (pathspecs
