@@ -80,11 +80,6 @@ function components(p: string): string[] {
   return p.toLowerCase().split('/').filter(Boolean);
 }
 
-/** A component that names a git directory: `.git`, or a bare repository's conventional `<name>.git`. */
-export function isGitDirectoryName(name: string): boolean {
-  return name.toLowerCase().endsWith('.git');
-}
-
 /**
  * True when the path is, or lies inside, execution config of the workspace table: a row of
  * WORKSPACE_EXECUTION_CONFIG in any folder, or a row of GIT_DIRECTORY_CONFIG in any git directory.

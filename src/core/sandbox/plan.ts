@@ -9,7 +9,7 @@ import { ToolError } from '../errors';
 import { fileLocation, type Location } from '../location';
 import type { SandboxHost } from '../ports/process';
 import { resolveRoots } from '../guard/judgeLocation';
-import { GIT_DIRECTORY_CONFIG, GIT_DIRECTORY_MARKER, isGitDirectoryName, isSecretFile, protectedEntryOf, sensitiveLocalPaths, workspaceScanGlobs } from '../guard/protectedNames';
+import { GIT_DIRECTORY_CONFIG, GIT_DIRECTORY_MARKER, isSecretFile, protectedEntryOf, sensitiveLocalPaths, workspaceScanGlobs } from '../guard/protectedNames';
 
 /** Everything a launcher needs; paths are absolute on the extension host's disk. */
 export interface SandboxPlan {
@@ -103,7 +103,7 @@ export async function scanWorkspace(ctx: ToolContext, host: SandboxHost, writabl
     const rootEntries = await fs.readDirectory(fileLocation(root)).catch(() => []);
     mustExist.push(path.posix.join(root, rootEntries.find((entry) => entry.name.toLowerCase() === '.vscode')?.name ?? '.vscode'));
     // A workspace folder's own `.git` folder counts by its name, as the guard's table says.
-    const git = rootEntries.find((entry) => isGitDirectoryName(entry.name) && entry.name.toLowerCase() === '.git');
+    const git = rootEntries.find((entry) => entry.name.toLowerCase() === '.git');
     if (git && (await fs.stat(fileLocation(path.posix.join(root, git.name))))?.kind === 'directory') {
       gitDirectories.add(path.posix.join(root, git.name));
     }
