@@ -77,6 +77,8 @@ describe('the heredoc chain that renames .git (extension host)', function () {
     const { text } = await invoke(TOOL, { command: chain(), cwd: 'escape-chain' });
     await answered;
     assert.match(text, /^Sandbox: bubblewrap/m);
+    // The heredoc's text came out, so the shell ran inside bubblewrap and tried the rest.
+    assert.match(text, /^release notes$/m);
     assertUntouched();
   });
 });

@@ -42,8 +42,10 @@ describe('the command sandbox (extension host)', function () {
     const outside = path.join(os.homedir(), `wat-sandbox-escape-${process.pid}`);
     try {
       const answered = answerNextApproval(true);
-      const { text } = await invoke(TOOL, { command: `touch ${outside}` });
+      const { text } = await invoke(TOOL, { command: `echo approved-ran; touch ${outside}` });
       await answered;
+      // bubblewrap's own start-up errors also say "Read-only file system": the shell must have run.
+      assert.match(text, /^approved-ran$/m);
       assert.equal(fs.existsSync(outside), false);
       assert.match(text, /Read-only file system/);
       assert.match(text, /The sandbox may have caused this failure/);
@@ -55,8 +57,9 @@ describe('the command sandbox (extension host)', function () {
   it('keeps ~/.ssh and the workspace\'s .env unreadable to an approved command', async () => {
     await withSettings({ riskLevel: 'high' }, async () => {
       const answered = answerNextApproval(true);
-      const { text } = await invoke(TOOL, { command: `cat ${canary} sandbox-scratch/.env; ls -A ~/.ssh` });
+      const { text } = await invoke(TOOL, { command: `echo approved-ran; cat ${canary} sandbox-scratch/.env; ls -A ~/.ssh` });
       await answered;
+      assert.match(text, /^approved-ran$/m);
       assert.doesNotMatch(text, /home-ssh-canary|workspace-dotenv-canary/);
       assert.doesNotMatch(text, /--- stdout ---\n[^\n]*wat-sandbox-canary/);
     });
@@ -73,8 +76,9 @@ describe('the command sandbox (extension host)', function () {
     fs.mkdirSync(path.join(root, '.vscode'), { recursive: true });
     const before = fs.readdirSync(path.join(root, '.vscode')).sort();
     const answered = answerNextApproval(true);
-    await invoke(TOOL, { command: 'echo "[core] fsmonitor = touch pwned" >> .git/config; echo evil > .git/hooks/post-checkout; echo {} > .vscode/tasks.json' });
+    const { text } = await invoke(TOOL, { command: 'echo approved-ran; echo "[core] fsmonitor = touch pwned" >> .git/config; echo evil > .git/hooks/post-checkout; echo {} > .vscode/tasks.json' });
     await answered;
+    assert.match(text, /^approved-ran$/m);
     assert.equal(fs.readFileSync(path.join(root, '.git', 'config'), 'utf8'), '[core]\n\tbare = false\n');
     assert.equal(fs.existsSync(path.join(root, '.git', 'hooks', 'post-checkout')), false);
     assert.deepEqual(fs.readdirSync(path.join(root, '.vscode')).sort(), before);
