@@ -1,3 +1,10 @@
+/** git's variables that choose the repository, its config, its objects or a program to run. */
+const GIT_REDIRECTING = new Set([
+  'GIT_DIR', 'GIT_WORK_TREE', 'GIT_COMMON_DIR', 'GIT_INDEX_FILE', 'GIT_OBJECT_DIRECTORY', 'GIT_ALTERNATE_OBJECT_DIRECTORIES',
+  'GIT_NAMESPACE', 'GIT_CEILING_DIRECTORIES', 'GIT_DISCOVERY_ACROSS_FILESYSTEM', 'GIT_EXTERNAL_DIFF', 'GIT_EXEC_PATH',
+  'GIT_ATTR_SOURCE', 'GIT_REPLACE_REF_BASE', 'GIT_SSH', 'GIT_SSH_COMMAND', 'GIT_PROXY_COMMAND', 'GIT_ASKPASS',
+]);
+
 /**
  * The environment a command runs in: the extension host's, minus what only makes sense inside the
  * editor, plus everything that turns prompts, pagers and colours off. CI is left alone: it changes
@@ -11,6 +18,13 @@ export function nonInteractiveEnvironment(base: Readonly<Record<string, string |
   delete env.ELECTRON_RUN_AS_NODE;
   delete env.FORCE_COLOR;
   delete env.CLICOLOR_FORCE;
+  // Variables that point git at another repository, config, object store or program: the policy
+  // judged git by the repository it finds on the disk, and the forced options assume no other.
+  for (const name of Object.keys(env)) {
+    if (GIT_REDIRECTING.has(name) || name.startsWith('GIT_CONFIG')) {
+      delete env[name];
+    }
+  }
   // Empty or relative PATH entries would make `ls` mean a file of the workspace named ls; an entry a
   // command can write (a workspace folder, /tmp) would let one command plant the `gzip` that a
   // later command which runs without asking (`rg -z`) starts by name.
