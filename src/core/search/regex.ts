@@ -11,14 +11,6 @@ export class InvalidRegexError extends Error {
   }
 }
 
-/** Thrown when the token is cancelled; the tools turn it into a sentence for the model. */
-export class SearchCancelledError extends Error {
-  constructor() {
-    super('The search was cancelled.');
-    this.name = 'SearchCancelledError';
-  }
-}
-
 /** Finds the first match of a line: UTF-16 offsets, or undefined. */
 export type LineMatcher = (line: string) => { start: number; end: number } | undefined;
 
