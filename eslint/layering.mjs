@@ -1,8 +1,12 @@
 // @ts-check
-// The floors of src/core and src/vscode as a lint rule. Every relative import is resolved to the
-// folder (or top-level file) it lands in, and that node must be one the importing node may use:
-// lower floors only, and on a floor only the siblings listed. A cycle between folders needs an
-// upward edge, so the tables forbid cycles too. ARCHITECTURE.md draws the same tables.
+// The floors of src as lint rules. Every relative import in src is resolved to the file it lands in
+// (a `.js` or `.mjs` specifier names the `.ts` or `.mts` file tsc compiles it from), and an import
+// that lands on no file is an error. Then the root it lands in (core, mcp, vscode, extension) must
+// be one the importing root may use, and inside a root with floors the folder (or top-level file)
+// it lands in must be one the importing node may use: lower floors only, and on a floor only the
+// siblings listed. A cycle between folders needs an upward edge, so the tables forbid cycles too.
+// ARCHITECTURE.md draws the same tables. A second rule bans modules by name (vscode, Node's I/O in
+// core), for static imports and import() alike.
 import fs from 'node:fs';
 import path from 'node:path';
 
@@ -42,8 +46,22 @@ export const VSCODE_FLOORS = [
   { floor: '6 MCP front', nodes: { mcp: [] } },
 ];
 
-/** The floors of each source root, by its path from the repository. @type {Readonly<Record<string, Floors>>} */
+/** The floors of each source root that has them, by its path from the repository. @type {Readonly<Record<string, Floors>>} */
 export const LAYERS = { 'src/core': FLOORS, 'src/vscode': VSCODE_FLOORS };
+
+/**
+ * The roots of src, in floors: core and mcp run in a plain Node and know nothing of each other, the
+ * vscode layer adapts both to VS Code, and extension.ts builds everything at activation.
+ * @type {Floors}
+ */
+export const ROOTS = [
+  { floor: '1 plain Node', nodes: { core: [], mcp: [] } },
+  { floor: '2 VS Code adapters', nodes: { vscode: [] } },
+  { floor: '3 activation', nodes: { extension: [] } },
+];
+
+/** The folder all the roots live in. */
+export const SOURCE = 'src';
 
 /**
  * What each node may import: every node of the floors below, plus the siblings its entry lists.
@@ -77,62 +95,168 @@ function floorOf(floors, node) {
   return floors.find((entry) => node in entry.nodes)?.floor ?? 'no floor';
 }
 
-/** @param {string} from @param {string} specifier */
-function resolveImport(from, specifier) {
+/** What tsc compiles a `.js`-style specifier from, as tsc's own resolution does. */
+const SOURCE_EXTENSIONS = /** @type {const} */ ({ '.js': ['.ts', '.tsx', '.d.ts'], '.mjs': ['.mts', '.ts', '.d.mts'], '.cjs': ['.cts', '.d.cts'] });
+
+/**
+ * The file a relative specifier lands on, or undefined when it lands on none.
+ * @param {string} from @param {string} specifier
+ */
+export function resolveImport(from, specifier) {
   const base = path.resolve(path.dirname(from), specifier);
-  return [`${base}.ts`, path.join(base, 'index.ts'), base].find((candidate) => fs.existsSync(candidate) && fs.statSync(candidate).isFile());
+  const extension = path.extname(base);
+  const stem = base.slice(0, base.length - extension.length);
+  const compiledFrom = extension in SOURCE_EXTENSIONS ? SOURCE_EXTENSIONS[/** @type {keyof typeof SOURCE_EXTENSIONS} */ (extension)].map((source) => stem + source) : [];
+  const candidates = [...compiledFrom, `${base}.ts`, `${base}.d.ts`, path.join(base, 'index.ts'), base];
+  return candidates.find((candidate) => fs.existsSync(candidate) && fs.statSync(candidate).isFile());
+}
+
+/** @param {string} child @param {string} parent */
+const isInside = (child, parent) => child.startsWith(parent + path.sep);
+
+/** The source of an import, export-from, import() or `import x = require()`, when it is written out. @param {any} node */
+function sourceOf(node) {
+  const source = node.type === 'TSImportEqualsDeclaration' ? node.moduleReference?.expression : node.source;
+  if (source?.type === 'Literal') {
+    return typeof source.value === 'string' ? source.value : undefined;
+  }
+  if (source?.type === 'TemplateLiteral' && source.expressions.length === 0) {
+    return source.quasis[0].value.cooked ?? undefined;
+  }
+  return undefined;
+}
+
+/**
+ * Calls `check` with every module specifier of the file, static or dynamic.
+ * @param {(node: import('estree').Node, source: string) => void} check
+ * @returns {import('eslint').Rule.RuleListener}
+ */
+function eachImport(check) {
+  /** @param {any} node */
+  const visit = (node) => {
+    const source = sourceOf(node);
+    if (source !== undefined) {
+      check(node, source);
+    }
+  };
+  return {
+    ImportDeclaration: visit,
+    ExportNamedDeclaration: visit,
+    ExportAllDeclaration: visit,
+    ImportExpression: visit,
+    // typescript-eslint's `import x = require('...')`.
+    TSImportEqualsDeclaration: visit,
+  };
 }
 
 /** @type {import('eslint').Rule.RuleModule} */
 const layersRule = {
   meta: {
     type: 'problem',
-    docs: { description: 'Imports in src/core and src/vscode never run up a floor (ARCHITECTURE.md).' },
-    schema: [{ type: 'object', properties: { root: { enum: Object.keys(LAYERS) } }, required: ['root'], additionalProperties: false }],
+    docs: { description: 'Imports in src never run up a floor, between roots or inside one (ARCHITECTURE.md).' },
+    schema: [],
     messages: {
       upward: 'Bad layering: {{root}}/{{from}} (floor {{fromFloor}}) may not import {{root}}/{{to}} (floor {{toFloor}}). {{from}} may import: {{allowed}}. See ARCHITECTURE.md.',
-      unplaced: '{{root}}/{{from}} has no floor: add it to LAYERS in eslint/layering.mjs and to ARCHITECTURE.md.',
+      crossRoot: 'Bad layering: {{fromPath}} (in {{fromRoot}}, floor {{fromFloor}} of src) may not import {{toPath}} (in {{toRoot}}, floor {{toFloor}} of src). {{fromRoot}} may import: {{allowed}}. See ARCHITECTURE.md.',
+      unplaced: '{{root}}/{{from}} has no floor: add it to {{table}} in eslint/layering.mjs and to ARCHITECTURE.md.',
+      unresolved: "'{{specifier}}' lands on no file, so its floor cannot be checked: import a .ts file (a .js specifier is fine) or a folder with index.ts.",
     },
   },
   create(context) {
-    /** @type {keyof typeof LAYERS} */
-    const rootName = context.options[0].root;
-    const floors = LAYERS[rootName];
-    const root = path.resolve(context.cwd, rootName);
+    const source = path.resolve(context.cwd, SOURCE);
     const file = context.filename;
-    if (!file.startsWith(root + path.sep)) {
+    if (!isInside(file, source)) {
       return {};
     }
-    const allowed = allowedImports(floors);
-    const from = nodeOf(root, file);
-    /** @param {import('estree').Node} node @param {unknown} source */
-    const check = (node, source) => {
-      if (typeof source !== 'string' || !source.startsWith('.')) {
+    const rootAllowed = allowedImports(ROOTS);
+    const fromRoot = nodeOf(source, file);
+    const rootFloors = LAYERS[`${SOURCE}/${fromRoot}`];
+    const root = path.join(source, fromRoot);
+    const allowed = rootFloors && allowedImports(rootFloors);
+    const from = rootFloors && nodeOf(root, file);
+    /** @param {string} target */
+    const shown = (target) => path.relative(context.cwd, target).split(path.sep).join('/').replace(/\.ts$/, '');
+    return eachImport((node, specifier) => {
+      if (!specifier.startsWith('.')) {
         return;
       }
-      const target = resolveImport(file, source);
-      if (!target || !target.startsWith(root + path.sep)) {
+      const target = resolveImport(file, specifier);
+      if (!target) {
+        if (isInside(path.resolve(path.dirname(file), specifier), source)) {
+          context.report({ node, messageId: 'unresolved', data: { specifier } });
+        }
+        return;
+      }
+      if (!isInside(target, source)) {
+        return;
+      }
+      const toRoot = nodeOf(source, target);
+      if (toRoot !== fromRoot) {
+        const mayUse = rootAllowed.get(fromRoot);
+        if (!mayUse) {
+          context.report({ node, messageId: 'unplaced', data: { root: SOURCE, from: fromRoot, table: 'ROOTS' } });
+        } else if (!mayUse.has(toRoot)) {
+          const data = {
+            fromPath: shown(file), fromRoot: `${SOURCE}/${fromRoot}`, fromFloor: floorOf(ROOTS, fromRoot),
+            toPath: shown(target), toRoot: `${SOURCE}/${toRoot}`, toFloor: floorOf(ROOTS, toRoot),
+            allowed: [...mayUse].map((name) => `${SOURCE}/${name}`).join(', ') || `nothing outside ${SOURCE}/${fromRoot}`,
+          };
+          context.report({ node, messageId: 'crossRoot', data });
+        }
+        return;
+      }
+      if (!rootFloors || !allowed || !from) {
         return;
       }
       const to = nodeOf(root, target);
       if (to === from) {
         return;
       }
+      const rootName = `${SOURCE}/${fromRoot}`;
       const mayUse = allowed.get(from);
       if (!mayUse) {
-        context.report({ node, messageId: 'unplaced', data: { root: rootName, from } });
+        context.report({ node, messageId: 'unplaced', data: { root: rootName, from, table: 'LAYERS' } });
       } else if (!mayUse.has(to)) {
-        const data = { root: rootName, from, to, fromFloor: floorOf(floors, from), toFloor: floorOf(floors, to), allowed: [...mayUse].join(', ') || `nothing in ${rootName}` };
+        const data = { root: rootName, from, to, fromFloor: floorOf(rootFloors, from), toFloor: floorOf(rootFloors, to), allowed: [...mayUse].join(', ') || `nothing in ${rootName}` };
         context.report({ node, messageId: 'upward', data });
       }
-    };
-    return {
-      ImportDeclaration: (node) => check(node, node.source.value),
-      ExportNamedDeclaration: (node) => check(node, node.source?.value),
-      ExportAllDeclaration: (node) => check(node, node.source.value),
-      ImportExpression: (node) => check(node, node.source.type === 'Literal' ? node.source.value : undefined),
-    };
+    });
   },
 };
 
-export const layeringPlugin = { rules: { layers: layersRule } };
+/**
+ * Modules a part of src may not load, by name, whether with import, export-from or import(): the
+ * options are no-restricted-imports' `paths` (name and message), so one list serves both kinds.
+ * @type {import('eslint').Rule.RuleModule}
+ */
+const modulesRule = {
+  meta: {
+    type: 'problem',
+    docs: { description: 'Named modules are loaded neither statically nor with import() (ARCHITECTURE.md).' },
+    schema: [
+      {
+        type: 'object',
+        properties: { paths: { type: 'array', items: { type: 'object', properties: { name: { type: 'string' }, message: { type: 'string' } }, required: ['name', 'message'], additionalProperties: false } } },
+        required: ['paths'],
+        additionalProperties: false,
+      },
+    ],
+    messages: {
+      banned: "'{{name}}' may not be loaded here ({{how}}): {{message}}",
+    },
+  },
+  create(context) {
+    /** @type {{ name: string; message: string }[]} */
+    const paths = context.options[0].paths;
+    const banned = new Map(paths.map((entry) => [entry.name, entry.message]));
+    return eachImport((node, name) => {
+      const message = banned.get(name);
+      if (message !== undefined) {
+        const how = node.type === 'ImportExpression' ? 'import()' : node.type === 'ImportDeclaration' ? 'import' : node.type.startsWith('Export') ? 'export from' : 'import = require()';
+        context.report({ node, messageId: 'banned', data: { name, how, message } });
+      }
+    });
+  },
+};
+
+export const layeringPlugin = { rules: { layers: layersRule, modules: modulesRule } };

@@ -9,8 +9,11 @@ const REPO = path.resolve(__dirname, '../../../..');
 // A real dynamic import: the lint config and its rule are ES modules, and tsc would turn import() into require().
 const importModule = new Function('specifier', 'return import(specifier)') as (specifier: string) => Promise<unknown>;
 
+type Floors = readonly { floor: string; nodes: Record<string, readonly string[]> }[];
+
 interface LayeringModule {
-  LAYERS: Record<string, readonly { floor: string; nodes: Record<string, readonly string[]> }[]>;
+  LAYERS: Record<string, Floors>;
+  ROOTS: Floors;
 }
 
 /** The messages ESLint (with the project's own config) gives for `text` as the content of `file`. */
@@ -19,7 +22,7 @@ async function lint(eslint: ESLintClass, file: string, text: string): Promise<st
   return result.messages.map((message) => `${message.ruleId}: ${message.message}`);
 }
 
-describe('eslint/layering.mjs: the floors of src/core and src/vscode', function () {
+describe('eslint/layering.mjs: the floors of src, src/core and src/vscode', function () {
   this.timeout(60_000);
   let eslint: ESLintClass;
   let layering: LayeringModule;
@@ -30,14 +33,17 @@ describe('eslint/layering.mjs: the floors of src/core and src/vscode', function 
   });
 
   /** A real file of the node with one import planted on top. */
-  const planted = (file: string, specifier: string): { file: string; text: string } => ({
+  const planted = (file: string, specifier: string): { file: string; text: string } => plantedLine(file, `import '${specifier}';`);
+  /** A real file of the node with one line planted on top. */
+  const plantedLine = (file: string, line: string): { file: string; text: string } => ({
     file,
-    text: `import '${specifier}';\n${fs.readFileSync(path.join(REPO, file), 'utf8')}`,
+    text: `${line}\n${fs.readFileSync(path.join(REPO, file), 'utf8')}`,
   });
 
-  for (const root of ['src/core', 'src/vscode']) {
+  for (const root of ['src', 'src/core', 'src/vscode']) {
     it(`gives every folder and top-level file of ${root} a floor`, () => {
-      const placed = new Set(layering.LAYERS[root].flatMap((entry) => Object.keys(entry.nodes)));
+      const floors = root === 'src' ? layering.ROOTS : layering.LAYERS[root];
+      const placed = new Set(floors.flatMap((entry) => Object.keys(entry.nodes)));
       const nodes = fs.readdirSync(path.join(REPO, root), { withFileTypes: true }).map((entry) => (entry.isDirectory() ? entry.name : entry.name.replace(/\.ts$/, '')));
       assert.deepEqual(nodes.filter((node) => !placed.has(node)), []);
     });
@@ -72,13 +78,64 @@ describe('eslint/layering.mjs: the floors of src/core and src/vscode', function 
   it("refuses node:fs and node:child_process outside the named adapters, and allows them in one", async () => {
     const io = "import { readFileSync } from 'node:fs';\nimport { spawn } from 'node:child_process';\nexport const io = [readFileSync, spawn];\n";
     const outside = await lint(eslint, 'src/core/read/fileType.ts', io);
-    assert.equal(outside.filter((message) => message.startsWith('no-restricted-imports:') && /FileSystem port/.test(message)).length, 2);
+    assert.equal(outside.filter((message) => message.startsWith('layering/modules:') && /FileSystem port/.test(message)).length, 2);
     const adapter = await lint(eslint, 'src/core/fs/nodeFileSystem.ts', io);
-    assert.deepEqual(adapter.filter((message) => message.startsWith('no-restricted-imports:')), []);
+    assert.deepEqual(adapter.filter((message) => message.startsWith('layering/modules:')), []);
   });
 
   it('refuses vscode in src/core, adapters included', async () => {
     const messages = await lint(eslint, 'src/core/fs/nodeFileSystem.ts', "import * as vscode from 'vscode';\nexport const v = vscode;\n");
-    assert.match(messages.join('\n'), /no-restricted-imports: .*src\/core must not import vscode/);
+    assert.match(messages.join('\n'), /layering\/modules: .*src\/core must not import vscode/);
+  });
+
+  // The plants the review of 2026-11-24 found accepted (/work/shared/reviews/architecture-2026-11-24.md, section 0).
+
+  it('refuses src/core importing src/vscode', async () => {
+    const { file, text } = planted('src/core/text/format.ts', '../../vscode/commandIds');
+    assert.match((await lint(eslint, file, text)).join('\n'), /layering\/layers: Bad layering: src\/core\/text\/format \(in src\/core, floor 1 plain Node of src\) may not import src\/vscode\/commandIds \(in src\/vscode, floor 2 VS Code adapters of src\)\. src\/core may import: nothing outside src\/core/);
+  });
+
+  it('refuses src/core importing a src/vscode file that loads vscode at run time', async () => {
+    const { file, text } = planted('src/core/text/format.ts', '../../vscode/host/settings');
+    assert.match((await lint(eslint, file, text)).join('\n'), /Bad layering: src\/core\/text\/format .* may not import src\/vscode\/host\/settings \(in src\/vscode/);
+  });
+
+  it('refuses src/core importing src/mcp, its neighbour on the floor', async () => {
+    const { file, text } = planted('src/core/read/fileType.ts', '../../mcp/serverInfo');
+    assert.match((await lint(eslint, file, text)).join('\n'), /Bad layering: src\/core\/read\/fileType .* may not import src\/mcp\/serverInfo \(in src\/mcp, floor 1 plain Node of src\)/);
+  });
+
+  it('refuses src/core importing extension.ts', async () => {
+    const { file, text } = planted('src/core/tools/glob.ts', '../../extension');
+    assert.match((await lint(eslint, file, text)).join('\n'), /Bad layering: src\/core\/tools\/glob .* may not import src\/extension \(in src\/extension, floor 3 activation of src\)/);
+  });
+
+  it('resolves a .js specifier to its .ts file and refuses it up a floor', async () => {
+    const { file, text } = planted('src/core/text/format.ts', '../tools/index.js');
+    assert.match((await lint(eslint, file, text)).join('\n'), /layering\/layers: Bad layering: src\/core\/text \(floor 1 vocabulary\) may not import src\/core\/tools \(floor 6 tools\)/);
+  });
+
+  it('refuses a relative import in src that lands on no file', async () => {
+    const { file, text } = planted('src/core/text/format.ts', '../tools/nowhere.js');
+    assert.match((await lint(eslint, file, text)).join('\n'), /layering\/layers: '\.\.\/tools\/nowhere\.js' lands on no file/);
+  });
+
+  it('accepts a .js specifier down the floors', async () => {
+    const { file, text } = planted('src/core/tools/glob.ts', '../guard/rules.js');
+    assert.deepEqual((await lint(eslint, file, text)).filter((message) => message.startsWith('layering/')), []);
+  });
+
+  it('refuses import() of node:fs in src/core outside the named adapters, and allows it in one', async () => {
+    const outside = plantedLine('src/core/text/format.ts', "void import('node:fs');");
+    assert.match((await lint(eslint, outside.file, outside.text)).join('\n'), /layering\/modules: 'node:fs' may not be loaded here \(import\(\)\): Read files through the FileSystem port/);
+    const adapter = plantedLine('src/core/fs/nodeFileSystem.ts', "void import('node:fs');");
+    assert.deepEqual((await lint(eslint, adapter.file, adapter.text)).filter((message) => message.startsWith('layering/')), []);
+  });
+
+  it('refuses src/mcp importing src/core, and accepts src/vscode importing src/mcp', async () => {
+    const { file, text } = planted('src/mcp/serverInfo.ts', '../core/text/format');
+    assert.match((await lint(eslint, file, text)).join('\n'), /layering\/layers: Bad layering: src\/mcp\/serverInfo \(in src\/mcp, floor 1 plain Node of src\) may not import src\/core\/text\/format/);
+    const down = planted('src/vscode/host/documents.ts', '../../mcp/serverInfo.js');
+    assert.deepEqual((await lint(eslint, down.file, down.text)).filter((message) => message.startsWith('layering/')), []);
   });
 });
