@@ -301,13 +301,23 @@ describe('tools/runCommand in the sandbox, against a hostile approved command', 
   });
 
   describe('programs found by name', () => {
+    // ripgrep must be found by name on a PATH entry no command can write: the repository may be
+    // cloned under /tmp (CI), whose entries are dropped from PATH and which the sandbox replaces,
+    // so a copy lives in the home folder for these tests.
+    let ripgrepFolder = '';
+    before(() => {
+      ripgrepFolder = fs.mkdtempSync(path.join(os.homedir(), '.wat-test-rg-'));
+      fs.copyFileSync(RIPGREP, path.join(ripgrepFolder, 'rg'));
+      fs.chmodSync(path.join(ripgrepFolder, 'rg'), 0o755);
+    });
+    after(() => fs.rmSync(ripgrepFolder, { recursive: true, force: true }));
     beforeEach(() => {
       write('bin/gzip', `#!/bin/sh\necho planted > ${path.join(root, 'PLANTED')}\necho PLANTED-GZIP-RAN\n`);
       fs.chmodSync(path.join(root, 'bin/gzip'), 0o755);
       fs.writeFileSync(path.join(root, 'notes.txt'), 'needle in the archive\n');
       execFileSync('gzip', [path.join(root, 'notes.txt')]);
     });
-    const environment = (): Record<string, string | undefined> => ({ ...process.env, PATH: `${path.join(root, 'bin')}:${path.dirname(RIPGREP)}:${process.env.PATH ?? ''}` });
+    const environment = (): Record<string, string | undefined> => ({ ...process.env, PATH: `${path.join(root, 'bin')}:${ripgrepFolder}:${process.env.PATH ?? ''}` });
 
     it('never come from a workspace folder on PATH: rg -z runs the system gzip, not a planted one', async () => {
       const { text, approver } = await run('rg -z needle notes.txt.gz', { approve: false, environment: environment() });
