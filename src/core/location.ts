@@ -48,6 +48,11 @@ function components(p: string): string[] {
   return p.split('/').filter((part) => part !== '' && part !== '.');
 }
 
+/** True when the absolute POSIX path `child` is `parent` or below it, by whole components. */
+export function isInsidePath(child: string, parent: string): boolean {
+  return child === parent || child.startsWith(parent.endsWith('/') ? parent : `${parent}/`);
+}
+
 /** True when `location` is `root` or below it, comparing whole path components. */
 export function isInside(location: Location, root: Location): boolean {
   if (location.scheme !== root.scheme || location.authority.toLowerCase() !== root.authority.toLowerCase()) {

@@ -1,5 +1,6 @@
 import * as path from 'node:path';
 import { stricter, type GuardDecision, type GuardVerdict } from '../decisions';
+import { isInsidePath } from '../location';
 import type { EntryKind } from '../ports/fileSystem';
 import type { RiskLevel } from '../settings';
 import { isExecutionConfigPath, isSecretFile, sensitiveLocalPaths } from './protectedNames';
@@ -51,9 +52,6 @@ const SYSTEM_READ_ROOTS = ['/proc', '/sys', '/dev'];
 const SYSTEM_WRITE_ROOTS = ['/etc', '/usr', '/boot', '/sbin', '/bin', '/lib', '/proc', '/sys', '/dev'];
 const SHELL_STARTUP_FILES = ['.bashrc', '.bash_profile', '.profile', '.zshrc', '.zprofile'];
 
-function under(p: string, root: string): boolean {
-  return p === root || p.startsWith(root.endsWith('/') ? root : `${root}/`);
-}
 
 function components(p: string): string[] {
   return p.split('/').filter(Boolean);
@@ -76,7 +74,7 @@ function isSensitiveForRead(facts: GuardFacts): boolean {
     return false;
   }
   const target = folded(facts.path);
-  return sensitiveLocalPaths(facts.home).some((entry) => under(target, folded(entry)));
+  return sensitiveLocalPaths(facts.home).some((entry) => isInsidePath(target, folded(entry)));
 }
 
 function isSensitiveForWrite(facts: GuardFacts): boolean {
@@ -91,7 +89,7 @@ export const GUARD_RULES: readonly GuardRule[] = [
     id: 'file.system_path_read',
     appliesTo: ['read'],
     levels: ALL,
-    matches: (f) => f.local && SYSTEM_READ_ROOTS.some((root) => under(f.path, root)),
+    matches: (f) => f.local && SYSTEM_READ_ROOTS.some((root) => isInsidePath(f.path, root)),
     reason: (f) => `${f.shown ?? f.path} is a kernel or device path; reading it can hang or return endless data.`,
     suggestion: 'Read files inside the workspace instead.',
   },
@@ -124,7 +122,7 @@ export const GUARD_RULES: readonly GuardRule[] = [
     id: 'file.system_path_write',
     appliesTo: ['write'],
     levels: ALL,
-    matches: (f) => f.local && SYSTEM_WRITE_ROOTS.some((root) => under(f.path, root)),
+    matches: (f) => f.local && SYSTEM_WRITE_ROOTS.some((root) => isInsidePath(f.path, root)),
     reason: (f) => `${f.shown ?? f.path} is a system path; changing it can break the machine.`,
     suggestion: 'Write files inside the workspace instead.',
   },

@@ -52,7 +52,6 @@ export async function acquireSandboxLease(ctx: ToolContext, host: SandboxHost, r
 async function addedSince(ctx: ToolContext, host: SandboxHost, writable: readonly string[], before: WorkspaceScan): Promise<string[]> {
   const after = await scanWorkspace(ctx, host, writable);
   const known = new Set([...before.protectedEntries, ...before.mustExist]);
-  const existing = new Set(before.protectedEntries);
   const added: string[] = [];
   for (const entry of after.protectedEntries) {
     if (!known.has(entry)) {
@@ -61,7 +60,7 @@ async function addedSince(ctx: ToolContext, host: SandboxHost, writable: readonl
   }
   // A folder that had to exist (a new repository's hooks, a .vscode) and exists now for real.
   for (const folder of after.mustExist) {
-    if (!known.has(folder) && !existing.has(folder) && (await ctx.host.fs.stat(fileLocation(folder)))) {
+    if (!known.has(folder) && (await ctx.host.fs.stat(fileLocation(folder)))) {
       added.push(folder);
     }
   }

@@ -6,7 +6,7 @@
 import * as path from 'node:path';
 import type { ToolContext } from '../context';
 import { ToolError } from '../errors';
-import { fileLocation, type Location } from '../location';
+import { fileLocation, isInsidePath, type Location } from '../location';
 import type { SandboxHost } from '../ports/process';
 import { resolveRoots } from '../guard/judgeLocation';
 import { GIT_DIRECTORY_CONFIG, GIT_DIRECTORY_MARKER, isSecretFile, protectedEntryOf, sensitiveLocalPaths, workspaceScanGlobs } from '../guard/protectedNames';
@@ -50,10 +50,6 @@ export interface WorkspaceScan {
   readonly mustExist: readonly string[];
 }
 
-function isInsideOrSame(child: string, parent: string): boolean {
-  return child === parent || child.startsWith(parent.endsWith('/') ? parent : `${parent}/`);
-}
-
 /** True when a folder holds a git directory's marks: HEAD, and objects and refs or a commondir. */
 async function isGitDirectory(ctx: ToolContext, folder: string): Promise<boolean> {
   const fs = ctx.host.fs;
@@ -83,7 +79,7 @@ export async function scanWorkspace(ctx: ToolContext, host: SandboxHost, writabl
   const entries = new Set<string>();
   const gitDirectories = new Set<string>();
   for (const file of files) {
-    const root = writable.find((folder) => isInsideOrSame(file, folder));
+    const root = writable.find((folder) => isInsidePath(file, folder));
     if (!root) {
       continue;
     }
@@ -121,7 +117,7 @@ export async function scanWorkspace(ctx: ToolContext, host: SandboxHost, writabl
   const protectedEntries = [...entries].filter((entry) => !mustExist.includes(entry));
   // A folder inside an entry that is bound read-only anyway (a linked worktree's git directory in
   // `worktrees/`) cannot be made as a mount point there, and needs none.
-  const insideReadOnly = (folder: string): boolean => protectedEntries.some((entry) => folder !== entry && isInsideOrSame(folder, entry));
+  const insideReadOnly = (folder: string): boolean => protectedEntries.some((entry) => folder !== entry && isInsidePath(folder, entry));
   return { secrets, protectedEntries, mustExist: [...new Set(mustExist)].filter((folder) => !insideReadOnly(folder)) };
 }
 
@@ -129,11 +125,11 @@ export async function scanWorkspace(ctx: ToolContext, host: SandboxHost, writabl
 export function pinnedFolders(writable: readonly string[], entries: readonly string[]): string[] {
   const pinned = new Set<string>();
   for (const entry of entries) {
-    const root = writable.find((folder) => isInsideOrSame(entry, folder) && entry !== folder);
+    const root = writable.find((folder) => isInsidePath(entry, folder) && entry !== folder);
     if (!root) {
       continue;
     }
-    for (let folder = path.posix.dirname(entry); folder !== root && isInsideOrSame(folder, root); folder = path.posix.dirname(folder)) {
+    for (let folder = path.posix.dirname(entry); folder !== root && isInsidePath(folder, root); folder = path.posix.dirname(folder)) {
       pinned.add(folder);
     }
   }
@@ -182,10 +178,10 @@ async function runtimePlan(ctx: ToolContext, env: SessionSockets, writable: read
       continue;
     }
     const real = fs.localPath(await fs.realpath(fileLocation(folder)).catch(() => fileLocation(folder))) ?? folder;
-    if (emptied.some((done) => isInsideOrSame(real, done))) {
+    if (emptied.some((done) => isInsidePath(real, done))) {
       continue;
     }
-    if ((await fs.stat(fileLocation(real)))?.kind === 'directory' && !writable.some((root) => isInsideOrSame(root, real))) {
+    if ((await fs.stat(fileLocation(real)))?.kind === 'directory' && !writable.some((root) => isInsidePath(root, real))) {
       emptied.push(real);
     }
   }
@@ -194,13 +190,13 @@ async function runtimePlan(ctx: ToolContext, env: SessionSockets, writable: read
     // systemd-resolved and NetworkManager keep resolv.conf under /run: without it no name resolves.
     const resolv = fs.localPath(await fs.realpath(fileLocation('/etc/resolv.conf')).catch(() => fileLocation('/etc/resolv.conf')));
     const folder = resolv ? path.posix.dirname(resolv) : undefined;
-    if (folder && emptied.some((done) => isInsideOrSame(folder, done) && folder !== done)) {
+    if (folder && emptied.some((done) => isInsidePath(folder, done) && folder !== done)) {
       kept.push(folder);
     }
   }
   const sockets: string[] = [];
   const agent = env.SSH_AUTH_SOCK;
-  if (agent && agent.startsWith('/') && !emptied.some((done) => isInsideOrSame(agent, done)) && (await fs.stat(fileLocation(agent)))) {
+  if (agent && agent.startsWith('/') && !emptied.some((done) => isInsidePath(agent, done)) && (await fs.stat(fileLocation(agent)))) {
     sockets.push(agent);
   }
   return { emptiedRuntime: emptied, keptRuntime: kept, sockets };
@@ -217,15 +213,15 @@ export async function planSandbox(ctx: ToolContext, host: SandboxHost, network: 
     const stat = await fs.stat(fileLocation(entry));
     // A folder that holds a workspace folder cannot be covered (the command would lose its
     // workspace); the secrets inside the workspace are still found and hidden one by one.
-    const holdsWorkspace = writable.some((root) => isInsideOrSame(root, entry));
-    if (stat && !holdsWorkspace && !runtime.emptiedRuntime.some((done) => isInsideOrSame(entry, done))) {
+    const holdsWorkspace = writable.some((root) => isInsidePath(root, entry));
+    if (stat && !holdsWorkspace && !runtime.emptiedRuntime.some((done) => isInsidePath(entry, done))) {
       (stat.kind === 'directory' ? hiddenDirectories : hiddenFiles).push(entry);
     }
   }
   hiddenFiles.push(...scan.secrets);
   // An entry inside a folder already hidden needs nothing more, and could not be bound there:
   // bubblewrap cannot make its mount point in the read-only empty folder.
-  const covered = (entry: string): boolean => hiddenDirectories.some((folder) => folder !== entry && isInsideOrSame(entry, folder));
+  const covered = (entry: string): boolean => hiddenDirectories.some((folder) => folder !== entry && isInsidePath(entry, folder));
   const readOnlyMissing = scan.mustExist.filter((folder) => missing.includes(folder));
   const readOnly = byDepth([...scan.protectedEntries, ...scan.mustExist.filter((folder) => !missing.includes(folder))]);
   return {

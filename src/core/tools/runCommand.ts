@@ -10,7 +10,7 @@ import { judgeLocation, resolveRoots } from '../guard/judgeLocation';
 import { denialMessage } from '../guard/rules';
 import { describeProtected, describeSecrets, whyProtected } from '../guard/protectedNames';
 import { resolveWorkspacePath } from '../guard/workspacePaths';
-import { displayPath, fileLocation, isInside } from '../location';
+import { displayPath, fileLocation, isInside, isInsidePath } from '../location';
 import { headAndTailShares } from '../output/budget';
 import type { BackgroundCommand, CommandHost, CommandTerminal, ProcessOutcome, ProcessRequest } from '../ports/process';
 import { describeStatus, statusOf } from '../process/backgroundCommands';
@@ -201,7 +201,7 @@ function refuseOversized(problem: ArgumentSizeProblem | undefined, stage: 'befor
 async function writableSearchPathEntries(host: CommandHost, ctx: ToolContext): Promise<(entry: string) => boolean> {
   const fs = ctx.host.fs;
   const writable = [...(await resolveRoots('write', ctx)).map((root) => fs.localPath(root)).filter((root): root is string => root !== undefined), '/tmp', '/var/tmp', '/dev/shm', host.sandbox.tempDirectory];
-  const inside = (entry: string): boolean => writable.some((root) => entry === root || entry.startsWith(root.endsWith('/') ? root : `${root}/`));
+  const inside = (entry: string): boolean => writable.some((root) => isInsidePath(entry, root));
   const dropped = new Set<string>();
   for (const entry of (host.environment().PATH ?? '').split(':')) {
     if (!entry.startsWith('/')) {
