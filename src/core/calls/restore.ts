@@ -10,7 +10,7 @@ import type { WorkspaceFolder } from '../location';
 import type { Approver } from '../ports/approval';
 import type { CheckpointLimits, CheckpointStore, RestoreWriter } from '../ports/checkpoints';
 import type { Clock } from '../ports/clock';
-import type { BackgroundCommands } from '../ports/process';
+import type { BackgroundCommand } from '../ports/process';
 import { oneLine } from '../text/truncate';
 import { buildActivityRecord, checkpointFields } from './activityRecordBuilder';
 
@@ -40,8 +40,8 @@ export interface RestoreServices {
   readonly approver: Approver;
   readonly writer: RestoreWriter;
   readonly clock: Clock;
-  /** The background commands, which must not run while a restore writes. */
-  readonly background?: Pick<BackgroundCommands, 'running'>;
+  /** The background commands (BackgroundCommands), which must not run while a restore writes. */
+  readonly background?: { running(): readonly Pick<BackgroundCommand, 'id' | 'commandLine'>[] };
 }
 
 /** The workspace as it is now: its folders and the checkpoint limits from the settings. */
