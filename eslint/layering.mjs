@@ -34,6 +34,7 @@ export const FLOORS = [
   { floor: '4 guard', nodes: { guard: [], sandbox: ['guard'] } },
   { floor: '5 change pipeline', nodes: { changes: [] } },
   { floor: '6 tools', nodes: { tools: [] } },
+  { floor: '7 calls', nodes: { calls: [] } },
 ];
 
 /** The vscode layer: host adapters, then the UI, then change application, then tool registration. @type {Floors} */

@@ -9,7 +9,7 @@ import * as path from 'path';
 import * as vscode from 'vscode';
 import type { ActivityRecord } from '../../src/core/activity/activityRecord';
 import { CommandId, UriScheme } from '../../src/vscode/commandIds';
-import type { RestoreOutcome } from '../../src/vscode/tools/checkpointCommands';
+import type { RestoreOutcome } from '../../src/core/calls/restore';
 import { answerNextApproval, invoke, until, withSettings, workspaceRoot } from './support/tools';
 import { backgroundId } from '../support/commandResults';
 

@@ -64,6 +64,27 @@ export interface ActivityRecord {
   readonly client?: string;
 }
 
+/** Before and after of one file a call proposed to change, kept in memory to reopen its diff. */
+export interface RecordedChange {
+  readonly path: string;
+  readonly kind: 'created' | 'modified' | 'deleted';
+  readonly before: string;
+  readonly after: string;
+}
+
+/**
+ * Where activity records go (the activity log port; `vscode/ui/activityLog.ts` implements it). A
+ * record is added once, with an id taken just before; a deferred "after" checkpoint amends it later.
+ */
+export interface ActivityRecorder {
+  /** The id the next record gets. */
+  newId(): number;
+  /** Adds a record, with the call's whole input and proposed changes (kept in memory only). */
+  add(record: ActivityRecord, fullInput: unknown, changes?: readonly RecordedChange[]): void;
+  /** Replaces fields of a record still in the log; nothing when it is gone. */
+  amend(id: number, fields: Partial<Omit<ActivityRecord, 'id'>>): unknown;
+}
+
 const EXCERPT_CHARS = 80;
 
 /** The input as one line of JSON, every string cut to a short excerpt so no file content is kept. */

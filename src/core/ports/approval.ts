@@ -13,6 +13,8 @@ export interface ApprovalRequest {
   readonly rule?: string;
   /** The path the question is about, as the user sees it. */
   readonly path?: string;
+  /** The client whose call asks, when it must be named ("Claude Code wants to ..."): MCP clients; none for chat. */
+  readonly caller?: string;
 }
 
 /** A question with a third answer besides yes and no, such as "Run Outside the Sandbox". */

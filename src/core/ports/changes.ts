@@ -48,6 +48,8 @@ export interface ChangePlan {
   readonly files: readonly PlannedFileChange[];
   /** Report errors that the language services find in the changed files afterwards. */
   readonly reportDiagnostics?: boolean;
+  /** The client whose call proposes it, when it must be named (an MCP client); set for the reviewer only. */
+  readonly caller?: string;
 }
 
 /** What writing reports back to the model beyond the change itself. */

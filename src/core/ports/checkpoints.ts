@@ -109,3 +109,11 @@ export interface DeferredCheckpoint {
   /** Takes the "after" checkpoint and reports the call's changes; later calls return the same outcome. */
   finish(): Promise<CallCheckpointOutcome | undefined>;
 }
+
+/** Writes a restore into the workspace folders (the host's side of a restore). */
+export interface RestoreWriter {
+  /** The paths of the steps whose files are open in an editor with unsaved text (the restore replaces it). */
+  unsaved(steps: readonly RestoreStep[]): readonly string[];
+  /** Applies the steps, deletes first; one line per path that could not be restored. */
+  write(steps: readonly RestoreStep[]): Promise<string[]>;
+}

@@ -3,7 +3,6 @@ import type { CancellationSignal } from '../../core/errors';
 import type { ApprovalRequest } from '../../core/ports/approval';
 import type { ChangePlan, ChangeReviewer, PlannedFileChange } from '../../core/ports/changes';
 import type { ApprovalPresenter, PendingApprovals } from '../ui/approvals';
-import { currentCaller } from '../ui/caller';
 import { ProposedContent } from './proposedContent';
 
 function changeLabel(file: PlannedFileChange): string {
@@ -36,7 +35,7 @@ export class DiffReview implements ChangeReviewer {
     const reviewId = this.content.newReviewId();
     // An agent outside chat is named in the diff's title too, so the user knows whose change it is.
     const toolLabel = plan.tool.displayName;
-    const caller = currentCaller();
+    const caller = plan.caller;
     const diffLabel = caller ? `${caller}, ${toolLabel}` : toolLabel;
     const diffs = plan.files.map((file) => ({
       file,
@@ -75,6 +74,7 @@ export class DiffReview implements ChangeReviewer {
       detail: `Review the diff, then Accept to write it or Reject to leave ${diffs.length > 1 ? 'the files' : 'the file'} unchanged.${listing}${warnings.length ? ` Note: ${warnings.join(' ')}` : ''}`,
       rule: undefined,
       path: plan.files[0]?.shownPath,
+      ...(caller ? { caller } : {}),
     };
     return this.approvals.confirm(request, token, presenter);
   }

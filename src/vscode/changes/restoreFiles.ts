@@ -7,7 +7,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { RestoreStep } from '../../core/ports/checkpoints';
+import type { RestoreStep, RestoreWriter } from '../../core/ports/checkpoints';
 import { decodeText } from '../../core/text/encoding';
 import { openDocument } from '../host/documents';
 
@@ -155,3 +155,9 @@ export async function applyRestore(steps: readonly RestoreStep[]): Promise<strin
   }
   return problems;
 }
+
+/** The RestoreWriter port over the local disk and the open editors. */
+export const restoreWriter: RestoreWriter = {
+  unsaved: (steps) => dirtyDocuments(steps).map(({ step }) => step.path),
+  write: applyRestore,
+};

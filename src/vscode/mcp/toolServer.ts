@@ -6,9 +6,10 @@
 import * as vscode from 'vscode';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type Implementation, type Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
+import { failureMessage } from '../../core/calls/runCall';
 import { isReadOnly, type Tool, type ToolResult } from '../../core/tools/toolSpec';
 import { MCP_SERVER_NAME, MCP_SERVER_TITLE } from '../../mcp/serverInfo';
-import { callTool, failureMessage, type ToolServices } from '../tools/registration';
+import { callTool, type ToolServices } from '../tools/registration';
 
 /** A tool as MCP lists it; annotations say which tools only read and which change things. */
 export function describeForMcp(tool: Tool): McpTool {

@@ -3,20 +3,12 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { describeRecord, type ActivityRecord } from '../../core/activity/activityRecord';
+import { describeRecord, type ActivityRecord, type ActivityRecorder, type RecordedChange } from '../../core/activity/activityRecord';
 
 const MAX_RECORDS = 200;
 
-/** Before and after of one file a call proposed to change, kept in memory to reopen its diff. */
-export interface RecordedChange {
-  readonly path: string;
-  readonly kind: 'created' | 'modified' | 'deleted';
-  readonly before: string;
-  readonly after: string;
-}
-
 /** The recent calls, their inputs and proposed changes (in memory), the channel and the file. */
-export class ActivityLog implements vscode.Disposable {
+export class ActivityLog implements ActivityRecorder, vscode.Disposable {
   private readonly records: ActivityRecord[] = [];
   private readonly changes = new Map<number, readonly RecordedChange[]>();
   /** Whole inputs for "Copy Input"; kept in memory only, as they may hold file contents. */

@@ -3,13 +3,11 @@ import * as vscode from 'vscode';
 import type { CancellationSignal } from '../../core/errors';
 import type { ApprovalAnswer, ApprovalRequest, Approver, ChoiceRequest } from '../../core/ports/approval';
 import { CommandId, ContextKey } from '../commandIds';
-import { currentCaller } from './caller';
 
 interface Pending {
   readonly id: number;
+  /** The question; its `caller` (an MCP client) is named in the notification. */
   readonly request: ApprovalRequest | ChoiceRequest;
-  /** The MCP client asking, named in the notification. */
-  readonly caller?: string;
   readonly presenter?: ApprovalPresenter;
   settle(answer: ApprovalAnswer): void;
 }
@@ -59,7 +57,6 @@ export class PendingApprovals implements Approver, vscode.Disposable {
       const entry: Pending = {
         id: this.nextId++,
         request,
-        caller: currentCaller(),
         presenter,
         settle: (answer) => {
           if (done) {
@@ -94,9 +91,9 @@ export class PendingApprovals implements Approver, vscode.Disposable {
     return true;
   }
 
-  /** The questions waiting, oldest first, with the MCP client asking where there is one. */
-  list(): readonly (ApprovalRequest & { readonly caller?: string })[] {
-    return this.pending.map((entry) => (entry.caller ? { ...entry.request, caller: entry.caller } : entry.request));
+  /** The questions waiting, oldest first, with the MCP client asking where there is one (`caller`). */
+  list(): readonly ApprovalRequest[] {
+    return this.pending.map((entry) => entry.request);
   }
 
   /** Answers the oldest question; false when none was waiting, or when it has no such answer. */
@@ -119,7 +116,7 @@ export class PendingApprovals implements Approver, vscode.Disposable {
   private notify(entry: Pending): void {
     const { request } = entry;
     const asked = request.rule ? `Workspace Agent Tools, rule ${request.rule}: ${request.detail}` : `Workspace Agent Tools: ${request.title}. ${request.detail}`;
-    const message = entry.caller ? `Workspace Agent Tools: ${entry.caller} wants to ${request.title}${request.rule ? ` (rule ${request.rule})` : ''}. ${request.detail}` : asked;
+    const message = request.caller ? `Workspace Agent Tools: ${request.caller} wants to ${request.title}${request.rule ? ` (rule ${request.rule})` : ''}. ${request.detail}` : asked;
     const allow = request.kind === 'guard' ? 'Allow' : 'Accept';
     const deny = request.kind === 'guard' ? 'Deny' : 'Reject';
     const alternative = 'alternative' in request ? [request.alternative] : [];

@@ -9,7 +9,8 @@ import { MachineSandbox } from '../../../src/core/sandbox/machineSandbox';
 import { RIPGREP } from './searchTree';
 import type { ToolSettings } from '../../../src/core/settings';
 import { runCommandTool } from '../../../src/core/tools/runCommand';
-import { callTool, resultText, ScriptedApprover, testContext } from './context';
+import { resultText, ScriptedApprover, testContext } from './context';
+import { invokeTool } from '../../../src/core/tools/invoke';
 
 /** A terminal that records what it was shown and can be interrupted like Ctrl+C. */
 export class RecordingTerminal implements CommandTerminal {
@@ -50,7 +51,7 @@ export interface CommandWorkspace {
   readonly privateFolder: string;
   /** A context whose command host runs /bin/sh through the real process runner and shows output in a recording terminal. */
   setup(options?: RunOptions): { ctx: ReturnType<typeof testContext>; terminal: RecordingTerminal; approver: ScriptedApprover };
-  /** Calls workspace_run_command through callTool and returns the result's text. */
+  /** Calls workspace_run_command through invokeTool and returns the result's text. */
   run(input: Record<string, unknown>, options?: RunOptions): Promise<{ text: string; terminal: RecordingTerminal; approver: ScriptedApprover; ctx: ReturnType<typeof testContext> }>;
 }
 
@@ -102,7 +103,7 @@ export function commandWorkspace(): CommandWorkspace {
     setup,
     async run(input, options = {}) {
       const { ctx, terminal, approver } = setup(options);
-      const result = await callTool(runCommandTool, input, ctx);
+      const result = await invokeTool(runCommandTool, input, ctx);
       return { text: resultText(result), terminal, approver, ctx };
     },
   };

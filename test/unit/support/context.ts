@@ -13,8 +13,6 @@ import { MemoryReadLedger } from '../../../src/core/changes/readLedger';
 import { NodeFileSystem } from '../../../src/core/fs/nodeFileSystem';
 import { LocalFirstSearchEngines } from '../../../src/core/search/engines';
 import { DEFAULT_SETTINGS, type ToolSettings } from '../../../src/core/settings';
-import { invokeTool } from '../../../src/core/tools/invoke';
-import type { Tool, ToolResult } from '../../../src/core/tools/toolSpec';
 
 export const neverCancelled: CancellationSignal = {
   isCancellationRequested: false,
@@ -82,11 +80,6 @@ export function testContext(options: TestContextOptions): ToolContext & { sessio
     settings: { ...DEFAULT_SETTINGS, ...options.settings },
     workspace: { folders: [{ name: 'ws', location: fileLocation(options.root) }], trusted: true, home: os.homedir(), ...options.workspace },
   };
-}
-
-/** Calls a tool the one way production does: invokeTool (validation, trust, plan mode, redaction, budget). */
-export function callTool(tool: Tool, input: unknown, ctx: ToolContext): Promise<ToolResult> {
-  return invokeTool(tool, input, ctx);
 }
 
 /** The text of a result's text parts. */

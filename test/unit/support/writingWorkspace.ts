@@ -4,7 +4,8 @@ import * as path from 'node:path';
 import { readFileTool } from '../../../src/core/tools/readFile';
 import type { Tool } from '../../../src/core/tools/toolSpec';
 import { RecordingChangeApplier } from './changeApplier';
-import { callTool, resultText, testContext, type TestContextOptions } from './context';
+import { resultText, testContext, type TestContextOptions } from './context';
+import { invokeTool } from '../../../src/core/tools/invoke';
 import { fixturePath } from './paths';
 
 const FIXTURES = fixturePath('workspace/writing');
@@ -21,7 +22,7 @@ export interface WritingWorkspace {
   bytes(name: string): Buffer;
   /** A new context with these options, keeping the applier and what was read so far. */
   withOptions(options: Partial<TestContextOptions>): void;
-  /** Calls a tool through callTool and returns the result's text. */
+  /** Calls a tool through invokeTool and returns the result's text. */
   run(tool: Tool, input: object): Promise<string>;
   /** Reads a file with workspace_read_file, which records it in the read ledger. */
   read(name: string): Promise<string>;
@@ -44,7 +45,7 @@ export function writingWorkspace(): WritingWorkspace {
   afterEach(() => fs.rmSync(root, { recursive: true, force: true }));
 
   const file = (name: string): string => path.join(root, name);
-  const run = async (tool: Tool, input: object): Promise<string> => resultText(await callTool(tool, input, ctx));
+  const run = async (tool: Tool, input: object): Promise<string> => resultText(await invokeTool(tool, input, ctx));
   return {
     get root() {
       return root;

@@ -9,7 +9,8 @@ import { DEFAULT_SETTINGS } from '../../../../src/core/settings';
 import { editFileTool } from '../../../../src/core/tools/editFile';
 import { readFileTool } from '../../../../src/core/tools/readFile';
 import { RecordingChangeApplier } from '../../support/changeApplier';
-import { callTool, testContext } from '../../support/context';
+import { testContext } from '../../support/context';
+import { invokeTool } from '../../../../src/core/tools/invoke';
 
 describe('checkpoints/callCheckpoint', () => {
   let base: string;
@@ -66,11 +67,11 @@ describe('checkpoints/callCheckpoint', () => {
       const checkpoint = { beforeChange: async () => void calls.push(`before (reviews so far: ${applier.reviewed.length})`), deferAfter: () => ({ finish: async () => undefined }) };
       const ctx = testContext({ root: folder, changes: applier });
       const withCheckpoint = { ...ctx, call: { ...ctx.call, checkpoint } };
-      await callTool(readFileTool, { file_path: 'a.txt' }, withCheckpoint);
-      await assert.rejects(callTool(editFileTool, { file_path: 'a.txt', old_string: 'two', new_string: 'TWO' }, withCheckpoint), /rejected/);
+      await invokeTool(readFileTool, { file_path: 'a.txt' }, withCheckpoint);
+      await assert.rejects(invokeTool(editFileTool, { file_path: 'a.txt', old_string: 'two', new_string: 'TWO' }, withCheckpoint), /rejected/);
       assert.deepEqual(calls, []);
       applier.accept = true;
-      await callTool(editFileTool, { file_path: 'a.txt', old_string: 'two', new_string: 'TWO' }, withCheckpoint);
+      await invokeTool(editFileTool, { file_path: 'a.txt', old_string: 'two', new_string: 'TWO' }, withCheckpoint);
       assert.deepEqual(calls, ['before (reviews so far: 2)']);
     });
   });

@@ -8,7 +8,8 @@ import { stopAllCommands } from '../../../../src/core/process/processRunner';
 import { runCommandTool } from '../../../../src/core/tools/runCommand';
 import { commandWorkspace, readWhenWritten, shown } from '../../support/commandWorkspace';
 import { alive } from '../../../support/procfs';
-import { callTool, ManualCancellation, resultText } from '../../support/context';
+import { ManualCancellation, resultText } from '../../support/context';
+import { invokeTool } from '../../../../src/core/tools/invoke';
 
 describe('process/processRunner', () => {
   const workspace = commandWorkspace();
@@ -39,7 +40,7 @@ describe('process/processRunner', () => {
   it('kills the process group on cancellation', async () => {
     const token = new ManualCancellation();
     const { ctx, terminal } = setup({ approve: true, token });
-    const pending = callTool(runCommandTool, { command: 'echo go; sleep 300' }, ctx);
+    const pending = invokeTool(runCommandTool, { command: 'echo go; sleep 300' }, ctx);
     await shown(terminal, 'go');
     token.cancel();
     assert.match(resultText(await pending), /^Cancelled/);
@@ -47,7 +48,7 @@ describe('process/processRunner', () => {
 
   it('kills the process group when the user presses Ctrl+C in the terminal', async () => {
     const { ctx, terminal } = setup({ approve: true });
-    const pending = callTool(runCommandTool, { command: 'echo go; sleep 300' }, ctx);
+    const pending = invokeTool(runCommandTool, { command: 'echo go; sleep 300' }, ctx);
     await shown(terminal, 'go');
     terminal.interrupt();
     assert.match(resultText(await pending), /^Stopped by the user/);
@@ -55,7 +56,7 @@ describe('process/processRunner', () => {
 
   it('stops running commands when the extension shuts down', async () => {
     const { ctx, terminal } = setup({ approve: true });
-    const pending = callTool(runCommandTool, { command: 'echo go; sleep 300' }, ctx);
+    const pending = invokeTool(runCommandTool, { command: 'echo go; sleep 300' }, ctx);
     await shown(terminal, 'go');
     await stopAllCommands(1000);
     assert.match(resultText(await pending), /^Killed by signal SIGTERM/);

@@ -5,7 +5,8 @@ import type { ToolContext } from '../../../../src/core/context';
 import type { ToolSettings } from '../../../../src/core/settings';
 import { globTool } from '../../../../src/core/tools/glob';
 import { grepTool, type GrepInput } from '../../../../src/core/tools/grep';
-import { callTool, resultText, testContext } from '../../support/context';
+import { resultText, testContext } from '../../support/context';
+import { invokeTool } from '../../../../src/core/tools/invoke';
 import { makeSearchTree, RIPGREP, type SearchTree } from '../../support/searchTree';
 
 async function answer(run: () => Promise<{ parts: readonly { kind: string; text?: string }[] }>): Promise<string> {
@@ -59,7 +60,7 @@ describe('search/engines', () => {
         for (let start = 0; start < inputs.length; start += 8) {
           await Promise.all(
             inputs.slice(start, start + 8).map(async (input) => {
-              const [fromRipgrep, fromFallback] = await Promise.all([answer(() => callTool(grepTool, input, ripgrep)), answer(() => callTool(grepTool, input, fallback))]);
+              const [fromRipgrep, fromFallback] = await Promise.all([answer(() => invokeTool(grepTool, input, ripgrep)), answer(() => invokeTool(grepTool, input, fallback))]);
               assert.equal(fromFallback, fromRipgrep, JSON.stringify(input));
             }),
           );
@@ -70,7 +71,7 @@ describe('search/engines', () => {
     it('grep: an invalid regex is refused by both with the same first line', async () => {
       const { ripgrep, fallback } = contexts();
       for (const pattern of ['foo(', '[a-', 'a{2,1}', '*x']) {
-        const [fromRipgrep, fromFallback] = await Promise.all([answer(() => callTool(grepTool, { pattern }, ripgrep)), answer(() => callTool(grepTool, { pattern }, fallback))]);
+        const [fromRipgrep, fromFallback] = await Promise.all([answer(() => invokeTool(grepTool, { pattern }, ripgrep)), answer(() => invokeTool(grepTool, { pattern }, fallback))]);
         assert.match(fromRipgrep, /^error: Invalid regular expression/);
         assert.equal(fromFallback, fromRipgrep);
       }
@@ -80,7 +81,7 @@ describe('search/engines', () => {
       const { ripgrep, fallback } = contexts({ filesExclude: ['**/nested', 'docs/*.md', '*.txt'] });
       for (const searchPath of [undefined, 'src', 'src/nested']) {
         const input: GrepInput = { pattern: 'TODO|line', path: searchPath };
-        assert.equal(await answer(() => callTool(grepTool, input, fallback)), await answer(() => callTool(grepTool, input, ripgrep)), JSON.stringify(input));
+        assert.equal(await answer(() => invokeTool(grepTool, input, fallback)), await answer(() => invokeTool(grepTool, input, ripgrep)), JSON.stringify(input));
       }
     });
 
@@ -91,7 +92,7 @@ describe('search/engines', () => {
         const { ripgrep, fallback } = contexts();
         for (const pattern of GLOB_PATTERNS) {
           const input = { pattern, path: searchPath };
-          const [fromRipgrep, fromFallback] = await Promise.all([answer(() => callTool(globTool, input, ripgrep)), answer(() => callTool(globTool, input, fallback))]);
+          const [fromRipgrep, fromFallback] = await Promise.all([answer(() => invokeTool(globTool, input, ripgrep)), answer(() => invokeTool(globTool, input, fallback))]);
           assert.equal(fromFallback, fromRipgrep, JSON.stringify(input));
         }
       });
@@ -100,7 +101,7 @@ describe('search/engines', () => {
     it('glob: files.exclude applies the same way', async () => {
       const { ripgrep, fallback } = contexts({ filesExclude: ['**/nested', 'docs/*.md', '*.txt'] });
       for (const pattern of ['**/*', 'src/**']) {
-        assert.equal(await answer(() => callTool(globTool, { pattern }, fallback)), await answer(() => callTool(globTool, { pattern }, ripgrep)), pattern);
+        assert.equal(await answer(() => invokeTool(globTool, { pattern }, fallback)), await answer(() => invokeTool(globTool, { pattern }, ripgrep)), pattern);
       }
     });
   });

@@ -3,7 +3,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { findFiles } from '../../../../src/core/tools/glob';
 import { grepTool, searchText } from '../../../../src/core/tools/grep';
-import { callTool, resultText, testContext } from '../../support/context';
+import { resultText, testContext } from '../../support/context';
+import { invokeTool } from '../../../../src/core/tools/invoke';
 import { makeSearchTree, type SearchTree } from '../../support/searchTree';
 
 // The walk over the FileSystem port with re2js, which the tools use when no ripgrep binary is given.
@@ -18,7 +19,7 @@ describe('search/fallbackEngine', () => {
   it('matches a catastrophic-backtracking pattern against a long line in linear time', async () => {
     fs.writeFileSync(path.join(tree.root, 'redos.txt'), `${'a'.repeat(50_000)}!\n`);
     try {
-      const text = resultText(await callTool(grepTool, { pattern: '(a+)+$', path: 'redos.txt' }, testContext({ root: tree.root })));
+      const text = resultText(await invokeTool(grepTool, { pattern: '(a+)+$', path: 'redos.txt' }, testContext({ root: tree.root })));
       assert.equal(text, 'No matches for "(a+)+$" in redos.txt.');
     } finally {
       fs.rmSync(path.join(tree.root, 'redos.txt'));
@@ -26,7 +27,7 @@ describe('search/fallbackEngine', () => {
   });
 
   it('answers an invalid regex with re2js words in the engine message', async () => {
-    await assert.rejects(callTool(grepTool, { pattern: 'foo(' }, testContext({ root: tree.root })), /Invalid regular expression "foo\(":\nregex parse error: missing closing \)/);
+    await assert.rejects(invokeTool(grepTool, { pattern: 'foo(' }, testContext({ root: tree.root })), /Invalid regular expression "foo\(":\nregex parse error: missing closing \)/);
   });
 
   it('grep returns with a note when the time budget is already spent', async () => {

@@ -4,7 +4,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { applyPatchTool } from '../../../../src/core/tools/applyPatch';
 import { RecordingChangeApplier } from '../../support/changeApplier';
-import { callTool, testContext } from '../../support/context';
+import { testContext } from '../../support/context';
+import { invokeTool } from '../../../../src/core/tools/invoke';
 import { loadPatchScenarios, readTree, scenarioTitle, writeTree } from '../../support/patchCorpus';
 import { writingWorkspace } from '../../support/writingWorkspace';
 
@@ -89,7 +90,7 @@ describe('tools/applyPatch', () => {
 
     it('is refused in an untrusted workspace, like the other writing tools', async () => {
       withOptions({ workspace: { trusted: false } });
-      await assert.rejects(callTool(applyPatchTool, { patch: '*** Begin Patch\n*** Add File: b.txt\n+x\n*** End Patch' }, workspace.ctx), /not trusted \(Restricted Mode\)/);
+      await assert.rejects(invokeTool(applyPatchTool, { patch: '*** Begin Patch\n*** Add File: b.txt\n+x\n*** End Patch' }, workspace.ctx), /not trusted \(Restricted Mode\)/);
       assert.equal(workspace.applier.reviewed.length, 0);
     });
   });
@@ -106,7 +107,7 @@ describe('tools/applyPatch', () => {
       it(scenarioTitle(scenario), async () => {
         writeTree(root, scenario.input);
         const applier = new RecordingChangeApplier(true);
-        const outcome = callTool(applyPatchTool, { patch: scenario.patch }, testContext({ root, changes: applier }));
+        const outcome = invokeTool(applyPatchTool, { patch: scenario.patch }, testContext({ root, changes: applier }));
         if (scenario.expectError) {
           await assert.rejects(outcome, /./);
           assert.equal(applier.reviewed.length, 0);

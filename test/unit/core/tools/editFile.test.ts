@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import { editFileTool } from '../../../../src/core/tools/editFile';
-import { callTool } from '../../support/context';
+import { invokeTool } from '../../../../src/core/tools/invoke';
 import { writingWorkspace } from '../../support/writingWorkspace';
 
 describe('tools/editFile', () => {
@@ -78,7 +78,7 @@ describe('tools/editFile', () => {
 
   it('is refused in an untrusted workspace, like the other writing tools', async () => {
     withOptions({ workspace: { trusted: false } });
-    await assert.rejects(callTool(editFileTool, { file_path: 'plain.txt', old_string: 'one', new_string: 'ONE' }, workspace.ctx), /not trusted \(Restricted Mode\)/);
+    await assert.rejects(invokeTool(editFileTool, { file_path: 'plain.txt', old_string: 'one', new_string: 'ONE' }, workspace.ctx), /not trusted \(Restricted Mode\)/);
     assert.equal(workspace.applier.reviewed.length, 0);
   });
 

@@ -4,7 +4,8 @@ import * as path from 'node:path';
 import type { ToolContext } from '../../../../src/core/context';
 import type { ToolSettings } from '../../../../src/core/settings';
 import { globTool, MAX_GLOB_RESULTS } from '../../../../src/core/tools/glob';
-import { callTool, resultText, testContext } from '../../support/context';
+import { resultText, testContext } from '../../support/context';
+import { invokeTool } from '../../../../src/core/tools/invoke';
 import { makeSearchTree, RIPGREP, type SearchTree } from '../../support/searchTree';
 
 describe('tools/glob', () => {
@@ -17,7 +18,7 @@ describe('tools/glob', () => {
 
     const context = (settings: Partial<ToolSettings> = {}): ToolContext => testContext({ root: tree.root, settings, ripgrepPath: RIPGREP });
     const glob = async (pattern: string, extra: { path?: string } = {}, settings: Partial<ToolSettings> = {}) =>
-      resultText(await callTool(globTool, { pattern, ...extra }, context(settings)));
+      resultText(await invokeTool(globTool, { pattern, ...extra }, context(settings)));
 
     it('matches across folders with ** and lists the newest modification first', async () => {
       assert.equal(await glob('**/*.ts'), ['src/main.ts', 'src/util.ts', 'src/nested/deep.ts'].join('\n'));

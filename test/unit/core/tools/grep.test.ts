@@ -5,7 +5,8 @@ import type { ToolContext } from '../../../../src/core/context';
 import type { ToolSettings } from '../../../../src/core/settings';
 import { MAX_GREP_LINE_CHARS } from '../../../../src/core/search/grepOutput';
 import { grepTool, searchText, type GrepInput } from '../../../../src/core/tools/grep';
-import { callTool, ManualCancellation, resultText, testContext } from '../../support/context';
+import { ManualCancellation, resultText, testContext } from '../../support/context';
+import { invokeTool } from '../../../../src/core/tools/invoke';
 import { makeSearchTree, RIPGREP, type SearchTree } from '../../support/searchTree';
 
 describe('tools/grep', () => {
@@ -17,7 +18,7 @@ describe('tools/grep', () => {
     after(() => tree.remove());
 
     const context = (settings: Partial<ToolSettings> = {}): ToolContext => testContext({ root: tree.root, settings, ripgrepPath: RIPGREP });
-    const grep = async (input: GrepInput, settings: Partial<ToolSettings> = {}) => resultText(await callTool(grepTool, input, context(settings)));
+    const grep = async (input: GrepInput, settings: Partial<ToolSettings> = {}) => resultText(await invokeTool(grepTool, input, context(settings)));
 
     it('prints path:line:text for every match, files in path order', async () => {
       assert.equal(
@@ -151,7 +152,7 @@ describe('tools/grep', () => {
 
       it('kills ripgrep at once when the call is cancelled', async () => {
         const token = new ManualCancellation();
-        const search = callTool(grepTool, { pattern: 'found' }, testContext({ root: tree.root, token, ripgrepPath: fakeRipgrep }));
+        const search = invokeTool(grepTool, { pattern: 'found' }, testContext({ root: tree.root, token, ripgrepPath: fakeRipgrep }));
         while (!fs.existsSync(pidFile) || fs.readFileSync(pidFile, 'utf8').trim() === '') {
           await new Promise((resolve) => setTimeout(resolve, 10));
         }

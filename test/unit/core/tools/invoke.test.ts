@@ -4,46 +4,46 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { editFileTool } from '../../../../src/core/tools/editFile';
 import { grepTool } from '../../../../src/core/tools/grep';
-import { budgetResult, splitTextParts } from '../../../../src/core/tools/invoke';
+import { budgetResult, invokeTool, splitTextParts } from '../../../../src/core/tools/invoke';
 import { listDirectoryTool } from '../../../../src/core/tools/listDirectory';
 import { readFileTool } from '../../../../src/core/tools/readFile';
 import { runCommandTool } from '../../../../src/core/tools/runCommand';
 import { writeFileTool } from '../../../../src/core/tools/writeFile';
-import { callTool, testContext } from '../../support/context';
+import { testContext } from '../../support/context';
 
-// invokeTool is what callTool calls: the suite enters through the same door as every tool suite.
+// invokeTool is what invokeTool calls: the suite enters through the same door as every tool suite.
 describe('tools/invoke', () => {
   const ctx = testContext({ root: os.tmpdir() });
 
   it('refuses unknown fields instead of ignoring them', async () => {
-    await assert.rejects(callTool(readFileTool, { file_path: 'a', safe: true }, ctx), /Invalid input for workspace_read_file: unknown field "safe"/);
+    await assert.rejects(invokeTool(readFileTool, { file_path: 'a', safe: true }, ctx), /Invalid input for workspace_read_file: unknown field "safe"/);
   });
 
   it('refuses a missing field, listing the accepted ones', async () => {
-    await assert.rejects(callTool(readFileTool, {}, ctx), /missing required field "file_path".*Accepted fields: file_path, offset, limit/);
+    await assert.rejects(invokeTool(readFileTool, {}, ctx), /missing required field "file_path".*Accepted fields: file_path, offset, limit/);
   });
 
   it('refuses a field outside its range, naming the field, the range and the value', async () => {
-    await assert.rejects(callTool(readFileTool, { file_path: 'a', offset: 0 }, ctx), /Invalid input for workspace_read_file: offset must be at least 1 \(got 0\)\. Accepted fields/);
-    await assert.rejects(callTool(grepTool, { pattern: 'x', context: 21, max_results: 0 }, ctx), /context must be from 0 to 20 \(got 21\); max_results must be from 1 to 1000 \(got 0\)/);
+    await assert.rejects(invokeTool(readFileTool, { file_path: 'a', offset: 0 }, ctx), /Invalid input for workspace_read_file: offset must be at least 1 \(got 0\)\. Accepted fields/);
+    await assert.rejects(invokeTool(grepTool, { pattern: 'x', context: 21, max_results: 0 }, ctx), /context must be from 0 to 20 \(got 21\); max_results must be from 1 to 1000 \(got 0\)/);
   });
 
   describe('in an untrusted workspace', () => {
     const untrusted = testContext({ root: os.tmpdir(), workspace: { trusted: false } });
 
     it('refuses writing tools', async () => {
-      await assert.rejects(callTool(writeFileTool, { file_path: 'a', content: '' }, untrusted), /not trusted/);
-      await assert.rejects(callTool(runCommandTool, { command: 'ls' }, untrusted), /not trusted/);
+      await assert.rejects(invokeTool(writeFileTool, { file_path: 'a', content: '' }, untrusted), /not trusted/);
+      await assert.rejects(invokeTool(runCommandTool, { command: 'ls' }, untrusted), /not trusted/);
     });
 
     it('lets reads through', async () => {
-      await assert.doesNotReject(callTool(listDirectoryTool, {}, untrusted));
+      await assert.doesNotReject(invokeTool(listDirectoryTool, {}, untrusted));
     });
   });
 
   it('refuses writing tools in plan mode', async () => {
     const planning = testContext({ root: os.tmpdir(), settings: { planMode: true } });
-    await assert.rejects(callTool(editFileTool, { file_path: 'a', old_string: 'x', new_string: 'y' }, planning), /plan mode/);
+    await assert.rejects(invokeTool(editFileTool, { file_path: 'a', old_string: 'x', new_string: 'y' }, planning), /plan mode/);
   });
 
   describe('output budget', () => {
@@ -96,14 +96,14 @@ describe('tools/invoke', () => {
     after(() => fs.rmSync(root, { recursive: true, force: true }));
 
     it('replaces secrets in results before they leave core and reports them', async () => {
-      const result = await callTool(readFileTool, { file_path: 'config.sh' }, testContext({ root }));
+      const result = await invokeTool(readFileTool, { file_path: 'config.sh' }, testContext({ root }));
       const text = result.parts.map((part) => (part.kind === 'text' ? part.text : '')).join('');
       assert.equal(text, '     1\texport GITHUB_TOKEN=[REDACTED github secret, line 1]\n     2\techo ok');
       assert.deepEqual(result.redactions, [{ kind: 'github', line: 1 }]);
     });
 
     it('leaves results alone when the user turned redaction off', async () => {
-      const result = await callTool(readFileTool, { file_path: 'config.sh' }, testContext({ root, settings: { redactSecrets: false } }));
+      const result = await invokeTool(readFileTool, { file_path: 'config.sh' }, testContext({ root, settings: { redactSecrets: false } }));
       const text = result.parts.map((part) => (part.kind === 'text' ? part.text : '')).join('');
       assert.match(text, /ghp_R5v8KzQ2mN7pL4xW9tY3bC6dF1gH0jK2sA5e/);
     });

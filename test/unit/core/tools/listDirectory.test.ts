@@ -3,7 +3,8 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { listDirectoryTool, MAX_LIST_ENTRIES } from '../../../../src/core/tools/listDirectory';
-import { callTool, resultText, testContext } from '../../support/context';
+import { resultText, testContext } from '../../support/context';
+import { invokeTool } from '../../../../src/core/tools/invoke';
 
 describe('tools/listDirectory', () => {
   let root: string;
@@ -22,7 +23,7 @@ describe('tools/listDirectory', () => {
   });
   after(() => fs.rmSync(root, { recursive: true, force: true }));
 
-  const list = async (input: { path?: string; ignore?: string[]; respect_git_ignore?: boolean }) => resultText(await callTool(listDirectoryTool, input, testContext({ root })));
+  const list = async (input: { path?: string; ignore?: string[]; respect_git_ignore?: boolean }) => resultText(await invokeTool(listDirectoryTool, input, testContext({ root })));
 
   it('lists directories first with a slash, then files with sizes, each alphabetical', async () => {
     const lines = (await list({})).split('\n');

@@ -3,7 +3,8 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { readFileTool } from '../../../../src/core/tools/readFile';
-import { callTool, resultText, ScriptedApprover, testContext } from '../../support/context';
+import { resultText, ScriptedApprover, testContext } from '../../support/context';
+import { invokeTool } from '../../../../src/core/tools/invoke';
 import { fixturePath } from '../../support/paths';
 
 const FIXTURES = fixturePath('files');
@@ -16,7 +17,7 @@ describe('tools/readFile', () => {
   });
   after(() => fs.rmSync(root, { recursive: true, force: true }));
 
-  const read = async (input: { file_path: string; offset?: number; limit?: number }, options = {}) => resultText(await callTool(readFileTool, input, testContext({ root, ...options })));
+  const read = async (input: { file_path: string; offset?: number; limit?: number }, options = {}) => resultText(await invokeTool(readFileTool, input, testContext({ root, ...options })));
 
   it('numbers lines like cat -n: six right-aligned columns and a tab', async () => {
     const text = await read({ file_path: 'hundred.txt', limit: 2 });
@@ -92,7 +93,7 @@ describe('tools/readFile', () => {
   });
 
   it('returns images as image parts', async () => {
-    const result = await callTool(readFileTool, { file_path: 'red.png' }, testContext({ root }));
+    const result = await invokeTool(readFileTool, { file_path: 'red.png' }, testContext({ root }));
     const image = result.parts.find((part) => part.kind === 'image');
     assert.ok(image && image.kind === 'image');
     assert.equal(image.mimeType, 'image/png');
@@ -131,7 +132,7 @@ describe('tools/readFile', () => {
 
   it('records what it read so later writes can check for staleness', async () => {
     const ctx = testContext({ root });
-    await callTool(readFileTool, { file_path: 'crlf.txt' }, ctx);
+    await invokeTool(readFileTool, { file_path: 'crlf.txt' }, ctx);
     const recorded = ctx.session.reads.lookup({ scheme: 'file', authority: '', path: path.join(root, 'crlf.txt') });
     assert.equal(recorded?.size, 37);
     assert.match(recorded?.sha256 ?? '', /^[0-9a-f]{64}$/);

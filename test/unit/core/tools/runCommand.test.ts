@@ -5,7 +5,8 @@ import { manifestEntry } from '../../../../src/core/tools/manifest';
 import { readFileTool } from '../../../../src/core/tools/readFile';
 import { commandConfirmation, runCommandTool } from '../../../../src/core/tools/runCommand';
 import { commandWorkspace } from '../../support/commandWorkspace';
-import { callTool, resultText } from '../../support/context';
+import { resultText } from '../../support/context';
+import { invokeTool } from '../../../../src/core/tools/invoke';
 
 describe('tools/runCommand', () => {
   const workspace = commandWorkspace();
@@ -61,7 +62,7 @@ describe('tools/runCommand', () => {
     const logPath = /Full log: (.*)/.exec(text)?.[1] ?? '';
     const log = fs.readFileSync(logPath, 'utf8');
     assert.match(log, /\n100000\n/);
-    const read = resultText(await callTool(readFileTool, { file_path: logPath, offset: 100002, limit: 1 }, ctx));
+    const read = resultText(await invokeTool(readFileTool, { file_path: logPath, offset: 100002, limit: 1 }, ctx));
     assert.match(read, /100000/);
   });
 
@@ -97,7 +98,7 @@ describe('tools/runCommand', () => {
     const checkpointed = async (command: string, approve: boolean): Promise<void> => {
       const { ctx, approver } = setup({ approve });
       const checkpoint = { beforeChange: async () => void taken.push(`${command} (asked ${approver.asked.length})`), deferAfter: () => ({ finish: async () => undefined }) };
-      await callTool(runCommandTool, { command }, { ...ctx, call: { ...ctx.call, checkpoint } }).catch(() => undefined);
+      await invokeTool(runCommandTool, { command }, { ...ctx, call: { ...ctx.call, checkpoint } }).catch(() => undefined);
     };
     await checkpointed('ls -la', true);
     await checkpointed('touch declined.txt', false);
@@ -108,13 +109,13 @@ describe('tools/runCommand', () => {
 
   it('refuses a denied command without asking', async () => {
     const { ctx, approver } = setup({ approve: true });
-    await assert.rejects(callTool(runCommandTool, { command: 'rm -rf /' }, ctx), /refused by the command policy/);
+    await assert.rejects(invokeTool(runCommandTool, { command: 'rm -rf /' }, ctx), /refused by the command policy/);
     assert.equal(approver.asked.length, 0);
   });
 
   it('does not ask again when the chat already confirmed the call', async () => {
     const { ctx, approver } = setup({ approve: false });
-    const result = await callTool(runCommandTool, { command: 'touch chat.txt' }, { ...ctx, call: { ...ctx.call, confirmedInChat: true } });
+    const result = await invokeTool(runCommandTool, { command: 'touch chat.txt' }, { ...ctx, call: { ...ctx.call, confirmedInChat: true } });
     assert.match(resultText(result), /^Exit code: 0/);
     assert.equal(approver.asked.length, 0);
   });
@@ -133,7 +134,7 @@ describe('tools/runCommand', () => {
   it('is refused on a virtual workspace, where no process can run', async () => {
     const { ctx } = setup();
     const virtual = { ...ctx, workspace: { ...ctx.workspace, folders: [{ name: 'mem', location: { scheme: 'memfs', authority: '', path: '/' } }] } };
-    await assert.rejects(callTool(runCommandTool, { command: 'ls' }, virtual), /not available here[\s\S]*virtual workspace/);
+    await assert.rejects(invokeTool(runCommandTool, { command: 'ls' }, virtual), /not available here[\s\S]*virtual workspace/);
   });
 
   it('is hidden from chat on virtual workspaces by its when clause', () => {
@@ -142,7 +143,7 @@ describe('tools/runCommand', () => {
 
   it('is refused in plan mode before anything runs', async () => {
     const { ctx, terminal } = setup({ approve: true });
-    await assert.rejects(callTool(runCommandTool, { command: 'touch plan.txt' }, { ...ctx, settings: { ...ctx.settings, planMode: true } }), /plan mode/);
+    await assert.rejects(invokeTool(runCommandTool, { command: 'touch plan.txt' }, { ...ctx, settings: { ...ctx.settings, planMode: true } }), /plan mode/);
     assert.equal(terminal.text, '');
   });
 });

@@ -12,7 +12,8 @@ import { commandWorkspace } from '../../support/commandWorkspace';
 import { processesWithCommandLine } from '../../../support/procfs';
 import { backgroundId, stdoutOf } from '../../../support/commandResults';
 import { until } from '../../../support/until';
-import { callTool, ManualCancellation, resultText } from '../../support/context';
+import { ManualCancellation, resultText } from '../../support/context';
+import { invokeTool } from '../../../../src/core/tools/invoke';
 
 describe('tools/runCommand background, commandOutput, stopCommand', () => {
   const workspace = commandWorkspace();
@@ -26,7 +27,7 @@ describe('tools/runCommand background, commandOutput, stopCommand', () => {
   });
 
   const context = (options: { settings?: Partial<ToolSettings>; token?: ManualCancellation } = {}) => workspace.setup({ approve: true, background: registry, ...options }).ctx;
-  const call = async (tool: Tool, input: Record<string, unknown>, options: { settings?: Partial<ToolSettings>; token?: ManualCancellation } = {}): Promise<string> => resultText(await callTool(tool, input, context(options)));
+  const call = async (tool: Tool, input: Record<string, unknown>, options: { settings?: Partial<ToolSettings>; token?: ManualCancellation } = {}): Promise<string> => resultText(await invokeTool(tool, input, context(options)));
 
   it('returns once a line matches wait_for, with the output so far, the status and the id', async () => {
     const text = await call(runCommandTool, { command: 'echo booting; sleep 0.3; echo "ready on port 4321"; exec sleep 300', background: true, wait_for: 'ready on port \\d+' });
@@ -95,7 +96,7 @@ describe('tools/runCommand background, commandOutput, stopCommand', () => {
     const ids: string[] = [];
     for (let i = 0; i < 2; i += 1) ids.push(backgroundId(await call(runCommandTool, { command: 'exec sleep 300', background: true, timeout: 1 }, { settings })));
     const { ctx, approver } = workspace.setup({ approve: true, background: registry, settings });
-    await assert.rejects(callTool(runCommandTool, { command: 'exec sleep 300', background: true, timeout: 1 }, ctx), (error: Error) => {
+    await assert.rejects(invokeTool(runCommandTool, { command: 'exec sleep 300', background: true, timeout: 1 }, ctx), (error: Error) => {
       assert.match(error.message, /2 background commands are already running/);
       for (const id of ids) assert.match(error.message, new RegExp(`${id} \\(exec sleep 300\\)`));
       assert.match(error.message, /workspace_stop_command/);
@@ -173,7 +174,7 @@ describe('tools/runCommand background, commandOutput, stopCommand', () => {
       },
     };
     const ctx = context();
-    const text = resultText(await callTool(runCommandTool, { command: 'touch made-in-background.txt; echo ready; exec sleep 300', background: true, wait_for: 'ready' }, { ...ctx, call: { ...ctx.call, checkpoint } }));
+    const text = resultText(await invokeTool(runCommandTool, { command: 'touch made-in-background.txt; echo ready; exec sleep 300', background: true, wait_for: 'ready' }, { ...ctx, call: { ...ctx.call, checkpoint } }));
     assert.deepEqual(events, ['before', 'deferred']);
     await call(stopCommandTool, { id: backgroundId(text) });
     await until(() => events.includes('after'), 'the deferred "after" checkpoint', 5000);

@@ -8,7 +8,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { runCommandTool } from '../../../../src/core/tools/runCommand';
 import { commandWorkspace } from '../../support/commandWorkspace';
-import { callTool, resultText } from '../../support/context';
+import { resultText } from '../../support/context';
+import { invokeTool } from '../../../../src/core/tools/invoke';
 
 describe('tools/runCommand against escapes, with no approval given', () => {
   const workspace = commandWorkspace();
@@ -32,7 +33,7 @@ describe('tools/runCommand against escapes, with no approval given', () => {
   /** Runs the line with the approver refusing every question; returns the result text and how many questions came. */
   async function refused(command: string): Promise<{ text: string; asked: number }> {
     const { ctx, approver } = workspace.setup({ approve: false });
-    const text = await callTool(runCommandTool, { command }, ctx).then(resultText, (error: Error) => `ERROR ${error.message}`);
+    const text = await invokeTool(runCommandTool, { command }, ctx).then(resultText, (error: Error) => `ERROR ${error.message}`);
     return { text, asked: approver.asked.length };
   }
 

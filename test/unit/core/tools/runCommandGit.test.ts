@@ -9,7 +9,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { runCommandTool } from '../../../../src/core/tools/runCommand';
 import { commandWorkspace } from '../../support/commandWorkspace';
-import { callTool, resultText } from '../../support/context';
+import { resultText } from '../../support/context';
+import { invokeTool } from '../../../../src/core/tools/invoke';
 import { appendConfig, bareLookalike, git, repository, signedHead, write } from '../../support/gitFixtures';
 
 /** The committed secrets' values (a command line may name the prefix, its output must not show a value). */
@@ -22,7 +23,7 @@ describe('tools/runCommand: git with planted programs, in the sandbox', () => {
 
   async function run(command: string, approve = false) {
     const { ctx, approver } = workspace.setup({ approve });
-    const text = await callTool(runCommandTool, { command }, ctx).then(resultText, (error: Error) => `ERROR ${error.message}`);
+    const text = await invokeTool(runCommandTool, { command }, ctx).then(resultText, (error: Error) => `ERROR ${error.message}`);
     return { text, asked: approver.asked };
   }
 
@@ -169,7 +170,7 @@ describe('tools/runCommand: git where the workspace\'s own .git takes its config
   for (const command of ['git status', 'git diff', 'git log -p', 'cd sub && git status', 'nice git blame a.txt']) {
     it(`asks for ${JSON.stringify(command)}, and declined runs nothing`, async () => {
       const { ctx, approver } = workspace.setup({ approve: false });
-      const text = await callTool(runCommandTool, { command }, ctx).then(resultText, (error: Error) => `ERROR ${error.message}`);
+      const text = await invokeTool(runCommandTool, { command }, ctx).then(resultText, (error: Error) => `ERROR ${error.message}`);
       assert.match(text, /^ERROR The user declined/);
       assert.match(approver.asked[0]?.detail ?? '', /commondir/);
       assert.equal(fs.existsSync(marker), false);

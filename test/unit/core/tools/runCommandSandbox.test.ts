@@ -8,7 +8,8 @@ import * as path from 'node:path';
 import { runCommandTool } from '../../../../src/core/tools/runCommand';
 import type { ToolSettings } from '../../../../src/core/settings';
 import { commandWorkspace } from '../../support/commandWorkspace';
-import { callTool, resultText } from '../../support/context';
+import { resultText } from '../../support/context';
+import { invokeTool } from '../../../../src/core/tools/invoke';
 
 describe('tools/runCommand in the sandbox', () => {
   const workspace = commandWorkspace();
@@ -36,7 +37,7 @@ describe('tools/runCommand in the sandbox', () => {
     const { ctx, approver } = workspace.setup({ approve: options.approve ?? true, settings: options.settings });
     approver.choice = options.choice;
     const call = { ...ctx, workspace: { ...ctx.workspace, home }, call: { ...ctx.call, confirmedInChat: options.confirmedInChat ?? false } };
-    const result = await callTool(runCommandTool, input, call).then(resultText, (error: Error) => `ERROR ${error.message}`);
+    const result = await invokeTool(runCommandTool, input, call).then(resultText, (error: Error) => `ERROR ${error.message}`);
     return { text: result, approver };
   }
 

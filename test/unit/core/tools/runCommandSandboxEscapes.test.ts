@@ -12,7 +12,8 @@ import { BackgroundCommandRegistry } from '../../../../src/core/process/backgrou
 import type { ToolSettings } from '../../../../src/core/settings';
 import { commandConfirmation, runCommandTool } from '../../../../src/core/tools/runCommand';
 import { commandWorkspace } from '../../support/commandWorkspace';
-import { callTool, resultText } from '../../support/context';
+import { resultText } from '../../support/context';
+import { invokeTool } from '../../../../src/core/tools/invoke';
 import { RIPGREP } from '../../support/searchTree';
 import { until } from '../../../support/until';
 
@@ -74,7 +75,7 @@ describe('tools/runCommand in the sandbox, against a hostile approved command', 
     const { ctx, approver } = workspace.setup({ approve: options.approve ?? true, settings: options.settings, environment: options.environment, background: options.background ? new BackgroundCommandRegistry({ now: () => Date.now() }) : undefined });
     const call = { ...ctx, workspace: { ...ctx.workspace, home } };
     const input = options.background ? { command, background: true, timeout: 60 } : { command };
-    const text = await callTool(runCommandTool, input, call).then(resultText, (error: Error) => `ERROR ${error.message}`);
+    const text = await invokeTool(runCommandTool, input, call).then(resultText, (error: Error) => `ERROR ${error.message}`);
     return { text, approver };
   }
 

@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { writeFileTool } from '../../../../src/core/tools/writeFile';
-import { callTool } from '../../support/context';
+import { invokeTool } from '../../../../src/core/tools/invoke';
 import { writingWorkspace } from '../../support/writingWorkspace';
 
 describe('tools/writeFile', () => {
@@ -145,7 +145,7 @@ describe('tools/writeFile', () => {
 
   it('is refused in an untrusted workspace, like the other writing tools', async () => {
     withOptions({ workspace: { trusted: false } });
-    await assert.rejects(callTool(writeFileTool, { file_path: 'a.txt', content: 'x' }, workspace.ctx), /not trusted \(Restricted Mode\)/);
+    await assert.rejects(invokeTool(writeFileTool, { file_path: 'a.txt', content: 'x' }, workspace.ctx), /not trusted \(Restricted Mode\)/);
     assert.equal(workspace.applier.reviewed.length, 0);
   });
 });
