@@ -5,6 +5,7 @@ import * as assert from 'assert';
 import * as fs from 'fs';
 import * as path from 'path';
 import * as vscode from 'vscode';
+import { ReadOnlyFileSystem } from './support/readOnlyFileSystem';
 import { answerNextApproval, invoke, invokeError, withSettings, workspaceRoot } from './support/tools';
 
 const TREE = 'search-tree';
@@ -12,12 +13,11 @@ const SCHEME = 'watsearch';
 const MEMORY_ROOT = `${SCHEME}:/tree`;
 
 /** A read-only provider serving a snapshot of a folder on disk, symlinks included as links. */
-class SnapshotFileSystem implements vscode.FileSystemProvider {
+class SnapshotFileSystem extends ReadOnlyFileSystem {
   private readonly entries = new Map<string, { type: vscode.FileType; mtime: number; data?: Uint8Array }>();
-  private readonly emitter = new vscode.EventEmitter<vscode.FileChangeEvent[]>();
-  readonly onDidChangeFile = this.emitter.event;
 
   constructor(source: string, mountPath: string) {
+    super();
     this.entries.set(mountPath, { type: vscode.FileType.Directory, mtime: 0 });
     this.snapshot(source, mountPath);
   }
@@ -36,9 +36,6 @@ class SnapshotFileSystem implements vscode.FileSystemProvider {
       }
     }
   }
-  watch(): vscode.Disposable {
-    return new vscode.Disposable(() => undefined);
-  }
   stat(uri: vscode.Uri): vscode.FileStat {
     const entry = this.entries.get(uri.path);
     if (!entry) throw vscode.FileSystemError.FileNotFound(uri);
@@ -54,18 +51,6 @@ class SnapshotFileSystem implements vscode.FileSystemProvider {
     const data = this.entries.get(uri.path)?.data;
     if (!data) throw vscode.FileSystemError.FileNotFound(uri);
     return data;
-  }
-  createDirectory(): void {
-    throw vscode.FileSystemError.NoPermissions('read-only test file system');
-  }
-  writeFile(): void {
-    throw vscode.FileSystemError.NoPermissions('read-only test file system');
-  }
-  delete(): void {
-    throw vscode.FileSystemError.NoPermissions('read-only test file system');
-  }
-  rename(): void {
-    throw vscode.FileSystemError.NoPermissions('read-only test file system');
   }
 }
 

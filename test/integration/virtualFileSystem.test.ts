@@ -2,23 +2,19 @@
 // read through vscode.workspace.fs.
 import * as assert from 'assert';
 import * as vscode from 'vscode';
+import { ReadOnlyFileSystem } from './support/readOnlyFileSystem';
 import { invoke, invokeError, withSettings } from './support/tools';
 
 const SCHEME = 'watmem';
 
-class MemoryFileSystem implements vscode.FileSystemProvider {
+class MemoryFileSystem extends ReadOnlyFileSystem {
   private readonly files = new Map<string, Uint8Array>();
   private readonly directories = new Set<string>(['/']);
-  private readonly emitter = new vscode.EventEmitter<vscode.FileChangeEvent[]>();
-  readonly onDidChangeFile = this.emitter.event;
 
   seed(path: string, content: string | Uint8Array): void {
     const parts = path.split('/').filter(Boolean);
     for (let i = 1; i < parts.length; i += 1) this.directories.add('/' + parts.slice(0, i).join('/'));
     this.files.set(path, typeof content === 'string' ? new TextEncoder().encode(content) : content);
-  }
-  watch(): vscode.Disposable {
-    return new vscode.Disposable(() => undefined);
   }
   stat(uri: vscode.Uri): vscode.FileStat {
     const file = this.files.get(uri.path);
@@ -37,18 +33,6 @@ class MemoryFileSystem implements vscode.FileSystemProvider {
     const file = this.files.get(uri.path);
     if (!file) throw vscode.FileSystemError.FileNotFound(uri);
     return file;
-  }
-  createDirectory(): void {
-    throw vscode.FileSystemError.NoPermissions('read-only test file system');
-  }
-  writeFile(): void {
-    throw vscode.FileSystemError.NoPermissions('read-only test file system');
-  }
-  delete(): void {
-    throw vscode.FileSystemError.NoPermissions('read-only test file system');
-  }
-  rename(): void {
-    throw vscode.FileSystemError.NoPermissions('read-only test file system');
   }
 }
 

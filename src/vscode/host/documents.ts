@@ -6,3 +6,8 @@ export function openDocument(uri: vscode.Uri): vscode.TextDocument | undefined {
   const key = uri.toString();
   return vscode.workspace.textDocuments.find((document) => document.uri.toString() === key);
 }
+
+/** The text with the line endings a TextDocument can hold: the document's one kind for the whole text. */
+export function inDocumentEol(text: string, document: vscode.TextDocument): string {
+  return text.replace(/\r\n?|\n/g, document.eol === vscode.EndOfLine.CRLF ? '\r\n' : '\n');
+}

@@ -27,3 +27,32 @@ export function makeLinkTree(): LinkTree {
   execFileSync('mkfifo', [path.join(root, 'fifo')]);
   return { root, outside, remove: () => fs.rmSync(parent, { recursive: true, force: true }) };
 }
+
+/**
+ * For the calling suite: a fresh link tree before each test, removed after it. Read `root` and
+ * `outside` inside a test or hook (they name the current test's tree).
+ */
+export function linkTreePerTest(): Pick<LinkTree, 'root' | 'outside'> {
+  let tree: LinkTree | undefined;
+  beforeEach(() => {
+    tree = makeLinkTree();
+  });
+  afterEach(() => {
+    tree?.remove();
+    tree = undefined;
+  });
+  const current = (): LinkTree => {
+    if (!tree) {
+      throw new Error('the link tree exists only while a test runs');
+    }
+    return tree;
+  };
+  return {
+    get root() {
+      return current().root;
+    },
+    get outside() {
+      return current().outside;
+    },
+  };
+}

@@ -6,19 +6,13 @@ import type { GuardAccess } from '../../../../src/core/guard/rules';
 import { fileLocation } from '../../../../src/core/location';
 import type { RiskLevel } from '../../../../src/core/settings';
 import { testContext } from '../../support/context';
-import { makeLinkTree, type LinkTree } from '../../support/linkTree';
+import { linkTreePerTest } from '../../support/linkTree';
 
 describe('guard/judgeLocation', () => {
-  let tree: LinkTree;
-  let root: string;
-  beforeEach(() => {
-    tree = makeLinkTree();
-    root = tree.root;
-  });
-  afterEach(() => tree.remove());
+  const tree = linkTreePerTest();
 
   const judge = async (name: string, access: GuardAccess, riskLevel: RiskLevel) =>
-    (await judgeLocation(fileLocation(path.join(root, name)), access, testContext({ root, settings: { riskLevel } }))).verdict;
+    (await judgeLocation(fileLocation(path.join(tree.root, name)), access, testContext({ root: tree.root, settings: { riskLevel } }))).verdict;
 
   const table: [string, GuardAccess, string, Record<RiskLevel, string>][] = [
     ['escape.txt', 'write', 'file.symlink_escape_write', { low: 'deny', medium: 'deny', high: 'warn' }],
@@ -46,12 +40,12 @@ describe('guard/judgeLocation', () => {
   });
 
   it('judges a folder by its own rules, not as a hard-linked file (folders always have several links)', async () => {
-    fs.mkdirSync(path.join(root, 'sub', 'deeper'), { recursive: true });
+    fs.mkdirSync(path.join(tree.root, 'sub', 'deeper'), { recursive: true });
     assert.equal((await judge('sub', 'write', 'low')).decision, 'allow');
   });
 
   it('returns what is at the resolved location', async () => {
-    const judged = await judgeLocation(fileLocation(path.join(root, 'escape.txt')), 'read', testContext({ root, settings: { riskLevel: 'high' } }));
+    const judged = await judgeLocation(fileLocation(path.join(tree.root, 'escape.txt')), 'read', testContext({ root: tree.root, settings: { riskLevel: 'high' } }));
     assert.equal(judged.resolved.path, fs.realpathSync(path.join(tree.outside, 'target.txt')));
     assert.equal(judged.stat?.kind, 'file');
     assert.match(judged.subject, /escape\.txt \(a symlink to .*target\.txt\)$/);

@@ -3,21 +3,15 @@ import type { CommandDecision } from '../../../../../src/core/decisions';
 import { commandPolicyOptions } from '../../../../../src/core/guard/command/pathJudge';
 import { evaluateCommandPolicy } from '../../../../../src/core/guard/command/policy';
 import { testContext } from '../../../support/context';
-import { makeLinkTree, type LinkTree } from '../../../support/linkTree';
+import { linkTreePerTest } from '../../../support/linkTree';
 
 describe('guard/command/pathJudge', () => {
-  let tree: LinkTree;
-  let root: string;
-  beforeEach(() => {
-    tree = makeLinkTree();
-    root = tree.root;
-  });
-  afterEach(() => tree.remove());
+  const tree = linkTreePerTest();
 
   /** The policy's decision for a line in the workspace, with the guard table as its path judge. */
   const decide = async (line: string): Promise<{ decision: CommandDecision; reasons: string }> => {
-    const ctx = testContext({ root });
-    const verdict = await evaluateCommandPolicy(line, await commandPolicyOptions(ctx, root));
+    const ctx = testContext({ root: tree.root });
+    const verdict = await evaluateCommandPolicy(line, await commandPolicyOptions(ctx, tree.root));
     return { decision: verdict.decision, reasons: verdict.reasons.join('\n') };
   };
 

@@ -1,12 +1,13 @@
-// What the paths of a plan held before it was written, and putting it back when a later step fails.
+// Step 5 of a write, on failure: every path the plan touches is put back as it was. The snapshot
+// is taken before anything is written; restoring goes by how far the write got.
 import * as vscode from 'vscode';
+import { ToolError } from '../../core/errors';
 import type { Location } from '../../core/location';
 import type { ChangePlan } from '../../core/ports/changes';
 import { decodeText } from '../../core/text/encoding';
-import { openDocument } from '../host/documents';
+import { inDocumentEol, openDocument } from '../host/documents';
+import { exists, fileMode, readBytes, setFileMode } from '../host/files';
 import { toUri } from '../host/uris';
-import { replaceDocumentText } from './documentWrites';
-import { exists, fileMode, readBytes, setFileMode } from './vscodeFiles';
 
 /** What a path held before the change. */
 export interface Restorable {
@@ -16,6 +17,14 @@ export interface Restorable {
   readonly mode?: number;
   /** The unsaved editor text the user had, to put back into the editor. */
   readonly editorText?: string;
+}
+
+/** How far a write got, which decides what restoring undoes. */
+export interface WriteProgress {
+  /** Parent folders made for new files; removed again on failure. */
+  readonly createdFolders: vscode.Uri[];
+  /** True from the moment the edit is applied: files may have changed. */
+  writing: boolean;
 }
 
 /** Every path the plan writes, as it is now. */
@@ -36,8 +45,30 @@ export async function snapshot(plan: ChangePlan): Promise<Restorable[]> {
   );
 }
 
+/**
+ * Undoes a failed write and returns the error for the model. Before the edit nothing but empty
+ * folders was written: they are removed and the files left alone, and a ToolError raised then
+ * (a concurrent edit) passes unchanged. After it, every path is restored and the error says how that went.
+ */
+export async function restoreOnFailure(error: unknown, progress: WriteProgress, before: readonly Restorable[]): Promise<ToolError> {
+  const problems = progress.writing ? await restore(before) : [];
+  for (const folder of [...progress.createdFolders].reverse()) {
+    await vscode.workspace.fs.delete(folder, { recursive: false, useTrash: false }).then(undefined, () => undefined);
+  }
+  if (!progress.writing && error instanceof ToolError) {
+    return error;
+  }
+  const detail = error instanceof Error ? error.message : String(error);
+  const restored = !progress.writing
+    ? 'Nothing was written.'
+    : problems.length === 0
+      ? 'Every file was restored to its previous content.'
+      : `Restoring failed for: ${problems.join(', ')}; check these files.`;
+  return new ToolError(`Writing the change failed (${detail}). ${restored}`);
+}
+
 /** Puts every path back as it was; returns the paths it could not restore. */
-export async function restore(restorables: readonly Restorable[]): Promise<string[]> {
+async function restore(restorables: readonly Restorable[]): Promise<string[]> {
   const problems: string[] = [];
   for (const item of [...restorables].reverse()) {
     try {
@@ -65,4 +96,11 @@ export async function restore(restorables: readonly Restorable[]): Promise<strin
     }
   }
   return problems;
+}
+
+/** Replaces a document's whole text (as an edit the user can undo). */
+async function replaceDocumentText(document: vscode.TextDocument, text: string): Promise<void> {
+  const edit = new vscode.WorkspaceEdit();
+  edit.replace(document.uri, new vscode.Range(document.positionAt(0), document.positionAt(document.getText().length)), inDocumentEol(text, document));
+  await vscode.workspace.applyEdit(edit);
 }

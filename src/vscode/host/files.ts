@@ -1,4 +1,5 @@
-// Small file operations through VS Code's file system (and Node for the mode bits it does not expose).
+// One file's bytes, existence and permission bits, as the write path reads and sets them: through
+// VS Code's file system, and Node for the modes it does not expose. Absent or unreadable is undefined.
 import * as fs from 'node:fs/promises';
 import * as vscode from 'vscode';
 
@@ -33,19 +34,4 @@ export async function fileMode(uri: vscode.Uri): Promise<number | undefined> {
 
 export async function setFileMode(uri: vscode.Uri, mode: number): Promise<void> {
   await fs.chmod(uri.fsPath, mode);
-}
-
-/** Creates the missing ancestors of a file, returning the folders it created, outermost first. */
-export async function createParents(file: vscode.Uri): Promise<vscode.Uri[]> {
-  const missing: vscode.Uri[] = [];
-  for (let folder = vscode.Uri.joinPath(file, '..'); !(await exists(folder)); folder = vscode.Uri.joinPath(folder, '..')) {
-    missing.unshift(folder);
-    if (folder.path === '/') {
-      break;
-    }
-  }
-  for (const folder of missing) {
-    await vscode.workspace.fs.createDirectory(folder);
-  }
-  return missing;
 }

@@ -1,0 +1,152 @@
+// Step 2 of a write: the one WorkspaceEdit of a plan (one undo step) and what must follow it. Each
+// file goes through its TextDocument (undoable, unsaved text kept) or, when a TextDocument would
+// not keep the approved bytes, is written as bytes after the edit.
+import * as vscode from 'vscode';
+import { BugError } from '../../core/errors';
+import type { ChangePlan, PlannedContent, PlannedFileChange } from '../../core/ports/changes';
+import { hasMixedLineEndings, splitLines } from '../../core/text/lineEndings';
+import { inDocumentEol, openDocument } from '../host/documents';
+import { fileMode } from '../host/files';
+import { toUri } from '../host/uris';
+
+/** The WorkspaceEdit of a plan and what the later steps do with it, in the order they do it. */
+export interface PlannedWrite {
+  readonly edit: vscode.WorkspaceEdit;
+  /** Text edits and file operations in the edit (WorkspaceEdit.size counts only text edits). */
+  editCount: number;
+  /** Replacement ranges are computed against these document versions; typing in between would make them wrong. */
+  readonly versions: { document: vscode.TextDocument; version: number; shownPath: string }[];
+  /** Files the edit creates (new files, move destinations): their parent folders are made first, their bytes checked after. */
+  readonly created: { uri: vscode.Uri; bytes: Uint8Array; shownPath: string }[];
+  /** Documents to save; `expected` are the bytes the user approved, when the document had no unsaved text. */
+  readonly saves: { uri: vscode.Uri; expected?: Uint8Array }[];
+  /** Files written as bytes because a TextDocument could not hold them. */
+  readonly byteWrites: { uri: vscode.Uri; bytes: Uint8Array }[];
+  /** Modes to put back after saving (atomic saves and createFile replace the file). */
+  readonly modes: { uri: vscode.Uri; mode: number }[];
+}
+
+/** Routes each file of the plan and builds the one WorkspaceEdit. Writes nothing. */
+export async function planWrite(plan: ChangePlan): Promise<PlannedWrite> {
+  const planned: PlannedWrite = { edit: new vscode.WorkspaceEdit(), editCount: 0, versions: [], created: [], saves: [], byteWrites: [], modes: [] };
+  for (const file of plan.files) {
+    if (file.kind === 'create') {
+      planCreate(planned, file);
+    } else if (file.kind === 'delete') {
+      planDelete(planned, file);
+    } else if (file.moveTo) {
+      await planMove(planned, file, toUri(file.moveTo));
+    } else {
+      await planModify(planned, file);
+    }
+  }
+  return planned;
+}
+
+function planCreate(planned: PlannedWrite, file: PlannedFileChange): void {
+  const uri = toUri(file.location);
+  const { bytes } = afterOf(file);
+  planned.edit.createFile(uri, { contents: bytes, overwrite: false });
+  planned.editCount += 1;
+  planned.created.push({ uri, bytes, shownPath: file.shownPath });
+}
+
+function planDelete(planned: PlannedWrite, file: PlannedFileChange): void {
+  planned.edit.deleteFile(toUri(file.location), { ignoreIfNotExists: false });
+  planned.editCount += 1;
+}
+
+/** A move writes the planned bytes at the destination and removes the source, in the same edit; the destination gets the source's mode. */
+async function planMove(planned: PlannedWrite, file: PlannedFileChange, destination: vscode.Uri): Promise<void> {
+  const uri = toUri(file.location);
+  const mode = await fileMode(uri);
+  const { bytes } = afterOf(file);
+  planned.edit.createFile(destination, { contents: bytes, overwrite: false });
+  planned.edit.deleteFile(uri, { ignoreIfNotExists: false });
+  planned.editCount += 2;
+  planned.created.push({ uri: destination, bytes, shownPath: file.shownMoveTo ?? file.shownPath });
+  if (mode !== undefined) {
+    planned.modes.push({ uri: destination, mode });
+  }
+}
+
+/** A file changed in place: the smallest replacement in its document, or its bytes when a document would not keep them. */
+async function planModify(planned: PlannedWrite, file: PlannedFileChange): Promise<void> {
+  const uri = toUri(file.location);
+  const mode = await fileMode(uri);
+  const after = afterOf(file);
+  if (routeFor(after, uri) === 'bytes') {
+    planned.byteWrites.push({ uri, bytes: after.bytes });
+  } else {
+    const document = openDocument(uri) ?? (await vscode.workspace.openTextDocument(uri));
+    const wasDirty = document.isDirty;
+    const replacement = minimalReplacement(document, inDocumentEol(after.text, document));
+    if (replacement) {
+      planned.versions.push({ document, version: document.version, shownPath: file.shownPath });
+      planned.edit.replace(uri, replacement.range, replacement.text);
+      planned.editCount += 1;
+      planned.saves.push({ uri, expected: wasDirty ? undefined : after.bytes });
+    }
+  }
+  if (mode !== undefined) {
+    planned.modes.push({ uri, mode });
+  }
+}
+
+function afterOf(file: PlannedFileChange): PlannedContent {
+  if (!file.after) {
+    throw new BugError(`no new content planned for ${file.shownPath}`);
+  }
+  return file.after;
+}
+
+/** Through the document (undoable) unless a TextDocument would not keep the approved bytes. */
+function routeFor(after: PlannedContent, uri: vscode.Uri): 'document' | 'bytes' {
+  const document = openDocument(uri);
+  if (document?.isDirty) {
+    // The user's unsaved text is the baseline and lives only in the document: go through it.
+    return 'document';
+  }
+  if (hasMixedLineEndings(splitLines(after.text)) || saveWouldRewrite(uri)) {
+    return 'bytes';
+  }
+  if (document && document.encoding !== after.encoding) {
+    return 'bytes';
+  }
+  return 'document';
+}
+
+/** Save participants that would rewrite lines we did not change when VS Code saves the document. */
+function saveWouldRewrite(uri: vscode.Uri): boolean {
+  const files = vscode.workspace.getConfiguration('files', uri);
+  const editor = vscode.workspace.getConfiguration('editor', uri);
+  const actions = editor.get<unknown>('codeActionsOnSave');
+  const hasActions = Array.isArray(actions) ? actions.length > 0 : actions !== null && typeof actions === 'object' && Object.values(actions).some((value) => value !== false && value !== 'never');
+  return files.get<boolean>('trimTrailingWhitespace', false) || files.get<boolean>('insertFinalNewline', false) || files.get<boolean>('trimFinalNewlines', false) || editor.get<boolean>('formatOnSave', false) || hasActions;
+}
+
+/** The smallest single replacement that turns `current` into `wanted`, so cursors and folding elsewhere survive. */
+function minimalReplacement(document: vscode.TextDocument, wanted: string): { range: vscode.Range; text: string } | undefined {
+  const current = document.getText();
+  if (current === wanted) {
+    return undefined;
+  }
+  let prefix = 0;
+  const max = Math.min(current.length, wanted.length);
+  while (prefix < max && current.charCodeAt(prefix) === wanted.charCodeAt(prefix)) {
+    prefix += 1;
+  }
+  let suffix = 0;
+  while (suffix < max - prefix && current.charCodeAt(current.length - 1 - suffix) === wanted.charCodeAt(wanted.length - 1 - suffix)) {
+    suffix += 1;
+  }
+  // Never split a CRLF pair.
+  if (prefix > 0 && current[prefix - 1] === '\r') {
+    prefix -= 1;
+  }
+  if (suffix > 0 && current[current.length - suffix] === '\n' && current[current.length - suffix - 1] === '\r') {
+    suffix -= 1;
+  }
+  const range = new vscode.Range(document.positionAt(prefix), document.positionAt(current.length - suffix));
+  return { range, text: wanted.slice(prefix, wanted.length - suffix) };
+}
