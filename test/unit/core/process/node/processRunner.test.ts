@@ -3,12 +3,12 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { groupAlive } from '../../../../src/core/process/processGroup';
-import { stopAllCommands } from '../../../../src/core/process/processRunner';
-import { runCommandTool } from '../../../../src/core/tools/runCommand';
-import { commandWorkspace, readWhenWritten, shown } from '../../support/commandWorkspace';
-import { alive } from '../../../support/procfs';
-import { callTool, ManualCancellation, resultText } from '../../support/context';
+import { groupAlive } from '../../../../../src/core/process/node/processGroup';
+import { stopAllCommands } from '../../../../../src/core/process/node/processRunner';
+import { runCommandTool } from '../../../../../src/core/tools/runCommand';
+import { commandWorkspace, readWhenWritten, shown } from '../../../support/commandWorkspace';
+import { alive } from '../../../../support/procfs';
+import { callTool, ManualCancellation, resultText } from '../../../support/context';
 
 describe('process/processRunner', () => {
   const workspace = commandWorkspace();

@@ -14,9 +14,9 @@ import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { BugError } from '../errors';
-import type { ChangedFile, ChangeKind, Checkpoint, CheckpointLimits, CheckpointStore, FolderCheckpoint, RecordedEntry, RestoreStep } from '../ports/checkpoints';
-import { excludeLines } from './excludes';
+import { BugError } from '../../../errors';
+import type { ChangedFile, ChangeKind, Checkpoint, CheckpointLimits, CheckpointStore, FolderCheckpoint, RecordedEntry, RestoreStep } from '../../../ports/checkpoints';
+import { excludeLines } from '../../excludes';
 
 const MB = 1024 * 1024;
 /** How many times one checkpoint may prune (each round drops more of the oldest checkpoints). */
