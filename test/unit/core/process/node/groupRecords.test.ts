@@ -27,7 +27,7 @@ async function deadProcess(): Promise<{ pid: number; startTime: string }> {
   return { pid, startTime };
 }
 
-describe('process/groupRecords (pid and start time)', () => {
+describe('process/node/groupRecords (pid and start time)', () => {
   let dir: string;
   const groups: number[] = [];
 

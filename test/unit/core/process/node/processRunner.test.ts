@@ -10,7 +10,7 @@ import { commandWorkspace, readWhenWritten, shown } from '../../../support/comma
 import { alive } from '../../../../support/procfs';
 import { callTool, ManualCancellation, resultText } from '../../../support/context';
 
-describe('process/processRunner', () => {
+describe('process/node/processRunner', () => {
   const workspace = commandWorkspace();
   // These tests watch the processes from outside (pid files beside the workspace), which the sandbox
   // would forbid and its pid namespace would hide; the sandboxed tree is checked at the end.
