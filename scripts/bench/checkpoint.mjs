@@ -16,8 +16,8 @@ import { ensureTree } from './search.mjs';
 const require = createRequire(import.meta.url);
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const RUNS = Number(process.env.WAT_BENCH_RUNS ?? 7);
-/** @type {typeof import('../../src/core/checkpoints/gitCheckpointStore.js')} */
-const { GitCheckpointStore } = require(path.join(repo, 'out/src/core/checkpoints/gitCheckpointStore.js'));
+/** @type {typeof import('../../src/core/checkpoints/node/git/gitCheckpointStore.js')} */
+const { GitCheckpointStore } = require(path.join(repo, 'out/src/core/checkpoints/node/git/gitCheckpointStore.js'));
 
 const LIMITS = { maxFileBytes: 10 * 1024 * 1024, maxTotalBytes: 100 * 1024 * 1024 * 1024, excludes: ['**/.git', '**/.svn', '**/.hg', '**/CVS', '**/.DS_Store', '**/Thumbs.db'] };
 

@@ -32,8 +32,8 @@ export function compiled(relative) {
  * @returns {ToolContext}
  */
 export function ourContext({ root, settings = {}, ripgrepPath, commands }) {
-  /** @type {typeof import('../../src/core/fs/nodeFileSystem.js')} */
-  const { NodeFileSystem } = compiled('core/fs/nodeFileSystem');
+  /** @type {typeof import('../../src/core/fs/node/nodeFileSystem.js')} */
+  const { NodeFileSystem } = compiled('core/fs/node/nodeFileSystem');
   /** @type {typeof import('../../src/core/changes/readLedger.js')} */
   const { MemoryReadLedger } = compiled('core/changes/readLedger');
   /** @type {typeof import('../../src/core/search/engines.js')} */
@@ -57,10 +57,10 @@ export function ourContext({ root, settings = {}, ripgrepPath, commands }) {
  * @param {string | undefined} ripgrepPath
  */
 export function ourCommandHost(logDirectory, ripgrepPath) {
-  /** @type {typeof import('../../src/core/process/processRunner.js')} */
-  const { nodeProcessRunner } = compiled('core/process/processRunner');
-  /** @type {typeof import('../../src/core/sandbox/machineSandbox.js')} */
-  const { MachineSandbox } = compiled('core/sandbox/machineSandbox');
+  /** @type {typeof import('../../src/core/process/node/processRunner.js')} */
+  const { nodeProcessRunner } = compiled('core/process/node/processRunner');
+  /** @type {typeof import('../../src/core/sandbox/node/machineSandbox.js')} */
+  const { MachineSandbox } = compiled('core/sandbox/node/machineSandbox');
   /** @type {typeof import('../../src/core/process/backgroundCommands.js')} */
   const { BackgroundCommandRegistry } = compiled('core/process/backgroundCommands');
   const sandbox = new MachineSandbox(ripgrepPath);

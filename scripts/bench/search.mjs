@@ -160,8 +160,8 @@ function spawnCollect(command, args, cwd) {
 }
 
 const FILES_EXCLUDE = ['**/.git', '**/.svn', '**/.hg', '**/CVS', '**/.DS_Store', '**/Thumbs.db'];
-/** @type {typeof import('../../src/core/search/ripgrep/run.js')} */
-const { RIPGREP_THREADS } = compiled('core/search/ripgrep/run');
+/** @type {typeof import('../../src/core/search/ripgrep/node/run.js')} */
+const { RIPGREP_THREADS } = compiled('core/search/ripgrep/node/run');
 // The flags our engine passes to get the same files (files.exclude's defaults included), so the
 // reference does the same work; only the output format differs (text here, --json in ours).
 const RULE_FLAGS = ['--threads', String(RIPGREP_THREADS), '--no-config', '--no-require-git', '--no-ignore-dot', '--no-ignore-global', '--hidden', '--no-messages', '-g', '!.git', ...FILES_EXCLUDE.flatMap((glob) => ['-g', `!${glob}`])];

@@ -1,7 +1,7 @@
 // The one table of the names the guard and the command sandbox protect: the execution config that
 // git and VS Code obey, and the files that hold secrets. Every consumer derives from these rows:
 // the guard's predicates (rules.ts), the ripgrep globs the sandbox finds them with
-// (machineSandbox.ts), the bubblewrap plan (plan.ts), the Seatbelt regexes (seatbelt.ts), and the
+// (node/machineSandbox.ts), the bubblewrap plan (plan.ts), the Seatbelt regexes (seatbelt.ts), and the
 // sentences of the launcher summary and the run-command tool. To protect a path, add one row here.
 //
 // Depth is decided once: inside a workspace every row applies at any depth (nested repositories,

@@ -1,29 +1,5 @@
-// The full logs of workspace_run_command: where a new one goes, and pruning the old ones.
-import { readdirSync, rmSync, statSync } from 'node:fs';
+// The full logs of workspace_run_command: where a new one goes (pruning the old ones: node/pruneCommandLogs.ts).
 import * as path from 'node:path';
-
-/** Deletes all but the newest `keep` command logs, so the log folder cannot grow without end. */
-export function pruneCommandLogs(directory: string, keep: number): void {
-  let names: string[];
-  try {
-    names = readdirSync(directory).filter((name) => name.endsWith('.log'));
-  } catch {
-    return;
-  }
-  const logs = names
-    .map((name) => {
-      try {
-        return { file: path.join(directory, name), mtime: statSync(path.join(directory, name)).mtimeMs };
-      } catch {
-        return undefined;
-      }
-    })
-    .filter((entry): entry is { file: string; mtime: number } => entry !== undefined)
-    .sort((a, b) => b.mtime - a.mtime);
-  for (const old of logs.slice(keep)) {
-    rmSync(old.file, { force: true });
-  }
-}
 
 /** A new log file's path: when, which window (pid), a random part, and the start of the command. */
 export function commandLogPath(directory: string, command: string, now: number): string {

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import type { DirectoryEntry, EntryKind, EntryStat, FileReader, FileSystem } from '../../core/ports/fileSystem';
 import type { Location } from '../../core/location';
-import { NodeFileSystem } from '../../core/fs/nodeFileSystem';
+import { NodeFileSystem } from '../../core/fs/node/nodeFileSystem';
 import { toUri } from './uris';
 
 function kindOf(type: vscode.FileType): EntryKind {

@@ -75,16 +75,54 @@ describe('eslint/layering.mjs: the floors of src, src/core and src/vscode', func
     assert.deepEqual((await lint(eslint, file, text)).filter((message) => message.startsWith('layering/')), []);
   });
 
-  it("refuses node:fs and node:child_process outside the named adapters, and allows them in one", async () => {
+  it('refuses node:fs and node:child_process outside node/ folders, and allows them in one', async () => {
     const io = "import { readFileSync } from 'node:fs';\nimport { spawn } from 'node:child_process';\nexport const io = [readFileSync, spawn];\n";
     const outside = await lint(eslint, 'src/core/read/fileType.ts', io);
     assert.equal(outside.filter((message) => message.startsWith('layering/modules:') && /FileSystem port/.test(message)).length, 2);
-    const adapter = await lint(eslint, 'src/core/fs/nodeFileSystem.ts', io);
+    const adapter = await lint(eslint, 'src/core/fs/node/nodeFileSystem.ts', io);
     assert.deepEqual(adapter.filter((message) => message.startsWith('layering/modules:')), []);
   });
 
+  // Every Node built-in but a few pure ones is banned in src/core, in both spellings, and lifted by folder (node/).
+
+  for (const name of ['node:os', 'os', 'node:net', 'net', 'node:http', 'node:worker_threads', 'events', 'node:stream', 'node:test']) {
+    it(`refuses '${name}' in a pure file of src/core`, async () => {
+      const { file, text } = plantedLine('src/core/text/format.ts', `import '${name}';`);
+      assert.match((await lint(eslint, file, text)).join('\n'), new RegExp(`layering/modules: '${name}' may not be loaded here \\(import\\): Node I/O in src/core lives in a node/ folder`));
+    });
+  }
+
+  it("refuses import('node:child_process') and export-from 'node:os' in a pure file of src/core", async () => {
+    const { file, text } = plantedLine('src/core/search/globPattern.ts', "void import('node:child_process');\nexport { cpus } from 'node:os';");
+    const messages = (await lint(eslint, file, text)).join('\n');
+    assert.match(messages, /'node:child_process' may not be loaded here \(import\(\)\)/);
+    assert.match(messages, /'node:os' may not be loaded here \(export from\)/);
+  });
+
+  it('accepts the pure built-ins (path, string_decoder, url, util, crypto) in a pure file of src/core', async () => {
+    const pure = ['node:path', 'path', 'node:string_decoder', 'node:url', 'node:util', 'util', 'node:crypto', 'crypto'].map((name) => `import '${name}';`).join('\n');
+    const { file, text } = plantedLine('src/core/text/format.ts', pure);
+    assert.deepEqual((await lint(eslint, file, text)).filter((message) => message.startsWith('layering/')), []);
+  });
+
+  for (const file of ['src/core/process/node/processGroup.ts', 'src/core/checkpoints/node/git/gitCheckpointStore.ts', 'src/core/guard/command/shell/node/wasmGrammar.ts']) {
+    it(`accepts Node I/O, by import and import(), in ${file} (a node/ folder, at any depth)`, async () => {
+      const planted = plantedLine(file, "import 'node:os';\nimport 'net';\nvoid import('node:child_process');");
+      assert.deepEqual((await lint(eslint, planted.file, planted.text)).filter((message) => message.startsWith('layering/')), []);
+    });
+  }
+
+  it("places a node/ folder on its parent's floor: it may not import up, and its parent may import it", async () => {
+    const up = planted('src/core/fs/node/nodeFileSystem.ts', '../../tools/index');
+    assert.match((await lint(eslint, up.file, up.text)).join('\n'), /Bad layering: src\/core\/fs \(floor 3 domains\) may not import src\/core\/tools \(floor 6 tools\)/);
+    const sibling = planted('src/core/process/node/processGroup.ts', '../../search/globPattern');
+    assert.match((await lint(eslint, sibling.file, sibling.text)).join('\n'), /Bad layering: src\/core\/process \(floor 3 domains\) may not import src\/core\/search/);
+    const own = planted('src/core/read/pdfText.ts', './node/pdfJs');
+    assert.deepEqual((await lint(eslint, own.file, own.text)).filter((message) => message.startsWith('layering/')), []);
+  });
+
   it('refuses vscode in src/core, adapters included', async () => {
-    const messages = await lint(eslint, 'src/core/fs/nodeFileSystem.ts', "import * as vscode from 'vscode';\nexport const v = vscode;\n");
+    const messages = await lint(eslint, 'src/core/fs/node/nodeFileSystem.ts', "import * as vscode from 'vscode';\nexport const v = vscode;\n");
     assert.match(messages.join('\n'), /layering\/modules: .*src\/core must not import vscode/);
   });
 
@@ -125,10 +163,10 @@ describe('eslint/layering.mjs: the floors of src, src/core and src/vscode', func
     assert.deepEqual((await lint(eslint, file, text)).filter((message) => message.startsWith('layering/')), []);
   });
 
-  it('refuses import() of node:fs in src/core outside the named adapters, and allows it in one', async () => {
+  it('refuses import() of node:fs in src/core outside node/ folders, and allows it in one', async () => {
     const outside = plantedLine('src/core/text/format.ts', "void import('node:fs');");
-    assert.match((await lint(eslint, outside.file, outside.text)).join('\n'), /layering\/modules: 'node:fs' may not be loaded here \(import\(\)\): Read files through the FileSystem port/);
-    const adapter = plantedLine('src/core/fs/nodeFileSystem.ts', "void import('node:fs');");
+    assert.match((await lint(eslint, outside.file, outside.text)).join('\n'), /layering\/modules: 'node:fs' may not be loaded here \(import\(\)\): Node I\/O in src\/core lives in a node\/ folder/);
+    const adapter = plantedLine('src/core/fs/node/nodeFileSystem.ts', "void import('node:fs');");
     assert.deepEqual((await lint(eslint, adapter.file, adapter.text)).filter((message) => message.startsWith('layering/')), []);
   });
 

@@ -10,7 +10,7 @@ import type { CommandHost } from '../../../src/core/ports/process';
 import type { ReadLedger } from '../../../src/core/ports/readLedger';
 import type { WorkspaceInfo } from '../../../src/core/ports/workspace';
 import { MemoryReadLedger } from '../../../src/core/changes/readLedger';
-import { NodeFileSystem } from '../../../src/core/fs/nodeFileSystem';
+import { NodeFileSystem } from '../../../src/core/fs/node/nodeFileSystem';
 import { LocalFirstSearchEngines } from '../../../src/core/search/engines';
 import { DEFAULT_SETTINGS, type ToolSettings } from '../../../src/core/settings';
 

@@ -11,7 +11,7 @@ import { InvalidRegexError } from '../regex';
 import { hintArgs, pathArgument, pathExcluded, ruleArgs } from './args';
 import { CountLineParser } from './countLines';
 import { JsonEventParser } from './jsonEvents';
-import { failOnError, runRipgrep, type RipgrepRun } from './run';
+import { failOnError, runRipgrep, type RipgrepRun } from './node/run';
 
 /** Above this many files, checking .gitignore in JavaScript costs more than a second, exact listing. */
 const MAX_FILES_CHECKED_IN_PROCESS = 300;

@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { CallCheckpoints, checkpointLimits } from '../../../../src/core/checkpoints/callCheckpoint';
-import { GitCheckpointStore } from '../../../../src/core/checkpoints/gitCheckpointStore';
+import { GitCheckpointStore } from '../../../../src/core/checkpoints/node/git/gitCheckpointStore';
 import type { CheckpointStore } from '../../../../src/core/ports/checkpoints';
 import { DEFAULT_SETTINGS } from '../../../../src/core/settings';
 import { editFileTool } from '../../../../src/core/tools/editFile';

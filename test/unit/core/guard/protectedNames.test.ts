@@ -18,7 +18,7 @@ import {
   workspaceScanGlobs,
 } from '../../../../src/core/guard/protectedNames';
 import { acquireSandboxLease, type SandboxLease } from '../../../../src/core/sandbox/lease';
-import { MachineSandbox } from '../../../../src/core/sandbox/machineSandbox';
+import { MachineSandbox } from '../../../../src/core/sandbox/node/machineSandbox';
 import { testContext } from '../../support/context';
 import { RIPGREP } from '../../support/searchTree';
 

@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { fileLocation } from '../../../../src/core/location';
-import { NodeFileSystem } from '../../../../src/core/fs/nodeFileSystem';
+import { NodeFileSystem } from '../../../../src/core/fs/node/nodeFileSystem';
 import type { TextEncodingName } from '../../../../src/core/text/encoding';
 import { readLineSlice, sliceLines } from '../../../../src/core/read/lineSlice';
 

@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { MachineSandbox } from '../../../../src/core/sandbox/machineSandbox';
+import { MachineSandbox } from '../../../../src/core/sandbox/node/machineSandbox';
 import { acquireSandboxLease } from '../../../../src/core/sandbox/lease';
 import { testContext } from '../../support/context';
 import { RIPGREP } from '../../support/searchTree';

@@ -6,7 +6,7 @@
 // (its members cannot be told apart from a stranger's group that reused the id).
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
-import type { RunningGroupRecords } from '../ports/process';
+import type { RunningGroupRecords } from '../../ports/process';
 import { isSameProcess, processStartTime, terminateGroup } from './processGroup';
 
 interface RecordedGroup {

@@ -3,15 +3,15 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { groupAlive } from '../../../../src/core/process/processGroup';
-import { stopAllCommands } from '../../../../src/core/process/processRunner';
-import { runCommandTool } from '../../../../src/core/tools/runCommand';
-import { commandWorkspace, readWhenWritten, shown } from '../../support/commandWorkspace';
-import { alive } from '../../../support/procfs';
-import { ManualCancellation, resultText } from '../../support/context';
-import { invokeTool } from '../../../../src/core/tools/invoke';
+import { groupAlive } from '../../../../../src/core/process/node/processGroup';
+import { stopAllCommands } from '../../../../../src/core/process/node/processRunner';
+import { runCommandTool } from '../../../../../src/core/tools/runCommand';
+import { commandWorkspace, readWhenWritten, shown } from '../../../support/commandWorkspace';
+import { alive } from '../../../../support/procfs';
+import { ManualCancellation, resultText } from '../../../support/context';
+import { invokeTool } from '../../../../../src/core/tools/invoke';
 
-describe('process/processRunner', () => {
+describe('process/node/processRunner', () => {
   const workspace = commandWorkspace();
   // These tests watch the processes from outside (pid files beside the workspace), which the sandbox
   // would forbid and its pid namespace would hide; the sandboxed tree is checked at the end.

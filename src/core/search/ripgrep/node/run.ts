@@ -1,8 +1,8 @@
 // One ripgrep process, spawned without a shell, with the call's cancellation and time budget.
 import { spawn } from 'node:child_process';
 import { availableParallelism } from 'node:os';
-import { CancelledError } from '../../errors';
-import type { SearchLimits } from '../../ports/search';
+import { CancelledError } from '../../../errors';
+import type { SearchLimits } from '../../../ports/search';
 
 /**
  * ripgrep's worker threads: one per core as ripgrep itself picks (at most 12), but at least 4. On a

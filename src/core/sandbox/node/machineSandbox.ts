@@ -6,9 +6,9 @@ import { execFile } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmdirSync, rmSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import type { CancellationSignal } from '../errors';
-import type { MountPointLease, SandboxAvailability, SandboxHost } from '../ports/process';
-import { runRipgrep } from '../search/ripgrep/run';
+import type { CancellationSignal } from '../../errors';
+import type { MountPointLease, SandboxAvailability, SandboxHost } from '../../ports/process';
+import { runRipgrep } from '../../search/ripgrep/node/run';
 
 /** Where bubblewrap is when the user names no path. */
 const SYSTEM_BUBBLEWRAP = ['/usr/bin/bwrap', '/usr/local/bin/bwrap'];

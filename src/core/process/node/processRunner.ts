@@ -8,8 +8,8 @@ import { spawn } from 'node:child_process';
 import { createWriteStream, mkdirSync, type WriteStream } from 'node:fs';
 import * as path from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
-import type { ProcessOutcome, ProcessRequest, ProcessRunner, StartedProcess, StopReason } from '../ports/process';
-import { BoundedOutput, stripAnsi } from './boundedOutput';
+import type { ProcessOutcome, ProcessRequest, ProcessRunner, StartedProcess, StopReason } from '../../ports/process';
+import { BoundedOutput, stripAnsi } from '../boundedOutput';
 import { delay, groupAlive, killGroupNow, processStartTime, terminateGroup, waitUntilGone } from './processGroup';
 
 /** After the group is gone, how long to wait for the pipes to report end of file. */

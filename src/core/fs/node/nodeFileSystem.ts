@@ -3,9 +3,9 @@
 import * as fs from 'node:fs/promises';
 import type { Stats } from 'node:fs';
 import * as path from 'node:path';
-import { BugError } from '../errors';
-import { fileLocation, type Location } from '../location';
-import type { DirectoryEntry, EntryKind, EntryStat, FileReader, FileSystem } from '../ports/fileSystem';
+import { BugError } from '../../errors';
+import { fileLocation, type Location } from '../../location';
+import type { DirectoryEntry, EntryKind, EntryStat, FileReader, FileSystem } from '../../ports/fileSystem';
 
 function kindOf(stats: Stats): EntryKind {
   return stats.isFile() ? 'file' : stats.isDirectory() ? 'directory' : 'other';

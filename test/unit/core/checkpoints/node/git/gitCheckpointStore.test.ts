@@ -3,8 +3,8 @@ import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { GitCheckpointStore } from '../../../../src/core/checkpoints/gitCheckpointStore';
-import type { CheckpointLimits, RestoreStep } from '../../../../src/core/ports/checkpoints';
+import { GitCheckpointStore } from '../../../../../../src/core/checkpoints/node/git/gitCheckpointStore';
+import type { CheckpointLimits, RestoreStep } from '../../../../../../src/core/ports/checkpoints';
 
 const LIMITS: CheckpointLimits = { maxFileBytes: 1024 * 1024, maxTotalBytes: 1024 * 1024 * 1024, excludes: [] };
 

@@ -3,8 +3,8 @@ import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { endOrphanedGroups, GroupRecordFile, parseWindowRecord } from '../../../../src/core/process/groupRecords';
-import { groupAlive, isSameProcess, processStartTime, startTimeOfStat, terminateGroup } from '../../../../src/core/process/processGroup';
+import { endOrphanedGroups, GroupRecordFile, parseWindowRecord } from '../../../../../src/core/process/node/groupRecords';
+import { groupAlive, isSameProcess, processStartTime, startTimeOfStat, terminateGroup } from '../../../../../src/core/process/node/processGroup';
 
 /** A process group of its own (like a background command's) that sleeps until killed. */
 function startGroup(): { pgid: number; startTime: string } {
@@ -27,7 +27,7 @@ async function deadProcess(): Promise<{ pid: number; startTime: string }> {
   return { pid, startTime };
 }
 
-describe('process/groupRecords (pid and start time)', () => {
+describe('process/node/groupRecords (pid and start time)', () => {
   let dir: string;
   const groups: number[] = [];
 

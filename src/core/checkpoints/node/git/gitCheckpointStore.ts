@@ -1,0 +1,124 @@
+// The checkpoint store as one private git repository per workspace folder, under the extension's
+// storage. git is driven only through GIT_DIR, GIT_INDEX_FILE and GIT_WORK_TREE pointing at the
+// private repository, with every outside configuration neutralised (system and global config, the
+// user's excludes file, attributes that convert line endings or run filters, hooks, fsmonitor:
+// gitRunner.ts), so the user's `.git` (its index, refs, stash, hooks, config) is never read or
+// written: git skips every `.git` entry of the work tree. One folder's repository: folderStore.ts.
+//
+// Recorded: regular files (bytes and the executable bit) and symlinks (their target), tracked or
+// untracked, not ignored by the folder's `.gitignore` files or `files.exclude`. Not recorded, and
+// noted: files over the size cap, and nested repositories (a folder with its own `.git`: git would
+// record only its commit, not its files). Empty folders are not recorded (git has no entry for them).
+import type { ChangedFile, ChangeKind, Checkpoint, CheckpointLimits, CheckpointStore, FolderCheckpoint, RecordedEntry, RestoreStep } from '../../../ports/checkpoints';
+import { FolderStore } from './folderStore';
+import { shown } from './gitRunner';
+
+/** Above this many changed files, a call's changes are listed without line counts. */
+const MAX_COUNTED_FILES = 2000;
+const ZERO = /^0+$/;
+
+/** Checkpoints in private git repositories under `storeRoot`, one per workspace folder. */
+export class GitCheckpointStore implements CheckpointStore {
+  private readonly folders = new Map<string, FolderStore>();
+  private readonly checkpoints = new Map<string, Checkpoint>();
+  private sequence = 0;
+
+  constructor(private readonly storeRoot: string) {}
+
+  private storeOf(folder: string): FolderStore {
+    let store = this.folders.get(folder);
+    if (!store) {
+      store = new FolderStore(folder, this.storeRoot);
+      this.folders.set(folder, store);
+    }
+    return store;
+  }
+
+  /** The private repository of a folder (tests and the bench look at it). */
+  gitDirOf(folder: string): string {
+    return this.storeOf(folder).gitDir;
+  }
+
+  async take(folders: readonly string[], limits: CheckpointLimits, pinned: readonly string[] = []): Promise<Checkpoint> {
+    this.sequence += 1;
+    const id = `${Date.now().toString(36)}-${process.pid.toString(36)}-${this.sequence}`;
+    // The checkpoints of calls still open (their "before") are kept through pruning.
+    const keep = new Set([...[...this.checkpoints.keys()].slice(-2), ...pinned]);
+    const parts = await Promise.all(folders.map((folder) => this.storeOf(folder).serial(() => this.storeOf(folder).take(id, limits, keep))));
+    const checkpoint: Checkpoint = {
+      id,
+      takenAt: Date.now(),
+      folders: folders.map((folder, i): FolderCheckpoint => ({ folder, state: parts[i].state })),
+      notes: parts.flatMap((part) => part.notes),
+    };
+    this.checkpoints.set(id, checkpoint);
+    for (const folder of folders) {
+      for (const dropped of this.storeOf(folder).dropped.splice(0)) {
+        this.checkpoints.delete(dropped);
+      }
+    }
+    return checkpoint;
+  }
+
+  get(id: string): Checkpoint | undefined {
+    return this.checkpoints.get(id);
+  }
+
+  private pairs(from: Checkpoint, to: Checkpoint): { store: FolderStore; from: string; to: string }[] {
+    return to.folders.flatMap((part) => {
+      const earlier = from.folders.find((candidate) => candidate.folder === part.folder);
+      return earlier ? [{ store: this.storeOf(part.folder), from: earlier.state, to: part.state }] : [];
+    });
+  }
+
+  async changes(from: Checkpoint, to: Checkpoint): Promise<ChangedFile[]> {
+    const changed: ChangedFile[] = [];
+    for (const pair of this.pairs(from, to)) {
+      if (pair.from === pair.to) {
+        continue;
+      }
+      // Counting lines reads every changed file: skipped for changes as large as a branch switch.
+      const [entries, counts] = await pair.store.serial(async () => {
+        const raw = await pair.store.diff(pair.from, pair.to);
+        return [raw, raw.length <= MAX_COUNTED_FILES ? await pair.store.lineCounts(pair.from, pair.to) : new Map<string, { added: number; deleted: number }>()] as const;
+      });
+      for (const entry of entries) {
+        const kind: ChangeKind = ZERO.test(entry.fromSha) ? 'created' : ZERO.test(entry.toSha) ? 'deleted' : 'modified';
+        const count = counts.get(entry.rawPath.toString('latin1'));
+        changed.push({ folder: pair.store.folder, rawPath: entry.rawPath, path: shown(entry.rawPath), kind, ...(count ?? {}) });
+      }
+    }
+    return changed;
+  }
+
+  async restoreSteps(target: Checkpoint, current: Checkpoint): Promise<RestoreStep[]> {
+    const steps: RestoreStep[] = [];
+    for (const pair of this.pairs(target, current)) {
+      if (pair.from === pair.to) {
+        continue;
+      }
+      const entries = await pair.store.serial(() => pair.store.diff(pair.to, pair.from));
+      for (const entry of entries) {
+        const base = { folder: pair.store.folder, rawPath: entry.rawPath, path: shown(entry.rawPath) };
+        if (ZERO.test(entry.toSha)) {
+          steps.push({ ...base, action: 'delete' });
+          continue;
+        }
+        const recorded = pair.store.recorded(entry.toMode, entry.toSha);
+        if (recorded) {
+          steps.push({ ...base, action: 'write', entry: recorded });
+        }
+      }
+    }
+    return steps;
+  }
+
+  async entry(checkpoint: Checkpoint, folder: string, rawPath: Uint8Array): Promise<RecordedEntry | undefined> {
+    const part = checkpoint.folders.find((candidate) => candidate.folder === folder);
+    if (!part) {
+      return undefined;
+    }
+    const store = this.storeOf(folder);
+    return store.serial(() => store.entry(part.state, rawPath));
+  }
+}

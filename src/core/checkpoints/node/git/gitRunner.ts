@@ -1,0 +1,113 @@
+// git on a checkpoint store's private repository: the config it is created with, the environment
+// every run gets (nothing of the user's GIT_* variables, config, excludes or attributes), and the
+// NUL-separated fields git reads and writes.
+import { spawn } from 'node:child_process';
+import * as path from 'node:path';
+
+/** The private repository's config, written once per window: outside settings neutralised. */
+export const CONFIG: readonly [string, string][] = [
+  ['core.bare', 'false'],
+  ['core.autocrlf', 'false'],
+  ['core.safecrlf', 'false'],
+  ['core.fileMode', 'true'],
+  ['core.symlinks', 'true'],
+  ['core.ignoreCase', 'false'],
+  // On by default everywhere: they refuse names such as GIT~1 or `.git.` (special only on NTFS and
+  // HFS+), and one such file would make every checkpoint of the folder fail.
+  ['core.protectNTFS', 'false'],
+  ['core.protectHFS', 'false'],
+  ['core.precomposeUnicode', 'false'],
+  ['core.quotePath', 'false'],
+  ['core.fsmonitor', 'false'],
+  ['core.untrackedCache', 'true'],
+  ['core.hooksPath', '/dev/null'],
+  ['core.excludesFile', '/dev/null'],
+  ['core.attributesFile', '/dev/null'],
+  ['core.logAllRefUpdates', 'false'],
+  ['core.splitIndex', 'false'],
+  ['gc.auto', '0'],
+  ['index.threads', 'true'],
+  ['status.showUntrackedFiles', 'all'],
+  ['submodule.recurse', 'false'],
+];
+
+/** Attributes that would make stored bytes differ from the file's (line-ending conversion, filters, re-encoding). */
+export const PRIVATE_ATTRIBUTES = '* -text -filter -ident -working-tree-encoding\n';
+
+export interface GitResult {
+  readonly stdout: Buffer;
+  readonly stderr: string;
+  /** stderr with every byte kept (latin1), to match the paths git names in it. */
+  readonly stderrBytes: string;
+  readonly code: number;
+}
+
+/** The whole environment of a git run on the private repository `gitDir` of `folder`. */
+export function storeEnvironment(gitDir: string, folder: string): Record<string, string> {
+  return {
+    PATH: process.env.PATH ?? '/usr/bin:/bin',
+    GIT_DIR: gitDir,
+    GIT_INDEX_FILE: path.join(gitDir, 'checkpoint-index'),
+    GIT_WORK_TREE: folder,
+    GIT_CONFIG_NOSYSTEM: '1',
+    GIT_CONFIG_GLOBAL: '/dev/null',
+    // Older git reads ~/.gitconfig and ~/.config/git/{config,ignore,attributes} through these.
+    HOME: gitDir,
+    XDG_CONFIG_HOME: gitDir,
+    GIT_TERMINAL_PROMPT: '0',
+    GIT_AUTHOR_NAME: 'Workspace Agent Tools',
+    GIT_AUTHOR_EMAIL: 'checkpoints@workspace-agent-tools.invalid',
+    GIT_COMMITTER_NAME: 'Workspace Agent Tools',
+    GIT_COMMITTER_EMAIL: 'checkpoints@workspace-agent-tools.invalid',
+    LC_ALL: 'C',
+  };
+}
+
+/** Runs git with exactly this environment (nothing of the user's GIT_* variables or config). */
+export function runGit(args: readonly string[], env: Record<string, string>, cwd: string, input?: Buffer): Promise<GitResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('git', args, { cwd, env, stdio: ['pipe', 'pipe', 'pipe'] });
+    const out: Buffer[] = [];
+    const err: Buffer[] = [];
+    child.stdout.on('data', (chunk: Buffer) => out.push(chunk));
+    child.stderr.on('data', (chunk: Buffer) => err.push(chunk));
+    child.on('error', reject);
+    child.on('close', (code) => {
+      const stderr = Buffer.concat(err);
+      resolve({ stdout: Buffer.concat(out), stderr: stderr.toString('utf8'), stderrBytes: stderr.toString('latin1'), code: code ?? -1 });
+    });
+    child.stdin.on('error', () => undefined);
+    child.stdin.end(input ?? Buffer.alloc(0));
+  });
+}
+
+/** The path git names when update-index refuses one (a symlinked .gitmodules, say), with every byte kept. */
+export function refusedPath(stderrBytes: string): string | undefined {
+  return /invalid path '(.*)'$/m.exec(stderrBytes)?.[1] ?? /Unable to process path (.*)$/m.exec(stderrBytes)?.[1];
+}
+
+/** Splits NUL-terminated output into its fields. */
+export function splitNul(buffer: Buffer): Buffer[] {
+  const fields: Buffer[] = [];
+  let start = 0;
+  for (let i = 0; i < buffer.length; i += 1) {
+    if (buffer[i] === 0) {
+      fields.push(buffer.subarray(start, i));
+      start = i + 1;
+    }
+  }
+  if (start < buffer.length) {
+    fields.push(buffer.subarray(start));
+  }
+  return fields;
+}
+
+/** Paths as git's `-z --stdin` input: each one NUL-terminated. */
+export function joinNul(paths: readonly Uint8Array[]): Buffer {
+  return Buffer.concat(paths.flatMap((p) => [Buffer.from(p), Buffer.from([0])]));
+}
+
+/** A raw path as shown to the model (bytes that are not UTF-8 become U+FFFD). */
+export function shown(rawPath: Uint8Array): string {
+  return Buffer.from(rawPath).toString('utf8');
+}

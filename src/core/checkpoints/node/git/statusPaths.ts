@@ -1,0 +1,73 @@
+// What a checkpoint does with each path `git status` names: record it, forget it (drop it from the
+// private index), or leave it, with a note when the model should know. Looked at with lstat, never
+// through a symlinked folder.
+import * as fs from 'node:fs';
+import { shown } from './gitRunner';
+
+const MB = 1024 * 1024;
+
+/** One path of `git status`: recorded (with its size), or not (and then maybe forgotten, maybe noted). */
+export type PathVerdict =
+  | { readonly record: true; readonly bytes: number }
+  | { readonly record: false; readonly forget: boolean; readonly note?: string };
+
+/** Classifies the paths of one folder's `git status`; it caches which folders are real. */
+export class StatusPaths {
+  private readonly realFolders = new Map<string, boolean>();
+  private readonly root: Buffer;
+
+  constructor(folder: string, private readonly maxFileBytes: number) {
+    this.root = Buffer.from(folder.endsWith('/') ? folder : `${folder}/`);
+  }
+
+  verdict(rawPath: Buffer): PathVerdict {
+    if (rawPath[rawPath.length - 1] === 0x2f) {
+      return { record: false, forget: false, note: `${shown(rawPath)} is a nested git repository; its files are not recorded in checkpoints.` };
+    }
+    const stat = this.lstat(rawPath);
+    if (!stat) {
+      return { record: false, forget: true };
+    }
+    if (stat.isFile() && stat.size > this.maxFileBytes) {
+      const note = `${shown(rawPath)} (${(stat.size / MB).toFixed(1)} MB) is over the checkpoint size cap of ${(this.maxFileBytes / MB).toFixed(0)} MB and was not recorded; a restore leaves it as it is.`;
+      return { record: false, forget: true, note };
+    }
+    if (!stat.isFile() && !stat.isSymbolicLink()) {
+      return { record: false, forget: true };
+    }
+    return { record: true, bytes: stat.size };
+  }
+
+  /** The path's lstat, or undefined when it is gone. A recorded file whose folder became a symlink is gone: lstat would follow the link (out of the folder, maybe). */
+  private lstat(rawPath: Buffer): fs.Stats | undefined {
+    try {
+      return this.insideRealFolders(rawPath) ? fs.lstatSync(Buffer.concat([this.root, rawPath])) : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** True when every folder between the root and the path is a real folder (not a symlink, a file or missing). */
+  private insideRealFolders(rawPath: Buffer): boolean {
+    for (let i = 0; i < rawPath.length; i += 1) {
+      if (rawPath[i] !== 0x2f) {
+        continue;
+      }
+      const folder = rawPath.subarray(0, i);
+      const key = folder.toString('latin1');
+      let real = this.realFolders.get(key);
+      if (real === undefined) {
+        try {
+          real = fs.lstatSync(Buffer.concat([this.root, folder])).isDirectory();
+        } catch {
+          real = false;
+        }
+        this.realFolders.set(key, real);
+      }
+      if (!real) {
+        return false;
+      }
+    }
+    return true;
+  }
+}
