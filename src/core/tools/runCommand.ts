@@ -5,7 +5,8 @@ import { commandLogPath } from '../process/commandLogs';
 import type { ToolContext } from '../context';
 import { throwIfCancelled, ToolError, type CancellationSignal } from '../errors';
 import { commandPolicyOptions } from '../guard/command/pathJudge';
-import { evaluateCommandPolicy, type CommandVerdict } from '../guard/command/policy';
+import { evaluateCommandPolicy } from '../guard/command/policy';
+import { approvalReasons, describeVerdict, type CommandVerdict } from '../guard/command/verdict';
 import { judgeLocation, resolveRoots } from '../guard/judgeLocation';
 import { denialMessage } from '../guard/rules';
 import { describeProtected, describeSecrets, whyProtected } from '../guard/protectedNames';
@@ -91,7 +92,7 @@ export const runCommandTool: Tool = defineTool<RunCommandInput>({
     refuseOversized(argumentSizeProblem([host.shell, '-c', command], env));
     const verdict = await judgeCommand(command, cwd.path, ctx);
     if (verdict.decision === 'deny') {
-      throw new ToolError(`The command was refused by the command policy:\n${bulleted(verdict.reasons)}\nSuggestion: run something else, or ask the user to run it themselves.`);
+      throw new ToolError(`The command was refused by the command policy:\n${bulleted(describeVerdict(verdict))}\nSuggestion: run something else, or ask the user to run it themselves.`);
     }
     let placement = await placeFor(verdict.decision, input.permissions, ctx, host);
     if (placement.where === 'refused') {
@@ -330,7 +331,7 @@ async function approve(command: string, cwdShown: string, verdict: CommandVerdic
   if (placement.approval === 'none' || (placement.approval === 'policy' && ctx.call.confirmedInChat)) {
     return placement;
   }
-  const reasons = needsApproval(verdict).join('; ');
+  const reasons = approvalReasons(verdict).join('; ');
   if (placement.approval === 'own') {
     const consequence = placement.where === 'host'
       ? 'It would run OUTSIDE the sandbox, with all your rights: it could change any of your files, read your secrets and use the network'
@@ -370,7 +371,7 @@ export async function commandConfirmation(input: RunCommandInput, ctx: ToolConte
     verdict = await judgeCommand(checkedCommand(input.command), cwd.path, ctx);
   } catch (error) {
     // The run fails with the same error; asking first costs nothing and keeps the rule "nothing unapproved".
-    verdict = { decision: 'ask', reasons: [error instanceof Error ? error.message : String(error)] };
+    verdict = { decision: 'ask', findings: [{ decision: 'ask', reason: error instanceof Error ? error.message : String(error) }] };
   }
   const host = ctx.host.commands;
   // A line the system cannot start is refused by run before anyone is asked: no question for it.
@@ -384,7 +385,7 @@ export async function commandConfirmation(input: RunCommandInput, ctx: ToolConte
   const sandboxed = placement?.where === 'sandbox' ? `\n\nIt runs in the sandbox (${sandboxSummary(placement.sandbox, true)}).` : '';
   return {
     title: 'Run this command?',
-    message: `\`\`\`sh\n${input.command}\n\`\`\`\nin \`${cwdShown}\`${input.background ? ', in the background (it keeps running until it exits or is stopped)' : ''}\n\nIt needs approval because:\n${bulleted(needsApproval(verdict))}${sandboxed}`,
+    message: `\`\`\`sh\n${input.command}\n\`\`\`\nin \`${cwdShown}\`${input.background ? ', in the background (it keeps running until it exits or is stopped)' : ''}\n\nIt needs approval because:\n${bulleted(approvalReasons(verdict))}${sandboxed}`,
   };
 }
 
@@ -429,11 +430,6 @@ async function resolveCommandCwd(input: string | undefined, ctx: ToolContext): P
 
 async function judgeCommand(command: string, cwd: string, ctx: ToolContext): Promise<CommandVerdict> {
   return evaluateCommandPolicy(command, await commandPolicyOptions(ctx, cwd));
-}
-
-function needsApproval(verdict: CommandVerdict): string[] {
-  const asking = verdict.reasons.filter((reason) => !reason.includes(': runs without asking ('));
-  return asking.length ? asking : [...verdict.reasons];
 }
 
 function bulleted(lines: readonly string[]): string {
