@@ -8,7 +8,7 @@ import type { ActivityRecord } from '../../core/activity/activityRecord';
 import { CallCheckpoints, checkpointFolders, checkpointLimits } from '../../core/checkpoints/callCheckpoint';
 import type { CheckpointStore, RestoreStep } from '../../core/ports/checkpoints';
 import type { BackgroundCommands } from '../../core/ports/process';
-import { oneLine } from '../../core/text/truncate';
+import { commandLabel } from '../../core/process/backgroundCommands';
 import { decodeText, looksBinary } from '../../core/text/encoding';
 import { applyRestore, dirtyDocuments } from '../changes/restoreFiles';
 import { CommandId, UriScheme } from '../commandIds';
@@ -78,7 +78,7 @@ export class CheckpointCommands {
     if (running.length === 0) {
       return undefined;
     }
-    const listed = running.map((command) => `${command.id} (${oneLine(command.commandLine, 60)})`).join(', ');
+    const listed = running.map(commandLabel).join(', ');
     return `Background commands are running: ${listed}. They could change files while the restore writes them; stop them first (Workspace Agent Tools: Stop Background Command...), then restore. Nothing was changed.`;
   }
 

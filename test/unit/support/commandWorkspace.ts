@@ -8,7 +8,7 @@ import { nodeProcessRunner } from '../../../src/core/process/processRunner';
 import { MachineSandbox } from '../../../src/core/sandbox/machineSandbox';
 import { RIPGREP } from './searchTree';
 import type { ToolSettings } from '../../../src/core/settings';
-import { runCommandTool } from '../../../src/core/tools/runCommand';
+import { runCommandTool } from '../../../src/core/tools/command/runCommand';
 import { callTool, resultText, ScriptedApprover, testContext } from './context';
 
 /** A terminal that records what it was shown and can be interrupted like Ctrl+C. */
@@ -83,7 +83,7 @@ export function commandWorkspace(): CommandWorkspace {
 
   const setup = (options: RunOptions = {}) => {
     const terminal = new RecordingTerminal();
-    const background = options.background ?? new BackgroundCommandRegistry({ now: () => Date.now() });
+    const background = options.background ?? new BackgroundCommandRegistry({ clock: { now: () => Date.now() } });
     const host: CommandHost = { shell: '/bin/sh', logDirectory: path.join(parent, 'logs'), environment: () => options.environment ?? process.env, openTerminal: () => terminal, processes: nodeProcessRunner, sandbox, background };
     const approver = new ScriptedApprover(options.approve ?? false);
     const ctx = testContext({ root: path.join(parent, 'ws'), approver, token: options.token, settings: options.settings, commands: host });

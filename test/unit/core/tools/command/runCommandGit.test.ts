@@ -7,10 +7,10 @@ import * as assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { runCommandTool } from '../../../../src/core/tools/runCommand';
-import { commandWorkspace } from '../../support/commandWorkspace';
-import { callTool, resultText } from '../../support/context';
-import { appendConfig, bareLookalike, git, repository, signedHead, write } from '../../support/gitFixtures';
+import { runCommandTool } from '../../../../../src/core/tools/command/runCommand';
+import { commandWorkspace } from '../../../support/commandWorkspace';
+import { callTool, resultText } from '../../../support/context';
+import { appendConfig, bareLookalike, git, repository, signedHead, write } from '../../../support/gitFixtures';
 
 /** The committed secrets' values (a command line may name the prefix, its output must not show a value). */
 const CANARY = /git-canary-\d/;

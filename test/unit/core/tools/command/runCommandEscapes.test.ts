@@ -6,9 +6,9 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { runCommandTool } from '../../../../src/core/tools/runCommand';
-import { commandWorkspace } from '../../support/commandWorkspace';
-import { callTool, resultText } from '../../support/context';
+import { runCommandTool } from '../../../../../src/core/tools/command/runCommand';
+import { commandWorkspace } from '../../../support/commandWorkspace';
+import { callTool, resultText } from '../../../support/context';
 
 describe('tools/runCommand against escapes, with no approval given', () => {
   const workspace = commandWorkspace();
