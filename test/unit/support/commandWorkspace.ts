@@ -39,6 +39,8 @@ export interface RunOptions {
   settings?: Partial<ToolSettings>;
   /** The extension host's environment the command starts from; process.env when left out. */
   environment?: Readonly<Record<string, string | undefined>>;
+  /** Replaces parts of the command host (a runner that fails, a sandbox that counts). */
+  wrapHost?: (host: CommandHost) => CommandHost;
 }
 
 export interface CommandWorkspace {
@@ -84,7 +86,8 @@ export function commandWorkspace(): CommandWorkspace {
   const setup = (options: RunOptions = {}) => {
     const terminal = new RecordingTerminal();
     const background = options.background ?? new BackgroundCommandRegistry({ clock: { now: () => Date.now() } });
-    const host: CommandHost = { shell: '/bin/sh', logDirectory: path.join(parent, 'logs'), environment: () => options.environment ?? process.env, openTerminal: () => terminal, processes: nodeProcessRunner, sandbox, background };
+    const made: CommandHost = { shell: '/bin/sh', logDirectory: path.join(parent, 'logs'), environment: () => options.environment ?? process.env, openTerminal: () => terminal, processes: nodeProcessRunner, sandbox, background };
+    const host = options.wrapHost ? options.wrapHost(made) : made;
     const approver = new ScriptedApprover(options.approve ?? false);
     const ctx = testContext({ root: path.join(parent, 'ws'), approver, token: options.token, settings: options.settings, commands: host });
     return { ctx, terminal, approver };
