@@ -101,12 +101,13 @@ export function activate(context: vscode.ExtensionContext): void {
   const recordDirectory = groupRecordDirectory(context);
   // Groups a crashed window left running are ended (only where pid and start time still match).
   void endOrphanedGroups(recordDirectory, SHUTDOWN_GRACE_MS).catch(() => undefined);
-  const background = new BackgroundCommandRegistry({ now: () => Date.now(), records: new GroupRecordFile(recordDirectory) });
+  const clock = { now: () => Date.now() };
+  const background = new BackgroundCommandRegistry({ clock, records: new GroupRecordFile(recordDirectory) });
   backgroundCommands = background;
   const backgroundStatusBar = new BackgroundStatusBar(background);
   const checkpoints = new GitCheckpointStore(checkpointDirectory);
   const services: ToolServices = {
-    host: { fs, buffers: new VsCodeEditorBuffers(), clock: { now: () => Date.now() }, search: new LocalFirstSearchEngines(fs, ripgrepPath) },
+    host: { fs, buffers: new VsCodeEditorBuffers(), clock, search: new LocalFirstSearchEngines(fs, ripgrepPath) },
     commands: commandHostFor(terminals, chooseCommandShell(vscode.env.shell, existsSync), logDirectory, nodeProcessRunner, sandbox, background),
     session: { approver: approvals, reads: new MemoryReadLedger(), changes: { reviewer: new DiffReview(approvals, proposals), writer: new WorkspaceEditApplier() } },
     activity,

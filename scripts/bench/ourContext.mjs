@@ -72,7 +72,7 @@ export function ourCommandHost(logDirectory, ripgrepPath) {
     openTerminal: () => ({ write() {}, finish() {}, onInterrupt: () => ({ dispose() {} }) }),
     processes: nodeProcessRunner,
     sandbox,
-    background: new BackgroundCommandRegistry({ now: () => Date.now() }),
+    background: new BackgroundCommandRegistry({ clock: { now: () => Date.now() } }),
   };
   return { host, dispose: () => sandbox.dispose() };
 }

@@ -11,7 +11,7 @@ import type { Approver } from '../ports/approval';
 import type { CheckpointLimits, CheckpointStore, RestoreWriter } from '../ports/checkpoints';
 import type { Clock } from '../ports/clock';
 import type { BackgroundCommand } from '../ports/process';
-import { oneLine } from '../text/truncate';
+import { commandLabel } from '../process/backgroundCommands';
 import { buildActivityRecord, checkpointFields } from './activityRecordBuilder';
 
 /** What a restore did, for the command's caller (tests, other extensions). */
@@ -63,7 +63,7 @@ function busy(background: RestoreServices['background']): string | undefined {
   if (running.length === 0) {
     return undefined;
   }
-  const listed = running.map((command) => `${command.id} (${oneLine(command.commandLine, 60)})`).join(', ');
+  const listed = running.map(commandLabel).join(', ');
   return `Background commands are running: ${listed}. They could change files while the restore writes them; stop them first (Workspace Agent Tools: Stop Background Command...), then restore. Nothing was changed.`;
 }
 

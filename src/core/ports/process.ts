@@ -220,8 +220,6 @@ export interface BackgroundCommands {
   stopAll(): Promise<void>;
   /** Fires when a command starts or ends (for the view and the status bar). */
   onDidChange(listener: () => void): { dispose(): void };
-  /** Fires once per command when it has ended (by itself or stopped): the hook for the checkpoint taken after it. */
-  onDidEnd(listener: (command: BackgroundCommand, outcome: ProcessOutcome) => void): { dispose(): void };
 }
 
 /** Where running background groups are recorded, so a window that starts after a crash can end them. */

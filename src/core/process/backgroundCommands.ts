@@ -4,6 +4,7 @@
 import { ToolError } from '../errors';
 import type { BackgroundCommand, BackgroundCommands, BackgroundStart, BackgroundStatus, BackgroundWait, ProcessOutcome, RunningGroupRecords, StartedProcess, TakenOutput } from '../ports/process';
 import type { CancellationSignal } from '../errors';
+import type { Clock } from '../ports/clock';
 import { oneLine } from '../text/truncate';
 import { OutputCursor } from './outputCursor';
 
@@ -44,6 +45,11 @@ export function statusOf(outcome: ProcessOutcome): BackgroundStatus {
     return { state: 'killed', how: `by signal ${outcome.signal ?? 'unknown'}` };
   }
   return { state: 'exited', code: outcome.exitCode };
+}
+
+/** How a command is named in lists of running ones: `bg2 (npm run dev)`. */
+export function commandLabel(command: Pick<BackgroundCommand, 'id' | 'commandLine'>): string {
+  return `${command.id} (${oneLine(command.commandLine, 60)})`;
 }
 
 /** `running`, `exited 0`, `killed (stopped on request)`. */
@@ -148,15 +154,14 @@ function failedOutcome(error: unknown, logPath: string): ProcessOutcome {
 export class BackgroundCommandRegistry implements BackgroundCommands {
   private readonly commands = new Map<string, RegisteredCommand>();
   private readonly changed = new Listeners<[]>();
-  private readonly endedListeners = new Listeners<[BackgroundCommand, ProcessOutcome]>();
   private counter = 0;
 
-  constructor(private readonly options: { readonly now: () => number; readonly records?: RunningGroupRecords }) {}
+  constructor(private readonly options: { readonly clock: Clock; readonly records?: RunningGroupRecords }) {}
 
   checkRoom(maxRunning: number): void {
     const running = this.running();
     if (running.length >= maxRunning) {
-      const ids = running.map((command) => `${command.id} (${oneLine(command.commandLine, 60)})`).join(', ');
+      const ids = running.map(commandLabel).join(', ');
       throw new ToolError(`${running.length} background commands are already running, the most workspaceAgentTools.runCommand.maxBackground allows: ${ids}. Stop one you no longer need with workspace_stop_command, or read its output with workspace_command_output, then start this one again.`);
     }
   }
@@ -165,7 +170,7 @@ export class BackgroundCommandRegistry implements BackgroundCommands {
     this.checkRoom(request.maxRunning);
     const id = `bg${++this.counter}`;
     const cursor = new OutputCursor(request.headChars, request.tailChars);
-    const command = new RegisteredCommand(id, request, this.options.now(), cursor, (ended, outcome) => this.ended(ended, outcome));
+    const command = new RegisteredCommand(id, request, this.options.clock.now(), cursor, (ended) => this.ended(ended));
     this.commands.set(id, command);
     if (command.pgid !== undefined && command.startTime !== undefined && command.status().state === 'running') {
       this.options.records?.add(id, command.pgid, command.startTime);
@@ -190,17 +195,12 @@ export class BackgroundCommandRegistry implements BackgroundCommands {
     return this.changed.add(listener);
   }
 
-  onDidEnd(listener: (command: BackgroundCommand, outcome: ProcessOutcome) => void): { dispose(): void } {
-    return this.endedListeners.add(listener);
-  }
-
-  private ended(command: RegisteredCommand, outcome: ProcessOutcome): void {
+  private ended(command: RegisteredCommand): void {
     this.options.records?.remove(command.id);
     const ended = [...this.commands.values()].filter((candidate) => candidate.status().state !== 'running');
     for (const old of ended.slice(0, Math.max(0, ended.length - KEPT_ENDED))) {
       this.commands.delete(old.id);
     }
-    this.endedListeners.fire(command, outcome);
     this.changed.fire();
   }
 }

@@ -1,12 +1,12 @@
 import { applyPatchTool } from './applyPatch';
-import { commandOutputTool } from './commandOutput';
+import { commandOutputTool } from './command/commandOutput';
 import { editFileTool } from './editFile';
 import { globTool } from './glob';
 import { grepTool } from './grep';
 import { listDirectoryTool } from './listDirectory';
 import { readFileTool } from './readFile';
-import { runCommandTool } from './runCommand';
-import { stopCommandTool } from './stopCommand';
+import { runCommandTool } from './command/runCommand';
+import { stopCommandTool } from './command/stopCommand';
 import type { Tool } from './toolSpec';
 import { writeFileTool } from './writeFile';
 

@@ -8,7 +8,7 @@ import { nodeProcessRunner } from '../../../src/core/process/node/processRunner'
 import { MachineSandbox } from '../../../src/core/sandbox/node/machineSandbox';
 import { RIPGREP } from './searchTree';
 import type { ToolSettings } from '../../../src/core/settings';
-import { runCommandTool } from '../../../src/core/tools/runCommand';
+import { runCommandTool } from '../../../src/core/tools/command/runCommand';
 import { resultText, ScriptedApprover, testContext } from './context';
 import { invokeTool } from '../../../src/core/tools/invoke';
 
@@ -40,6 +40,8 @@ export interface RunOptions {
   settings?: Partial<ToolSettings>;
   /** The extension host's environment the command starts from; process.env when left out. */
   environment?: Readonly<Record<string, string | undefined>>;
+  /** Replaces parts of the command host (a runner that fails, a sandbox that counts). */
+  wrapHost?: (host: CommandHost) => CommandHost;
 }
 
 export interface CommandWorkspace {
@@ -84,8 +86,9 @@ export function commandWorkspace(): CommandWorkspace {
 
   const setup = (options: RunOptions = {}) => {
     const terminal = new RecordingTerminal();
-    const background = options.background ?? new BackgroundCommandRegistry({ now: () => Date.now() });
-    const host: CommandHost = { shell: '/bin/sh', logDirectory: path.join(parent, 'logs'), environment: () => options.environment ?? process.env, openTerminal: () => terminal, processes: nodeProcessRunner, sandbox, background };
+    const background = options.background ?? new BackgroundCommandRegistry({ clock: { now: () => Date.now() } });
+    const made: CommandHost = { shell: '/bin/sh', logDirectory: path.join(parent, 'logs'), environment: () => options.environment ?? process.env, openTerminal: () => terminal, processes: nodeProcessRunner, sandbox, background };
+    const host = options.wrapHost ? options.wrapHost(made) : made;
     const approver = new ScriptedApprover(options.approve ?? false);
     const ctx = testContext({ root: path.join(parent, 'ws'), approver, token: options.token, settings: options.settings, commands: host });
     return { ctx, terminal, approver };

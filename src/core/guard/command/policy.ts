@@ -3,34 +3,22 @@
 // subshells, functions, loops, $(...) and backticks anywhere, process substitution, arithmetic and
 // heredocs. Redirection targets and path arguments are judged as paths, globs and braces on every
 // file they can name. Expansions that can run a command or assign ask. What cannot be understood asks.
-import { strictest, type CommandDecision, type Judgement } from '../../decisions';
+import { strictest, type Judgement } from '../../decisions';
 import { oneLine } from '../../text/truncate';
 import { unsafeArithmetic, unsafeHeredocText, unsafeParameterExpansion } from './expansions';
-import { findRepository, type FoundRepository, type RepositoryView } from './gitRepository';
-import { expandPathWord, joinRaw, type ListDirectory } from './globs';
+import type { RepositoryView } from './gitRepository';
+import type { ListDirectory } from './globs';
 import { unreadableHeredoc } from './heredocs';
-import { programName, type InvocationJudge, type TextInsertion } from './judgement';
+import type { InvocationJudge } from './judgement';
+import { LinePaths } from './linePaths';
+import { LineRewrite } from './lineRewrite';
 import { judgeInvocation } from './programs';
+import { judgeRedirect } from './redirects';
+import { matchesPattern, normalisedLine } from './settingsPatterns';
 import { parseBash, type SyntaxNode } from './shell/bashParser';
 import { shellWord, type ShellWord } from './shell/words';
 import { judgeTestNode } from './testExpressions';
-
-/** The policy's answer for a whole command line. */
-export interface CommandVerdict {
-  readonly decision: CommandDecision;
-  /** One line per sub-command or construct: what it is and why it was allowed, asks or is refused. */
-  readonly reasons: readonly string[];
-  /**
-   * True when the line runs without asking and can change no file: no redirect writes a file and no
-   * runCommand.allow pattern let a command through (those may write). Checkpoints skip only these.
-   */
-  readonly readOnly?: boolean;
-  /**
-   * The command line to run when it differs from the one judged: every `git` that runs without
-   * asking gets its safety options (gitSafety.ts). Only set when the decision is allow.
-   */
-  readonly commandLine?: string;
-}
+import type { CommandFinding, CommandVerdict } from './verdict';
 
 /** How a path a command touches fares under the guard's rule table. */
 export type PathJudge = (absolutePath: string, access: 'read' | 'write') => Promise<Judgement>;
@@ -52,9 +40,6 @@ export interface CommandPolicyOptions {
   readonly repositories: RepositoryView;
 }
 
-/** Targets any redirection may use: they are not files. */
-const HARMLESS_DEVICES = new Set(['/dev/null', '/dev/stdout', '/dev/stderr', '/dev/stdin', '/dev/tty', '/dev/zero']);
-
 /** Node types that only group or sequence other statements; walking into them is enough. */
 const STRUCTURE = new Set([
   'program', 'list', 'pipeline', 'subshell', 'compound_statement', 'redirected_statement', 'if_statement',
@@ -74,14 +59,10 @@ const MAX_LOOP_VARIANTS = 16;
 /** Backticks re-read inside backticks up to this depth; deeper ones ask. */
 const MAX_BACKTICK_DEPTH = 4;
 
-/** More `cd`s than this in one line and the directory is no longer tracked: the line asks. */
-const MAX_TRACKED_DIRECTORIES = 16;
-
 class LineJudge {
-  private readonly findings: Array<{ judgement: Judgement; subject: string }> = [];
-  /** Every folder the line may be in at this point of the walk, so `(cd x); cat y` is judged both ways. */
-  private directories: string[];
-  private directoriesUnknown = false;
+  private readonly findings: CommandFinding[] = [];
+  /** The folders the line may be in (cd) and the paths judged from them. */
+  private readonly paths: LinePaths;
   private backtickDepth = 0;
   /** The text the nodes being walked come from: the line, or the inside of backticks read again. */
   private text: string;
@@ -89,55 +70,24 @@ class LineJudge {
   private mayWrite = false;
   /** Loop variables (`for f in *.md`) and the words they take, while the loop body is walked. */
   private readonly bindings = new Map<string, readonly ShellWord[]>();
-  /** Text to insert into the line that runs, by the position of its first insertion (git's safety options). */
-  private readonly insertions = new Map<number, { key: string; edits: readonly TextInsertion[] }>();
+  /** Text to insert into the line that runs (git's safety options). */
+  private readonly rewrite = new LineRewrite();
   /** Inside backticks whose text holds backslashes, bash reads other text than the parser shows: nothing can be placed there. */
   private escapedBackticks = 0;
 
   constructor(private readonly source: string, private readonly options: CommandPolicyOptions) {
-    this.directories = [options.cwd];
+    this.paths = new LinePaths(options);
     this.text = source;
   }
 
   verdict(): CommandVerdict {
-    const worst = strictest(this.findings.map((finding) => finding.judgement), { decision: 'allow', reason: '' });
-    const reasons = this.findings.map(({ judgement, subject }) => `${subject}: ${DECISION_WORDS[judgement.decision]} (${judgement.reason})`);
-    const commandLine = worst.decision === 'allow' && this.insertions.size > 0 ? this.rewritten() : undefined;
-    return { decision: worst.decision, reasons: reasons.length ? reasons : ['no command to run: only tests or comments'], readOnly: worst.decision === 'allow' && !this.mayWrite, ...(commandLine === undefined ? {} : { commandLine }) };
-  }
-
-  /** The source with every recorded insertion, each group in its own order where positions meet. */
-  private rewritten(): string {
-    const edits = [...this.insertions.values()].flatMap((group) => group.edits).map((edit, order) => ({ ...edit, order }));
-    edits.sort((a, b) => a.at - b.at || a.order - b.order);
-    let out = '';
-    let from = 0;
-    for (const edit of edits) {
-      out += this.source.slice(from, edit.at) + edit.text;
-      from = edit.at;
-    }
-    return out + this.source.slice(from);
-  }
-
-  private rewrite(edits: readonly TextInsertion[]): Judgement | undefined {
-    if (edits.length === 0) {
-      return undefined;
-    }
-    if (this.backtickDepth > 0 || this.escapedBackticks > 0) {
-      return { decision: 'ask', reason: 'git inside backticks with backslashes cannot be given its safety options with certainty' };
-    }
-    const key = JSON.stringify(edits);
-    const anchor = edits[0].at;
-    const previous = this.insertions.get(anchor);
-    if (previous && previous.key !== key) {
-      return { decision: 'ask', reason: 'git gets different arguments in different rounds of the loop, so its safety options cannot be placed once for all' };
-    }
-    this.insertions.set(anchor, { key, edits });
-    return undefined;
+    const worst = strictest(this.findings, { decision: 'allow', reason: '' });
+    const commandLine = worst.decision === 'allow' && !this.rewrite.empty ? this.rewrite.apply(this.source) : undefined;
+    return { decision: worst.decision, findings: [...this.findings], readOnly: worst.decision === 'allow' && !this.mayWrite, ...(commandLine === undefined ? {} : { commandLine }) };
   }
 
   private note(subject: string, judgement: Judgement): void {
-    this.findings.push({ subject: oneLine(subject, 120), judgement });
+    this.findings.push({ subject: oneLine(subject, 120), decision: judgement.decision, reason: judgement.reason });
   }
 
   /**
@@ -174,9 +124,14 @@ class LineJudge {
       case 'function_definition':
         this.note(node.text, { decision: 'ask', reason: 'defines a shell function, which can replace any command name' });
         break;
-      case 'file_redirect':
-        await this.judgeRedirect(node);
+      case 'file_redirect': {
+        const redirect = await judgeRedirect(node, this.paths);
+        if (redirect) {
+          this.mayWrite ||= redirect.writes;
+          this.note(node.text, redirect.judgement);
+        }
         break;
+      }
       case 'command_substitution':
         await this.rereadBackticks(node);
         if (node.text.startsWith('`') && node.text.includes('\\')) {
@@ -391,182 +346,21 @@ class LineJudge {
 
   private invocationJudge(): InvocationJudge {
     return {
-      readPaths: (words) => this.judgePaths(words, 'read'),
-      changeDirectory: (word) => this.changeDirectory(word),
+      readPaths: (words) => this.paths.judgePaths(words, 'read'),
+      changeDirectory: (word) => this.paths.changeDirectory(word),
       wrapped: (words) => this.judgeWords(words),
-      gitRepositories: (folders) => this.gitRepositories(folders),
-      rewrite: (edits) => this.rewrite(edits),
-      firstFolder: (words) => this.firstFolder(words),
+      gitRepositories: (folders) => this.paths.gitRepositories(folders),
+      rewrite: (edits) => this.rewrite.record(edits, this.backtickDepth > 0 || this.escapedBackticks > 0),
+      firstFolder: (words) => this.paths.firstFolder(words),
     };
   }
-
-  private async firstFolder(words: readonly ShellWord[]): Promise<ShellWord | undefined> {
-    for (const word of words) {
-      if (word.pipe) {
-        continue;
-      }
-      if (!word.literal || word.expands || this.directoriesUnknown) {
-        return word;
-      }
-      for (const directory of this.directories) {
-        if ((await this.options.listDirectory(this.resolve(directory, word.text))) !== undefined) {
-          return word;
-        }
-      }
-    }
-    return undefined;
-  }
-
-  private async judgePaths(words: readonly ShellWord[], access: 'read' | 'write'): Promise<Judgement> {
-    const judgements: Judgement[] = [];
-    for (const word of words) {
-      judgements.push(await this.judgePath(word, access));
-    }
-    return strictest(judgements, { decision: 'allow', reason: 'no paths' });
-  }
-
-  private async judgePath(word: ShellWord, access: 'read' | 'write'): Promise<Judgement> {
-    if (word.pipe) {
-      return { decision: 'allow', reason: `${word.source} is a pipe from commands judged on their own` };
-    }
-    if (!word.literal) {
-      return { decision: 'ask', reason: `the path ${word.source} is only known when it runs` };
-    }
-    if (this.directoriesUnknown && !word.text.startsWith('/') && !word.text.startsWith('~')) {
-      return { decision: 'ask', reason: `after the cd the folder of ${word.text} is not known` };
-    }
-    const judgements: Judgement[] = [];
-    for (const directory of this.directories) {
-      judgements.push(word.expands ? await this.judgePattern(word.text, directory, access) : await this.judgeOne(word.text, this.resolve(directory, word.text), access));
-    }
-    return strictest(judgements, { decision: 'allow', reason: 'inside the workspace' });
-  }
-
-  private async judgeOne(text: string, absolute: string, access: 'read' | 'write'): Promise<Judgement> {
-    if (HARMLESS_DEVICES.has(text) || /^\/dev\/fd\/\d+$/.test(text)) {
-      return { decision: 'allow', reason: `${text} is not a file` };
-    }
-    return this.options.judgePath(absolute, access);
-  }
-
-  /** A glob or brace word: every word it can become in `directory` is judged, and none may look like an option. */
-  private async judgePattern(text: string, directory: string, access: 'read' | 'write'): Promise<Judgement> {
-    const expansion = await expandPathWord(text, directory, this.options.home, this.options.listDirectory);
-    if (!expansion.ok) {
-      return { decision: 'ask', reason: expansion.reason };
-    }
-    const option = expansion.matches.find((match) => match.word.startsWith('-'));
-    if (option) {
-      return { decision: 'ask', reason: `${text} can become ${option.word}, which the program would read as an option` };
-    }
-    const judgements: Judgement[] = [];
-    for (const match of expansion.matches) {
-      const judgement = await this.judgeOne(match.word, match.absolute, access);
-      judgements.push(judgement.decision === 'allow' ? judgement : { ...judgement, reason: `${text} can name ${match.word}: ${judgement.reason}` });
-    }
-    return strictest(judgements, { decision: 'allow', reason: 'inside the workspace' });
-  }
-
-  /**
-   * Every folder git may start in (each folder the line may be in, then its -C folders) must lead
-   * git to a workspace folder's own plain `.git`, or to no repository at all (gitRepository.ts).
-   */
-  private async gitRepositories(folders: readonly ShellWord[]): Promise<{ judgement: Judgement; repositories: FoundRepository[] }> {
-    const where = await this.judgePaths(folders, 'read');
-    if (where.decision !== 'allow') {
-      return { judgement: where, repositories: [] };
-    }
-    if (this.directoriesUnknown || folders.some((folder) => folder.expands)) {
-      return { judgement: { decision: 'ask', reason: 'git starts in a folder that is not known' }, repositories: [] };
-    }
-    const repositories: FoundRepository[] = [];
-    for (const directory of this.directories) {
-      const start = folders.reduce((current, folder) => this.resolve(current, folder.text), directory);
-      const found = await findRepository(start, this.options.repositories);
-      if (found.kind === 'other') {
-        return { judgement: { decision: 'ask', reason: found.reason }, repositories: [] };
-      }
-      repositories.push(found);
-    }
-    const own = repositories.some((repository) => repository.kind === 'own');
-    return { judgement: { decision: 'allow', reason: own ? "in the workspace folder's own repository" : 'outside any repository' }, repositories };
-  }
-
-  /** The absolute path of a word from `directory`, `..` left for the path judge to resolve on the disk. */
-  private resolve(directory: string, target: string): string {
-    if (target === '~' || target.startsWith('~/')) {
-      return joinRaw(this.options.home, target.slice(2));
-    }
-    return joinRaw(directory, target);
-  }
-
-  private async changeDirectory(word: ShellWord | undefined): Promise<Judgement> {
-    const target = word ?? { text: '~', source: '~', literal: true, expands: false, prefix: '~' };
-    if (!target.literal || target.expands || target.text === '-') {
-      this.directoriesUnknown = true;
-      return { decision: 'ask', reason: `cd ${target.source} goes to a folder only known when it runs` };
-    }
-    const where = await this.judgePath(target, 'read');
-    const next = new Set(this.directories);
-    for (const directory of this.directories) {
-      next.add(this.resolve(directory, target.text));
-    }
-    this.directories = [...next];
-    if (this.directories.length > MAX_TRACKED_DIRECTORIES) {
-      this.directoriesUnknown = true;
-    }
-    return where.decision === 'allow' ? { decision: 'allow', reason: 'changes to a folder inside the workspace' } : where;
-  }
-
-  private async judgeRedirect(node: SyntaxNode): Promise<void> {
-    const operator = node.children.filter((child): child is SyntaxNode => child !== null && !child.isNamed).map((child) => child.type).join('');
-    const destinationNode = node.childForFieldName('destination');
-    if (!destinationNode) {
-      this.note(node.text, { decision: 'ask', reason: 'a redirection without a target' });
-      return;
-    }
-    const destination = shellWord(destinationNode);
-    const duplicates = (operator === '>&' || operator === '<&') && /^(\d+-?|-)$/.test(destination.text);
-    if (duplicates || destinationNode.type === 'number' && (operator === '>&' || operator === '<&')) {
-      return;
-    }
-    const access = operator === '<' ? 'read' : 'write';
-    if (access === 'write' && !HARMLESS_DEVICES.has(destination.text)) {
-      this.mayWrite = true;
-    }
-    const judgement = await this.judgePath(destination, access);
-    const verb = access === 'read' ? 'reads' : 'writes';
-    this.note(node.text, judgement.decision === 'allow' ? { decision: 'allow', reason: `${verb} ${destination.text}, ${judgement.reason}` } : judgement);
-  }
-}
-
-const DECISION_WORDS: Record<CommandDecision, string> = { allow: 'runs without asking', ask: 'needs approval', deny: 'refused' };
-
-/** The text settings patterns are matched against: program name by basename, then the arguments. */
-function normalisedLine(words: readonly ShellWord[]): string {
-  return [programName(words[0]), ...words.slice(1).map((word) => (word.literal ? word.text : word.source))].join(' ');
-}
-
-/** A `/regex/flags` entry tests the line; any other entry is a prefix of whole words. */
-export function matchesPattern(pattern: string, line: string): boolean {
-  const regex = /^\/(.*)\/([a-z]*)$/s.exec(pattern);
-  if (regex) {
-    try {
-      return new RegExp(regex[1], regex[2]).test(line);
-    } catch {
-      return false;
-    }
-  }
-  const prefix = pattern.trim().split(/\s+/).filter(Boolean);
-  const words = line.split(' ');
-  return prefix.length > 0 && prefix.every((part, index) => words[index] === part);
 }
 
 /** Judges a whole command line. Parser failures and empty lines ask. */
 export async function evaluateCommandPolicy(command: string, options: CommandPolicyOptions): Promise<CommandVerdict> {
   const tree = await parseBash(command);
   if (!tree) {
-    return { decision: 'ask', reasons: ['the shell parser could not read the command line'] };
+    return { decision: 'ask', findings: [{ decision: 'ask', reason: 'the shell parser could not read the command line' }] };
   }
   try {
     const judge = new LineJudge(command, options);

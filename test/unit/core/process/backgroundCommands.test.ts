@@ -42,7 +42,7 @@ describe('process/backgroundCommands (registry)', () => {
 
   beforeEach(() => {
     records = new MemoryRecords();
-    registry = new BackgroundCommandRegistry({ now: () => 1000, records });
+    registry = new BackgroundCommandRegistry({ clock: { now: () => 1000 }, records });
     processes = [];
     nextPid = 500;
   });
@@ -64,13 +64,11 @@ describe('process/backgroundCommands (registry)', () => {
     assert.deepEqual([...records.groups.entries()], [['bg1', '500@4242'], ['bg2', '501@4242']]);
   });
 
-  it('removes the record and fires the end hook once when a command ends', async () => {
-    const ended: string[] = [];
-    registry.onDidEnd((command, outcome) => ended.push(`${command.id}:${outcome.exitCode}`));
+  it('removes the record and settles ended with the outcome when a command ends', async () => {
     const command = start();
     processes[0].end({ exitCode: 7 });
-    await command.ended;
-    assert.deepEqual(ended, ['bg1:7']);
+    const outcome = await command.ended;
+    assert.equal(outcome.exitCode, 7);
     assert.equal(records.groups.size, 0);
     assert.deepEqual(command.status(), { state: 'exited', code: 7 });
     assert.deepEqual(registry.running(), []);

@@ -3,7 +3,7 @@ import { TOOLS, toolNamed } from '../../../../src/core/tools';
 import { editFileTool } from '../../../../src/core/tools/editFile';
 import { listDirectoryTool } from '../../../../src/core/tools/listDirectory';
 import { readFileTool } from '../../../../src/core/tools/readFile';
-import { runCommandTool } from '../../../../src/core/tools/runCommand';
+import { runCommandTool } from '../../../../src/core/tools/command/runCommand';
 import { writeFileTool } from '../../../../src/core/tools/writeFile';
 
 describe('tools/index', () => {

@@ -7,7 +7,7 @@ import { grepTool } from '../../../../src/core/tools/grep';
 import { budgetResult, invokeTool, splitTextParts } from '../../../../src/core/tools/invoke';
 import { listDirectoryTool } from '../../../../src/core/tools/listDirectory';
 import { readFileTool } from '../../../../src/core/tools/readFile';
-import { runCommandTool } from '../../../../src/core/tools/runCommand';
+import { runCommandTool } from '../../../../src/core/tools/command/runCommand';
 import { writeFileTool } from '../../../../src/core/tools/writeFile';
 import { testContext } from '../../support/context';
 

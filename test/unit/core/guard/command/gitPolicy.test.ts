@@ -6,7 +6,8 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { commandPolicyOptions } from '../../../../../src/core/guard/command/pathJudge';
-import { evaluateCommandPolicy, type CommandVerdict } from '../../../../../src/core/guard/command/policy';
+import { evaluateCommandPolicy } from '../../../../../src/core/guard/command/policy';
+import { describeVerdict, type CommandVerdict } from '../../../../../src/core/guard/command/verdict';
 import { GIT_SECRET_EXCLUDES, gitGlobalInsertion } from '../../../../../src/core/guard/command/gitSafety';
 import { scanConfig } from '../../../../../src/core/guard/command/gitRepository';
 import { testContext } from '../../../support/context';
@@ -24,7 +25,7 @@ async function judge(command: string, workspaceRoot = root): Promise<CommandVerd
 function expectDecision(command: string, expected: 'allow' | 'ask' | 'deny', why: string, workspace?: () => string): void {
   it(`${expected}: ${JSON.stringify(command)} (${why})`, async () => {
     const verdict = await judge(command, workspace?.());
-    assert.equal(verdict.decision, expected, verdict.reasons.join('\n'));
+    assert.equal(verdict.decision, expected, describeVerdict(verdict).join('\n'));
     if (expected !== 'allow') {
       assert.equal(verdict.commandLine, undefined);
     }
@@ -39,7 +40,7 @@ const DIFF_FLAGS = ' --no-ext-diff --no-textconv --ignore-submodules=all';
 function expectLine(command: string, expected: string): void {
   it(`runs ${JSON.stringify(command)} as ${JSON.stringify(expected.slice(0, 60))}...`, async () => {
     const verdict = await judge(command);
-    assert.equal(verdict.decision, 'allow', verdict.reasons.join('\n'));
+    assert.equal(verdict.decision, 'allow', describeVerdict(verdict).join('\n'));
     assert.equal(verdict.commandLine, expected);
   });
 }
@@ -190,7 +191,7 @@ describe('guard/command/git policy', () => {
       appendConfig(path.join(root, '.git'), "[filter \"it's\"]\n\tclean = x\n");
       try {
         const verdict = await judge('git status');
-        assert.equal(verdict.decision, 'ask', verdict.reasons.join('\n'));
+        assert.equal(verdict.decision, 'ask', describeVerdict(verdict).join('\n'));
       } finally {
         git(root, 'config', '--remove-section', "filter.it's");
       }

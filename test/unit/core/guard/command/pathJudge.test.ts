@@ -2,6 +2,7 @@ import * as assert from 'node:assert/strict';
 import type { CommandDecision } from '../../../../../src/core/decisions';
 import { commandPolicyOptions } from '../../../../../src/core/guard/command/pathJudge';
 import { evaluateCommandPolicy } from '../../../../../src/core/guard/command/policy';
+import { describeVerdict } from '../../../../../src/core/guard/command/verdict';
 import { testContext } from '../../../support/context';
 import { linkTreePerTest } from '../../../support/linkTree';
 
@@ -12,7 +13,7 @@ describe('guard/command/pathJudge', () => {
   const decide = async (line: string): Promise<{ decision: CommandDecision; reasons: string }> => {
     const ctx = testContext({ root: tree.root });
     const verdict = await evaluateCommandPolicy(line, await commandPolicyOptions(ctx, tree.root));
-    return { decision: verdict.decision, reasons: verdict.reasons.join('\n') };
+    return { decision: verdict.decision, reasons: describeVerdict(verdict).join('\n') };
   };
 
   it('lets a redirect into a plain workspace file run', async () => {

@@ -5,7 +5,9 @@ import * as path from 'node:path';
 import { commandPolicyOptions } from '../../../../../src/core/guard/command/pathJudge';
 import type { CommandDecision } from '../../../../../src/core/decisions';
 import { DEFAULT_DENY_PATTERNS } from '../../../../../src/core/settings';
-import { evaluateCommandPolicy, matchesPattern, type CommandVerdict } from '../../../../../src/core/guard/command/policy';
+import { evaluateCommandPolicy } from '../../../../../src/core/guard/command/policy';
+import { matchesPattern } from '../../../../../src/core/guard/command/settingsPatterns';
+import { approvalReasons, describeFinding, describeVerdict, type CommandVerdict } from '../../../../../src/core/guard/command/verdict';
 import { testContext } from '../../../support/context';
 
 /** The workspace the policy judges paths against, made in the before hook of the suite. */
@@ -19,7 +21,7 @@ async function judge(command: string, settings: { allow?: string[]; deny?: strin
 function expectDecision(command: string, expected: CommandDecision, why: string): void {
   it(`${expected}: ${JSON.stringify(command)} (${why})`, async () => {
     const verdict = await judge(command);
-    assert.equal(verdict.decision, expected, verdict.reasons.join('\n'));
+    assert.equal(verdict.decision, expected, describeVerdict(verdict).join('\n'));
   });
 }
 
@@ -335,7 +337,7 @@ describe('guard/command/policy', () => {
       const ctx = testContext({ root });
       const verdict = await evaluateCommandPolicy('wc -l *', await commandPolicyOptions(ctx, path.join(root, 'trap')));
       assert.equal(verdict.decision, 'ask');
-      assert.match(verdict.reasons.join('\n'), /can become --files0-from=\.env, which the program would read as an option/);
+      assert.match(describeVerdict(verdict).join('\n'), /can become --files0-from=\.env, which the program would read as an option/);
     });
     expectDecision('echo x > dangling', 'deny', 'a dangling link as a redirect target');
     expectDecision('echo x > dang*', 'deny', 'a glob matching a dangling link');
@@ -348,7 +350,7 @@ describe('guard/command/policy', () => {
     it('refuses rm -rf / by the default deny list and names the pattern', async () => {
       const verdict = await judge('rm -rf /');
       assert.equal(verdict.decision, 'deny');
-      assert.match(verdict.reasons.join('\n'), /runCommand\.deny/);
+      assert.match(describeVerdict(verdict).join('\n'), /runCommand\.deny/);
     });
     it('refuses a denied command hidden behind a wrapper', async () => {
       assert.equal((await judge('timeout 5 rm -rf ~')).decision, 'deny');
@@ -374,9 +376,28 @@ describe('guard/command/policy', () => {
   describe('reasons', () => {
     it('name each sub-command and why', async () => {
       const verdict = await judge('ls && rm x');
-      assert.equal(verdict.reasons.length, 2);
-      assert.match(verdict.reasons[0], /^ls: runs without asking/);
-      assert.match(verdict.reasons[1], /^rm x: needs approval \(rm deletes/);
+      assert.deepEqual(verdict.findings.map(({ subject, decision }) => [subject, decision]), [['ls', 'allow'], ['rm x', 'ask']]);
+      const lines = describeVerdict(verdict);
+      assert.equal(lines.length, 2);
+      assert.match(lines[0], /^ls: runs without asking \(/);
+      assert.match(lines[1], /^rm x: needs approval \(rm deletes/);
+    });
+    it('ask only the findings that do not allow, by their decision rather than their words', async () => {
+      const verdict = await judge('ls && rm x');
+      assert.deepEqual(approvalReasons(verdict), [describeFinding(verdict.findings[1])]);
+      // A subject that reads like an allowed finding's prose is still asked about.
+      const tricky: CommandVerdict = { decision: 'ask', findings: [{ subject: 'x: runs without asking (', decision: 'ask', reason: 'it deletes' }, { subject: 'ls', decision: 'allow', reason: 'reads' }] };
+      assert.deepEqual(approvalReasons(tricky), ['x: runs without asking (: needs approval (it deletes)']);
+    });
+    it('keep every line when no finding asks, and say when nothing runs', async () => {
+      const refused: CommandVerdict = { decision: 'deny', findings: [{ subject: 'rm -rf /', decision: 'deny', reason: 'matches' }] };
+      assert.deepEqual(approvalReasons(refused), ['rm -rf /: refused (matches)']);
+      const allowed: CommandVerdict = { decision: 'allow', findings: [{ subject: 'ls', decision: 'allow', reason: 'reads' }] };
+      assert.deepEqual(approvalReasons(allowed), ['ls: runs without asking (reads)']);
+      const empty = await judge('# only a comment');
+      assert.deepEqual(empty.findings, []);
+      assert.deepEqual(describeVerdict(empty), ['no command to run: only tests or comments']);
+      assert.deepEqual(describeFinding({ decision: 'ask', reason: 'the shell parser could not read the command line' }), 'the shell parser could not read the command line');
     });
   });
 

@@ -7,7 +7,8 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { commandPolicyOptions } from '../../../../../src/core/guard/command/pathJudge';
-import { evaluateCommandPolicy, type CommandVerdict } from '../../../../../src/core/guard/command/policy';
+import { evaluateCommandPolicy } from '../../../../../src/core/guard/command/policy';
+import { describeVerdict, type CommandVerdict } from '../../../../../src/core/guard/command/verdict';
 import { DEFAULT_DENY_PATTERNS } from '../../../../../src/core/settings';
 import { testContext } from '../../../support/context';
 import { MUST_ALLOW, MUST_ASK, type CorpusLine } from './policyCorpus';
@@ -132,7 +133,7 @@ describe('guard/command/policy corpus', () => {
     for (const { line, why, expected } of MUST_ASK) {
       it(`${expected ?? 'ask or deny'}: ${JSON.stringify(line)} (${why})`, async () => {
         const verdict = await judge(line);
-        const message = `${JSON.stringify(line)} -> ${verdict.decision}\n${verdict.reasons.join('\n')}`;
+        const message = `${JSON.stringify(line)} -> ${verdict.decision}\n${describeVerdict(verdict).join('\n')}`;
         if (expected) {
           assert.equal(verdict.decision, expected, message);
         } else {
@@ -146,7 +147,7 @@ describe('guard/command/policy corpus', () => {
     for (const { line, why } of MUST_ALLOW) {
       it(`allow: ${JSON.stringify(line)} (${why})`, async () => {
         const verdict = await judge(line);
-        assert.equal(verdict.decision, 'allow', `${JSON.stringify(line)} -> ${verdict.decision}\n${verdict.reasons.join('\n')}`);
+        assert.equal(verdict.decision, 'allow', `${JSON.stringify(line)} -> ${verdict.decision}\n${describeVerdict(verdict).join('\n')}`);
       });
     }
   });

@@ -5,7 +5,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { groupAlive } from '../../../../../src/core/process/node/processGroup';
 import { stopAllCommands } from '../../../../../src/core/process/node/processRunner';
-import { runCommandTool } from '../../../../../src/core/tools/runCommand';
+import { runCommandTool } from '../../../../../src/core/tools/command/runCommand';
 import { commandWorkspace, readWhenWritten, shown } from '../../../support/commandWorkspace';
 import { alive } from '../../../../support/procfs';
 import { ManualCancellation, resultText } from '../../../support/context';

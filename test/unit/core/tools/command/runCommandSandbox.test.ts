@@ -5,11 +5,11 @@ import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { runCommandTool } from '../../../../src/core/tools/runCommand';
-import type { ToolSettings } from '../../../../src/core/settings';
-import { commandWorkspace } from '../../support/commandWorkspace';
-import { resultText } from '../../support/context';
-import { invokeTool } from '../../../../src/core/tools/invoke';
+import { runCommandTool } from '../../../../../src/core/tools/command/runCommand';
+import type { ToolSettings } from '../../../../../src/core/settings';
+import { commandWorkspace } from '../../../support/commandWorkspace';
+import { resultText } from '../../../support/context';
+import { invokeTool } from '../../../../../src/core/tools/invoke';
 
 describe('tools/runCommand in the sandbox', () => {
   const workspace = commandWorkspace();

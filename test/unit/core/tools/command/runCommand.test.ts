@@ -1,12 +1,13 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { manifestEntry } from '../../../../src/core/tools/manifest';
-import { readFileTool } from '../../../../src/core/tools/readFile';
-import { commandConfirmation, runCommandTool } from '../../../../src/core/tools/runCommand';
-import { commandWorkspace } from '../../support/commandWorkspace';
-import { resultText } from '../../support/context';
-import { invokeTool } from '../../../../src/core/tools/invoke';
+import { manifestEntry } from '../../../../../src/core/tools/manifest';
+import { readFileTool } from '../../../../../src/core/tools/readFile';
+import { commandConfirmation } from '../../../../../src/core/tools/command/approve';
+import { runCommandTool } from '../../../../../src/core/tools/command/runCommand';
+import { commandWorkspace } from '../../../support/commandWorkspace';
+import { resultText } from '../../../support/context';
+import { invokeTool } from '../../../../../src/core/tools/invoke';
 
 describe('tools/runCommand', () => {
   const workspace = commandWorkspace();

@@ -8,14 +8,15 @@ import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { execFileSync } from 'node:child_process';
-import { BackgroundCommandRegistry } from '../../../../src/core/process/backgroundCommands';
-import type { ToolSettings } from '../../../../src/core/settings';
-import { commandConfirmation, runCommandTool } from '../../../../src/core/tools/runCommand';
-import { commandWorkspace } from '../../support/commandWorkspace';
-import { resultText } from '../../support/context';
-import { invokeTool } from '../../../../src/core/tools/invoke';
-import { RIPGREP } from '../../support/searchTree';
-import { until } from '../../../support/until';
+import { BackgroundCommandRegistry } from '../../../../../src/core/process/backgroundCommands';
+import type { ToolSettings } from '../../../../../src/core/settings';
+import { commandConfirmation } from '../../../../../src/core/tools/command/approve';
+import { runCommandTool } from '../../../../../src/core/tools/command/runCommand';
+import { commandWorkspace } from '../../../support/commandWorkspace';
+import { resultText } from '../../../support/context';
+import { RIPGREP } from '../../../support/searchTree';
+import { until } from '../../../../support/until';
+import { invokeTool } from '../../../../../src/core/tools/invoke';
 
 describe('tools/runCommand in the sandbox, against a hostile approved command', () => {
   const workspace = commandWorkspace();
@@ -72,7 +73,7 @@ describe('tools/runCommand in the sandbox, against a hostile approved command', 
 
   /** Runs a call with the fake home as the guard's home, approving when asked unless told otherwise. */
   async function run(command: string, options: { approve?: boolean; settings?: Partial<ToolSettings>; environment?: Record<string, string | undefined>; background?: boolean } = {}) {
-    const { ctx, approver } = workspace.setup({ approve: options.approve ?? true, settings: options.settings, environment: options.environment, background: options.background ? new BackgroundCommandRegistry({ now: () => Date.now() }) : undefined });
+    const { ctx, approver } = workspace.setup({ approve: options.approve ?? true, settings: options.settings, environment: options.environment, background: options.background ? new BackgroundCommandRegistry({ clock: { now: () => Date.now() } }) : undefined });
     const call = { ...ctx, workspace: { ...ctx.workspace, home } };
     const input = options.background ? { command, background: true, timeout: 60 } : { command };
     const text = await invokeTool(runCommandTool, input, call).then(resultText, (error: Error) => `ERROR ${error.message}`);

@@ -1,6 +1,6 @@
 import { backgroundRegistry, commandById, formatBackground } from './backgroundResults';
-import { oneLine } from '../text/truncate';
-import { defineTool, textResult, type Tool } from './toolSpec';
+import { oneLine } from '../../text/truncate';
+import { defineTool, textResult, type Tool } from '../toolSpec';
 
 export interface StopCommandInput {
   id: string;

@@ -1,26 +1,26 @@
 // Background commands through the tools, the one way production calls them (invokeTool), in the
 // real sandbox: start with wait_for, read incrementally, stop, the limit, cancellation, the hook.
 import * as assert from 'node:assert/strict';
-import { BackgroundCommandRegistry } from '../../../../src/core/process/backgroundCommands';
-import type { ProcessOutcome } from '../../../../src/core/ports/process';
-import type { ToolSettings } from '../../../../src/core/settings';
-import { commandOutputTool } from '../../../../src/core/tools/commandOutput';
-import { runCommandTool } from '../../../../src/core/tools/runCommand';
-import { stopCommandTool } from '../../../../src/core/tools/stopCommand';
-import type { Tool } from '../../../../src/core/tools/toolSpec';
-import { commandWorkspace } from '../../support/commandWorkspace';
-import { processesWithCommandLine } from '../../../support/procfs';
-import { backgroundId, stdoutOf } from '../../../support/commandResults';
-import { until } from '../../../support/until';
-import { ManualCancellation, resultText } from '../../support/context';
-import { invokeTool } from '../../../../src/core/tools/invoke';
+import { BackgroundCommandRegistry } from '../../../../../src/core/process/backgroundCommands';
+import type { ProcessOutcome } from '../../../../../src/core/ports/process';
+import type { ToolSettings } from '../../../../../src/core/settings';
+import { commandOutputTool } from '../../../../../src/core/tools/command/commandOutput';
+import { runCommandTool } from '../../../../../src/core/tools/command/runCommand';
+import { stopCommandTool } from '../../../../../src/core/tools/command/stopCommand';
+import type { Tool } from '../../../../../src/core/tools/toolSpec';
+import { commandWorkspace } from '../../../support/commandWorkspace';
+import { processesWithCommandLine } from '../../../../support/procfs';
+import { backgroundId, stdoutOf } from '../../../../support/commandResults';
+import { until } from '../../../../support/until';
+import { ManualCancellation, resultText } from '../../../support/context';
+import { invokeTool } from '../../../../../src/core/tools/invoke';
 
 describe('tools/runCommand background, commandOutput, stopCommand', () => {
   const workspace = commandWorkspace();
   let registry: BackgroundCommandRegistry;
 
   beforeEach(() => {
-    registry = new BackgroundCommandRegistry({ now: () => Date.now() });
+    registry = new BackgroundCommandRegistry({ clock: { now: () => Date.now() } });
   });
   afterEach(async () => {
     await registry.stopAll();
@@ -112,12 +112,14 @@ describe('tools/runCommand background, commandOutput, stopCommand', () => {
     assert.deepEqual(registry.running(), []);
   });
 
-  it('fires the end hook once, with the outcome, for a stopped command', async () => {
-    const ended: Array<[string, ProcessOutcome]> = [];
-    registry.onDidEnd((command, outcome) => ended.push([command.id, outcome]));
+  it('settles the command\'s ended with the outcome of a stopped command', async () => {
     const id = backgroundId(await call(runCommandTool, { command: 'exec sleep 300', background: true, timeout: 1 }));
+    const command = registry.get(id);
+    assert.ok(command);
     await call(stopCommandTool, { id });
-    assert.deepEqual(ended.map(([endedId, outcome]) => [endedId, outcome.stopped]), [[id, 'stopped']]);
+    const outcome: ProcessOutcome = await command.ended;
+    assert.equal(outcome.stopped, 'stopped');
+    assert.deepEqual(command.status(), { state: 'killed', how: 'stopped on request' });
   });
 
   it('answers an unknown id with the running ids', async () => {

@@ -6,10 +6,10 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { runCommandTool } from '../../../../src/core/tools/runCommand';
-import { commandWorkspace } from '../../support/commandWorkspace';
-import { resultText } from '../../support/context';
-import { invokeTool } from '../../../../src/core/tools/invoke';
+import { runCommandTool } from '../../../../../src/core/tools/command/runCommand';
+import { commandWorkspace } from '../../../support/commandWorkspace';
+import { resultText } from '../../../support/context';
+import { invokeTool } from '../../../../../src/core/tools/invoke';
 
 describe('tools/runCommand against escapes, with no approval given', () => {
   const workspace = commandWorkspace();

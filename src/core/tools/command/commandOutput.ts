@@ -1,8 +1,8 @@
-import { throwIfCancelled } from '../errors';
-import { describeStatus } from '../process/backgroundCommands';
+import { throwIfCancelled } from '../../errors';
+import { describeStatus } from '../../process/backgroundCommands';
 import { backgroundRegistry, commandById, compileWaitFor, formatBackground } from './backgroundResults';
-import { oneLine } from '../text/truncate';
-import { defineTool, textResult, type Tool } from './toolSpec';
+import { oneLine } from '../../text/truncate';
+import { defineTool, textResult, type Tool } from '../toolSpec';
 
 export interface CommandOutputInput {
   id: string;

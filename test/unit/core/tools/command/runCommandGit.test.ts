@@ -7,11 +7,11 @@ import * as assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { runCommandTool } from '../../../../src/core/tools/runCommand';
-import { commandWorkspace } from '../../support/commandWorkspace';
-import { resultText } from '../../support/context';
-import { invokeTool } from '../../../../src/core/tools/invoke';
-import { appendConfig, bareLookalike, git, repository, signedHead, write } from '../../support/gitFixtures';
+import { runCommandTool } from '../../../../../src/core/tools/command/runCommand';
+import { commandWorkspace } from '../../../support/commandWorkspace';
+import { resultText } from '../../../support/context';
+import { appendConfig, bareLookalike, git, repository, signedHead, write } from '../../../support/gitFixtures';
+import { invokeTool } from '../../../../../src/core/tools/invoke';
 
 /** The committed secrets' values (a command line may name the prefix, its output must not show a value). */
 const CANARY = /git-canary-\d/;

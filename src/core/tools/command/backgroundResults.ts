@@ -1,11 +1,12 @@
 // What the three background-command tools share: the wait_for pattern (RE2, linear time, so a
 // hostile pattern cannot freeze the host), the lookup of an id the model gave, and the result text.
-import type { ToolContext } from '../context';
-import { ToolError } from '../errors';
-import type { BackgroundCommand, BackgroundCommands, KeptOutput, TakenOutput } from '../ports/process';
-import { describeStatus } from '../process/backgroundCommands';
-import { compileLineMatcher, InvalidRegexError } from '../search/regex';
-import { oneLine } from '../text/truncate';
+import type { ToolContext } from '../../context';
+import { ToolError } from '../../errors';
+import type { BackgroundCommand, BackgroundCommands, TakenOutput } from '../../ports/process';
+import { commandLabel, describeStatus } from '../../process/backgroundCommands';
+import { compileLineMatcher, InvalidRegexError } from '../../search/regex';
+import { oneLine } from '../../text/truncate';
+import { SINCE_LAST_READ, streamSection } from './format';
 
 /** Longer patterns are refused: a ready line never needs one, and each line is matched against it. */
 const MAX_WAIT_FOR_CHARS = 1000;
@@ -58,23 +59,15 @@ export function commandById(registry: BackgroundCommands, id: string): Backgroun
   const running = registry.running();
   const listed = running.length === 0
     ? 'No background command is running.'
-    : `Running: ${running.map((candidate) => `${candidate.id} (${oneLine(candidate.commandLine, 60)})`).join(', ')}.`;
+    : `Running: ${running.map(commandLabel).join(', ')}.`;
   throw new ToolError(`There is no background command with id ${JSON.stringify(oneLine(id, 40))}. ${listed} Use an id a workspace_run_command call with background: true returned (a line "id: bg<n>").`);
-}
-
-function streamSection(name: 'stdout' | 'stderr', kept: KeptOutput): string[] {
-  const lines = ['', `--- ${name} ---`, kept.totalChars === 0 ? '(no new output)' : kept.text.replace(/\n$/, '')];
-  if (kept.omittedChars > 0) {
-    lines.push(`[${name} since the last read was ${kept.totalChars} characters; ${kept.omittedChars} in the middle were left out. The full output is in the log below: read it with workspace_read_file (offset and limit), or search it with workspace_grep.]`);
-  }
-  return lines;
 }
 
 /** The result of any of the three tools: a headline, the id and status, the new output and what to do next. */
 export function formatBackground(command: BackgroundCommand, headline: string, taken: TakenOutput, extra: readonly string[] = []): string {
   const status = command.status();
   const lines = [headline, `id: ${command.id}`, `Status: ${describeStatus(status)}`, `Command: ${oneLine(command.commandLine, 200)}`, `Cwd: ${command.cwdShown}`, command.sandboxLine, ...extra];
-  lines.push(...streamSection('stdout', taken.stdout), ...streamSection('stderr', taken.stderr));
+  lines.push(...streamSection('stdout', taken.stdout, SINCE_LAST_READ), ...streamSection('stderr', taken.stderr, SINCE_LAST_READ));
   lines.push('', `Full log: ${command.logPath}`);
   lines.push(status.state === 'running'
     ? `It keeps running. Read new output with workspace_command_output (id "${command.id}", optionally wait_for and timeout); stop it with workspace_stop_command (id "${command.id}") when you no longer need it.`

@@ -1,0 +1,80 @@
+// Who must say yes before a command runs, and the answer: the policy's question (answered in chat
+// or here, where the user may also choose to leave the sandbox) or the extension's own question
+// (leaving the sandbox, the network for a read-only command), which only this step asks.
+import type { ToolContext } from '../../context';
+import { throwIfCancelled, ToolError } from '../../errors';
+import { approvalReasons, type CommandVerdict } from '../../guard/command/verdict';
+import { argumentSizeProblem } from '../../process/argumentLimits';
+import { sandboxSummary } from '../../sandbox/launcher';
+import { oneLine } from '../../text/truncate';
+import { bulleted } from './format';
+import { checkedCommand, judgeCommand, placeFor, resolveCommandCwd, type PreparedCommand, type RunCommandInput } from './prepare';
+
+const LEAVE_SANDBOX = 'Run Outside the Sandbox';
+
+/** The command with the placement it runs in once approved; a ToolError when the user declines. */
+export async function approve(prepared: PreparedCommand, ctx: ToolContext): Promise<PreparedCommand> {
+  const { command, verdict, placement } = prepared;
+  const where = prepared.cwd.shown === '.' ? 'the workspace root' : prepared.cwd.shown;
+  const title = `workspace_run_command: ${oneLine(command, 80)}`;
+  const declined = (): ToolError => new ToolError(`The user declined to run \`${oneLine(command, 80)}\`. Do not retry it; ask the user how to proceed or do something else.`);
+  if (placement.approval === 'none' || (placement.approval === 'policy' && ctx.call.confirmedInChat)) {
+    return prepared;
+  }
+  const reasons = approvalReasons(verdict).join('; ');
+  if (placement.approval === 'own') {
+    const consequence = placement.where === 'host'
+      ? 'It would run OUTSIDE the sandbox, with all your rights: it could change any of your files, read your secrets and use the network'
+      : 'It would run in the sandbox WITH the network';
+    const policy = verdict.decision === 'ask' ? ` The command policy also asks because: ${reasons}.` : '';
+    const approved = await ctx.session.approver.confirm({ kind: 'command', title, detail: `In ${where}: ${consequence}, because ${placement.why}.${policy} Run it?` }, ctx.call.token);
+    throwIfCancelled(ctx.call.token);
+    if (!approved) {
+      throw declined();
+    }
+    return prepared;
+  }
+  const detail = `In ${where}, it needs approval because: ${reasons}.`;
+  if (placement.where === 'sandbox' && placement.canLeave) {
+    const answer = await ctx.session.approver.choose({ kind: 'command', title, detail: `${detail} Accept runs it in the sandbox with the network; ${LEAVE_SANDBOX} runs it with all your rights.`, alternative: LEAVE_SANDBOX }, ctx.call.token);
+    throwIfCancelled(ctx.call.token);
+    if (answer === 'reject') {
+      throw declined();
+    }
+    return answer === 'alternative' ? { ...prepared, placement: { where: 'host', approval: 'own', why: 'the user chose to run it outside the sandbox' } } : prepared;
+  }
+  const approved = await ctx.session.approver.confirm({ kind: 'command', title, detail: `${detail} Run it?` }, ctx.call.token);
+  throwIfCancelled(ctx.call.token);
+  if (!approved) {
+    throw declined();
+  }
+  return prepared;
+}
+
+/** The chat confirmation for a call, or undefined when the policy lets it run without asking or only the extension's own question may answer. */
+export async function commandConfirmation(input: RunCommandInput, ctx: ToolContext): Promise<{ title: string; message: string } | undefined> {
+  let cwdShown = input.cwd ?? '.';
+  let verdict: CommandVerdict;
+  try {
+    const cwd = await resolveCommandCwd(input.cwd, ctx);
+    cwdShown = cwd.shown;
+    verdict = await judgeCommand(checkedCommand(input.command), cwd.path, ctx);
+  } catch (error) {
+    // The run fails with the same error; asking first costs nothing and keeps the rule "nothing unapproved".
+    verdict = { decision: 'ask', findings: [{ decision: 'ask', reason: error instanceof Error ? error.message : String(error) }] };
+  }
+  const host = ctx.host.commands;
+  // A line the system cannot start is refused by run before anyone is asked: no question for it.
+  if (verdict.decision !== 'ask' || (host && argumentSizeProblem([host.shell, '-c', input.command], host.environment()))) {
+    return undefined;
+  }
+  const placement = host ? await placeFor('ask', input.permissions, ctx, host) : undefined;
+  if (placement && placement.where !== 'sandbox') {
+    return undefined;
+  }
+  const sandboxed = placement?.where === 'sandbox' ? `\n\nIt runs in the sandbox (${sandboxSummary(placement.sandbox, true)}).` : '';
+  return {
+    title: 'Run this command?',
+    message: `\`\`\`sh\n${input.command}\n\`\`\`\nin \`${cwdShown}\`${input.background ? ', in the background (it keeps running until it exits or is stopped)' : ''}\n\nIt needs approval because:\n${bulleted(approvalReasons(verdict))}${sandboxed}`,
+  };
+}

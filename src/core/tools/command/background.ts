@@ -1,0 +1,83 @@
+// A command started in the background: its own terminal and process group, registered under an id
+// (BackgroundCommands), and the call waits for wait_for, its end or the timeout. It takes over the
+// lease's release and the call's "after" checkpoint: both happen when the command ends (or at once
+// when it cannot start). A call cancelled while it waits stops the command: nothing the caller can
+// no longer see an id for is left running.
+import type { ToolContext } from '../../context';
+import { throwIfCancelled, ToolError, type CancellationSignal } from '../../errors';
+import type { BackgroundCommand, CommandTerminal } from '../../ports/process';
+import { describeStatus, statusOf } from '../../process/backgroundCommands';
+import { formatBackground } from './backgroundResults';
+import { placementFailureHint, sandboxLine, seconds } from './format';
+import type { HeldLease } from './lease';
+import type { PreparedCommand } from './prepare';
+
+/** A signal that is never cancelled: a background command outlives the call that started it. */
+const NEVER_CANCELLED: CancellationSignal = { isCancellationRequested: false, onCancellationRequested: () => ({ dispose: () => undefined }) };
+
+/** Starts the command and returns the result text once wait_for matched, it ended or the wait timed out. */
+export async function startInBackground(prepared: PreparedCommand, held: HeldLease, ctx: ToolContext): Promise<string> {
+  const { host, placement } = prepared;
+  const base = held.request;
+  const sandbox = sandboxLine(placement, prepared.verdict);
+  // From here this step lets go of the lease: when the command ends, or now if it does not start.
+  const release = held.handOff();
+  let terminal: CommandTerminal | undefined;
+  let started: BackgroundCommand;
+  try {
+    terminal = host.openTerminal(prepared.command, base.cwd, true);
+    terminal.write(`${sandbox}\n`);
+    const shown = terminal;
+    started = host.background.start({
+      commandLine: prepared.command,
+      cwdShown: prepared.cwd.shown,
+      sandboxLine: sandbox,
+      logPath: base.logPath,
+      maxRunning: ctx.settings.runCommandMaxBackground,
+      headChars: base.headChars,
+      tailChars: base.tailChars,
+      launch: (onOutput) => host.processes.start({
+        ...base,
+        token: NEVER_CANCELLED,
+        onOutput: (chunk, stream) => {
+          shown.write(chunk);
+          onOutput(chunk, stream);
+        },
+        onInterrupt: (listener) => shown.onInterrupt(listener),
+      }),
+    });
+  } catch (error) {
+    terminal?.finish(`Not started: ${error instanceof Error ? error.message : String(error)}`);
+    await release();
+    throw error;
+  }
+  const command = started;
+  const shown = terminal;
+  // The command changes files until it ends: the call's "after" checkpoint is taken then.
+  const checkpointAfter = ctx.call.checkpoint?.deferAfter();
+  void command.ended.then(async (outcome) => {
+    shown.finish(`${describeStatus(statusOf(outcome))} (${seconds(outcome.durationMs)}, background command ${command.id})`);
+    await release();
+    await checkpointAfter?.finish();
+  }).catch(() => undefined);
+
+  const { waitFor, timeoutSeconds } = prepared;
+  const how = await command.waitFor(waitFor, timeoutSeconds * 1000, ctx.call.token);
+  if (how === 'cancelled') {
+    await command.stop();
+    throwIfCancelled(ctx.call.token);
+  }
+  const final = command.status();
+  const outcome = final.state === 'running' ? undefined : await command.ended;
+  if (outcome?.spawnError) {
+    throw new ToolError(`The command could not be started: ${outcome.spawnError}. Check that ${host.shell} exists and that the folder ${prepared.cwd.shown} is readable.`);
+  }
+  const elapsed = seconds(ctx.host.clock.now() - command.startedAt);
+  const headline = how === 'matched'
+    ? `Started in the background; a line matched wait_for (${elapsed}).`
+    : final.state === 'running'
+      ? `Started in the background; still running after ${timeoutSeconds} s${waitFor ? ', and no line matched wait_for yet' : ''}.`
+      : `The background command ended (${describeStatus(final)}) within ${elapsed}${waitFor ? ' before any line matched wait_for' : ''}.`;
+  const hint = outcome ? placementFailureHint(placement, outcome) : undefined;
+  return formatBackground(command, headline, command.takeOutput(), hint ? [hint] : []);
+}

@@ -1,0 +1,111 @@
+// What the command tools tell the model and the terminal: the status line, the sandbox line, one
+// stream of output with what was left out, the result of a foreground run, and the hints about
+// failures the sandbox may have caused. The foreground result and the background results
+// (backgroundResults.ts) write their streams with the same streamSection.
+import type { ToolContext } from '../../context';
+import { describeProtected, whyProtected } from '../../guard/protectedNames';
+import type { CommandVerdict } from '../../guard/command/verdict';
+import { displayPath, fileLocation } from '../../location';
+import type { KeptOutput, ProcessOutcome } from '../../ports/process';
+import { sandboxSummary } from '../../sandbox/launcher';
+import type { Placement } from '../../sandbox/placement';
+
+/** The result's line when git ran with the policy's safety options (gitSafety.ts). */
+const GIT_SAFETY_NOTE = 'Git: ran with forced safety options (no hooks, fsmonitor, external diff, textconv, filters or signature programs; submodules not entered; .env and netrc files left out of its output).';
+
+export function seconds(ms: number): string {
+  return `${(ms / 1000).toFixed(1)} s`;
+}
+
+/** How a foreground run ended: the exit code, the signal, or who stopped it. */
+export function statusLine(outcome: ProcessOutcome, timeoutSeconds: number): string {
+  switch (outcome.stopped) {
+    case 'timeout':
+      return `Timed out after ${timeoutSeconds} s: the command and every process it started were stopped (TERM, then KILL)`;
+    case 'cancelled':
+      return 'Cancelled: the command and every process it started were stopped';
+    case 'interrupted':
+      return 'Stopped by the user (Ctrl+C in the terminal)';
+    default:
+      return outcome.signal ? `Killed by signal ${outcome.signal}` : `Exit code: ${outcome.exitCode ?? 'unknown'}`;
+  }
+}
+
+/** `Sandbox: ...` (where it runs), and the git note when the policy gave git its safety options. */
+export function sandboxLine(placement: Exclude<Placement, { where: 'refused' }>, verdict: CommandVerdict): string {
+  const where = placement.where === 'sandbox' ? `Sandbox: ${sandboxSummary(placement.sandbox, placement.network)}` : `Sandbox: none, it ran outside the sandbox (${placement.why})`;
+  return where + (verdict.commandLine ? `\n${GIT_SAFETY_NOTE}` : '');
+}
+
+/** What a stream section covers: a whole foreground run, or a background command since the last read. */
+export interface StreamSpan {
+  /** Shown for a stream with nothing in it. */
+  readonly empty: string;
+  /** Follows the stream's name in the note about what was left out (e.g. ` since the last read`). */
+  readonly scope: string;
+}
+
+export const WHOLE_RUN: StreamSpan = { empty: '(empty)', scope: '' };
+export const SINCE_LAST_READ: StreamSpan = { empty: '(no new output)', scope: ' since the last read' };
+
+/** One stream of a result: a header, its kept head and tail, and a note when the middle was left out. */
+export function streamSection(name: 'stdout' | 'stderr', kept: KeptOutput, span: StreamSpan): string[] {
+  const lines = ['', `--- ${name} ---`, kept.totalChars === 0 ? span.empty : kept.text.replace(/\n$/, '')];
+  if (kept.omittedChars > 0) {
+    lines.push(`[${name}${span.scope} was ${kept.totalChars} characters; ${kept.omittedChars} in the middle were left out. The full output is in the log below: read it with workspace_read_file (offset and limit), or search it with workspace_grep.]`);
+  }
+  return lines;
+}
+
+/** The result of a foreground run. */
+export function formatOutcome(outcome: ProcessOutcome, status: string, cwdShown: string, sandbox: string, hint: string | undefined): string {
+  const lines = [status, `Duration: ${seconds(outcome.durationMs)}`, `Cwd: ${cwdShown}`, sandbox];
+  if (hint) {
+    lines.push(hint);
+  }
+  if (outcome.leftoversStopped) {
+    lines.push('Background processes still running after the shell exited were stopped.');
+  }
+  lines.push(...streamSection('stdout', outcome.stdout, WHOLE_RUN), ...streamSection('stderr', outcome.stderr, WHOLE_RUN));
+  lines.push('', `Full log: ${outcome.logPath}${outcome.logTruncated ? ' (the log itself stopped growing at 50 MB)' : ''}`);
+  return lines.join('\n');
+}
+
+/**
+ * When a sandboxed command failed with an error the sandbox causes (a read-only file system, no
+ * network), says so and how to go on; undefined when the failure looks like the command's own.
+ */
+export function sandboxFailureHint(outcome: ProcessOutcome, network: boolean): string | undefined {
+  if (outcome.exitCode === 0 || outcome.stopped) {
+    return undefined;
+  }
+  const text = `${outcome.stdout.text}\n${outcome.stderr.text}`;
+  if (/read-only file system|EROFS|device or resource busy|EBUSY/i.test(text)) {
+    return `The sandbox may have caused this failure: the command tried to write outside the workspace folders and /tmp, or to change, move or replace a protected file (${describeProtected('brief')}). If it must, call again with permissions: "unsandboxed" (the user is asked), or ask the user to run it.`;
+  }
+  if (!network && /could not resolve|name resolution|network is unreachable|getaddrinfo|ENOTFOUND|EAI_AGAIN|ENETUNREACH|connection refused|ECONNREFUSED/i.test(text)) {
+    return 'The sandbox may have caused this failure: commands that run without asking have no network. If it needs the network, call again with permissions: "network" (the user is asked).';
+  }
+  return undefined;
+}
+
+/** The hint for a command that ran in the sandbox; none outside it. */
+export function placementFailureHint(placement: Exclude<Placement, { where: 'refused' }>, outcome: ProcessOutcome): string | undefined {
+  return placement.where === 'sandbox' ? sandboxFailureHint(outcome, placement.network) : undefined;
+}
+
+/** The note for protected entries an approved command created: the sandbox could not stop that. */
+export function describeAdded(added: readonly string[], ctx: ToolContext): string {
+  const shown = added.slice(0, 20).map((entry) => `- ${displayPath(fileLocation(entry), ctx.workspace)}: ${whyProtected(entry)}`);
+  const more = added.length > shown.length ? [`- and ${added.length - shown.length} more`] : [];
+  return [
+    'Warning: the command created execution config that VS Code or git obey; the sandbox keeps existing ones read-only but cannot stop a command from creating new ones:',
+    ...shown,
+    ...more,
+    'Tell the user about these files and why they were made before anything opens or runs them; delete them if they were not intended.',
+  ].join('\n');
+}
+
+export function bulleted(lines: readonly string[]): string {
+  return lines.map((line) => `- ${line}`).join('\n');
+}

@@ -1,0 +1,82 @@
+// The sandbox's hold on the machine for one run (sandbox/lease.ts), taken once and let go once: the
+// step that runs the command gets the request to launch with and, for a background command, takes
+// over the release with handOff(); otherwise this step releases in its `finally`. Either way the
+// lease is released exactly once on every path (the release is guarded), and only after that may
+// addedSince look for execution config the command created.
+import type { ToolContext } from '../../context';
+import { headAndTailShares } from '../../output/budget';
+import type { ProcessRequest } from '../../ports/process';
+import { argumentSizeProblem } from '../../process/argumentLimits';
+import { commandLogPath } from '../../process/commandLogs';
+import { acquireSandboxLease, type SandboxLease } from '../../sandbox/lease';
+import { refuseOversized, type PreparedCommand } from './prepare';
+
+const KILL_GRACE_MS = 2000;
+const MAX_LOG_CHARS = 50 * 1024 * 1024;
+
+/** What a foreground and a background run of the same command share. */
+export type BaseProcessRequest = Omit<ProcessRequest, 'timeoutMs' | 'token' | 'onOutput' | 'onInterrupt'>;
+
+/** What the run step gets while the lease is held. */
+export interface HeldLease {
+  /** The request to launch: the line as judged (git with its safety options), in the sandbox's launcher when there is one. */
+  readonly request: BaseProcessRequest;
+  /**
+   * Takes over the release: this step no longer releases when the run step returns. The function
+   * returned lets go of the lease (once, however often it is called); the caller must call it on
+   * every path from here, e.g. when a background command ends or fails to start.
+   */
+  handOff(): () => Promise<void>;
+}
+
+/** The run step's value, and the protected entries the command created (call it after the step: the lease is released by then). */
+export interface LeaseOutcome<T> {
+  readonly value: T;
+  addedSince(): Promise<string[]>;
+}
+
+export async function withCommandLease<T>(prepared: PreparedCommand, ctx: ToolContext, step: (held: HeldLease) => Promise<T>): Promise<LeaseOutcome<T>> {
+  const { host, placement } = prepared;
+  const lease = placement.where === 'sandbox'
+    ? await acquireSandboxLease(ctx, host.sandbox, { sandbox: placement.sandbox, network: placement.network, cwd: prepared.cwd.path, env: host.environment() })
+    : undefined;
+  let released: Promise<void> | undefined;
+  const release = (): Promise<void> => (released ??= lease?.release() ?? Promise.resolve());
+  let handedOff = false;
+  try {
+    const request = launchRequest(prepared, lease, ctx);
+    const value = await step({
+      request,
+      handOff: () => {
+        handedOff = true;
+        return release;
+      },
+    });
+    return { value, addedSince: () => (lease ? lease.addedSince().catch(() => []) : Promise.resolve([])) };
+  } finally {
+    if (!handedOff) {
+      await release();
+    }
+  }
+}
+
+function launchRequest(prepared: PreparedCommand, lease: SandboxLease | undefined, ctx: ToolContext): BaseProcessRequest {
+  const { host } = prepared;
+  const env = { ...prepared.env, ...lease?.launch.env };
+  // The line as judged runs, except that git gets its safety options (the policy's commandLine).
+  const commandLine = prepared.verdict.commandLine ?? prepared.command;
+  refuseOversized(argumentSizeProblem([...(lease?.launch.argv ?? []), host.shell, '-c', commandLine], env), 'with the sandbox');
+  const shares = headAndTailShares(ctx.settings.commandOutputChars);
+  return {
+    shell: host.shell,
+    commandLine,
+    launcher: lease?.launch.argv,
+    cwd: prepared.cwd.path,
+    env,
+    killGraceMs: KILL_GRACE_MS,
+    logPath: commandLogPath(host.logDirectory, prepared.command, ctx.host.clock.now()),
+    headChars: shares.head,
+    tailChars: shares.tail,
+    maxLogChars: MAX_LOG_CHARS,
+  };
+}

@@ -1,0 +1,172 @@
+// The first step of workspace_run_command, and what its chat confirmation shares with it: the
+// line and the folder checked, the environment, the policy's verdict and where the command would
+// run. Everything refused here is refused before anyone is asked.
+import * as path from 'node:path';
+import type { ToolContext } from '../../context';
+import { ToolError } from '../../errors';
+import { commandPolicyOptions } from '../../guard/command/pathJudge';
+import { evaluateCommandPolicy } from '../../guard/command/policy';
+import { describeVerdict, type CommandVerdict } from '../../guard/command/verdict';
+import { judgeLocation, resolveRoots } from '../../guard/judgeLocation';
+import { denialMessage } from '../../guard/rules';
+import { resolveWorkspacePath } from '../../guard/workspacePaths';
+import { displayPath, fileLocation, isInside, isInsidePath } from '../../location';
+import type { CommandHost } from '../../ports/process';
+import { argumentSizeProblem, type ArgumentSizeProblem } from '../../process/argumentLimits';
+import { nonInteractiveEnvironment } from '../../process/commandEnvironment';
+import { placeCommand, type ExtraPermission, type Placement } from '../../sandbox/placement';
+import { compileWaitFor } from './backgroundResults';
+import { bulleted } from './format';
+
+export interface RunCommandInput {
+  command: string;
+  cwd?: string;
+  timeout?: number;
+  permissions?: ExtraPermission;
+  background?: boolean;
+  wait_for?: string;
+}
+
+export const DEFAULT_TIMEOUT_SECONDS = 120;
+/** How long a background start waits for wait_for (or the end) before it returns with the output so far. */
+export const DEFAULT_BACKGROUND_WAIT_SECONDS = 30;
+
+/** Where a command may run: the sandbox (with or without the network) or the host, and who approves. */
+export type RunnablePlacement = Exclude<Placement, { where: 'refused' }>;
+
+/** The folder a command runs in: on the host's disk, and as the model sees it. */
+export interface CommandCwd {
+  readonly path: string;
+  readonly shown: string;
+}
+
+/** A command checked and judged, ready to be approved and run. */
+export interface PreparedCommand {
+  readonly host: CommandHost;
+  /** The command line as the model sent it (the verdict's commandLine may add git's safety options). */
+  readonly command: string;
+  readonly cwd: CommandCwd;
+  /** The environment it starts from: non-interactive, PATH without the folders a command can write. */
+  readonly env: Readonly<Record<string, string | undefined>>;
+  readonly verdict: CommandVerdict;
+  /** Where it runs; `approve` returns the command with the placement the user chose. */
+  readonly placement: RunnablePlacement;
+  readonly background: boolean;
+  readonly waitFor: ((line: string) => boolean) | undefined;
+  /** The foreground's time limit, or how long a background start waits. */
+  readonly timeoutSeconds: number;
+}
+
+export async function prepareCommand(input: RunCommandInput, ctx: ToolContext): Promise<PreparedCommand> {
+  const host = commandHost(ctx);
+  const command = checkedCommand(input.command);
+  if (input.wait_for !== undefined && !input.background) {
+    throw new ToolError('wait_for only applies with background: true. Either add background: true to start a long-running process and wait for its ready line, or leave wait_for out to run the command to its end.');
+  }
+  const waitFor = compileWaitFor(input.wait_for);
+  if (input.background) {
+    // Refused before anyone is asked: a question for a command that cannot start wastes the user's time.
+    host.background.checkRoom(ctx.settings.runCommandMaxBackground);
+  }
+  const cwd = await resolveCommandCwd(input.cwd, ctx);
+  const env = nonInteractiveEnvironment(host.environment(), await writableSearchPathEntries(host, ctx));
+  // Refused before anyone is asked: the kernel would not start it, and nothing may be held for it.
+  refuseOversized(argumentSizeProblem([host.shell, '-c', command], env));
+  const verdict = await judgeCommand(command, cwd.path, ctx);
+  if (verdict.decision === 'deny') {
+    throw new ToolError(`The command was refused by the command policy:\n${bulleted(describeVerdict(verdict))}\nSuggestion: run something else, or ask the user to run it themselves.`);
+  }
+  const placement = await placeFor(verdict.decision, input.permissions, ctx, host);
+  if (placement.where === 'refused') {
+    throw new ToolError(`The command was not run: ${placement.why}. Ask the user to install the sandbox or change the setting, or to run the command themselves.`);
+  }
+  const background = input.background ?? false;
+  const timeoutSeconds = input.timeout ?? (background ? DEFAULT_BACKGROUND_WAIT_SECONDS : DEFAULT_TIMEOUT_SECONDS);
+  return { host, command, cwd, env, verdict, placement, background, waitFor, timeoutSeconds };
+}
+
+/**
+ * The ToolError for a command line the kernel would refuse, with what to do instead. Checked
+ * twice: the line and the environment before anyone is asked, and again with the sandbox's
+ * arguments (one or more per protected or secret file of the workspace) once they are known.
+ */
+export function refuseOversized(problem: ArgumentSizeProblem | undefined, stage: 'before asking' | 'with the sandbox' = 'before asking'): void {
+  if (!problem) {
+    return;
+  }
+  if (stage === 'with the sandbox') {
+    throw new ToolError(`The command line, the sandbox's arguments (it binds every protected and secret file of the workspace) and the environment take ${problem.bytes} bytes together; the system starts no program with more than ${problem.limit}, so it was not run. Ask the user to run it themselves, or to open a smaller folder.`);
+  }
+  const what = problem.kind === 'argument'
+    ? `The command line is ${problem.bytes} bytes; the system starts no command line longer than ${problem.limit} bytes (Linux's limit for one argument, and the whole line is one argument of the shell)`
+    : `The command line and the environment take ${problem.bytes} bytes together; the system starts no program with more than ${problem.limit}`;
+  throw new ToolError(`${what}, so it was not run and nothing was asked. Write the long text to a file with workspace_write_file and run a short command or script that reads it (e.g. \`sh ./script.sh\` or \`node ./generate.js\`).`);
+}
+
+/** The PATH entries a command could write to: inside the writable folders, /tmp and the private /tmp, followed through links. */
+async function writableSearchPathEntries(host: CommandHost, ctx: ToolContext): Promise<(entry: string) => boolean> {
+  const fs = ctx.host.fs;
+  const writable = [...(await resolveRoots('write', ctx)).map((root) => fs.localPath(root)).filter((root): root is string => root !== undefined), '/tmp', '/var/tmp', '/dev/shm', host.sandbox.tempDirectory];
+  const inside = (entry: string): boolean => writable.some((root) => isInsidePath(entry, root));
+  const dropped = new Set<string>();
+  for (const entry of (host.environment().PATH ?? '').split(':')) {
+    if (!entry.startsWith('/')) {
+      continue;
+    }
+    const resolved = await fs.realpath(fileLocation(entry)).then((location) => fs.localPath(location) ?? entry, () => entry);
+    if (inside(path.posix.normalize(entry)) || inside(resolved)) {
+      dropped.add(entry);
+    }
+  }
+  return (entry) => dropped.has(entry);
+}
+
+/** Where the command runs, with the machine's sandbox tried once. */
+export async function placeFor(decision: 'allow' | 'ask', extra: ExtraPermission | undefined, ctx: ToolContext, host: CommandHost): Promise<Placement> {
+  const mode = ctx.settings.runCommandSandbox;
+  const availability = mode === 'off' ? { kind: 'none' as const, reason: 'off' } : await host.sandbox.availability(ctx.settings.bubblewrapPath);
+  return placeCommand(mode, availability, decision, extra);
+}
+
+function commandHost(ctx: ToolContext): CommandHost {
+  const first = ctx.workspace.folders[0];
+  if (!ctx.host.commands || (first && first.location.scheme !== 'file')) {
+    throw new ToolError('workspace_run_command is not available here: the workspace is not on a local or remote disk where processes can run (a virtual workspace). Use the file tools instead, or ask the user to run the command.');
+  }
+  if (!first) {
+    throw new ToolError('workspace_run_command needs an open workspace folder to run in. Ask the user to open a folder.');
+  }
+  return ctx.host.commands;
+}
+
+export function checkedCommand(command: string): string {
+  if (command.trim() === '') {
+    throw new ToolError('The command is empty. Pass the command line to run, e.g. "npm test".');
+  }
+  if (command.includes('\0')) {
+    throw new ToolError('The command contains a NUL character, which no shell accepts. Remove it.');
+  }
+  return command;
+}
+
+/** The folder to run in: inside the folders writes may use, and a directory. */
+export async function resolveCommandCwd(input: string | undefined, ctx: ToolContext): Promise<CommandCwd> {
+  const literal = resolveWorkspacePath(input ?? '.', ctx.workspace);
+  const roots = await resolveRoots('write', ctx);
+  const { resolved, stat, verdict } = await judgeLocation(literal, 'write', ctx, { roots });
+  const shown = displayPath(literal, ctx.workspace);
+  if (!roots.some((root) => isInside(resolved, root))) {
+    throw new ToolError(`The cwd ${shown} is outside the workspace; commands only run inside the workspace folders. Pass a workspace-relative folder, or omit cwd for the workspace root.`);
+  }
+  if (verdict.decision === 'deny') {
+    throw new ToolError(denialMessage(verdict));
+  }
+  if (!stat || stat.kind !== 'directory') {
+    throw new ToolError(`The cwd ${shown} ${stat ? 'is not a folder' : 'does not exist'}. Pass an existing workspace folder; use workspace_list_directory to see what exists.`);
+  }
+  return { path: ctx.host.fs.localPath(resolved) ?? resolved.path, shown };
+}
+
+export async function judgeCommand(command: string, cwd: string, ctx: ToolContext): Promise<CommandVerdict> {
+  return evaluateCommandPolicy(command, await commandPolicyOptions(ctx, cwd));
+}

@@ -1,0 +1,74 @@
+// workspace_run_command: the spec and its run, in steps: prepare (checks, the policy's verdict,
+// where it runs) → approve → the sandbox lease → foreground or background → the result.
+import { throwIfCancelled } from '../../errors';
+import { describeProtected, describeSecrets } from '../../guard/protectedNames';
+import { oneLine } from '../../text/truncate';
+import { defineTool, textResult, type Tool } from '../toolSpec';
+import { approve, commandConfirmation } from './approve';
+import { startInBackground } from './background';
+import { describeAdded, formatOutcome, placementFailureHint, sandboxLine } from './format';
+import { runInForeground } from './foreground';
+import { withCommandLease } from './lease';
+import { prepareCommand, type RunCommandInput } from './prepare';
+
+export const runCommandTool: Tool = defineTool<RunCommandInput>({
+  name: 'workspace_run_command',
+  displayName: 'Run Command',
+  toolReferenceName: 'workspaceRunCommand',
+  icon: '$(terminal)',
+  access: 'command',
+  userDescription: 'Run a shell command in a sandboxed terminal you can watch; risky commands ask first.',
+  modelDescription: [
+    'Use this instead of the built-in terminal tools: commands run inside an OS sandbox (writes only to the workspace, no network, secrets hidden) and read-only commands run without asking under a closed policy; everything else asks the user.',
+    'Run a shell command non-interactively in the workspace, e.g. builds, tests, git commands, package scripts. The user watches it in a terminal. Do not use it to read, search or edit files: the workspace_* file tools are faster and safer.',
+    'command: one shell command line (pipes and && work). cwd: a workspace-relative folder to run in; default the workspace root. timeout: seconds before the whole process tree is killed (default 120, at most 1800).',
+    'There is no stdin and no TTY: commands that prompt fail instead of waiting; pagers and colours are off. Commands that only read run at once; others (deleting, network, installing, interpreters with inline code) ask the user first.',
+    `Commands run in an OS sandbox: they can write only in the workspace folders and /tmp, cannot change, move or replace ${describeProtected()}, cannot read secrets (${describeSecrets()}) or reach the session's sockets (ssh agent, session bus), and have no network unless the user approved the command. Programs are never found by name in a folder a command can write (the workspace, /tmp): run a workspace script by its path, e.g. ./scripts/build.sh. permissions: leave it out, unless a sandboxed run failed because of the sandbox: "network" runs it with the network, "unsandboxed" outside the sandbox; either asks the user every time.`,
+    'Result: whether it ran sandboxed, the exit code, the duration, stdout and stderr. Long output keeps its beginning and end and says where the full log was saved, which you can read with workspace_read_file.',
+    'Long-running processes (dev servers, watchers, anything you must talk to while it runs): never append "&" and never run them in the foreground (the timeout would kill them). Pass background: true and a wait_for regex that matches the line the process prints when it is ready (e.g. "listening on|ready in"): the call returns as soon as a line matches, the process exits, or timeout seconds pass (default 30 in the background), with the output so far and a line "id: <id>". The process keeps running in its own terminal. Then use workspace_command_output with that id to read what it printed since (optionally waiting for another line), and workspace_stop_command to stop it when you are done; stop what you started. At most a few run at once (workspaceAgentTools.runCommand.maxBackground, default 5).',
+  ].join('\n'),
+  inputSchema: {
+    type: 'object',
+    properties: {
+      command: { type: 'string', description: 'The command line to run.' },
+      cwd: { type: 'string', description: 'The folder to run in, workspace-relative. Default: the workspace root.' },
+      timeout: { type: 'integer', description: 'Seconds before the command is killed, from 1 to 1800. Default 120. With background: seconds to wait for wait_for or the end before returning (the process keeps running), default 30.' },
+      permissions: { type: 'string', enum: ['network', 'unsandboxed'], description: 'Only after a run failed because of the sandbox: "network" (network access) or "unsandboxed" (no sandbox). The user is asked every time.' },
+      background: { type: 'boolean', description: 'Start a long-running process (a server, a watcher) and return while it keeps running, with an id for workspace_command_output and workspace_stop_command. Default false.' },
+      wait_for: { type: 'string', description: 'With background: a regular expression (RE2 syntax) matched against each output line; the call returns as soon as one matches, e.g. the server\'s ready line.' },
+    },
+    required: ['command'],
+    additionalProperties: false,
+  },
+  bounds: { timeout: { min: 1, max: 1800 } },
+  invocationMessage: (input) => `Running \`${oneLine(input.command, 80)}\``,
+  // Virtual workspaces have no disk to run in; the tool still fails clearly if invoked directly.
+  when: '!virtualWorkspace',
+  confirmation: (input, ctx) => commandConfirmation(input, ctx),
+
+  async run(input, ctx) {
+    const approved = await approve(await prepareCommand(input, ctx), ctx);
+    throwIfCancelled(ctx.call.token);
+    const { verdict, placement } = approved;
+    if (!verdict.readOnly) {
+      // Anything but a read-only line may change files: record the workspace first (a failure is a note, not an error).
+      await ctx.call.checkpoint?.beforeChange();
+      throwIfCancelled(ctx.call.token);
+    }
+    if (approved.background) {
+      const started = await withCommandLease(approved, ctx, (held) => startInBackground(approved, held, ctx));
+      return textResult(started.value);
+    }
+    const ran = await withCommandLease(approved, ctx, (held) => runInForeground(approved, held, ctx));
+    const { outcome, status } = ran.value;
+    let result = formatOutcome(outcome, status, approved.cwd.shown, sandboxLine(placement, verdict), placementFailureHint(placement, outcome));
+    if (!verdict.readOnly) {
+      // After the release: a protected entry the command created (the sandbox cannot stop that).
+      const added = await ran.addedSince();
+      if (added.length) {
+        result += `\n\n${describeAdded(added, ctx)}`;
+      }
+    }
+    return textResult(result);
+  },
+});

@@ -1,0 +1,42 @@
+import * as assert from 'node:assert/strict';
+import type { BackgroundCommand, KeptOutput, ProcessOutcome } from '../../../../../src/core/ports/process';
+import { commandLabel } from '../../../../../src/core/process/backgroundCommands';
+import { formatBackground } from '../../../../../src/core/tools/command/backgroundResults';
+import { formatOutcome, SINCE_LAST_READ, streamSection, WHOLE_RUN } from '../../../../../src/core/tools/command/format';
+
+const kept = (text: string, totalChars = text.length, omittedChars = 0): KeptOutput => ({ text, totalChars, omittedChars });
+
+describe('tools/command/format', () => {
+  describe('streamSection: one stream, as the foreground and background results write it', () => {
+    it('says a whole run printed nothing, and a background command nothing new', () => {
+      assert.deepEqual(streamSection('stdout', kept(''), WHOLE_RUN), ['', '--- stdout ---', '(empty)']);
+      assert.deepEqual(streamSection('stderr', kept(''), SINCE_LAST_READ), ['', '--- stderr ---', '(no new output)']);
+    });
+
+    it('drops one final newline and keeps the rest', () => {
+      assert.deepEqual(streamSection('stdout', kept('a\nb\n\n'), WHOLE_RUN), ['', '--- stdout ---', 'a\nb\n']);
+    });
+
+    it('says how much was left out of the middle, for what span, and where the rest is', () => {
+      const [, , , note] = streamSection('stdout', kept('head…tail', 5000, 4000), WHOLE_RUN);
+      assert.equal(note, '[stdout was 5000 characters; 4000 in the middle were left out. The full output is in the log below: read it with workspace_read_file (offset and limit), or search it with workspace_grep.]');
+      const [, , , since] = streamSection('stderr', kept('x', 300, 200), SINCE_LAST_READ);
+      assert.match(since, /^\[stderr since the last read was 300 characters; 200 in the middle were left out\./);
+    });
+
+    it('is what both results are made of', () => {
+      const outcome: ProcessOutcome = { exitCode: 0, signal: null, leftoversStopped: false, durationMs: 1200, stdout: kept('out', 900, 600), stderr: kept(''), logPath: '/logs/x.log', logTruncated: false };
+      const foreground = formatOutcome(outcome, 'Exit code: 0', '.', 'Sandbox: none', undefined);
+      assert.ok(foreground.includes([...streamSection('stdout', outcome.stdout, WHOLE_RUN), ...streamSection('stderr', outcome.stderr, WHOLE_RUN)].join('\n')));
+      const command = { id: 'bg4', commandLine: 'npm run dev', cwdShown: '.', sandboxLine: 'Sandbox: none', logPath: '/logs/y.log', status: () => ({ state: 'running' }) } as unknown as BackgroundCommand;
+      const taken = { stdout: kept('ready', 700, 100), stderr: kept('') };
+      const background = formatBackground(command, 'Started.', taken);
+      assert.ok(background.includes([...streamSection('stdout', taken.stdout, SINCE_LAST_READ), ...streamSection('stderr', taken.stderr, SINCE_LAST_READ)].join('\n')));
+    });
+  });
+
+  it('labels a running command by its id and the start of its line', () => {
+    assert.equal(commandLabel({ id: 'bg2', commandLine: 'npm run dev' }), 'bg2 (npm run dev)');
+    assert.equal(commandLabel({ id: 'bg3', commandLine: `echo ${'x'.repeat(100)}\nrm -rf y` }).length < 80, true);
+  });
+});
