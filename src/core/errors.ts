@@ -48,3 +48,8 @@ export class BugError extends Error {
     this.name = 'BugError';
   }
 }
+
+/** What went wrong, in words: an Error's message, or anything else thrown as text. */
+export function errorMessage(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

@@ -30,6 +30,30 @@ export function runtimeFolder(env: NodeJS.ProcessEnv = process.env): string {
   return path.join(os.tmpdir(), `workspace-agent-tools-${user}`);
 }
 
+/**
+ * Every folder a window of this user may have announced itself in, the window's own choice
+ * (runtimeFolder) first. An agent may start the relay with less of the environment than VS Code
+ * has (Codex CLI passes an MCP server almost none: no XDG_RUNTIME_DIR, no TMPDIR), so the relay
+ * also looks where a window with a desktop session's environment writes: the systemd runtime
+ * folder, and the temp folder's fallback. Each is used only if it passes verifyPrivateFolder.
+ */
+export function runtimeFolders(env: NodeJS.ProcessEnv = process.env): string[] {
+  const first = runtimeFolder(env);
+  const override = env[RUNTIME_DIR_VARIABLE];
+  if (override && path.isAbsolute(override)) {
+    return [first];
+  }
+  const uid = currentUid();
+  const user = uid ?? os.userInfo().username.replace(/[^\w.-]/g, '_');
+  const candidates = [
+    first,
+    ...(process.platform === 'linux' && uid !== undefined ? [path.join('/run/user', String(uid), 'workspace-agent-tools')] : []),
+    path.join(os.tmpdir(), `workspace-agent-tools-${user}`),
+    ...(process.platform === 'win32' ? [] : [path.join('/tmp', `workspace-agent-tools-${user}`)]),
+  ];
+  return [...new Set(candidates)];
+}
+
 /** Throws unless `stat` (from lstat) belongs to this user and gives nothing to group or others. */
 function checkOwnerAndMode(what: string, target: string, stat: fs.Stats, mode: number): void {
   const uid = currentUid();

@@ -11,7 +11,7 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { CallToolRequestSchema, ListToolsRequestSchema, type Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
 import { connectWithNonce } from './handshake';
 import { chooseWindow, readLiveLocks } from './lockFiles';
-import { runtimeFolder, verifyEndpointSocket } from './privateFolder';
+import { runtimeFolders, verifyEndpointSocket } from './privateFolder';
 import { MCP_SERVER_NAME, MCP_SERVER_TITLE } from './serverInfo';
 import { SocketTransport } from './socketTransport';
 
@@ -28,18 +28,34 @@ export function wantedFolder(argv: readonly string[], cwd: string): string {
 /** A window to relay to, or why there is none. */
 export type RelayTarget = { readonly kind: 'window'; readonly transport: SocketTransport; readonly app: string } | { readonly kind: 'none'; readonly reason: string };
 
-/** Finds and authenticates with the window for `folder`; never throws. */
-export async function connectToWindow(folder: string, dir = runtimeFolder()): Promise<RelayTarget> {
+/**
+ * Finds and authenticates with the window for `folder`; never throws. Looks in every folder a
+ * window may have announced itself in (runtimeFolders); a folder that is not private is skipped,
+ * and named when no window was found.
+ */
+export async function connectToWindow(folder: string, dirs: readonly string[] = runtimeFolders()): Promise<RelayTarget> {
   const noWindow = `No VS Code window with Workspace Agent Tools has ${folder} open`;
-  if (!fs.existsSync(dir)) {
-    return { kind: 'none', reason: `${noWindow} (no window has announced itself in ${dir}; is VS Code running?). Open the folder in VS Code, then restart this MCP server.` };
+  const present = dirs.filter((dir) => fs.existsSync(dir));
+  if (present.length === 0) {
+    return { kind: 'none', reason: `${noWindow} (no window has announced itself in ${dirs.join(' or ')}; is VS Code running?). Open the folder in VS Code, then restart this MCP server.` };
+  }
+  const problems: string[] = [];
+  const locks = present.flatMap((dir) => {
+    try {
+      return readLiveLocks(dir);
+    } catch (error) {
+      problems.push((error as Error).message);
+      return [];
+    }
+  });
+  const found = chooseWindow(locks, folder);
+  if (!found) {
+    return problems.length
+      ? { kind: 'none', reason: `Cannot reach the VS Code window for ${folder}: ${problems.join(' ')}` }
+      : { kind: 'none', reason: `${noWindow}. Open it in VS Code (with workspaceAgentTools.mcp.enabled on), or pass --workspace <folder> for a folder that is open, then restart this MCP server.` };
   }
   try {
-    const found = chooseWindow(readLiveLocks(dir), folder);
-    if (!found) {
-      return { kind: 'none', reason: `${noWindow}. Open it in VS Code (with workspaceAgentTools.mcp.enabled on), or pass --workspace <folder> for a folder that is open, then restart this MCP server.` };
-    }
-    verifyEndpointSocket(dir, found.lock.endpoint);
+    verifyEndpointSocket(path.dirname(found.file), found.lock.endpoint);
     const { socket, rest } = await connectWithNonce(found.lock.endpoint, found.lock.nonce);
     return { kind: 'window', transport: new SocketTransport(socket, rest), app: found.lock.app };
   } catch (error) {

@@ -67,8 +67,10 @@ describe('workspace_read_file (extension host)', () => {
     assert.match(await invokeError('workspace_read_file', { file_path: 'read' }), /is a directory, not a file\. Use workspace_list_directory/);
   });
 
-  it('rejects inputs the schema does not allow', async () => {
-    assert.match(await invokeError('workspace_read_file', { file_path: 'read/crlf.txt', safe: true }), /unknown field "safe"/);
+  it('rejects inputs the schema does not allow, and names a top-level field it left out (a client\'s own, such as Gemini CLI\'s wait_for_previous)', async () => {
+    assert.match(await invokeError('workspace_read_file', { file_path: 42 }), /file_path must be string/);
+    const { text } = await invoke('workspace_read_file', { file_path: 'read/crlf.txt', wait_for_previous: true });
+    assert.match(text, /\[workspace_read_file ignored a field it does not take: "wait_for_previous"\. Its fields: file_path, offset, limit\.\]$/);
   });
 
   it('reads unsaved editor text and says so', async () => {

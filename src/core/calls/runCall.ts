@@ -6,7 +6,7 @@
 import type { ActivityRecorder, RecordedApproval, RecordedChange, RecordedVerdict } from '../activity/activityRecord';
 import { CallCheckpoints, checkpointFolders, checkpointLimits } from '../checkpoints/callCheckpoint';
 import type { SessionServices, ToolContext } from '../context';
-import { BugError, ToolError } from '../errors';
+import { BugError, errorMessage, ToolError } from '../errors';
 import type { ChangePlan } from '../ports/changes';
 import type { CallCheckpointOutcome, CheckpointStore } from '../ports/checkpoints';
 import type { CallObserver } from '../ports/observer';
@@ -174,7 +174,7 @@ export async function runCall(tool: Tool, input: unknown, services: CallServices
     return withNotes(result, notes);
   } catch (error) {
     const { changes } = await finish();
-    const message = error instanceof Error ? error.message : String(error);
+    const message = errorMessage(error);
     record({ result: { error: message }, redactions: error instanceof ToolError ? error.redactions : [], changes });
     throw error;
   }
@@ -185,7 +185,7 @@ export function failureMessage(tool: Tool, error: unknown): string {
   if (error instanceof ToolError) {
     return error.message;
   }
-  const detail = error instanceof Error ? error.message : String(error);
+  const detail = errorMessage(error);
   const kind = error instanceof BugError ? 'failed because of a bug in Workspace Agent Tools' : 'failed unexpectedly';
   return `${tool.name} ${kind}: ${detail}`;
 }

@@ -5,6 +5,7 @@
 import type { CallCheckpoint, CallCheckpointOutcome, ChangedFile, Checkpoint, CheckpointLimits, CheckpointStore, DeferredCheckpoint } from '../ports/checkpoints';
 import type { WorkspaceFolder } from '../location';
 import type { ToolSettings } from '../settings';
+import { errorMessage } from '../errors';
 
 const MB = 1024 * 1024;
 
@@ -93,7 +94,7 @@ export class CallCheckpoints implements CallCheckpoint {
     try {
       return { before: before.id, after: after.id, notes: this.unique(), changed: await this.store.changes(before, after) };
     } catch (error) {
-      this.notes.push(`The changes of this call could not be listed: ${error instanceof Error ? error.message : String(error)}`);
+      this.notes.push(`The changes of this call could not be listed: ${errorMessage(error)}`);
       return { before: before.id, after: after.id, notes: this.unique(), changed: [] };
     }
   }
@@ -108,7 +109,7 @@ export class CallCheckpoints implements CallCheckpoint {
       this.notes.push(...checkpoint.notes);
       return checkpoint;
     } catch (error) {
-      this.notes.push(`No checkpoint was taken ${which} this call: ${error instanceof Error ? error.message : String(error)}`);
+      this.notes.push(`No checkpoint was taken ${which} this call: ${errorMessage(error)}`);
       return undefined;
     }
   }

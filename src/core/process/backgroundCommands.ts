@@ -1,7 +1,7 @@
 // The background commands of one window: each registered under a short id with its output cursor,
 // its status and its process handle; at most `maxRunning` at once; every one ended at shutdown;
 // each running group recorded (pid and start time) so a window that starts after a crash can end it.
-import { ToolError } from '../errors';
+import { errorMessage, ToolError } from '../errors';
 import type { BackgroundCommand, BackgroundCommands, BackgroundStart, BackgroundStatus, BackgroundWait, ProcessOutcome, RunningGroupRecords, StartedProcess, TakenOutput } from '../ports/process';
 import type { CancellationSignal } from '../errors';
 import type { Clock } from '../ports/clock';
@@ -148,7 +148,7 @@ class RegisteredCommand implements BackgroundCommand {
 
 function failedOutcome(error: unknown, logPath: string): ProcessOutcome {
   const empty = { text: '', totalChars: 0, omittedChars: 0 };
-  return { exitCode: null, signal: null, leftoversStopped: false, spawnError: error instanceof Error ? error.message : String(error), durationMs: 0, stdout: empty, stderr: empty, logPath, logTruncated: false };
+  return { exitCode: null, signal: null, leftoversStopped: false, spawnError: errorMessage(error), durationMs: 0, stdout: empty, stderr: empty, logPath, logTruncated: false };
 }
 
 export class BackgroundCommandRegistry implements BackgroundCommands {

@@ -2,6 +2,7 @@
 // pattern can freeze the extension host; and the error an engine throws for a pattern it cannot compile.
 import { RE2JS } from 're2js';
 import type { RegexQuery } from '../ports/search';
+import { errorMessage } from '../errors';
 
 /** A regular expression the engine could not compile; the message is the engine's own. */
 export class InvalidRegexError extends Error {
@@ -35,7 +36,7 @@ export function compileLineMatcher(query: RegexQuery, maxProgramSize?: number): 
   try {
     regex = RE2JS.compile(query.fixedStrings ? RE2JS.quote(query.pattern) : query.pattern, query.caseInsensitive ? RE2JS.CASE_INSENSITIVE : 0);
   } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
+    const message = errorMessage(error);
     throw new InvalidRegexError(message.replace(/^error parsing regexp: /, 'regex parse error: '));
   }
   const size = maxProgramSize === undefined ? undefined : programSize(regex);

@@ -78,8 +78,10 @@ export function splitTextParts(result: ToolResult, max = MAX_TEXT_PART_CHARS): T
 /** Runs one call. Errors the model should see are ToolErrors; a BugError or anything else is a bug. */
 export async function invokeTool(tool: Tool, input: unknown, ctx: ToolContext): Promise<ToolResult> {
   let result: ToolResult;
+  let ignoredFields: readonly string[] = [];
   try {
     const call = tool.prepare(input);
+    ignoredFields = call.ignoredFields;
     checkAvailability(tool, ctx);
     throwIfCancelled(ctx.call.token);
     result = await call.run(ctx);
@@ -93,5 +95,15 @@ export async function invokeTool(tool: Tool, input: unknown, ctx: ToolContext): 
     const redacted = await redactSecrets(error.message);
     throw redacted.redactions.length ? new ToolError(redacted.text, redacted.redactions) : error;
   }
-  return splitTextParts(budgetResult(await redactResult(result, ctx), resultBudget(ctx)));
+  return withIgnoredFields(splitTextParts(budgetResult(await redactResult(result, ctx), resultBudget(ctx))), tool, ignoredFields);
+}
+
+/** A result that names the fields the call left out, last, where no budget cut reaches it. */
+function withIgnoredFields(result: ToolResult, tool: Tool, ignored: readonly string[]): ToolResult {
+  if (ignored.length === 0) {
+    return result;
+  }
+  const names = ignored.slice(0, 10).map((field) => JSON.stringify(field.slice(0, 60))).join(', ') + (ignored.length > 10 ? ` and ${ignored.length - 10} more` : '');
+  const fields = Object.keys(tool.inputSchema.properties ?? {}).join(', ');
+  return { ...result, parts: [...result.parts, { kind: 'text', text: `\n[${tool.name} ignored ${ignored.length === 1 ? 'a field it does not take' : 'fields it does not take'}: ${names}. Its fields: ${fields}.]` }] };
 }

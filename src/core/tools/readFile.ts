@@ -1,6 +1,6 @@
 import { bytesFingerprint, editorTextFingerprint } from '../changes/freshness';
 import type { ToolContext } from '../context';
-import { ToolError } from '../errors';
+import { errorMessage, ToolError } from '../errors';
 import { guardPath } from '../guard/pathGuard';
 import { displayPath } from '../location';
 import { capChars, MAX_LINE_CHARS } from '../output/budget';
@@ -182,7 +182,7 @@ async function readPdf(bytes: Uint8Array, shown: string): Promise<ToolResult> {
   try {
     extracted = await extractPdfPages(bytes, MAX_PDF_PAGES);
   } catch (error) {
-    throw new ToolError(`${shown} looks like a PDF but could not be parsed: ${error instanceof Error ? error.message : String(error)}`);
+    throw new ToolError(`${shown} looks like a PDF but could not be parsed: ${errorMessage(error)}`);
   }
   const sections = extracted.pages.map((text, index) => `--- Page ${index + 1} of ${extracted.numPages} ---\n${text === '' ? '(no text on this page)' : text}`);
   const more = extracted.numPages > extracted.pages.length ? `\n[${extracted.numPages - extracted.pages.length} more pages not shown]` : '';

@@ -92,6 +92,11 @@ export interface ToolSpec<Input> extends ToolDescription {
 /** One call whose input passed the schema. */
 export interface PreparedCall {
   readonly invocationMessage: string;
+  /**
+   * Top-level fields of the input the tool does not take, left out before the schema check: some
+   * clients add their own (Gemini CLI's `wait_for_previous`). The result names them.
+   */
+  readonly ignoredFields: readonly string[];
   /** Chat's confirmation for this call; undefined when the tool runs without asking. */
   confirmation(ctx: ToolContext): Promise<ToolConfirmation | undefined>;
   run(ctx: ToolContext): Promise<ToolResult>;
@@ -140,7 +145,27 @@ function boundsProblems(input: unknown, bounds: Readonly<Record<string, NumberBo
   });
 }
 
-/** Makes a Tool of a spec. Extra fields, wrong types and numbers out of range are refused, not ignored. */
+/**
+ * The input without the top-level fields the schema does not name, and those fields. Only the top
+ * level: a client adds its own fields there, while an unknown field inside a value (an edit of an
+ * `edits` list) is the model's mistake and is refused with the rest.
+ */
+export function withoutUnknownFields(input: unknown, schema: JsonSchema): { input: unknown; ignored: string[] } {
+  if (typeof input !== 'object' || input === null || Array.isArray(input)) {
+    return { input, ignored: [] };
+  }
+  const known = new Set(Object.keys(schema.properties ?? {}));
+  const ignored = Object.keys(input).filter((field) => !known.has(field));
+  if (ignored.length === 0) {
+    return { input, ignored };
+  }
+  return { input: Object.fromEntries(Object.entries(input).filter(([field]) => known.has(field))), ignored };
+}
+
+/**
+ * Makes a Tool of a spec. Wrong types, missing fields and numbers out of range are refused; a
+ * top-level field the tool does not take is left out and named in the result (invoke.ts).
+ */
 export function defineTool<Input>(spec: ToolSpec<Input>): Tool {
   const { invocationMessage, confirmation, run, bounds, ...description } = spec;
   let validate: ValidateFunction<Input> | undefined;
@@ -158,9 +183,11 @@ export function defineTool<Input>(spec: ToolSpec<Input>): Tool {
     confirms: confirmation !== undefined,
     bounds: bounds ?? {},
     prepare(input) {
-      const checked = check(input);
+      const known = withoutUnknownFields(input, spec.inputSchema);
+      const checked = check(known.input);
       return {
         invocationMessage: invocationMessage(checked),
+        ignoredFields: known.ignored,
         confirmation: async (ctx) => confirmation?.(checked, ctx),
         run: (ctx) => run(checked, ctx),
       };

@@ -10,6 +10,7 @@ import * as vscode from 'vscode';
 import type { RestoreStep, RestoreWriter } from '../../core/ports/checkpoints';
 import { decodeText } from '../../core/text/encoding';
 import { openDocument } from '../host/documents';
+import { errorMessage } from '../../core/errors';
 
 /** The step's file on disk as bytes (names need not be UTF-8). */
 function diskPath(step: Pick<RestoreStep, 'folder' | 'rawPath'>): Buffer {
@@ -143,14 +144,14 @@ export async function applyRestore(steps: readonly RestoreStep[]): Promise<strin
       }
       removeEmptyParents(step);
     } catch (error) {
-      problems.push(`${step.path}: ${error instanceof Error ? error.message : String(error)}`);
+      problems.push(`${step.path}: ${errorMessage(error)}`);
     }
   }
   for (const step of steps.filter((candidate) => candidate.action === 'write')) {
     try {
       await writeStep(step);
     } catch (error) {
-      problems.push(`${step.path}: ${error instanceof Error ? error.message : String(error)}`);
+      problems.push(`${step.path}: ${errorMessage(error)}`);
     }
   }
   return problems;

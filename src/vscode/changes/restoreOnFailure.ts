@@ -1,7 +1,7 @@
 // Step 5 of a write, on failure: every path the plan touches is put back as it was. The snapshot
 // is taken before anything is written; restoring goes by how far the write got.
 import * as vscode from 'vscode';
-import { ToolError } from '../../core/errors';
+import { errorMessage, ToolError } from '../../core/errors';
 import type { Location } from '../../core/location';
 import type { ChangePlan } from '../../core/ports/changes';
 import { decodeText } from '../../core/text/encoding';
@@ -58,7 +58,7 @@ export async function restoreOnFailure(error: unknown, progress: WriteProgress, 
   if (!progress.writing && error instanceof ToolError) {
     return error;
   }
-  const detail = error instanceof Error ? error.message : String(error);
+  const detail = errorMessage(error);
   const restored = !progress.writing
     ? 'Nothing was written.'
     : problems.length === 0

@@ -11,6 +11,7 @@ import { SETTINGS_SECTION } from '../../core/settings';
 import { readMcpSettings } from '../host/settings';
 import type { ToolServices } from '../tools/registration';
 import { createToolServer, describeClient } from './toolServer';
+import { errorMessage } from '../../core/errors';
 
 /** What the front reports to the user's log (the activity output channel). */
 export interface McpLog {
@@ -67,7 +68,7 @@ export class McpFront implements vscode.Disposable {
       await step();
       this.failures.delete(what);
     } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
+      const message = errorMessage(error);
       this.failures.set(what, message);
       this.log.appendLine(`MCP: could not start ${what}: ${message}`);
       void vscode.window.showWarningMessage(`Workspace Agent Tools could not start ${what}: ${message}`);
@@ -116,7 +117,7 @@ export class McpFront implements vscode.Disposable {
     try {
       this.endpoint?.update(this.facts());
     } catch (error) {
-      this.log.appendLine(`MCP: could not update the lock file: ${error instanceof Error ? error.message : String(error)}`);
+      this.log.appendLine(`MCP: could not update the lock file: ${errorMessage(error)}`);
     }
   }
 

@@ -4,6 +4,7 @@ import { joinTextParts } from '../../core/output/budget';
 import type { Tool } from '../../core/tools/toolSpec';
 import { CommandId } from '../commandIds';
 import type { ToolResultDocuments } from './resultDocuments';
+import { errorMessage } from '../../core/errors';
 
 /** An input skeleton for the input box: every field of the schema, required ones filled in. */
 function inputTemplate(spec: Tool): string {
@@ -64,7 +65,7 @@ export function registerInvokeToolCommand(specs: readonly Tool[], documents: Too
       await documents.show(`${spec.name}.txt`, text);
       return text;
     } catch (error) {
-      void vscode.window.showErrorMessage(`${spec.name}: ${error instanceof Error ? error.message : String(error)}`);
+      void vscode.window.showErrorMessage(`${spec.name}: ${errorMessage(error)}`);
       return undefined;
     } finally {
       tokenSource.dispose();

@@ -15,7 +15,8 @@ import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } fr
 import { McpEndpoint } from '../../../src/mcp/endpoint';
 import { LoopbackHttpEndpoint } from '../../../src/mcp/httpEndpoint';
 import { lockFilePath, readLiveLocks, writeLockFile, type WindowLock } from '../../../src/mcp/lockFiles';
-import { ensurePrivateFolder, RUNTIME_DIR_VARIABLE, UnsafePathError, verifyEndpointSocket } from '../../../src/mcp/privateFolder';
+import { ensurePrivateFolder, RUNTIME_DIR_VARIABLE, runtimeFolders, UnsafePathError, verifyEndpointSocket } from '../../../src/mcp/privateFolder';
+import { connectToWindow } from '../../../src/mcp/relay';
 
 const RELAY = path.resolve(__dirname, '../../../src/mcp/main.js');
 const posix = process.platform !== 'win32';
@@ -97,6 +98,35 @@ describe('mcp endpoint and relay', function () {
     } finally {
       await client.close();
     }
+  });
+
+  it('finds a window announced in another of the user\'s runtime folders, as when an agent starts the relay without XDG_RUNTIME_DIR (Codex CLI)', async () => {
+    const elsewhere = path.join(base, 'elsewhere');
+    const unsafe = path.join(base, 'unsafe');
+    fs.mkdirSync(elsewhere, { mode: 0o700 });
+    fs.mkdirSync(unsafe, { mode: 0o755 });
+    fs.chmodSync(unsafe, 0o755);
+    const target = await connectToWindow(path.join(workspace, 'sub'), [elsewhere, unsafe, dir]);
+    assert.equal(target.kind, 'window', target.kind === 'none' ? target.reason : '');
+    if (target.kind === 'window') {
+      await target.transport.close();
+    }
+    const none = await connectToWindow(path.join(workspace, 'sub'), [elsewhere, unsafe]);
+    assert.equal(none.kind, 'none');
+    assert.match(none.kind === 'none' ? none.reason : '', /has mode 755, not 700; refusing to use it/);
+  });
+
+  it('looks for windows where a window with the full environment announces itself, unless the folder is given', () => {
+    const uid = process.getuid?.();
+    const withXdg = runtimeFolders({ XDG_RUNTIME_DIR: '/run/user/4242' });
+    assert.equal(withXdg[0], '/run/user/4242/workspace-agent-tools');
+    const without = runtimeFolders({});
+    assert.ok(without.includes(path.join(os.tmpdir(), `workspace-agent-tools-${uid}`)), without.join(' '));
+    if (process.platform === 'linux' && uid !== undefined) {
+      assert.ok(without.includes(`/run/user/${uid}/workspace-agent-tools`), without.join(' '));
+      assert.ok(withXdg.includes(`/run/user/${uid}/workspace-agent-tools`), withXdg.join(' '));
+    }
+    assert.deepEqual(runtimeFolders({ [RUNTIME_DIR_VARIABLE]: '/given', XDG_RUNTIME_DIR: '/run/user/4242' }), ['/given']);
   });
 
   it('refuses a wrong nonce before any MCP message is read', async () => {

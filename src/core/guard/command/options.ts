@@ -5,6 +5,7 @@
 // options are never abbreviated: anything not spelled exactly as in the table is unknown, and an
 // unknown option asks. The tables themselves are in programSpecs.ts.
 import type { Judgement } from '../../decisions';
+import { BugError } from '../../errors';
 import { braceAlternatives } from './shell/braces';
 import type { ShellWord } from './shell/words';
 
@@ -280,7 +281,7 @@ export function optionTable(short: string, long: string, asks: Readonly<Record<s
   for (const token of long.split(/\s+/).filter(Boolean)) {
     const match = /^([^=?]+)(=@|=|\?)?$/.exec(token);
     if (!match) {
-      throw new Error(`bad long option spelling ${token}`);
+      throw new BugError(`the option table spells a long option as ${token}, which is not name, name=, name=@ or name?`);
     }
     longSpecs[match[1]] = specOf(match[2] === '=' ? ':' : match[2] === '=@' ? '@' : match[2] ?? '');
   }

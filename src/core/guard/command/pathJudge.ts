@@ -11,6 +11,7 @@ import { judgeLocation, resolveRoots } from '../judgeLocation';
 import type { RepositoryView } from './gitRepository';
 import type { ListDirectory } from './globs';
 import type { CommandPolicyOptions, PathJudge } from './policy';
+import { errorMessage } from '../../errors';
 
 function asJudgement(verdict: GuardVerdict): Judgement {
   if (verdict.decision === 'allow') {
@@ -49,7 +50,7 @@ export async function commandPathJudge(ctx: ToolContext): Promise<PathJudge> {
       const physical = await physicalPath(absolutePath, ctx);
       return asJudgement((await judgeLocation(fileLocation(physical), access, ctx, { roots: roots[access] })).verdict);
     } catch (error) {
-      return { decision: 'ask', reason: `${absolutePath} could not be checked (${error instanceof Error ? error.message : String(error)})` };
+      return { decision: 'ask', reason: `${absolutePath} could not be checked (${errorMessage(error)})` };
     }
   };
 }

@@ -2,7 +2,7 @@
 // or here, where the user may also choose to leave the sandbox) or the extension's own question
 // (leaving the sandbox, the network for a read-only command), which only this step asks.
 import type { ToolContext } from '../../context';
-import { throwIfCancelled, ToolError } from '../../errors';
+import { errorMessage, throwIfCancelled, ToolError } from '../../errors';
 import { approvalReasons, type CommandVerdict } from '../../guard/command/verdict';
 import { argumentSizeProblem } from '../../process/argumentLimits';
 import { sandboxSummary } from '../../sandbox/launcher';
@@ -61,7 +61,7 @@ export async function commandConfirmation(input: RunCommandInput, ctx: ToolConte
     verdict = await judgeCommand(checkedCommand(input.command), cwd.path, ctx);
   } catch (error) {
     // The run fails with the same error; asking first costs nothing and keeps the rule "nothing unapproved".
-    verdict = { decision: 'ask', findings: [{ decision: 'ask', reason: error instanceof Error ? error.message : String(error) }] };
+    verdict = { decision: 'ask', findings: [{ decision: 'ask', reason: errorMessage(error) }] };
   }
   const host = ctx.host.commands;
   // A line the system cannot start is refused by run before anyone is asked: no question for it.

@@ -4,7 +4,7 @@
 // when it cannot start). A call cancelled while it waits stops the command: nothing the caller can
 // no longer see an id for is left running.
 import type { ToolContext } from '../../context';
-import { throwIfCancelled, ToolError, type CancellationSignal } from '../../errors';
+import { type CancellationSignal, errorMessage, throwIfCancelled, ToolError } from '../../errors';
 import type { BackgroundCommand, CommandTerminal } from '../../ports/process';
 import { describeStatus, statusOf } from '../../process/backgroundCommands';
 import { formatBackground } from './backgroundResults';
@@ -47,7 +47,7 @@ export async function startInBackground(prepared: PreparedCommand, held: HeldLea
       }),
     });
   } catch (error) {
-    terminal?.finish(`Not started: ${error instanceof Error ? error.message : String(error)}`);
+    terminal?.finish(`Not started: ${errorMessage(error)}`);
     await release();
     throw error;
   }

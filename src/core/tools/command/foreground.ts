@@ -1,7 +1,7 @@
 // A command run to its end in a terminal the user watches: stopped at the timeout, on cancellation
 // or by Ctrl+C in the terminal.
 import type { ToolContext } from '../../context';
-import { ToolError } from '../../errors';
+import { errorMessage, ToolError } from '../../errors';
 import type { ProcessOutcome } from '../../ports/process';
 import { sandboxLine, seconds, statusLine } from './format';
 import type { HeldLease } from './lease';
@@ -28,7 +28,7 @@ export async function runInForeground(prepared: PreparedCommand, held: HeldLease
     });
   } catch (error) {
     // A spawn that throws (E2BIG, EMFILE) started nothing.
-    const detail = error instanceof Error ? error.message : String(error);
+    const detail = errorMessage(error);
     terminal.finish(`Could not run the command: ${detail}`);
     throw new ToolError(`The command could not be run: ${detail}. Nothing was started.`);
   }

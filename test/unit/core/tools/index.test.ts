@@ -24,4 +24,11 @@ describe('tools/index', () => {
   it('answers undefined for an unknown name', () => {
     assert.equal(toolNamed('workspace_no_such_tool'), undefined);
   });
+
+  it('keeps every description within the 2,048 characters an MCP client keeps (Claude Code cuts the rest), with the tool\'s purpose first', () => {
+    for (const tool of TOOLS) {
+      assert.ok(tool.modelDescription.length <= 2048, `${tool.name}: ${tool.modelDescription.length} characters`);
+      assert.doesNotMatch(tool.modelDescription.split('\n')[0], /^(Result|Sandbox|Long-running)/, tool.name);
+    }
+  });
 });

@@ -15,8 +15,22 @@ import { testContext } from '../../support/context';
 describe('tools/invoke', () => {
   const ctx = testContext({ root: os.tmpdir() });
 
-  it('refuses unknown fields instead of ignoring them', async () => {
-    await assert.rejects(invokeTool(readFileTool, { file_path: 'a', safe: true }, ctx), /Invalid input for workspace_read_file: unknown field "safe"/);
+  it('leaves out top-level fields the tool does not take and names them last in the result', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'wat-invoke-'));
+    try {
+      fs.writeFileSync(path.join(dir, 'a.txt'), 'one\n');
+      const result = await invokeTool(readFileTool, { file_path: 'a.txt', wait_for_previous: true, safe: 1 }, testContext({ root: dir }));
+      const texts = result.parts.map((part) => (part.kind === 'text' ? part.text : ''));
+      assert.match(texts[0], /one/);
+      assert.equal(texts.at(-1), '\n[workspace_read_file ignored fields it does not take: "wait_for_previous", "safe". Its fields: file_path, offset, limit.]');
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('still refuses an unknown field inside a value, and wrong types of known fields beside an ignored one', async () => {
+    await assert.rejects(invokeTool(editFileTool, { file_path: 'a', edits: [{ old_string: 'x', new_string: 'y', safe: true }] }, ctx), /Invalid input for workspace_edit_file: unknown field "safe"/);
+    await assert.rejects(invokeTool(readFileTool, { file_path: 7, wait_for_previous: true }, ctx), /Invalid input for workspace_read_file: file_path must be string/);
   });
 
   it('refuses a missing field, listing the accepted ones', async () => {

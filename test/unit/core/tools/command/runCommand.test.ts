@@ -35,8 +35,14 @@ describe('tools/runCommand', () => {
     await assert.rejects(run({ command: 'ls', cwd: workspace.parent }), /outside the workspace/);
   });
 
-  it('refuses extra input fields such as a model-supplied safe flag', async () => {
-    await assert.rejects(run({ command: 'rm -rf sub', safe: true }), /unknown field "safe"/);
+  it('ignores extra input fields such as a model-supplied safe flag: the command still asks', async () => {
+    const { ctx, approver } = setup();
+    await assert.rejects(invokeTool(runCommandTool, { command: 'rm -rf sub', safe: true }, ctx), /The user declined to run `rm -rf sub`/);
+    assert.equal(approver.asked.length, 1);
+    assert.ok(fs.existsSync(path.join(workspace.root, 'sub')));
+    const { text } = await run({ command: 'echo hi', safe: true });
+    assert.match(text, /--- stdout ---\nhi\n/);
+    assert.match(text, /\[workspace_run_command ignored a field it does not take: "safe"\. Its fields: command, cwd, timeout, permissions, background, wait_for\.\]$/);
   });
 
   it('shows the live output in the terminal and the status at the end', async () => {
