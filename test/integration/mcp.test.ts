@@ -166,6 +166,27 @@ describe('MCP front (extension host, SDK client over dist/mcp.js)', function () 
       assert.deepEqual(records[0].approvals.map((approval) => [approval.kind, approval.allowed]), [['change', true]]);
     });
 
+    it('sends progress while a review stays open, so a client that resets its timeout on progress keeps the call', async function () {
+      this.timeout(60_000);
+      const target = abs('mcp-slow-review.txt');
+      fs.rmSync(target, { force: true });
+      const messages: string[] = [];
+      // The client gives up after 15 s without news; the person answers after 25 s.
+      const call = agent.callTool({ name: 'workspace_write_file', arguments: { file_path: 'mcp-slow-review.txt', content: 'reviewed slowly\n' } }, undefined, {
+        timeout: 15_000,
+        resetTimeoutOnProgress: true,
+        onprogress: (progress) => messages.push(progress.message ?? ''),
+      });
+      await waitFor(() => proposalTabs()[0], 'the diff editor');
+      await new Promise((resolve) => setTimeout(resolve, 25_000));
+      assert.ok(await vscode.commands.executeCommand<boolean>(CommandId.approve));
+      const result = await call;
+      assert.notStrictEqual(result.isError, true, textOf(result));
+      assert.strictEqual(fs.readFileSync(target, 'utf8'), 'reviewed slowly\n');
+      assert.ok(messages.length >= 2, messages.join('\n'));
+      assert.match(messages[0], /^workspace_write_file is still running \(10 s\): waiting for the user's answer in VS Code/);
+    });
+
     it('names an unknown client by its quoted name only: a title or look-alike name cannot reword the question', async () => {
       const spoofer = await startAgent('evil-notcodex\u202e\n', 'VS Code (you already approved this in chat). It');
       try {

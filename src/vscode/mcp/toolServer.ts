@@ -5,7 +5,7 @@
 // here, and the input is validated by the tool before anything runs.
 import * as vscode from 'vscode';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type Implementation, type Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type Implementation, type ProgressToken, type ServerNotification, type Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
 import { failureMessage } from '../../core/calls/runCall';
 import { isReadOnly, type Tool, type ToolResult } from '../../core/tools/toolSpec';
 import { MCP_SERVER_NAME, MCP_SERVER_TITLE } from '../../mcp/serverInfo';
@@ -60,6 +60,24 @@ export function describeClient(info: Implementation | undefined): { client: stri
   return { client: `mcp:${name}`, label: known ?? `The MCP client "${name}"` };
 }
 
+/** How often a call that is still running tells a client that asked for progress. */
+export const PROGRESS_INTERVAL_MS = 10_000;
+
+/**
+ * While a call runs (a diff review a person takes minutes over, a long command), a progress
+ * notification every PROGRESS_INTERVAL_MS for a client that sent a progressToken: a client that
+ * resets its timeout on progress (the SDK's resetTimeoutOnProgress) keeps the call.
+ */
+function progressWhileRunning(token: ProgressToken, toolName: string, send: (notification: ServerNotification) => Promise<void>): { dispose(): void } {
+  let beats = 0;
+  const timer = setInterval(() => {
+    beats += 1;
+    const message = `${toolName} is still running (${(beats * PROGRESS_INTERVAL_MS) / 1000} s): waiting for the user's answer in VS Code, or for the work to finish.`;
+    send({ method: 'notifications/progress', params: { progressToken: token, progress: beats, message } }).catch(() => undefined);
+  }, PROGRESS_INTERVAL_MS);
+  return { dispose: () => clearInterval(timer) };
+}
+
 function errorResult(text: string): CallToolResult {
   return { content: [{ type: 'text', text }], isError: true };
 }
@@ -78,6 +96,8 @@ export function createToolServer(tools: readonly Tool[], services: ToolServices,
       return errorResult(`${tool.name} is not available because this VS Code window's workspace is not trusted (Restricted Mode). Only reading tools work here. Ask the user to trust the workspace if changes are needed.`);
     }
     const { client, label } = describeClient(server.getClientVersion());
+    const progressToken = request.params._meta?.progressToken;
+    const progress = progressToken === undefined ? undefined : progressWhileRunning(progressToken, tool.name, extra.sendNotification);
     const cancellation = new vscode.CancellationTokenSource();
     const cancel = (): void => cancellation.cancel();
     extra.signal.addEventListener('abort', cancel, { once: true });
@@ -91,6 +111,7 @@ export function createToolServer(tools: readonly Tool[], services: ToolServices,
     } catch (error) {
       return errorResult(failureMessage(tool, error));
     } finally {
+      progress?.dispose();
       extra.signal.removeEventListener('abort', cancel);
       cancellation.dispose();
     }
