@@ -136,7 +136,7 @@ function log(msg) {
  * @param {{ cwd?: string, env?: Record<string, string> }} options
  * @returns {Promise<string>}
  */
-function run(cmd, args, { cwd, env } = {}) {
+export function run(cmd, args, { cwd, env } = {}) {
   return new Promise((resolve, reject) => {
     const verbose = process.env.WAT_VERBOSE === '1';
     const child = spawn(cmd, args, {
@@ -156,7 +156,7 @@ function run(cmd, args, { cwd, env } = {}) {
 }
 
 /** @param {string} dir @returns {Record<string, unknown> | undefined} the marker of a complete install */
-function readMarker(dir) {
+export function readMarker(dir) {
   try {
     return JSON.parse(fs.readFileSync(path.join(dir, MARKER), 'utf8'));
   } catch {
@@ -173,7 +173,7 @@ function readMarker(dir) {
  * @param {(staging: string) => Promise<Record<string, unknown>>} build returns the marker's content
  * @returns {Promise<number>} seconds the install took
  */
-async function installOnce(dir, what, isComplete, build) {
+export async function installOnce(dir, what, isComplete, build) {
   const started = Date.now();
   await fsp.mkdir(path.dirname(dir), { recursive: true });
   const staging = `${dir}.staging-${process.pid}-${Date.now()}`;
@@ -203,7 +203,7 @@ async function installOnce(dir, what, isComplete, build) {
 }
 
 /** npm without questions, fund or audit messages. */
-const NPM_QUIET = { npm_config_yes: 'true', npm_config_fund: 'false', npm_config_audit: 'false', npm_config_update_notifier: 'false' };
+export const NPM_QUIET = { npm_config_yes: 'true', npm_config_fund: 'false', npm_config_audit: 'false', npm_config_update_notifier: 'false' };
 
 /**
  * The Node a version runs on, and builds its native modules with.
