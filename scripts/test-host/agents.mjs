@@ -101,7 +101,7 @@ function isComplete(agent, dir) {
  */
 export async function ensureAgent(agent) {
   const dir = agentDir(agent);
-  await installOnce(dir, `${agent.pkg}@${agent.version}`, (d) => isComplete(agent, d), async (staging) => {
+  if (!isComplete(agent, dir)) await installOnce(dir, `${agent.pkg}@${agent.version}`, (d) => isComplete(agent, d), async (staging) => {
     await run('npm', ['install', '--prefix', staging, '--ignore-scripts', '--no-package-lock', '--no-save', `${agent.pkg}@${agent.version}`], {
       cwd: staging,
       env: { ...NPM_QUIET, npm_config_engine_strict: 'false' },
