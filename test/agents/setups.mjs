@@ -5,6 +5,10 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { anthropic } from '../../scripts/test-host/models/anthropic.mjs';
+import { openaiResponses } from '../../scripts/test-host/models/openai.mjs';
+
+/** A TOML basic string (TOML takes JSON's escapes). @param {string} s */
+const toml = (s) => JSON.stringify(s);
 
 /**
  * @typedef {object} SetupInput
@@ -45,6 +49,42 @@ export const SETUPS = {
       };
     },
   },
-  codex: /** @type {any} */ (undefined),
+  codex: {
+    dialect: openaiResponses,
+    prepare: ({ home, modelUrl, mcp, prompt }) => {
+      const codexHome = path.join(home, '.codex');
+      fs.mkdirSync(codexHome, { recursive: true });
+      const env = Object.entries(mcp.env ?? {}).map(([k, v]) => `${k} = ${toml(v)}`).join(', ');
+      fs.writeFileSync(
+        path.join(codexHome, 'config.toml'),
+        [
+          'model = "scripted-model"',
+          'model_provider = "scripted"',
+          '',
+          '[model_providers.scripted]',
+          'name = "Scripted"',
+          `base_url = ${toml(`${modelUrl}/v1`)}`,
+          'wire_api = "responses"',
+          'env_key = "SCRIPTED_API_KEY"',
+          '',
+          // Offline, the curated-plugin sync (git, then GitHub's API) fails slowly, and while it
+          // runs the MCP servers' tools miss the first requests (seen 3 of 3 runs with, 0 of 3 without).
+          '[features]',
+          'plugins = false',
+          'remote_plugin = false',
+          '',
+          `[mcp_servers.${MCP_NAME}]`,
+          `command = ${toml(mcp.command)}`,
+          `args = [${mcp.args.map(toml).join(', ')}]`,
+          `env = { ${env} }`,
+          '',
+        ].join('\n'),
+      );
+      return {
+        args: ['exec', '--skip-git-repo-check', prompt],
+        env: { CODEX_HOME: codexHome, SCRIPTED_API_KEY: 'sk-scripted', ...(process.env.RUST_LOG ? { RUST_LOG: process.env.RUST_LOG } : {}) },
+      };
+    },
+  },
   gemini: /** @type {any} */ (undefined),
 };
