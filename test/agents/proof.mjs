@@ -70,8 +70,7 @@ console.log(`calls: ${JSON.stringify(model.calls)}`);
 console.log(`tool results sent back: ${JSON.stringify(model.toolResults().map(({ raw, ...r }) => r))}`);
 console.log(`stdout: ${stdout.slice(-1500)}`);
 if (stderr.trim()) console.log(`stderr: ${stderr.slice(-3000)}`);
-// Codex puts "Wall time: <s> seconds\nOutput:" before an MCP result's text.
-const ok = model.toolResults().some((r) => r.text === 'echo: scripted ping 42' || r.text.endsWith('\necho: scripted ping 42')) && main.some((r) => r.turn === model.calls.length);
+const ok = model.toolResults().some((r) => setup.unwrap(r.text) === 'echo: scripted ping 42') && main.some((r) => r.turn === model.calls.length);
 console.log(ok ? 'PROOF OK' : 'PROOF FAILED');
 fs.rmSync(root, { recursive: true, force: true });
 process.exit(ok ? 0 : 1);

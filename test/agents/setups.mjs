@@ -5,6 +5,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { anthropic } from '../../scripts/test-host/models/anthropic.mjs';
+import { gemini } from '../../scripts/test-host/models/gemini.mjs';
 import { openaiResponses } from '../../scripts/test-host/models/openai.mjs';
 
 /** A TOML basic string (TOML takes JSON's escapes). @param {string} s */
@@ -23,6 +24,7 @@ const toml = (s) => JSON.stringify(s);
  * @typedef {object} Setup
  * @property {import('../../scripts/test-host/models/scripted-model.mjs').Dialect} dialect
  * @property {(input: SetupInput) => { args: string[], env: Record<string, string> }} prepare writes the config files, returns the agent's arguments and environment
+ * @property {(text: string) => string} unwrap the tool's own result text from what the agent sends the model
  * @property {(server: string, tool: string) => import('../../scripts/test-host/models/scripted-model.mjs').Turn[]} [loadTool] the turns a model takes before it can call a deferred MCP tool
  */
 
@@ -32,6 +34,7 @@ export const MCP_NAME = 'echo';
 export const SETUPS = {
   claude: {
     dialect: anthropic,
+    unwrap: (text) => text,
     // Claude Code defers MCP tools: the first request lists them by name only ("available via
     // ToolSearch"), and a model loads one with its ToolSearch tool before calling it.
     loadTool: (server, tool) => [{ tool: 'ToolSearch', input: { query: `select:mcp__${server}__${tool}`, max_results: 5 } }],
@@ -51,6 +54,8 @@ export const SETUPS = {
   },
   codex: {
     dialect: openaiResponses,
+    // Codex sends an MCP result as input_text parts, the first "Wall time: <s> seconds\nOutput:".
+    unwrap: (text) => text.replace(/^Wall time: [\d.]+ seconds\nOutput:\n/, ''),
     prepare: ({ home, modelUrl, mcp, prompt }) => {
       const codexHome = path.join(home, '.codex');
       fs.mkdirSync(codexHome, { recursive: true });
@@ -86,5 +91,31 @@ export const SETUPS = {
       };
     },
   },
-  gemini: /** @type {any} */ (undefined),
+  gemini: {
+    dialect: gemini,
+    // Gemini CLI wraps an MCP result's text: {"output": "<untrusted_context>\n...\n</untrusted_context>"}.
+    unwrap: (text) => text.replace(/^<untrusted_context>\n([\s\S]*)\n<\/untrusted_context>$/, '$1'),
+    prepare: ({ home, workspace, modelUrl, mcp, prompt }) => {
+      const dir = path.join(home, '.gemini');
+      fs.mkdirSync(dir, { recursive: true });
+      fs.writeFileSync(
+        path.join(dir, 'settings.json'),
+        JSON.stringify(
+          {
+            // trust: the server's tools run without Gemini CLI's own confirmation, which a headless
+            // run cannot give (its tools are left out of the request without it).
+            mcpServers: { [MCP_NAME]: { command: mcp.command, args: mcp.args, env: mcp.env ?? {}, trust: true } },
+            security: { auth: { selectedType: 'gemini-api-key' }, folderTrust: { enabled: true } },
+          },
+          null,
+          2,
+        ),
+      );
+      fs.writeFileSync(path.join(dir, 'trustedFolders.json'), JSON.stringify({ [workspace]: 'TRUST_FOLDER' }, null, 2));
+      return {
+        args: ['-p', prompt, '--output-format', 'json', ...(process.env.WAT_GEMINI_ARGS ? process.env.WAT_GEMINI_ARGS.split(' ') : [])],
+        env: { GEMINI_API_KEY: 'scripted-key', GOOGLE_GEMINI_BASE_URL: modelUrl },
+      };
+    },
+  },
 };
