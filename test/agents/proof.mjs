@@ -5,7 +5,12 @@
 // and a final text. Prints what the agent offered and sent back; keeps every request, the agent's
 // output and the MCP server's log under test-output/agents/<agent>/.
 //
-//   node test/agents/proof.mjs claude|codex|gemini
+//   node test/agents/proof.mjs claude|codex|gemini [scenario]
+//
+// Scenarios (default: echo): echo; sleep70 (a call that takes 70 s, with progress every 10 s);
+// sleep70quiet (the same without progress); sleep200quiet (200 s without progress);
+// destroy (a destructive-annotated tool); longdesc (what the model gets of a 3,000-character
+// description); big (a 60,000-character result with a footer at its end).
 //
 // Environment: WAT_CACHE_DIR (where the agents are installed, see scripts/test-host/agents.mjs).
 
@@ -21,8 +26,22 @@ import { SETUPS } from './setups.mjs';
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const REPO = path.resolve(HERE, '..', '..');
 const which = /** @type {'claude' | 'codex' | 'gemini'} */ (process.argv[2]);
-if (!AGENTS[which]) throw new Error('usage: node test/agents/proof.mjs claude|codex|gemini');
-const outDir = path.join(REPO, 'test-output', 'agents', which);
+if (!AGENTS[which]) throw new Error('usage: node test/agents/proof.mjs claude|codex|gemini [scenario]');
+
+/** @type {Record<string, { tool: string, input: Record<string, unknown>, expect: string }>} */
+const SCENARIOS = {
+  echo: { tool: 'echo', input: { text: 'scripted ping 42' }, expect: 'echo: scripted ping 42' },
+  sleep70: { tool: 'sleep', input: { seconds: 70 }, expect: 'slept 70 s' },
+  sleep70quiet: { tool: 'sleep', input: { seconds: 70, quiet: true }, expect: 'slept 70 s' },
+  sleep200quiet: { tool: 'sleep', input: { seconds: 200, quiet: true }, expect: 'slept 200 s' },
+  destroy: { tool: 'destroy', input: { what: 'nothing' }, expect: 'destroyed nothing' },
+  longdesc: { tool: 'long_description', input: {}, expect: 'ok' },
+  big: { tool: 'big', input: { chars: 60000 }, expect: '' },
+};
+const scenarioName = process.argv[3] ?? 'echo';
+const scenario = SCENARIOS[scenarioName];
+if (!scenario) throw new Error(`unknown scenario ${scenarioName} (${Object.keys(SCENARIOS).join(', ')})`);
+const outDir = path.join(REPO, 'test-output', 'agents', scenarioName === 'echo' ? which : `${which}-${scenarioName}`);
 fs.rmSync(outDir, { recursive: true, force: true });
 fs.mkdirSync(outDir, { recursive: true });
 
@@ -40,10 +59,10 @@ const mcp = { command: process.execPath, args: [path.join(HERE, 'echo-mcp.mjs')]
 const setup = SETUPS[which];
 const model = await startScriptedModel({
   dialect: setup.dialect,
-  plan: [...(setup.loadTool?.('echo', 'echo') ?? []), { tool: 'echo', input: { text: 'scripted ping 42' } }, { text: 'The echo tool answered.' }],
+  plan: [...(setup.loadTool?.('echo', scenario.tool) ?? []), { tool: scenario.tool, input: scenario.input }, { text: 'The echo tool answered.' }],
   log: (line) => console.log(`[model] ${line}`),
 });
-const { args, env } = setup.prepare({ home, workspace, modelUrl: model.url, mcp, prompt: 'Call the echo tool with "scripted ping 42".' });
+const { args, env } = setup.prepare({ home, workspace, modelUrl: model.url, mcp, prompt: `Call the ${scenario.tool} tool with ${JSON.stringify(scenario.input)}.` });
 const started = Date.now();
 const child = spawn(installed.command, [...installed.args, ...args], {
   cwd: workspace,
@@ -54,7 +73,7 @@ let stdout = '';
 let stderr = '';
 child.stdout.on('data', (d) => (stdout += d));
 child.stderr.on('data', (d) => (stderr += d));
-const killer = setTimeout(() => child.kill('SIGKILL'), 180_000);
+const killer = setTimeout(() => child.kill('SIGKILL'), 300_000);
 const code = await new Promise((resolve) => child.on('close', (c, s) => resolve(c ?? s)));
 clearTimeout(killer);
 await model.close();
@@ -67,10 +86,11 @@ const main = model.mainRequests();
 const offered = main[0]?.tools ?? [];
 console.log(`offered tools (${offered.length}): ${offered.filter((t) => /echo/.test(t)).join(', ') || '(no echo tool)'}; all: ${offered.join(' ')}`);
 console.log(`calls: ${JSON.stringify(model.calls)}`);
-console.log(`tool results sent back: ${JSON.stringify(model.toolResults().map(({ raw, ...r }) => r))}`);
+const shorten = (/** @type {string} */ t) => (t.length > 600 ? `${t.slice(0, 300)} [... ${t.length} chars ...] ${t.slice(-300)}` : t);
+console.log(`tool results sent back: ${JSON.stringify(model.toolResults().map(({ raw, ...r }) => ({ ...r, text: shorten(r.text), length: r.text.length })))}`);
 console.log(`stdout: ${stdout.slice(-1500)}`);
 if (stderr.trim()) console.log(`stderr: ${stderr.slice(-3000)}`);
-const ok = model.toolResults().some((r) => setup.unwrap(r.text) === 'echo: scripted ping 42') && main.some((r) => r.turn === model.calls.length);
+const ok = model.toolResults().some((r) => setup.unwrap(r.text) === scenario.expect) && main.some((r) => r.turn === model.calls.length);
 console.log(ok ? 'PROOF OK' : 'PROOF FAILED');
 fs.rmSync(root, { recursive: true, force: true });
 process.exit(ok ? 0 : 1);

@@ -82,6 +82,14 @@ export const SETUPS = {
           `command = ${toml(mcp.command)}`,
           `args = [${mcp.args.map(toml).join(', ')}]`,
           `env = { ${env} }`,
+          // An optional server gets 1 s after the turn starts (mcp_optional_startup_grace_ms) and
+          // is left out of that request if it has not listed its tools by then: the tools were
+          // missing from the first request in about 1 run of 4 here. A required server is waited for.
+          'required = true',
+          // Codex asks before a call of a tool annotated destructive, and with approval_policy
+          // "never" (exec's default) that is a refusal: "MCP tool call requires approval, but
+          // approval policy is never". "approve" runs every tool of the server without asking.
+          ...(process.env.WAT_CODEX_APPROVAL === 'default' ? [] : [`default_tools_approval_mode = ${toml(process.env.WAT_CODEX_APPROVAL ?? 'approve')}`]),
           '',
         ].join('\n'),
       );
