@@ -26,7 +26,7 @@ export const anthropic = {
   },
   callsSoFar: (body) => {
     let n = 0;
-    for (const m of body?.messages ?? []) if (m.role === 'assistant') n += blocks(m).filter((b) => b.type === 'tool_use').length;
+    for (const m of body?.messages ?? []) if (m.role === 'assistant') n += blocks(m).filter((/** @type {any} */ b) => b.type === 'tool_use').length;
     return n;
   },
   toolResults: (body) => {

@@ -58,11 +58,11 @@ export const openaiResponses = {
     const tools = Array.isArray(body?.tools) ? toolNames(body.tools) : [];
     return tools.length ? tools : undefined;
   },
-  callsSoFar: (body) => (Array.isArray(body?.input) ? body.input.filter((i) => i?.type === 'function_call' || i?.type === 'custom_tool_call').length : 0),
+  callsSoFar: (body) => (Array.isArray(body?.input) ? body.input.filter((/** @type {any} */ i) => i?.type === 'function_call' || i?.type === 'custom_tool_call').length : 0),
   toolResults: (body) =>
     (Array.isArray(body?.input) ? body.input : [])
-      .filter((i) => i?.type === 'function_call_output' || i?.type === 'custom_tool_call_output')
-      .map((i) => ({ id: String(i.call_id), text: outputText(i), isError: i?.output?.success === false, raw: i })),
+      .filter((/** @type {any} */ i) => i?.type === 'function_call_output' || i?.type === 'custom_tool_call_output')
+      .map((/** @type {any} */ i) => ({ id: String(i.call_id), text: outputText(i), isError: i?.output?.success === false, raw: i })),
   respond: (res, answer, { body }) => {
     const id = `resp_scripted_${++responseCount}`;
     const model = String(body?.model ?? 'scripted');

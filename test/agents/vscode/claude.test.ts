@@ -29,7 +29,6 @@ interface ScriptedModel {
   toolResults(): { id: string; text: string; isError: boolean }[];
   close(): Promise<void>;
 }
-// eslint-disable-next-line @typescript-eslint/no-implied-eval
 const importEsm = new Function('specifier', 'return import(specifier)') as (specifier: string) => Promise<Record<string, unknown>>;
 const load = (file: string): Promise<Record<string, unknown>> => importEsm(pathToFileURL(path.join(REPO, file)).href);
 
