@@ -159,7 +159,6 @@ describe('Terminal agents end to end (npm packages, scripted models, real MCP fr
         const first = model.requests.find((r) => r.kind === 'main');
         const deferred = JSON.stringify(first?.body ?? {}).match(new RegExp(`mcp__${MCP_SERVER_NAME}__workspace_[a-z_]+`, 'g')) ?? [];
         const names = [...new Set([...(first?.tools ?? []), ...deferred])].filter((name) => name.includes('workspace_'));
-        console.log(`${id} named our tools: ${names.join(', ')}`);
         for (const tool of TOOLS) {
           assert.ok(
             names.some((name) => name === tool.name || name.endsWith(`_${tool.name}`)),
@@ -172,7 +171,10 @@ describe('Terminal agents end to end (npm packages, scripted models, real MCP fr
         const last = results[results.length - 1];
         assert.equal(last.isError, false, last.text);
         assert.equal(SETUPS[id].unwrap(last.text), expected, `${id} sent back ${JSON.stringify(last.text)}`);
-        console.log(`${id} sent back: ${JSON.stringify(last.text)} (tool: ${model.calls[model.calls.length - 1].name})`);
+        // What was seen, for FINDINGS.md: test-output/agents/vscode-<agent>.json (git-ignored).
+        const record = { agent: id, names, calls: model.calls, sentBack: last.text, requests: model.requests };
+        fs.mkdirSync(path.join(REPO, 'test-output', 'agents'), { recursive: true });
+        fs.writeFileSync(path.join(REPO, 'test-output', 'agents', `vscode-${id}.json`), JSON.stringify(record, null, 2));
       } finally {
         await model.close();
         fs.rmSync(home, { recursive: true, force: true });
