@@ -111,7 +111,7 @@ export async function ensureAgent(agent) {
     const printed = (await run(command, [...args, '--version'], { cwd: staging, env: agentQuietEnv() })).trim();
     if (!printed.includes(agent.version)) throw new Error(`${agent.pkg}@${agent.version} --version printed ${JSON.stringify(printed)}`);
     return { pkg: agent.pkg, version: agent.version, printed };
-  });
+  }, (msg) => console.log(`[agents] ${msg}`));
   const { command, args } = launcher(agent, dir);
   return { agent, dir, command, args, version: String(readMarker(dir)?.printed ?? agent.version) };
 }

@@ -171,9 +171,10 @@ export function readMarker(dir) {
  * @param {string} what what is installed, for the log
  * @param {(dir: string) => boolean} isComplete
  * @param {(staging: string) => Promise<Record<string, unknown>>} build returns the marker's content
+ * @param {(msg: string) => void} [say] the log (default: code-server's)
  * @returns {Promise<number>} seconds the install took
  */
-export async function installOnce(dir, what, isComplete, build) {
+export async function installOnce(dir, what, isComplete, build, say = log) {
   const started = Date.now();
   await fsp.mkdir(path.dirname(dir), { recursive: true });
   const staging = `${dir}.staging-${process.pid}-${Date.now()}`;
@@ -185,7 +186,7 @@ export async function installOnce(dir, what, isComplete, build) {
     await fsp.writeFile(path.join(staging, MARKER), JSON.stringify({ ...marker, at: new Date().toISOString() }) + '\n');
     // Publish atomically. If another process won the race, keep theirs.
     if (isComplete(dir)) {
-      log(`another process finished installing ${what} first; using it`);
+      say(`another process finished installing ${what} first; using it`);
     } else {
       if (fs.existsSync(dir)) await fsp.rm(dir, { recursive: true, force: true }); // incomplete or outdated leftover
       try {
@@ -195,7 +196,7 @@ export async function installOnce(dir, what, isComplete, build) {
       }
     }
     const seconds = (Date.now() - started) / 1000;
-    log(`${what} installed in ${seconds.toFixed(1)} s`);
+    say(`${what} installed in ${seconds.toFixed(1)} s`);
     return seconds;
   } finally {
     await fsp.rm(staging, { recursive: true, force: true }).catch(() => {});

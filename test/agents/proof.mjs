@@ -8,7 +8,7 @@
 //   node test/agents/proof.mjs claude|codex|gemini [scenario]
 //
 // Scenarios (default: echo): echo; sleep70 (a call that takes 70 s, with progress every 10 s);
-// sleep70quiet (the same without progress); sleep200quiet (200 s without progress); sleep660 (11 minutes, with progress);
+// sleep70quiet (the same without progress); sleep200quiet (200 s without progress); sleep330, sleep660 (5.5 and 11 minutes, with progress);
 // destroy (a destructive-annotated tool); longdesc (what the model gets of a 3,000-character
 // description); big (a 60,000-character result with a footer at its end).
 //
@@ -34,6 +34,7 @@ const SCENARIOS = {
   sleep70: { tool: 'sleep', input: { seconds: 70 }, expect: 'slept 70 s' },
   sleep70quiet: { tool: 'sleep', input: { seconds: 70, quiet: true }, expect: 'slept 70 s' },
   sleep200quiet: { tool: 'sleep', input: { seconds: 200, quiet: true }, expect: 'slept 200 s' },
+  sleep330: { tool: 'sleep', input: { seconds: 330 }, expect: 'slept 330 s' },
   sleep660: { tool: 'sleep', input: { seconds: 660 }, expect: 'slept 660 s' },
   destroy: { tool: 'destroy', input: { what: 'nothing' }, expect: 'destroyed nothing' },
   longdesc: { tool: 'long_description', input: {}, expect: 'ok' },

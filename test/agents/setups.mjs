@@ -86,6 +86,8 @@ export const SETUPS = {
           // is left out of that request if it has not listed its tools by then: the tools were
           // missing from the first request in about 1 run of 4 here. A required server is waited for.
           'required = true',
+          // The per-call limit, 300 s by default whatever the progress (FINDINGS.md); WAT_CODEX_TOOL_TIMEOUT_SEC raises it.
+          ...(process.env.WAT_CODEX_TOOL_TIMEOUT_SEC ? [`tool_timeout_sec = ${Number(process.env.WAT_CODEX_TOOL_TIMEOUT_SEC)}`] : []),
           // Codex asks before a call of a tool annotated destructive, and with approval_policy
           // "never" (exec's default) that is a refusal: "MCP tool call requires approval, but
           // approval policy is never". "approve" runs every tool of the server without asking.
@@ -112,7 +114,17 @@ export const SETUPS = {
           {
             // trust: the server's tools run without Gemini CLI's own confirmation, which a headless
             // run cannot give (its tools are left out of the request without it).
-            mcpServers: { [MCP_NAME]: { command: mcp.command, args: mcp.args, env: mcp.env ?? {}, trust: true } },
+            // timeout: the per-call limit in ms, 600,000 by default whatever the progress (FINDINGS.md);
+            // WAT_GEMINI_TOOL_TIMEOUT_MS raises it.
+            mcpServers: {
+              [MCP_NAME]: {
+                command: mcp.command,
+                args: mcp.args,
+                env: mcp.env ?? {},
+                trust: true,
+                ...(process.env.WAT_GEMINI_TOOL_TIMEOUT_MS ? { timeout: Number(process.env.WAT_GEMINI_TOOL_TIMEOUT_MS) } : {}),
+              },
+            },
             security: { auth: { selectedType: 'gemini-api-key' }, folderTrust: { enabled: true } },
           },
           null,
