@@ -72,8 +72,9 @@ export const SETUPS = {
           'wire_api = "responses"',
           'env_key = "SCRIPTED_API_KEY"',
           '',
-          // Offline, the curated-plugin sync (git, then GitHub's API) fails slowly, and while it
-          // runs the MCP servers' tools miss the first requests (seen 3 of 3 runs with, 0 of 3 without).
+          // Offline, the curated-plugin sync (git, then GitHub's API) fails slowly (seconds) and
+          // makes the start-up race below worse (an optional server missed the first request in
+          // 3 of 3 runs with it on).
           '[features]',
           'plugins = false',
           'remote_plugin = false',
