@@ -136,7 +136,7 @@ function log(msg) {
  * @param {{ cwd?: string, env?: Record<string, string> }} options
  * @returns {Promise<string>}
  */
-function run(cmd, args, { cwd, env } = {}) {
+export function run(cmd, args, { cwd, env } = {}) {
   return new Promise((resolve, reject) => {
     const verbose = process.env.WAT_VERBOSE === '1';
     const child = spawn(cmd, args, {
@@ -156,7 +156,7 @@ function run(cmd, args, { cwd, env } = {}) {
 }
 
 /** @param {string} dir @returns {Record<string, unknown> | undefined} the marker of a complete install */
-function readMarker(dir) {
+export function readMarker(dir) {
   try {
     return JSON.parse(fs.readFileSync(path.join(dir, MARKER), 'utf8'));
   } catch {
@@ -171,9 +171,10 @@ function readMarker(dir) {
  * @param {string} what what is installed, for the log
  * @param {(dir: string) => boolean} isComplete
  * @param {(staging: string) => Promise<Record<string, unknown>>} build returns the marker's content
+ * @param {(msg: string) => void} [say] the log (default: code-server's)
  * @returns {Promise<number>} seconds the install took
  */
-async function installOnce(dir, what, isComplete, build) {
+export async function installOnce(dir, what, isComplete, build, say = log) {
   const started = Date.now();
   await fsp.mkdir(path.dirname(dir), { recursive: true });
   const staging = `${dir}.staging-${process.pid}-${Date.now()}`;
@@ -185,7 +186,7 @@ async function installOnce(dir, what, isComplete, build) {
     await fsp.writeFile(path.join(staging, MARKER), JSON.stringify({ ...marker, at: new Date().toISOString() }) + '\n');
     // Publish atomically. If another process won the race, keep theirs.
     if (isComplete(dir)) {
-      log(`another process finished installing ${what} first; using it`);
+      say(`another process finished installing ${what} first; using it`);
     } else {
       if (fs.existsSync(dir)) await fsp.rm(dir, { recursive: true, force: true }); // incomplete or outdated leftover
       try {
@@ -195,7 +196,7 @@ async function installOnce(dir, what, isComplete, build) {
       }
     }
     const seconds = (Date.now() - started) / 1000;
-    log(`${what} installed in ${seconds.toFixed(1)} s`);
+    say(`${what} installed in ${seconds.toFixed(1)} s`);
     return seconds;
   } finally {
     await fsp.rm(staging, { recursive: true, force: true }).catch(() => {});
@@ -203,7 +204,7 @@ async function installOnce(dir, what, isComplete, build) {
 }
 
 /** npm without questions, fund or audit messages. */
-const NPM_QUIET = { npm_config_yes: 'true', npm_config_fund: 'false', npm_config_audit: 'false', npm_config_update_notifier: 'false' };
+export const NPM_QUIET = { npm_config_yes: 'true', npm_config_fund: 'false', npm_config_audit: 'false', npm_config_update_notifier: 'false' };
 
 /**
  * The Node a version runs on, and builds its native modules with.
