@@ -87,8 +87,10 @@ const CONFIGURE: Record<AgentId, Configure> = {
     ];
     // The palette's table, then what a headless run needs (FINDINGS.md).
     const table = [codexConfig(relay).trimEnd(), 'required = true', 'default_tools_approval_mode = "approve"'];
-    // Codex starts MCP servers with a few variables only: without XDG_RUNTIME_DIR the relay looks
-    // for the window's lock file elsewhere (issue 26 item 4). WAT_CODEX_PASS_XDG=1 forwards it.
+    // Codex starts MCP servers with a few variables only. Without XDG_RUNTIME_DIR the relay also
+    // looks in /run/user/<uid> and the temp folder (where a desktop's window announces itself), but
+    // the test host gives the window a private XDG_RUNTIME_DIR of its own, which the relay cannot
+    // guess: the entry must forward it (WAT_CODEX_PASS_XDG=1 here; Connect an Agent's entry next).
     if (process.env.WAT_CODEX_PASS_XDG === '1') table.push('env_vars = ["XDG_RUNTIME_DIR"]');
     table.push('');
     fs.writeFileSync(path.join(codexHome, 'config.toml'), [...provider, ...table].join('\n'));
