@@ -22,6 +22,8 @@ const options = {
   target: 'node20',
   outfile: 'dist/extension.js',
   external: ['vscode'],
+  // jsonc-parser's main is a UMD module whose inner require() calls esbuild cannot follow: bundle its ES build.
+  alias: { 'jsonc-parser': 'jsonc-parser/lib/esm/main.js' },
   sourcemap: !production,
   minify: production,
   logLevel: 'info',

@@ -21,7 +21,8 @@ import { CommandId, UriScheme } from './vscode/commandIds';
 import { commandHostFor, CommandTerminals } from './vscode/host/commandTerminals';
 import { VsCodeEditorBuffers } from './vscode/host/editorBuffers';
 import { locateRipgrep } from './vscode/host/ripgrepLocator';
-import { registerMcpConfigCommands } from './vscode/mcp/configCommands';
+import { mcpServerConfig, registerMcpConfigCommands } from './vscode/mcp/configCommands';
+import { registerConnectAgentCommand } from './vscode/mcp/connectAgent';
 import { McpFront } from './vscode/mcp/mcpFront';
 import { VsCodeFileSystem } from './vscode/host/vscodeFileSystem';
 import { registerCheckpointCommands } from './vscode/tools/checkpointCommands';
@@ -136,7 +137,11 @@ export function activate(context: vscode.ExtensionContext): void {
   );
   // The MCP front: agents outside chat reach the same tools through dist/mcp.js and this window's endpoint.
   const mcpFront = new McpFront(TOOLS, services, String(context.extension.packageJSON.version ?? '0.0.0'), activity.channel);
-  context.subscriptions.push(mcpFront, ...registerMcpConfigCommands(context.extensionPath, mcpFront));
+  context.subscriptions.push(
+    mcpFront,
+    ...registerMcpConfigCommands(context.extensionPath, mcpFront),
+    registerConnectAgentCommand(mcpServerConfig(context.extensionPath), approvals, proposals),
+  );
   void mcpFront.restart();
 }
 

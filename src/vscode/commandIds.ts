@@ -41,6 +41,8 @@ export const CommandId = {
   copyMcpConfigCodex: 'workspaceAgentTools.copyMcpConfigCodex',
   /** Copies the ~/.gemini/settings.json entry for the relay. */
   copyMcpConfigGemini: 'workspaceAgentTools.copyMcpConfigGemini',
+  /** Writes the relay's entry into an agent's own MCP config file after a diff review (argument, optional: `{ agent, home }`): {@link registerConnectAgentCommand}. */
+  connectAgent: 'workspaceAgentTools.connectAgent',
   /** Copies the loopback HTTP mode's URL and bearer token as client configuration. */
   copyMcpHttpConfig: 'workspaceAgentTools.copyMcpHttpConfig',
   /** The MCP endpoint's socket, lock file and HTTP address (tests; not in package.json). */

@@ -217,6 +217,79 @@ describe('MCP front (extension host, SDK client over dist/mcp.js)', function () 
       assert.deepEqual([record.tool, record.outcome, record.approvals.map((approval) => [approval.kind, approval.allowed])], ['workspace_edit_file', 'error', [['change', false]]]);
     });
 
+    describe('Connect an Agent', () => {
+      let home: string;
+      type Outcome = { outcome: string; file?: string; reason?: string };
+      const connect = (agent: string): Thenable<Outcome> => vscode.commands.executeCommand<Outcome>(CommandId.connectAgent, { agent, home });
+      beforeEach(() => {
+        home = fs.mkdtempSync(path.join(os.tmpdir(), 'wat-connect-home-'));
+      });
+      afterEach(() => {
+        fs.rmSync(home, { recursive: true, force: true });
+      });
+
+      it('shows the change to ~/.claude.json in the diff editor and writes only our key after accept', async () => {
+        const file = path.join(home, '.claude.json');
+        const before = '{\n  "numStartups": 3,\n  "mcpServers": {\n    "other": { "command": "x" }\n  },\n  "projects": {}\n}\n';
+        fs.writeFileSync(file, before);
+        const run = connect('claude');
+        const diff = await waitFor(() => proposalTabs()[0], 'the diff editor');
+        assert.strictEqual((await vscode.workspace.openTextDocument(diff.original)).getText(), before);
+        const proposed = (await vscode.workspace.openTextDocument(diff.modified)).getText();
+        const [question] = await pending();
+        assert.match(question.title, /^Connect Claude Code: add the workspace-agent-tools MCP server to .*\.claude\.json$/);
+        assert.strictEqual(fs.readFileSync(file, 'utf8'), before, 'nothing is written before the answer');
+        assert.ok(await vscode.commands.executeCommand<boolean>(CommandId.approve));
+        assert.deepEqual(await run, { outcome: 'written', agent: 'claude', file });
+        const written = fs.readFileSync(file, 'utf8');
+        assert.strictEqual(written, proposed, 'what is written is what the diff showed');
+        const parsed = JSON.parse(written) as { numStartups: number; mcpServers: Record<string, unknown>; projects: unknown };
+        assert.deepEqual(parsed.mcpServers['workspace-agent-tools'], { type: 'stdio', command: 'node', args: [RELAY], env: {}, alwaysLoad: true });
+        assert.deepEqual(parsed.mcpServers.other, { command: 'x' });
+        assert.ok(written.startsWith('{\n  "numStartups": 3,\n  "mcpServers": {\n    "other": { "command": "x" },\n') && written.endsWith('\n  },\n  "projects": {}\n}\n'), written);
+        await waitFor(() => proposalTabs().length === 0, 'the diff to close');
+        // Run again: already there, nothing asked.
+        assert.strictEqual((await connect('claude')).outcome, 'unchanged');
+        assert.deepEqual(await pending(), []);
+      });
+
+      it('creates Codex\'s config.toml under the given home with the table it needs', async () => {
+        const run = connect('codex');
+        await waitFor(() => proposalTabs()[0], 'the diff editor');
+        assert.ok(await vscode.commands.executeCommand<boolean>(CommandId.approve));
+        const file = path.join(home, '.codex', 'config.toml');
+        assert.deepEqual(await run, { outcome: 'written', agent: 'codex', file });
+        assert.strictEqual(
+          fs.readFileSync(file, 'utf8'),
+          `[mcp_servers.workspace-agent-tools]\ncommand = "node"\nargs = [${JSON.stringify(RELAY)}]\nrequired = true\ndefault_tools_approval_mode = "approve"\nenv_vars = ["XDG_RUNTIME_DIR"]\n`,
+        );
+      });
+
+      it('leaves the file byte-identical when the review is rejected', async () => {
+        const file = path.join(home, '.gemini', 'settings.json');
+        fs.mkdirSync(path.dirname(file));
+        const before = Buffer.from('{\r\n  // mine\r\n  "theme": "dark"\r\n}');
+        fs.writeFileSync(file, before);
+        const run = connect('gemini');
+        await waitFor(() => proposalTabs()[0], 'the diff editor');
+        assert.ok(await vscode.commands.executeCommand<boolean>(CommandId.reject));
+        assert.deepEqual(await run, { outcome: 'rejected', agent: 'gemini', file });
+        assert.deepEqual(fs.readFileSync(file), before);
+        await waitFor(() => proposalTabs().length === 0, 'the diff to close');
+      });
+
+      it('refuses a config file that does not parse, asking nothing and changing nothing', async () => {
+        const file = path.join(home, '.copilot', 'mcp-config.json');
+        fs.mkdirSync(path.dirname(file));
+        fs.writeFileSync(file, '{ "mcpServers": { ');
+        const result = await connect('copilot');
+        assert.strictEqual(result.outcome, 'refused');
+        assert.match(result.reason ?? '', /not valid JSON/);
+        assert.deepEqual(await pending(), []);
+        assert.strictEqual(fs.readFileSync(file, 'utf8'), '{ "mcpServers": { ');
+      });
+    });
+
     it('cancels the call, its question and its diff when the client cancels', async () => {
       const target = abs('mcp-cancelled.txt');
       fs.rmSync(target, { force: true });

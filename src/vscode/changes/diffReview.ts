@@ -80,8 +80,8 @@ export class DiffReview implements ChangeReviewer {
   }
 }
 
-/** Closes every diff tab of one review. */
-async function closeReviewTabs(reviewId: string): Promise<void> {
+/** Closes every diff tab of one review (also Connect an Agent's). */
+export async function closeReviewTabs(reviewId: string): Promise<void> {
   const tabs = vscode.window.tabGroups.all.flatMap((group) => group.tabs).filter((tab) => {
     const input = tab.input;
     return input instanceof vscode.TabInputTextDiff && ProposedContent.reviewOf(input.modified) === reviewId;
