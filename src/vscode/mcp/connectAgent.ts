@@ -4,6 +4,7 @@
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { errorMessage } from '../../core/errors';
 import { closeReviewTabs } from '../changes/diffReview';
 import { ProposedContent } from '../changes/proposedContent';
 import { CommandId } from '../commandIds';
@@ -87,7 +88,7 @@ export async function connectAgent(relay: RelayCommand, approvals: PendingApprov
   try {
     current = await readText(uri);
   } catch (error) {
-    const reason = `cannot read it (${error instanceof Error ? error.message : String(error)}); nothing was changed`;
+    const reason = `cannot read it (${errorMessage(error)}); nothing was changed`;
     void vscode.window.showErrorMessage(`Connect ${info.label}: ${file}: ${reason}.`);
     return { outcome: 'refused', agent, file, reason };
   }
