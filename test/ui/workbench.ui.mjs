@@ -202,5 +202,31 @@ function describeWorkbench(host) {
       await row.locator('[aria-label="Show Changes"]').waitFor();
       await shot('activity-checkpoint');
     });
+
+    it('offers every agent in Connect an Agent..., and writes the chosen config only after Accept in the diff', async () => {
+      await runFromPalette('Workspace Agent Tools: Connect an Agent...');
+      const rows = page.locator('.quick-input-list .monaco-list-row');
+      await rows.filter({ hasText: 'This project: .mcp.json' }).first().waitFor();
+      const labels = await rows.allInnerTexts();
+      for (const agent of ['Claude Code', 'Codex CLI', 'Gemini CLI', 'Copilot CLI / Agent Host', 'This project: .mcp.json']) {
+        assert.ok(labels.some((label) => label.includes(agent)), `${agent} in ${labels.join(' | ')}`);
+      }
+      await page.waitForTimeout(500); // the command palette's fade-out, which overlaps the picker
+      await shot('connect-agent');
+      // The project's .mcp.json: the only target inside the test's own folder (the others are in the home folder).
+      await rows.filter({ hasText: 'This project: .mcp.json' }).first().click();
+      const accept = page.locator('.editor-actions [aria-label*="Approve Pending Change"]').first();
+      await accept.waitFor({ timeout: 30_000 });
+      await page.locator('.tab', { hasText: '.mcp.json' }).first().waitFor();
+      const config = path.join(workspace, '.mcp.json');
+      assert.ok(!fs.existsSync(config), 'nothing may be written before Accept');
+      await page.waitForTimeout(500); // let the diff render
+      await shot('connect-agent-diff');
+      await accept.click();
+      for (let i = 0; i < 50 && !fs.existsSync(config); i += 1) await page.waitForTimeout(100);
+      const entry = JSON.parse(fs.readFileSync(config, 'utf8')).mcpServers['workspace-agent-tools'];
+      assert.equal(entry.command, 'node');
+      assert.match(entry.args[0], /dist[/\\]mcp\.js$/);
+    });
   });
 }

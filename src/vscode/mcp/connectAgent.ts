@@ -49,7 +49,7 @@ async function pickAgent(env: AgentEnvironment): Promise<AgentTarget | undefined
   }));
   const picked = await vscode.window.showQuickPick(items, {
     title: 'Workspace Agent Tools: Connect an Agent',
-    placeHolder: 'The agent whose configuration gets the workspace-agent-tools MCP server (you review the change first)',
+    placeHolder: 'The agent to connect (you review the change to its config file first)',
     matchOnDescription: true,
     matchOnDetail: true,
   });
