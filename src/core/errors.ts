@@ -20,6 +20,9 @@ export interface CancellationSignal {
   onCancellationRequested(listener: () => void): { dispose(): void };
 }
 
+/** A signal that is never cancelled: for work no call's token may stop (a background command, a user's own restore question). */
+export const NEVER_CANCELLED: CancellationSignal = { isCancellationRequested: false, onCancellationRequested: () => ({ dispose: () => undefined }) };
+
 /**
  * The call was cancelled. Thrown only where nothing has been changed yet; invokeTool turns it into
  * the one sentence the model sees, naming the tool.

@@ -5,7 +5,7 @@
 // shows the message (vscode/tools/checkpointCommands.ts).
 import type { ActivityRecord, ActivityRecorder } from '../activity/activityRecord';
 import { planRestore } from '../checkpoints/restore';
-import type { CancellationSignal } from '../errors';
+import { NEVER_CANCELLED } from '../errors';
 import type { WorkspaceFolder } from '../location';
 import type { Approver } from '../ports/approval';
 import type { CheckpointLimits, CheckpointStore, RestoreWriter } from '../ports/checkpoints';
@@ -49,9 +49,6 @@ export interface RestoreWorkspace {
   readonly folders: readonly WorkspaceFolder[];
   readonly limits: CheckpointLimits;
 }
-
-/** The user's own action: nothing cancels the question but an answer. */
-const NEVER_CANCELLED: CancellationSignal = { isCancellationRequested: false, onCancellationRequested: () => ({ dispose: () => undefined }) };
 
 /**
  * Why a restore cannot run now: a background command could change the files while the restore
@@ -99,6 +96,7 @@ export async function restoreToBefore(record: ActivityRecord | undefined, named:
     return { outcome: { restored: true, written: [], deleted: [], problems: [], message }, notice: 'information' };
   }
   const title = `Restore the workspace to before call ${record.id} (${record.tool.replace(/^workspace_/, '')})?`;
+  // The user's own action: nothing cancels the question but an answer.
   const approved = await services.approver.confirm({ kind: 'restore', title, detail: plan.preview }, NEVER_CANCELLED);
   const input = { activityId: record.id };
   const base = { tool: 'restoreCheckpoint', input, startedAt: started, verdicts: [], redactions: [] };

@@ -4,16 +4,13 @@
 // when it cannot start). A call cancelled while it waits stops the command: nothing the caller can
 // no longer see an id for is left running.
 import type { ToolContext } from '../../context';
-import { type CancellationSignal, errorMessage, throwIfCancelled, ToolError } from '../../errors';
+import { errorMessage, NEVER_CANCELLED, throwIfCancelled, ToolError } from '../../errors';
 import type { BackgroundCommand, CommandTerminal } from '../../ports/process';
 import { describeStatus, statusOf } from '../../process/backgroundCommands';
 import { formatBackground } from './backgroundResults';
 import { placementFailureHint, sandboxLine, seconds } from './format';
 import type { HeldLease } from './lease';
 import type { PreparedCommand } from './prepare';
-
-/** A signal that is never cancelled: a background command outlives the call that started it. */
-const NEVER_CANCELLED: CancellationSignal = { isCancellationRequested: false, onCancellationRequested: () => ({ dispose: () => undefined }) };
 
 /** Starts the command and returns the result text once wait_for matched, it ended or the wait timed out. */
 export async function startInBackground(prepared: PreparedCommand, held: HeldLease, ctx: ToolContext): Promise<string> {
@@ -38,6 +35,7 @@ export async function startInBackground(prepared: PreparedCommand, held: HeldLea
       tailChars: base.tailChars,
       launch: (onOutput) => host.processes.start({
         ...base,
+        // The command outlives the call that started it: only workspace_stop_command or its end stops it.
         token: NEVER_CANCELLED,
         onOutput: (chunk, stream) => {
           shown.write(chunk);
