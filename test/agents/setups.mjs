@@ -30,6 +30,33 @@ const toml = (s) => JSON.stringify(s);
 
 export const MCP_NAME = 'echo';
 
+/**
+ * The lines of Codex's config.toml that point it at the scripted model (a custom provider with the
+ * Responses API), before any MCP server table.
+ * @param {string} modelUrl
+ * @returns {string[]}
+ */
+export function codexProvider(modelUrl) {
+  return [
+    'model = "scripted-model"',
+    'model_provider = "scripted"',
+    '',
+    '[model_providers.scripted]',
+    'name = "Scripted"',
+    `base_url = ${toml(`${modelUrl}/v1`)}`,
+    'wire_api = "responses"',
+    'env_key = "SCRIPTED_API_KEY"',
+    '',
+    // Offline, the curated-plugin sync (git, then GitHub's API) fails slowly (seconds) and makes
+    // the start-up race of optional servers worse (an optional server missed the first request in
+    // 3 of 3 runs with it on).
+    '[features]',
+    'plugins = false',
+    'remote_plugin = false',
+    '',
+  ];
+}
+
 /** @type {Record<'claude' | 'codex' | 'gemini', Setup>} */
 export const SETUPS = {
   claude: {
@@ -63,22 +90,7 @@ export const SETUPS = {
       fs.writeFileSync(
         path.join(codexHome, 'config.toml'),
         [
-          'model = "scripted-model"',
-          'model_provider = "scripted"',
-          '',
-          '[model_providers.scripted]',
-          'name = "Scripted"',
-          `base_url = ${toml(`${modelUrl}/v1`)}`,
-          'wire_api = "responses"',
-          'env_key = "SCRIPTED_API_KEY"',
-          '',
-          // Offline, the curated-plugin sync (git, then GitHub's API) fails slowly (seconds) and
-          // makes the start-up race below worse (an optional server missed the first request in
-          // 3 of 3 runs with it on).
-          '[features]',
-          'plugins = false',
-          'remote_plugin = false',
-          '',
+          ...codexProvider(modelUrl),
           `[mcp_servers.${MCP_NAME}]`,
           `command = ${toml(mcp.command)}`,
           `args = [${mcp.args.map(toml).join(', ')}]`,

@@ -1,7 +1,7 @@
 // The terminal agents, from their npm packages, against the real MCP front of this window (issue
 // 26 item 5, first step): each is configured with what the palette copies for it (Claude Code: the
 // `claude mcp add --scope user ...` command line, run here against a fresh HOME; Codex CLI: the
-// [mcp_servers.workspace-agent-tools] table; Gemini CLI: the mcpServers entry), plus what its own
+// [mcp_servers.workspace-agent-tools] table Connect an Agent writes; Gemini CLI: the mcpServers entry), plus what its own
 // gate needs to let a headless run call the tools (FINDINGS.md), started non-interactively in the
 // workspace and pointed at a scripted model on 127.0.0.1 whose plan calls workspace_read_file and
 // ends. Each test checks that the agent offered our tools and sent back, word for word (less the
@@ -17,7 +17,8 @@ import * as os from 'os';
 import * as path from 'path';
 import { pathToFileURL } from 'url';
 import * as vscode from 'vscode';
-import { claudeCodeConfig, codexConfig, geminiConfig, mcpServerConfig } from '../../../src/vscode/mcp/configCommands';
+import { claudeCodeConfig, geminiConfig, mcpServerConfig } from '../../../src/vscode/mcp/configCommands';
+import { codexTable } from '../../../src/vscode/mcp/agentConfigs';
 import { MCP_SERVER_NAME } from '../../../src/mcp/serverInfo';
 import { TOOLS } from '../../../src/core/tools';
 import { CommandId } from '../../../src/vscode/commandIds';
@@ -51,9 +52,8 @@ interface Installed {
 }
 
 /** Writes the agent's config into `home` and returns the arguments of its headless run. */
-type Configure = (options: { home: string; modelUrl: string; prompt: string; agent: Installed; env: Record<string, string> }) => string[];
+type Configure = (options: { home: string; modelUrl: string; prompt: string; agent: Installed; env: Record<string, string>; codexProvider: (modelUrl: string) => string[] }) => string[];
 
-const toml = (s: string): string => JSON.stringify(s);
 const relay = mcpServerConfig(REPO);
 
 const CONFIGURE: Record<AgentId, Configure> = {
@@ -65,35 +65,15 @@ const CONFIGURE: Record<AgentId, Configure> = {
     assert.equal(add.status, 0, `claude mcp add failed: ${add.stdout}${add.stderr}`);
     return ['-p', prompt, '--output-format', 'json', '--allowedTools', `mcp__${MCP_SERVER_NAME}`];
   },
-  codex: ({ home, modelUrl, prompt, env }) => {
+  codex: ({ home, modelUrl, prompt, env, codexProvider }) => {
     const codexHome = path.join(home, '.codex');
     fs.mkdirSync(codexHome, { recursive: true });
     env.CODEX_HOME = codexHome;
     env.SCRIPTED_API_KEY = 'sk-scripted';
-    const provider = [
-      'model = "scripted-model"',
-      'model_provider = "scripted"',
-      '',
-      '[model_providers.scripted]',
-      'name = "Scripted"',
-      `base_url = ${toml(`${modelUrl}/v1`)}`,
-      'wire_api = "responses"',
-      'env_key = "SCRIPTED_API_KEY"',
-      '',
-      '[features]',
-      'plugins = false',
-      'remote_plugin = false',
-      '',
-    ];
-    // The palette's table, then what a headless run needs (FINDINGS.md).
-    const table = [codexConfig(relay).trimEnd(), 'required = true', 'default_tools_approval_mode = "approve"'];
-    // Codex starts MCP servers with a few variables only. Without XDG_RUNTIME_DIR the relay also
-    // looks in /run/user/<uid> and the temp folder (where a desktop's window announces itself), but
-    // the test host gives the window a private XDG_RUNTIME_DIR of its own, which the relay cannot
-    // guess: the entry must forward it (WAT_CODEX_PASS_XDG=1 here; Connect an Agent's entry next).
-    if (process.env.WAT_CODEX_PASS_XDG === '1') table.push('env_vars = ["XDG_RUNTIME_DIR"]');
-    table.push('');
-    fs.writeFileSync(path.join(codexHome, 'config.toml'), [...provider, ...table].join('\n'));
+    // The entry Connect an Agent writes (required, per-server approval, XDG_RUNTIME_DIR forwarded:
+    // the test host gives the window a runtime folder of its own, which the relay cannot guess).
+    const table = codexTable(relay);
+    fs.writeFileSync(path.join(codexHome, 'config.toml'), [...codexProvider(modelUrl), table].join('\n'));
     return ['exec', '--skip-git-repo-check', prompt];
   },
   gemini: ({ home, modelUrl, prompt, env }) => {
@@ -143,7 +123,7 @@ function loadFirst(id: AgentId, tools: string[]): Turn[] {
 /** Runs agent `id` headless in the workspace against a scripted model with `plan`; `whileRunning` runs beside it. */
 async function runAgent(id: AgentId, agent: Installed, plan: Turn[], prompt: string, whileRunning?: (done: () => boolean) => Promise<void>): Promise<Run> {
   const { startScriptedModel } = (await load('scripts/test-host/models/scripted-model.mjs')) as { startScriptedModel: (o: object) => Promise<ScriptedModel> };
-  const { SETUPS } = (await load('test/agents/setups.mjs')) as { SETUPS: Record<AgentId, Setup> };
+  const { SETUPS, codexProvider } = (await load('test/agents/setups.mjs')) as { SETUPS: Record<AgentId, Setup>; codexProvider: (modelUrl: string) => string[] };
   await vscode.commands.executeCommand(CommandId.mcpStatus);
   const home = fs.mkdtempSync(path.join(os.tmpdir(), `wat-${id}-home-`));
   const model = await startScriptedModel({ dialect: SETUPS[id].dialect, plan, log: (line: string) => console.log(`[${id} model] ${line}`) });
@@ -160,7 +140,7 @@ async function runAgent(id: AgentId, agent: Installed, plan: Turn[], prompt: str
   env.PATH = `${path.dirname(process.execPath)}${path.delimiter}${env.PATH ?? ''}`;
   delete env.ELECTRON_RUN_AS_NODE;
   try {
-    const args = CONFIGURE[id]({ home, modelUrl: model.url, prompt, agent, env });
+    const args = CONFIGURE[id]({ home, modelUrl: model.url, prompt, agent, env, codexProvider });
     const child = spawn(agent.command, [...agent.args, ...args], { cwd: workspaceRoot(), env, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
     child.stdout.on('data', (d: Buffer) => (output += d.toString()));
