@@ -51,6 +51,13 @@ export interface CallInfo {
   readonly tokenBudget?: number;
   /** The call's checkpoints: a tool that changes files calls beforeChange right before it does. Absent when checkpoints are off. */
   readonly checkpoint?: CallCheckpoint;
+  /**
+   * When the caller needs an answer by (`ctx.host.clock` ms), for clients that cut a call after a
+   * time limit (MCP): a foreground command still running then moves to the background and the
+   * call returns with its id; a wait returns what it has. Ask again when waking: the time moves
+   * later when someone waits on the call again (workspace_review_status). Absent: no limit.
+   */
+  readonly returnBy?: () => number | undefined;
 }
 
 export interface ToolContext {

@@ -24,6 +24,8 @@ export interface CallOrigin {
   readonly client: string;
   /** The name approvals show ("Claude Code wants to ..."); none for chat and extensions. */
   readonly clientLabel?: string;
+  /** When the client needs an answer by (see CallInfo.returnBy); none: no limit. */
+  readonly returnBy?: () => number | undefined;
 }
 
 /** What one call runs with. */
@@ -123,7 +125,7 @@ export async function runCall(tool: Tool, input: unknown, services: CallServices
   const traced: ToolContext = {
     ...base,
     session: tracedSession(base.session, trace, origin.clientLabel),
-    call: { ...base.call, confirmedInChat: origin.confirmedInChat, tokenBudget: origin.tokenBudget, observer: tracingObserver(trace) },
+    call: { ...base.call, confirmedInChat: origin.confirmedInChat, tokenBudget: origin.tokenBudget, observer: tracingObserver(trace), returnBy: origin.returnBy },
   };
   const checkpoints = tool.access === 'read' ? undefined : callCheckpoints(services.checkpoints, traced);
   const ctx: ToolContext = checkpoints ? { ...traced, call: { ...traced.call, checkpoint: checkpoints } } : traced;
