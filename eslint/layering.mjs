@@ -21,7 +21,7 @@ import path from 'node:path';
 export const FLOORS = [
   {
     floor: '1 vocabulary',
-    nodes: { secrets: [], text: [], output: [], location: [], decisions: [], errors: ['secrets'] },
+    nodes: { secrets: [], text: [], output: [], location: [], decisions: [], errors: ['secrets'], result: ['secrets'] },
   },
   {
     floor: '2 contracts',

@@ -4,7 +4,7 @@
 import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
 import type { ToolContext } from '../context';
 import { ToolError } from '../errors';
-import type { Redaction } from '../secrets/redactSecrets';
+import type { ToolResult } from '../result';
 
 /** The subset of JSON Schema the tool inputs use; the manifest copies it verbatim. */
 export interface JsonSchema {
@@ -37,16 +37,7 @@ export function isReadOnly(tool: Pick<ToolDescription, 'access' | 'readOnly'>): 
   return tool.readOnly ?? tool.access === 'read';
 }
 
-/** One part of a tool's answer to the model. */
-export type ToolResultPart =
-  | { readonly kind: 'text'; readonly text: string }
-  | { readonly kind: 'image'; readonly mimeType: string; readonly data: Uint8Array };
-
-export interface ToolResult {
-  readonly parts: readonly ToolResultPart[];
-  /** Secrets replaced by markers before the model saw the result. */
-  readonly redactions?: readonly Redaction[];
-}
+export type { ToolResult, ToolResultPart } from '../result';
 
 /** What chat's confirmation shows: a title and a Markdown message. */
 export interface ToolConfirmation {
