@@ -3,6 +3,7 @@ import { existsSync, mkdirSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { HeldCallRegistry } from './core/calls/heldCalls';
 import { MemoryReadLedger } from './core/changes/readLedger';
 import { BackgroundCommandRegistry } from './core/process/backgroundCommands';
 import { GitCheckpointStore } from './core/checkpoints/node/git/gitCheckpointStore';
@@ -107,10 +108,12 @@ export function activate(context: vscode.ExtensionContext): void {
   backgroundCommands = background;
   const backgroundStatusBar = new BackgroundStatusBar(background);
   const checkpoints = new GitCheckpointStore(checkpointDirectory);
+  const heldCalls = new HeldCallRegistry(clock);
   const services: ToolServices = {
     host: { fs, buffers: new VsCodeEditorBuffers(), clock, search: new LocalFirstSearchEngines(fs, ripgrepPath) },
     commands: commandHostFor(terminals, chooseCommandShell(vscode.env.shell, existsSync), logDirectory, nodeProcessRunner, sandbox, background),
-    session: { approver: approvals, reads: new MemoryReadLedger(), changes: { reviewer: new DiffReview(approvals, proposals), writer: new WorkspaceEditApplier() } },
+    session: { approver: approvals, reads: new MemoryReadLedger(), changes: { reviewer: new DiffReview(approvals, proposals), writer: new WorkspaceEditApplier() }, heldCalls },
+    heldCalls,
     activity,
     checkpoints,
   };

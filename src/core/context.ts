@@ -9,6 +9,7 @@ import type { CallCheckpoint } from './ports/checkpoints';
 import type { Clock } from './ports/clock';
 import type { EditorBuffers } from './ports/editor';
 import type { FileSystem } from './ports/fileSystem';
+import type { HeldCalls } from './ports/heldCalls';
 import type { CallObserver } from './ports/observer';
 import type { CommandHost } from './ports/process';
 import type { ReadLedger } from './ports/readLedger';
@@ -38,6 +39,8 @@ export interface SessionServices {
   readonly approver: Approver;
   /** Absent where the host cannot write (the write tools then refuse). */
   readonly changes?: ChangePipeline;
+  /** Calls a client stopped waiting for (MCP); absent where no call is ever held. */
+  readonly heldCalls?: HeldCalls;
 }
 
 /** This call. */

@@ -126,15 +126,23 @@ export interface McpSettings {
   readonly http: boolean;
   /** The loopback port of the HTTP mode; 0 picks a free one. */
   readonly httpPort: number;
+  /**
+   * Seconds within which every MCP call answers: a call still waiting for the user's review then
+   * answers with a review id (workspace_review_status), a command moves to the background. MCP
+   * clients cut a call after 60 s or so, and not all of them reset that on progress notifications.
+   */
+  readonly answerWithinSeconds: number;
 }
 
-export const DEFAULT_MCP_SETTINGS: McpSettings = { enabled: true, http: false, httpPort: 0 };
+export const DEFAULT_MCP_SETTINGS: McpSettings = { enabled: true, http: false, httpPort: 0, answerWithinSeconds: 45 };
 
 /** Each MCP setting's key under SETTINGS_SECTION. */
 export const MCP_SETTING_KEYS: Readonly<Record<keyof McpSettings, string>> = {
   enabled: 'mcp.enabled',
   http: 'mcp.http',
   httpPort: 'mcp.httpPort',
+  answerWithinSeconds: 'mcp.answerWithinSeconds',
 };
 
 export const MCP_HTTP_PORT_BOUNDS = { min: 0, max: 65535 } as const;
+export const MCP_ANSWER_WITHIN_BOUNDS = { min: 5, max: 3600 } as const;

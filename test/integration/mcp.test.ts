@@ -76,7 +76,7 @@ describe('MCP front (extension host, SDK client over dist/mcp.js)', function () 
     const served = TOOLS.filter((tool) => vscode.workspace.isTrusted || tool.access === 'read');
     assert.deepEqual(tools.map((tool) => tool.name), served.map((tool) => tool.name));
     // Only these change nothing; workspace_stop_command runs where reads do, but ends processes.
-    const readOnly = ['workspace_read_file', 'workspace_list_directory', 'workspace_glob', 'workspace_grep', 'workspace_command_output'];
+    const readOnly = ['workspace_read_file', 'workspace_list_directory', 'workspace_glob', 'workspace_grep', 'workspace_command_output', 'workspace_review_status'];
     for (const tool of tools) {
       const spec = TOOLS.find((each) => each.name === tool.name)!;
       assert.deepEqual(tool.inputSchema, spec.inputSchema, tool.name);
@@ -185,6 +185,49 @@ describe('MCP front (extension host, SDK client over dist/mcp.js)', function () 
       assert.strictEqual(fs.readFileSync(target, 'utf8'), 'reviewed slowly\n');
       assert.ok(messages.length >= 2, messages.join('\n'));
       assert.match(messages[0], /^workspace_write_file is still running \(10 s\): waiting for the user's answer in VS Code/);
+    });
+
+    it('answers before the client\'s limit with a review id while the review stays open, and workspace_review_status returns the write once the user accepts', async function () {
+      this.timeout(60_000);
+      const target = abs('mcp-held-review.txt');
+      fs.rmSync(target, { force: true });
+      await withSettings({ 'mcp.answerWithinSeconds': 6 }, async () => {
+        const first = await agent.callTool({ name: 'workspace_write_file', arguments: { file_path: 'mcp-held-review.txt', content: 'accepted later\n' } });
+        assert.notStrictEqual(first.isError, true, textOf(first));
+        const id = /^Waiting for the user's review \(review (r\d+)\): the user is still reviewing this change in VS Code, and nothing is written unless they accept\. Call workspace_review_status with id "\1"/.exec(textOf(first))?.[1];
+        assert.ok(id, textOf(first));
+        assert.strictEqual(proposalTabs().length, 1, 'the review stays open in VS Code');
+        assert.strictEqual(fs.existsSync(target), false, 'nothing is written before the answer');
+        const stillOpen = await agent.callTool({ name: 'workspace_review_status', arguments: { id } });
+        assert.match(textOf(stillOpen), new RegExp(`^Waiting for the user's review \\(review ${id}\\)`));
+        const answered = agent.callTool({ name: 'workspace_review_status', arguments: { id } });
+        assert.ok(await vscode.commands.executeCommand<boolean>(CommandId.approve));
+        const result = await answered;
+        assert.notStrictEqual(result.isError, true, textOf(result));
+        assert.match(textOf(result), new RegExp(`^Review ${id} \\(workspace_write_file\\) has ended; its result:\\nCreated mcp-held-review\\.txt`));
+        assert.strictEqual(fs.readFileSync(target, 'utf8'), 'accepted later\n');
+        const records = await vscode.commands.executeCommand<ActivityRecord[]>(CommandId.listActivity);
+        const write = records.filter((record) => record.tool === 'workspace_write_file' && record.changedPaths?.some((change) => change.path === 'mcp-held-review.txt'));
+        assert.strictEqual(write.length, 1, 'one call, one record');
+        assert.deepEqual(write[0].approvals.map((approval) => [approval.kind, approval.allowed]), [['change', true]]);
+        assert.ok(write[0].checkpoint?.before && write[0].checkpoint.after, JSON.stringify(write[0].checkpoint));
+      });
+    });
+
+    it('withdraws a held review when the agent goes away', async function () {
+      this.timeout(60_000);
+      const target = abs('mcp-held-abandoned.txt');
+      fs.rmSync(target, { force: true });
+      await withSettings({ 'mcp.answerWithinSeconds': 5 }, async () => {
+        const leaving = await startAgent('gemini-cli-mcp-client');
+        const first = await leaving.callTool({ name: 'workspace_write_file', arguments: { file_path: 'mcp-held-abandoned.txt', content: 'orphan\n' } });
+        assert.match(textOf(first), /^Waiting for the user's review \(review r\d+\)/);
+        assert.strictEqual(proposalTabs().length, 1);
+        await leaving.close();
+        await waitFor(async () => (await pending()).length === 0, 'the question to go');
+        await waitFor(() => proposalTabs().length === 0, 'the diff to close');
+        assert.strictEqual(fs.existsSync(target), false);
+      });
     });
 
     it('names an unknown client by its quoted name only: a title or look-alike name cannot reword the question', async () => {

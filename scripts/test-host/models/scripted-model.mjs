@@ -86,13 +86,16 @@ export function resolveToolName(name, offered) {
  * @param {Dialect} options.dialect
  * @param {Turn[]} options.plan
  * @param {string} [options.sideText] the answer to side requests
+ * @param {(lastResult: string) => { tool: string, input: Record<string, unknown> } | undefined} [options.follow]
+ *   a follow-up call to make instead of the plan's next turn, chosen from the text of the last tool
+ *   result (e.g. wait on a call that answered with a review id); follow-ups do not move the plan
  * @param {(line: string) => void} [options.log]
  */
-export async function startScriptedModel({ dialect, plan, sideText = 'OK', log = () => {} }) {
+export async function startScriptedModel({ dialect, plan, sideText = 'OK', follow, log = () => {} }) {
   const started = Date.now();
   /** @type {RecordedRequest[]} */
   const requests = [];
-  /** @type {{ turn: number, name: string, id: string }[]} */
+  /** @type {{ turn: number, name: string, id: string, followUp?: boolean }[]} */
   const calls = [];
   let finished = false;
   /** @type {(() => void)[]} */
@@ -135,8 +138,20 @@ export async function startScriptedModel({ dialect, plan, sideText = 'OK', log =
         record.tools = offered;
         const turn = dialect.callsSoFar(body);
         record.turn = turn;
-        const step = plan[Math.min(turn, plan.length - 1)];
-        if (turn >= plan.length) log(`turn ${turn} is past the plan (${plan.length} turns): repeating the last`);
+        const results = turn > 0 ? dialect.toolResults(body) : [];
+        const followUp = results.length ? follow?.(results[results.length - 1].text) : undefined;
+        if (followUp) {
+          const name = resolveToolName(followUp.tool, offered);
+          const id = `call_${turn + 1}`;
+          calls[turn] = { turn, name, id, followUp: true };
+          log(`${method} ${path}: turn ${turn}: follow-up call ${name}`);
+          dialect.respond(res, { kind: 'tool', id, name, input: followUp.input }, { body, path });
+          return;
+        }
+        // The plan's step: the calls so far, less the follow-ups among them.
+        const stepIndex = turn - calls.slice(0, turn).filter((call) => call?.followUp).length;
+        const step = plan[Math.min(stepIndex, plan.length - 1)];
+        if (stepIndex >= plan.length) log(`turn ${turn} is past the plan (${plan.length} turns): repeating the last`);
         if ('tool' in step) {
           const name = resolveToolName(step.tool, offered);
           const id = `call_${turn + 1}`;
@@ -146,7 +161,7 @@ export async function startScriptedModel({ dialect, plan, sideText = 'OK', log =
         } else {
           log(`${method} ${path}: turn ${turn}: text`);
           dialect.respond(res, { kind: 'text', text: step.text }, { body, path });
-          if (turn === plan.length - 1 && !finished) {
+          if (stepIndex === plan.length - 1 && !finished) {
             finished = true;
             for (const f of onFinished.splice(0)) f();
           }
@@ -169,7 +184,7 @@ export async function startScriptedModel({ dialect, plan, sideText = 'OK', log =
     url,
     port: address.port,
     requests,
-    /** The calls the model made, in order: the resolved tool names and ids. */
+    /** The calls the model made, in order: the resolved tool names and ids (follow-ups marked). */
     calls,
     /** The main-loop requests. */
     mainRequests: () => requests.filter((r) => r.kind === 'main'),

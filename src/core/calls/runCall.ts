@@ -26,6 +26,8 @@ export interface CallOrigin {
   readonly clientLabel?: string;
   /** When the client needs an answer by (see CallInfo.returnBy); none: no limit. */
   readonly returnBy?: () => number | undefined;
+  /** Told when the call starts asking the user (a diff review, a question) and when the answer came (undefined). */
+  readonly onWaiting?: (waitingFor: 'review' | 'question' | undefined) => void;
 }
 
 /** What one call runs with. */
@@ -49,19 +51,28 @@ interface CallTrace {
  * The session with the approver and the change reviewer wrapped: every question carries the
  * caller's label, and every answer is recorded in `trace`.
  */
-function tracedSession(session: SessionServices, trace: CallTrace, caller: string | undefined): SessionServices {
+function tracedSession(session: SessionServices, trace: CallTrace, origin: CallOrigin): SessionServices {
+  const caller = origin.clientLabel;
   const named = caller === undefined ? {} : { caller };
   const changes = session.changes;
+  const asking = async <T>(waitingFor: 'review' | 'question', question: () => Promise<T>): Promise<T> => {
+    origin.onWaiting?.(waitingFor);
+    try {
+      return await question();
+    } finally {
+      origin.onWaiting?.(undefined);
+    }
+  };
   return {
     ...session,
     approver: {
       confirm: async (request, signal) => {
-        const allowed = await session.approver.confirm({ ...request, ...named }, signal);
+        const allowed = await asking('question', () => session.approver.confirm({ ...request, ...named }, signal));
         trace.approvals.push({ kind: request.kind, title: request.title, allowed });
         return allowed;
       },
       choose: async (request, signal) => {
-        const answer = await session.approver.choose({ ...request, ...named }, signal);
+        const answer = await asking('question', () => session.approver.choose({ ...request, ...named }, signal));
         trace.approvals.push({ kind: request.kind, title: request.title, allowed: answer !== 'reject', ...(answer === 'alternative' ? { choice: request.alternative } : {}) });
         return answer;
       },
@@ -71,7 +82,7 @@ function tracedSession(session: SessionServices, trace: CallTrace, caller: strin
       // The diff review is a question too: Accept or Reject is recorded with the others.
       reviewer: {
         review: async (plan, signal) => {
-          const accepted = await changes.reviewer.review({ ...plan, ...named }, signal);
+          const accepted = await asking('review', () => changes.reviewer.review({ ...plan, ...named }, signal));
           trace.approvals.push({ kind: 'change', title: plan.summary, allowed: accepted });
           return accepted;
         },
@@ -124,7 +135,7 @@ export async function runCall(tool: Tool, input: unknown, services: CallServices
   const started = clock.now();
   const traced: ToolContext = {
     ...base,
-    session: tracedSession(base.session, trace, origin.clientLabel),
+    session: tracedSession(base.session, trace, origin),
     call: { ...base.call, confirmedInChat: origin.confirmedInChat, tokenBudget: origin.tokenBudget, observer: tracingObserver(trace), returnBy: origin.returnBy },
   };
   const checkpoints = tool.access === 'read' ? undefined : callCheckpoints(services.checkpoints, traced);

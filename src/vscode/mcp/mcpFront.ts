@@ -124,7 +124,11 @@ export class McpFront implements vscode.Disposable {
   private newServer(): Server {
     const server = createToolServer(this.tools, this.services, this.version);
     server.oninitialized = () => this.log.appendLine(`MCP: ${describeClient(server.getClientVersion()).label} connected.`);
-    server.onclose = () => this.servers.delete(server);
+    const closed = server.onclose;
+    server.onclose = () => {
+      closed?.();
+      this.servers.delete(server);
+    };
     this.servers.add(server);
     return server;
   }

@@ -6,9 +6,11 @@
 import * as vscode from 'vscode';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type Implementation, type ProgressToken, type ServerNotification, type Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
+import type { HeldCallHooks } from '../../core/calls/heldCalls';
 import { failureMessage } from '../../core/calls/runCall';
 import { isReadOnly, type Tool, type ToolResult } from '../../core/tools/toolSpec';
 import { MCP_SERVER_NAME, MCP_SERVER_TITLE } from '../../mcp/serverInfo';
+import { readMcpSettings } from '../host/settings';
 import { callTool, type ToolServices } from '../tools/registration';
 
 /** A tool as MCP lists it; annotations say which tools only read and which change things. */
@@ -82,9 +84,13 @@ function errorResult(text: string): CallToolResult {
   return { content: [{ type: 'text', text }], isError: true };
 }
 
-/** A new MCP server for one connection (the SDK's Server serves one transport). */
+/** A new MCP server for one connection (the SDK's Server serves one transport). Whoever adds an onclose keeps this one's. */
 export function createToolServer(tools: readonly Tool[], services: ToolServices, version: string): Server {
   const server = new Server({ name: MCP_SERVER_NAME, title: MCP_SERVER_TITLE, version }, { capabilities: { tools: {} } });
+  // The calls of this connection that have not ended, held ones included: when the agent goes away
+  // they are cancelled (a review it can no longer hear the answer of is withdrawn).
+  const unfinished = new Set<vscode.CancellationTokenSource>();
+  server.onclose = () => unfinished.forEach((each) => each.cancel());
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: servedTools(tools, vscode.workspace.isTrusted).map(describeForMcp) }));
   server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
     const { name, arguments: input } = request.params;
@@ -98,22 +104,35 @@ export function createToolServer(tools: readonly Tool[], services: ToolServices,
     const { client, label } = describeClient(server.getClientVersion());
     const progressToken = request.params._meta?.progressToken;
     const progress = progressToken === undefined ? undefined : progressWhileRunning(progressToken, tool.name, extra.sendNotification);
+    // The call's own cancellation: the request's abort cancels it until the call is held; a held
+    // call goes on (the user may still accept) and lets go of the source when it ends.
     const cancellation = new vscode.CancellationTokenSource();
     const cancel = (): void => cancellation.cancel();
     extra.signal.addEventListener('abort', cancel, { once: true });
     if (extra.signal.aborted) {
       cancel();
     }
-    try {
+    const origin = { confirmedInChat: false, client, clientLabel: label };
+    const start = (hooks?: HeldCallHooks): Promise<ToolResult> => {
       // MCP has no confirmation of its own: every change goes to the diff review and the approval queue.
-      const result = await callTool(tool, input ?? {}, services, cancellation.token, { confirmedInChat: false, client, clientLabel: label });
+      const running = callTool(tool, input ?? {}, services, cancellation.token, { ...origin, ...hooks });
+      unfinished.add(cancellation);
+      const ended = (): void => {
+        unfinished.delete(cancellation);
+        cancellation.dispose();
+      };
+      void running.then(ended, ended);
+      return running;
+    };
+    try {
+      const within = readMcpSettings().answerWithinSeconds * 1000;
+      const result = await (services.heldCalls ? services.heldCalls.callWithin(tool, within, start) : start());
       return { content: toMcpContent(result) };
     } catch (error) {
       return errorResult(failureMessage(tool, error));
     } finally {
       progress?.dispose();
       extra.signal.removeEventListener('abort', cancel);
-      cancellation.dispose();
     }
   });
   return server;

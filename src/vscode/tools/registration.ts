@@ -2,6 +2,7 @@
 // shares: each call gets its context from VS Code's settings and workspace as they are now, then
 // core's runCall (trace, approvals, checkpoints, activity record) runs it.
 import * as vscode from 'vscode';
+import type { HeldCallRegistry } from '../../core/calls/heldCalls';
 import { failureMessage, runCall, type CallOrigin } from '../../core/calls/runCall';
 import type { HostServices, SessionServices, ToolContext } from '../../core/context';
 import type { CheckpointStore } from '../../core/ports/checkpoints';
@@ -19,6 +20,8 @@ export interface ToolServices {
   readonly activity?: ActivityLog;
   /** Where checkpoints are kept; absent: no checkpoints (hosts without a local disk for the store). */
   readonly checkpoints?: CheckpointStore;
+  /** Calls an MCP client stopped waiting for (the same registry as session.heldCalls). */
+  readonly heldCalls?: HeldCallRegistry;
 }
 
 /** A call's context: the settings and workspace as they are now; commands only where every folder is on disk. */

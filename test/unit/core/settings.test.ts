@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { DEFAULT_DENY_PATTERNS, DEFAULT_MCP_SETTINGS, DEFAULT_SETTINGS, MCP_HTTP_PORT_BOUNDS, MCP_SETTING_KEYS, SETTING_BOUNDS, SETTING_KEYS, SETTINGS_SECTION } from '../../../src/core/settings';
+import { DEFAULT_DENY_PATTERNS, DEFAULT_MCP_SETTINGS, DEFAULT_SETTINGS, MCP_ANSWER_WITHIN_BOUNDS, MCP_HTTP_PORT_BOUNDS, MCP_SETTING_KEYS, SETTING_BOUNDS, SETTING_KEYS, SETTINGS_SECTION } from '../../../src/core/settings';
 
 interface SettingSchema {
   default?: unknown;
@@ -26,6 +26,11 @@ describe('settings', () => {
   it('bounds mcp.httpPort as package.json does', () => {
     const schema = properties[`${SETTINGS_SECTION}.${MCP_SETTING_KEYS.httpPort}`];
     assert.deepEqual({ min: schema.minimum, max: schema.maximum }, MCP_HTTP_PORT_BOUNDS);
+  });
+
+  it('bounds mcp.answerWithinSeconds as package.json does', () => {
+    const schema = properties[`${SETTINGS_SECTION}.${MCP_SETTING_KEYS.answerWithinSeconds}`];
+    assert.deepEqual({ min: schema.minimum, max: schema.maximum }, MCP_ANSWER_WITHIN_BOUNDS);
   });
 
   for (const [field, key] of Object.entries(SETTING_KEYS)) {

@@ -9,10 +9,10 @@ import { REPO_ROOT } from '../../support/paths';
 const manifest = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8'));
 
 describe('tools/manifest', () => {
-  it('contributes exactly the eight tools of the contract, in spec order', () => {
+  it('contributes exactly the tools of the contract, in spec order', () => {
     assert.deepEqual(
       manifest.contributes.languageModelTools.map((tool: { name: string }) => tool.name),
-      ['workspace_read_file', 'workspace_write_file', 'workspace_edit_file', 'workspace_list_directory', 'workspace_glob', 'workspace_grep', 'workspace_run_command', 'workspace_command_output', 'workspace_stop_command', 'workspace_apply_patch'],
+      ['workspace_read_file', 'workspace_write_file', 'workspace_edit_file', 'workspace_list_directory', 'workspace_glob', 'workspace_grep', 'workspace_run_command', 'workspace_command_output', 'workspace_stop_command', 'workspace_apply_patch', 'workspace_review_status'],
     );
   });
 
