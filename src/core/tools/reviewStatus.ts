@@ -65,6 +65,10 @@ export const reviewStatusTool: Tool = defineTool<ReviewStatusInput>({
     if (state.state === 'waiting') {
       return { parts: [{ kind: 'text', text: describeHeld(id, state.tool, state.waitingFor) }] };
     }
-    return { ...state.result, parts: [{ kind: 'text', text: `Review ${id} (${state.tool}) has ended; its result:\n` }, ...state.result.parts] };
+    // The headline joins the result's first text part: clients show each part apart (or wrap each).
+    const headline = `Review ${id} (${state.tool}) has ended; its result:`;
+    const [first, ...rest] = state.result.parts;
+    const parts = first?.kind === 'text' ? [{ ...first, text: `${headline}\n${first.text}` }, ...rest] : [{ kind: 'text' as const, text: headline }, ...state.result.parts];
+    return { ...state.result, parts };
   },
 });

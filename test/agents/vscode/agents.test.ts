@@ -1,15 +1,19 @@
-// The terminal agents, from their npm packages, against the real MCP front of this window (issue
-// 26 item 5, first step): each is configured with what the palette copies for it (Claude Code: the
-// `claude mcp add --scope user ...` command line, run here against a fresh HOME; Codex CLI: the
-// [mcp_servers.workspace-agent-tools] table Connect an Agent writes; Gemini CLI: the mcpServers entry), plus what its own
-// gate needs to let a headless run call the tools (FINDINGS.md), started non-interactively in the
-// workspace and pointed at a scripted model on 127.0.0.1 whose plan calls workspace_read_file and
-// ends. Each test checks that the agent offered our tools and sent back, word for word (less the
-// agent's own wrapper), what the tool returns through vscode.lm.invokeTool.
+// The terminal agents, from their npm packages at pinned versions, against the real MCP front of
+// this window (issue 26 item 5): each is connected with what Connect an Agent writes into its own
+// config file (answered here like a person answers its diff review), plus what its own gate needs
+// for a headless run (FINDINGS.md), started non-interactively in the workspace and pointed at a
+// scripted model on 127.0.0.1. The three run side by side. Each must list our tools and send back,
+// word for word, what workspace_read_file returns through vscode.lm.invokeTool; then edit a file
+// through a diff review the test accepts only after REVIEW_SECONDS (longer than the 45 s within
+// which every MCP call answers: the edit answers with a review id and the model waits on with
+// workspace_review_status), and run a command of COMMAND_SECONDS (it moves to the background at
+// the answer limit, and the model reads on with workspace_command_output). Nothing may be left
+// running. WAT_AGENT_REVIEW_SECONDS and WAT_AGENT_COMMAND_SECONDS make the proof longer (3 and 10
+// minutes: see FINDINGS.md).
 //
-// Needs the agents installed (node scripts/test-host/agents.mjs) in the cache the runner uses
-// (WAT_CACHE_DIR), and dist/ built; an agent that is not installed is skipped. Not part of
-// `npm test` yet: run with WAT_TESTS_PATH=out/test/agents/vscode/index.js (see index.ts).
+// Needs the agents installed (node scripts/test-host/agents.mjs, which `npm run test:agents` runs)
+// in the cache the runner uses (WAT_CACHE_DIR), and dist/ built; an agent that is not installed is
+// skipped unless WAT_AGENTS_REQUIRED is set (CI sets it).
 import * as assert from 'assert';
 import { spawn, spawnSync } from 'child_process';
 import * as fs from 'fs';
@@ -17,8 +21,6 @@ import * as os from 'os';
 import * as path from 'path';
 import { pathToFileURL } from 'url';
 import * as vscode from 'vscode';
-import { claudeCodeConfig, geminiConfig, mcpServerConfig } from '../../../src/vscode/mcp/configCommands';
-import { codexTable } from '../../../src/vscode/mcp/agentConfigs';
 import { MCP_SERVER_NAME } from '../../../src/mcp/serverInfo';
 import { TOOLS } from '../../../src/core/tools';
 import { CommandId } from '../../../src/vscode/commandIds';
@@ -30,6 +32,7 @@ const importEsm = new Function('specifier', 'return import(specifier)') as (spec
 const load = (file: string): Promise<Record<string, unknown>> => importEsm(pathToFileURL(path.join(REPO, file)).href);
 
 type AgentId = 'claude' | 'codex' | 'gemini';
+const AGENT_IDS: readonly AgentId[] = ['claude', 'codex', 'gemini'];
 interface Turn {
   tool?: string;
   input?: Record<string, unknown>;
@@ -38,7 +41,7 @@ interface Turn {
 interface ScriptedModel {
   url: string;
   requests: { kind: string; tools?: string[]; turn?: number; body: unknown }[];
-  calls: { name: string }[];
+  calls: { name: string; followUp?: boolean }[];
   toolResults(): { id: string; text: string; isError: boolean }[];
   close(): Promise<void>;
 }
@@ -49,65 +52,86 @@ interface Setup {
 interface Installed {
   command: string;
   args: string[];
+  version: string;
 }
 
-/** Writes the agent's config into `home` and returns the arguments of its headless run. */
-type Configure = (options: { home: string; modelUrl: string; prompt: string; agent: Installed; env: Record<string, string>; codexProvider: (modelUrl: string) => string[] }) => string[];
+const REVIEW_SECONDS = Number(process.env.WAT_AGENT_REVIEW_SECONDS ?? 90);
+const COMMAND_SECONDS = Number(process.env.WAT_AGENT_COMMAND_SECONDS ?? 70);
 
-const relay = mcpServerConfig(REPO);
-
-const CONFIGURE: Record<AgentId, Configure> = {
-  claude: ({ prompt, agent, env }) => {
-    // The palette's command line, word for word (only `claude` is the installed binary).
-    const words = claudeCodeConfig(relay).split(' ');
-    assert.equal(words[0], 'claude');
-    const add = spawnSync(agent.command, [...agent.args, ...words.slice(1)], { cwd: workspaceRoot(), env, encoding: 'utf8' });
-    assert.equal(add.status, 0, `claude mcp add failed: ${add.stdout}${add.stderr}`);
-    return ['-p', prompt, '--output-format', 'json', '--allowedTools', `mcp__${MCP_SERVER_NAME}`];
-  },
-  codex: ({ home, modelUrl, prompt, env, codexProvider }) => {
-    const codexHome = path.join(home, '.codex');
-    fs.mkdirSync(codexHome, { recursive: true });
-    env.CODEX_HOME = codexHome;
-    env.SCRIPTED_API_KEY = 'sk-scripted';
-    // The entry Connect an Agent writes (required, per-server approval, XDG_RUNTIME_DIR forwarded:
-    // the test host gives the window a runtime folder of its own, which the relay cannot guess).
-    const table = codexTable(relay);
-    fs.writeFileSync(path.join(codexHome, 'config.toml'), [...codexProvider(modelUrl), table].join('\n'));
-    return ['exec', '--skip-git-repo-check', prompt];
-  },
-  gemini: ({ home, modelUrl, prompt, env }) => {
-    const dir = path.join(home, '.gemini');
-    fs.mkdirSync(dir, { recursive: true });
-    env.GEMINI_API_KEY = 'scripted-key';
-    env.GOOGLE_GEMINI_BASE_URL = modelUrl;
-    const settings = JSON.parse(geminiConfig(relay)) as { mcpServers: Record<string, Record<string, unknown>> };
-    settings.mcpServers[MCP_SERVER_NAME].trust = true;
-    const all = { ...settings, security: { auth: { selectedType: 'gemini-api-key' }, folderTrust: { enabled: true } } };
-    fs.writeFileSync(path.join(dir, 'settings.json'), JSON.stringify(all, null, 2));
-    fs.writeFileSync(path.join(dir, 'trustedFolders.json'), JSON.stringify({ [workspaceRoot()]: 'TRUST_FOLDER' }, null, 2));
-    return ['-p', prompt, '--output-format', 'json'];
-  },
-};
-
-/** What one headless run of an agent saw. */
-interface Run {
-  model: ScriptedModel;
-  setup: Setup;
-  output: string;
-  code: number | null;
-}
-
-/** The installed agent, or undefined when it is not in the cache. */
+/** The installed agent (its pinned version), or undefined when it is not in the cache. */
 async function installed(id: AgentId): Promise<Installed | undefined> {
-  const agents = (await load('scripts/test-host/agents.mjs')) as { AGENTS: Record<AgentId, unknown>; agentDir: (a: unknown) => string };
+  const agents = (await load('scripts/test-host/agents.mjs')) as { AGENTS: Record<AgentId, { pkg: string; version: string }>; agentDir: (a: unknown) => string };
   const dir = agents.agentDir(agents.AGENTS[id]);
-  const bins: Record<AgentId, Installed> = {
+  const bins: Record<AgentId, Omit<Installed, 'version'>> = {
     claude: { command: path.join(dir, 'node_modules', '.bin', 'claude'), args: [] },
     codex: { command: process.execPath, args: [path.join(dir, 'node_modules', '@openai', 'codex', 'bin', 'codex.js')] },
     gemini: { command: process.execPath, args: [path.join(dir, 'node_modules', '@google', 'gemini-cli', 'bundle', 'gemini.js')] },
   };
-  return fs.existsSync(bins[id].args[0] ?? bins[id].command) ? bins[id] : undefined;
+  const { pkg, version } = agents.AGENTS[id];
+  return fs.existsSync(bins[id].args[0] ?? bins[id].command) ? { ...bins[id], version: `${pkg}@${version}` } : undefined;
+}
+
+/**
+ * A scripted model's follow-up to an answer that says a call goes on: wait on a held review with
+ * workspace_review_status, read on a command that moved to the background with
+ * workspace_command_output (which waits for the end, as long as the client allows).
+ */
+function followHeldCalls(text: string): Turn | undefined {
+  const held = /(?:Waiting for the user's (?:review|answer)|Still running) \(review (r\d+)\)/.exec(text);
+  if (held) return { tool: 'workspace_review_status', input: { id: held[1] } };
+  const running = /\bid: (bg\d+)\b/.exec(text);
+  if (running && /\bStatus: running\b/.test(text)) return { tool: 'workspace_command_output', input: { id: running[1], timeout: 600 } };
+  return undefined;
+}
+
+/** Runs one step at a time: the questions Connect an Agent asks are answered as the oldest. */
+let configuring: Promise<unknown> = Promise.resolve();
+
+/** Writes our entry into the agent's own config file under `home` with Connect an Agent, accepting its diff review. */
+function connect(id: AgentId, home: string): Promise<void> {
+  const step = configuring.then(async () => {
+    const result = vscode.commands.executeCommand<{ outcome: string; file?: string; reason?: string }>(CommandId.connectAgent, { agent: id, home });
+    for (let tries = 0; tries < 200 && (await vscode.commands.executeCommand<unknown[]>(CommandId.listPendingApprovals)).length === 0; tries++) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    assert.ok(await vscode.commands.executeCommand<boolean>(CommandId.approve), `Connect an Agent asked nothing for ${id}`);
+    const { outcome, reason } = await result;
+    assert.equal(outcome, 'written', `Connect an Agent for ${id}: ${outcome} ${reason ?? ''}`);
+  });
+  configuring = step.catch(() => undefined);
+  return step;
+}
+
+/**
+ * Prepares `home` for agent `id` (what Connect an Agent writes, plus the agent's own settings for a
+ * headless run, FINDINGS.md) and returns the arguments of its headless run.
+ */
+async function configure(id: AgentId, home: string, modelUrl: string, prompt: string, env: Record<string, string>): Promise<string[]> {
+  const { codexProvider } = (await load('test/agents/setups.mjs')) as { codexProvider: (modelUrl: string) => string[] };
+  if (id === 'codex') {
+    const codexHome = path.join(home, '.codex');
+    fs.mkdirSync(codexHome, { recursive: true });
+    env.CODEX_HOME = codexHome;
+    env.SCRIPTED_API_KEY = 'sk-scripted';
+    // The model provider first; Connect an Agent appends our table.
+    fs.writeFileSync(path.join(codexHome, 'config.toml'), `${codexProvider(modelUrl).join('\n')}\n`);
+  }
+  if (id === 'gemini') {
+    const dir = path.join(home, '.gemini');
+    fs.mkdirSync(dir, { recursive: true });
+    env.GEMINI_API_KEY = 'scripted-key';
+    env.GOOGLE_GEMINI_BASE_URL = modelUrl;
+    // Gemini CLI's auth and trusted folder, which a headless run needs and Connect an Agent leaves to the user.
+    fs.writeFileSync(path.join(dir, 'settings.json'), JSON.stringify({ security: { auth: { selectedType: 'gemini-api-key' }, folderTrust: { enabled: true } } }, null, 2));
+    fs.writeFileSync(path.join(dir, 'trustedFolders.json'), JSON.stringify({ [workspaceRoot()]: 'TRUST_FOLDER' }, null, 2));
+  }
+  await connect(id, home);
+  return {
+    // Claude Code's own permission gate in a headless run: our server's tools allowed (the person approves in VS Code).
+    claude: ['-p', prompt, '--output-format', 'json', '--allowedTools', `mcp__${MCP_SERVER_NAME}`],
+    codex: ['exec', '--skip-git-repo-check', prompt],
+    gemini: ['-p', prompt, '--output-format', 'json'],
+  }[id];
 }
 
 /** A plan turn calling one of our tools, named as `id`'s plans name it. */
@@ -115,18 +139,26 @@ function ours(id: AgentId, tool: string, input: Record<string, unknown>): Turn {
   return { tool: id === 'claude' ? `mcp__${MCP_SERVER_NAME}__${tool}` : tool, input };
 }
 
-/** Claude Code defers MCP tools behind its ToolSearch: a model loads them first. */
-function loadFirst(id: AgentId, tools: string[]): Turn[] {
-  return id === 'claude' ? [{ tool: 'ToolSearch', input: { query: `select:${tools.map((t) => `mcp__${MCP_SERVER_NAME}__${t}`).join(',')}`, max_results: 5 } }] : [];
+/** What one headless run of an agent saw. */
+interface Run {
+  model: ScriptedModel;
+  setup: Setup;
+  output: string;
+  code: number | null;
+  seconds: number;
 }
 
-/** Runs agent `id` headless in the workspace against a scripted model with `plan`; `whileRunning` runs beside it. */
-async function runAgent(id: AgentId, agent: Installed, plan: Turn[], prompt: string, whileRunning?: (done: () => boolean) => Promise<void>): Promise<Run> {
+/** Runs agent `id` headless in the workspace against a scripted model with `plan`. */
+async function runAgent(id: AgentId, agent: Installed, plan: Turn[], prompt: string): Promise<Run> {
   const { startScriptedModel } = (await load('scripts/test-host/models/scripted-model.mjs')) as { startScriptedModel: (o: object) => Promise<ScriptedModel> };
-  const { SETUPS, codexProvider } = (await load('test/agents/setups.mjs')) as { SETUPS: Record<AgentId, Setup>; codexProvider: (modelUrl: string) => string[] };
+  const { SETUPS } = (await load('test/agents/setups.mjs')) as { SETUPS: Record<AgentId, Setup> };
   await vscode.commands.executeCommand(CommandId.mcpStatus);
   const home = fs.mkdtempSync(path.join(os.tmpdir(), `wat-${id}-home-`));
-  const model = await startScriptedModel({ dialect: SETUPS[id].dialect, plan, log: (line: string) => console.log(`[${id} model] ${line}`) });
+  const follow = (text: string): Turn | undefined => {
+    const next = followHeldCalls(SETUPS[id].unwrap(text));
+    return next && ours(id, next.tool!, next.input!);
+  };
+  const model = await startScriptedModel({ dialect: SETUPS[id].dialect, plan, follow, log: (line: string) => console.log(`[${id} model] ${line}`) });
   const env: Record<string, string> = {
     ...(process.env as Record<string, string>),
     HOME: home,
@@ -139,16 +171,15 @@ async function runAgent(id: AgentId, agent: Installed, plan: Turn[], prompt: str
   // host's own Node first on PATH, run as Node.
   env.PATH = `${path.dirname(process.execPath)}${path.delimiter}${env.PATH ?? ''}`;
   delete env.ELECTRON_RUN_AS_NODE;
+  const started = Date.now();
   try {
-    const args = CONFIGURE[id]({ home, modelUrl: model.url, prompt, agent, env, codexProvider });
+    const args = await configure(id, home, model.url, prompt, env);
     const child = spawn(agent.command, [...agent.args, ...args], { cwd: workspaceRoot(), env, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
     child.stdout.on('data', (d: Buffer) => (output += d.toString()));
     child.stderr.on('data', (d: Buffer) => (output += d.toString()));
-    let exited = false;
-    const closed = new Promise<number | null>((resolve) => child.on('close', (code) => ((exited = true), resolve(code))));
-    const [code] = await Promise.all([closed, whileRunning?.(() => exited)]);
-    return { model, setup: SETUPS[id], output, code };
+    const code = await new Promise<number | null>((resolve) => child.on('close', (exit) => resolve(exit)));
+    return { model, setup: SETUPS[id], output, code, seconds: (Date.now() - started) / 1000 };
   } finally {
     await model.close();
     fs.rmSync(home, { recursive: true, force: true });
@@ -161,81 +192,147 @@ function keep(name: string, record: object): void {
   fs.writeFileSync(path.join(REPO, 'test-output', 'agents', `vscode-${name}.json`), JSON.stringify(record, null, 2));
 }
 
-/** The last tool result the agent sent back, less the agent's wrapper. */
-function lastResult(run: Run): { text: string; isError: boolean; raw: string } {
-  const results = run.model.toolResults();
-  const last = results[results.length - 1];
-  assert.ok(last, `no tool result was sent back: ${run.output.slice(-2000)}`);
-  return { text: run.setup.unwrap(last.text), isError: last.isError, raw: last.text };
+/** The tool results the agent sent back, less the agent's wrapper. */
+function results(run: Run): { text: string; isError: boolean; raw: string }[] {
+  return run.model.toolResults().map((result) => ({ text: run.setup.unwrap(result.text), isError: result.isError, raw: result.text }));
+}
+
+/** The processes whose command line has `text`, other than this test's own. */
+function processesWith(text: string): string[] {
+  const found = spawnSync('pgrep', ['-af', text], { encoding: 'utf8' });
+  return found.stdout.split('\n').filter((line) => line.trim() && !line.includes('pgrep'));
+}
+
+/** Each agent's run, or why there is none (not installed). */
+type Runs = Partial<Record<AgentId, Run | Error>>;
+
+/** Runs `flow` for every installed agent side by side. */
+async function forEachAgent(agents: Partial<Record<AgentId, Installed>>, flow: (id: AgentId, agent: Installed) => Promise<Run>): Promise<Runs> {
+  const runs: Runs = {};
+  await Promise.all(AGENT_IDS.map(async (id) => {
+    const agent = agents[id];
+    if (!agent) return;
+    runs[id] = await flow(id, agent).catch((error: unknown) => (error instanceof Error ? error : new Error(String(error))));
+  }));
+  return runs;
+}
+
+function runOf(runs: Runs, id: AgentId, context: Mocha.Context): Run {
+  const run = runs[id];
+  if (!run) context.skip();
+  if (run instanceof Error) throw run;
+  assert.equal(run.code, 0, `${id} exited with ${run.code}: ${run.output.slice(-3000)}`);
+  return run;
 }
 
 describe('Terminal agents end to end (npm packages, scripted models, real MCP front)', function () {
-  this.timeout(240_000);
+  const agents: Partial<Record<AgentId, Installed>> = {};
 
-  for (const id of ['claude', 'codex', 'gemini'] as const) {
-    it(`${id}: lists our tools, calls workspace_read_file, and sends the result back word for word`, async function () {
+  before(async function () {
+    for (const id of AGENT_IDS) {
       const agent = await installed(id);
-      if (!agent) this.skip();
-      const plan: Turn[] = [...loadFirst(id, ['workspace_read_file']), ours(id, 'workspace_read_file', { file_path: 'notes.txt' }), { text: 'Read it.' }];
-      const run = await runAgent(id, agent, plan, 'Read notes.txt with the workspace tools.');
-      assert.equal(run.code, 0, `${id} exited with ${run.code}: ${run.output.slice(-3000)}`);
-      // Our tools as the first request names them: in `tools` (Codex, Gemini CLI) or, deferred,
-      // in the list of tools ToolSearch can load (Claude Code).
-      const first = run.model.requests.find((r) => r.kind === 'main');
-      const deferred = JSON.stringify(first?.body ?? {}).match(new RegExp(`mcp__${MCP_SERVER_NAME}__workspace_[a-z_]+`, 'g')) ?? [];
-      const names = [...new Set([...(first?.tools ?? []), ...deferred])].filter((name) => name.includes('workspace_'));
-      for (const tool of TOOLS) {
-        assert.ok(
-          names.some((name) => name === tool.name || name.endsWith(`_${tool.name}`)),
-          `${id} did not offer ${tool.name}: ${names.join(', ')}`,
-        );
-      }
-      assert.equal(run.model.calls.length, plan.length - 1, JSON.stringify(run.model.calls));
-      const expected = (await invoke('workspace_read_file', { file_path: 'notes.txt' })).text;
-      const last = lastResult(run);
-      keep(id, { agent: id, names, calls: run.model.calls, sentBack: last.raw, requests: run.model.requests });
-      assert.equal(last.isError, false, last.raw);
-      assert.equal(last.text, expected, `${id} sent back ${JSON.stringify(last.raw)}`);
+      if (agent) agents[id] = agent;
+      else if (process.env.WAT_AGENTS_REQUIRED) throw new Error(`${id} is not installed: run node scripts/test-host/agents.mjs`);
+    }
+    console.log(`Agents: ${AGENT_IDS.map((id) => agents[id]?.version ?? `${id} not installed`).join(', ')}; review ${REVIEW_SECONDS} s, command ${COMMAND_SECONDS} s`);
+  });
+
+  describe('list and read', function () {
+    this.timeout(300_000);
+    let runs: Runs = {};
+    before(async function () {
+      this.timeout(300_000);
+      runs = await forEachAgent(agents, (id, agent) => runAgent(id, agent, [ours(id, 'workspace_read_file', { file_path: 'notes.txt' }), { text: 'Read it.' }], 'Read notes.txt with the workspace tools.'));
     });
-  }
 
-  for (const id of ['claude', 'codex', 'gemini'] as const) {
-    it(`${id}: edits through a diff review accepted after 90 s, runs a 70 s command, and sends both results back`, async function () {
-      this.timeout(600_000);
-      const agent = await installed(id);
-      if (!agent) this.skip();
-      const file = `agent-${id}.txt`;
-      fs.writeFileSync(path.join(workspaceRoot(), file), 'one\ntwo\nthree\n');
-      const plan: Turn[] = [
-        ...loadFirst(id, ['workspace_read_file', 'workspace_edit_file', 'workspace_run_command']),
-        ours(id, 'workspace_read_file', { file_path: file }),
-        ours(id, 'workspace_edit_file', { file_path: file, old_string: 'two', new_string: 'TWO' }),
-        ours(id, 'workspace_run_command', { command: 'sleep 70 && echo slept-70', timeout: 120 }),
-        { text: 'Edited and ran.' },
-      ];
-      const seen: { at: number; title: string }[] = [];
-      const started = Date.now();
-      const run = await runAgent(id, agent, plan, `Change two to TWO in ${file}, then run the slow command.`, async (done) => {
-        // Every question the window asks: the first (the edit's diff review) after 90 s, the rest at once.
-        while (!done()) {
-          const pending = await vscode.commands.executeCommand<{ title: string }[]>(CommandId.listPendingApprovals);
-          if (pending.length > 0) {
-            seen.push({ at: (Date.now() - started) / 1000, title: pending[0].title });
-            if (seen.length === 1) await new Promise((resolve) => setTimeout(resolve, 90_000));
-            await vscode.commands.executeCommand<boolean>(CommandId.approve);
-          }
-          await new Promise((resolve) => setTimeout(resolve, 250));
+    for (const id of AGENT_IDS) {
+      it(`${id}: lists every tool up front, calls workspace_read_file, and sends the result back word for word`, async function () {
+        const run = runOf(runs, id, this);
+        // Our tools in the first request's `tools`: Connect an Agent's entry loads them up front (Claude Code's alwaysLoad).
+        const first = run.model.requests.find((r) => r.kind === 'main');
+        const names = (first?.tools ?? []).filter((name) => name.includes('workspace_'));
+        for (const tool of TOOLS) {
+          assert.ok(names.some((name) => name === tool.name || name.endsWith(`_${tool.name}`)), `${id} did not offer ${tool.name}: ${names.join(', ')}`);
         }
+        assert.equal(run.model.calls.length, 1, JSON.stringify(run.model.calls));
+        const expected = (await invoke('workspace_read_file', { file_path: 'notes.txt' })).text;
+        const [read] = results(run);
+        keep(id, { agent: id, names, calls: run.model.calls, sentBack: read?.raw, requests: run.model.requests });
+        assert.ok(read, `no tool result was sent back: ${run.output.slice(-2000)}`);
+        assert.equal(read.isError, false, read.raw);
+        assert.equal(read.text, expected, `${id} sent back ${JSON.stringify(read.raw)}`);
       });
-      const results = run.model.toolResults().map((r) => ({ ...r, text: run.setup.unwrap(r.text) }));
-      keep(`${id}-review`, { agent: id, approvals: seen, seconds: (Date.now() - started) / 1000, calls: run.model.calls, results, output: run.output.slice(-4000) });
-      assert.equal(run.code, 0, `${id} exited with ${run.code}: ${run.output.slice(-3000)}`);
-      assert.ok(seen.length >= 1, 'no diff review was asked');
-      assert.equal(fs.readFileSync(path.join(workspaceRoot(), file), 'utf8'), 'one\nTWO\nthree\n');
-      assert.equal(run.model.calls.length, plan.length - 1, JSON.stringify(run.model.calls));
-      const [edit, command] = results.slice(-2);
-      assert.equal(edit.isError, false, edit.text);
-      assert.match(command.text, /slept-70/, command.text);
+    }
+  });
+
+  describe(`a diff review of ${REVIEW_SECONDS} s and a command of ${COMMAND_SECONDS} s`, function () {
+    const limit = (REVIEW_SECONDS + COMMAND_SECONDS + 240) * 1000;
+    this.timeout(limit);
+    let runs: Runs = {};
+    const reviews: Partial<Record<AgentId, { seenAt: number; acceptedAt: number }>> = {};
+    let leftRunning: string[] = [];
+
+    before(async function () {
+      this.timeout(limit);
+      let done = false;
+      const started = Date.now();
+      // The person: each agent's diff review is accepted REVIEW_SECONDS after it opened, from its own diff editor.
+      const person = (async () => {
+        const seen = new Map<AgentId, number>();
+        while (!done) {
+          for (const tab of vscode.window.tabGroups.all.flatMap((group) => group.tabs)) {
+            const input = tab.input;
+            const id = AGENT_IDS.find((each) => tab.label.includes(`agent-${each}.txt`));
+            if (!id || !(input instanceof vscode.TabInputTextDiff)) continue;
+            if (!seen.has(id)) seen.set(id, Date.now());
+            if (Date.now() - seen.get(id)! >= REVIEW_SECONDS * 1000 && !reviews[id]) {
+              if (await vscode.commands.executeCommand<boolean>(CommandId.approve, input.modified)) {
+                reviews[id] = { seenAt: (seen.get(id)! - started) / 1000, acceptedAt: (Date.now() - started) / 1000 };
+              }
+            }
+          }
+          await new Promise((resolve) => setTimeout(resolve, 500));
+        }
+      })();
+      runs = await forEachAgent(agents, (id, agent) => {
+        const file = `agent-${id}.txt`;
+        fs.writeFileSync(path.join(workspaceRoot(), file), 'one\ntwo\nthree\n');
+        const plan: Turn[] = [
+          ours(id, 'workspace_read_file', { file_path: file }),
+          ours(id, 'workspace_edit_file', { file_path: file, old_string: 'two', new_string: 'TWO' }),
+          ours(id, 'workspace_run_command', { command: `sleep ${COMMAND_SECONDS} && echo slept-${id}`, timeout: COMMAND_SECONDS + 120 }),
+          { text: 'Edited and ran.' },
+        ];
+        return runAgent(id, agent, plan, `Change two to TWO in ${file}, then run the slow command.`);
+      });
+      done = true;
+      await person;
+      // Nothing is left running: no command of the test, no relay.
+      // (The relay VS Code's own MCP client starts from the server definition is VS Code's, and stays.)
+      leftRunning = [...processesWith(`sleep ${COMMAND_SECONDS} && echo slept-`), ...processesWith('dist/mcp.js').filter((line) => !line.includes('--vscode-definition'))];
     });
-  }
+
+    for (const id of AGENT_IDS) {
+      it(`${id}: the edit answers with a review id, the model waits on it, the accepted edit is written; the command moves to the background and its end comes back`, async function () {
+        const run = runOf(runs, id, this);
+        const sent = results(run);
+        keep(`${id}-review`, { agent: id, review: reviews[id], seconds: run.seconds, calls: run.model.calls, results: sent, output: run.output.slice(-4000) });
+        assert.ok(reviews[id], `${id}: no diff review was opened`);
+        assert.equal(fs.readFileSync(path.join(workspaceRoot(), `agent-${id}.txt`), 'utf8'), 'one\nTWO\nthree\n');
+        assert.equal(run.model.calls.filter((call) => !call.followUp).length, 3, JSON.stringify(run.model.calls));
+        assert.ok(sent.every((result) => !result.isError), JSON.stringify(sent));
+        // The edit: held before the client's limit, then its own result through workspace_review_status.
+        const editIndex = sent.findIndex((result) => /^Waiting for the user's review \(review r\d+\)/.test(result.text));
+        assert.ok(editIndex > 0, `${id}: the edit did not answer with a review id: ${JSON.stringify(sent)}`);
+        const reviewId = /\(review (r\d+)\)/.exec(sent[editIndex].text)![1];
+        const edited = sent.find((result) => result.text.startsWith(`Review ${reviewId} (workspace_edit_file) has ended; its result:\nEdited agent-${id}.txt: 1 replacement(s)`));
+        assert.ok(edited, `${id}: the edit's own result did not come back: ${JSON.stringify(sent)}`);
+        // The command: its end (exit 0 and its last line) came back, through the background if it outlasted the limit.
+        const last = sent[sent.length - 1].text;
+        assert.match(last, new RegExp(`slept-${id}`), last);
+        assert.match(last, /exited 0|^Exit code: 0/m, last);
+        assert.deepEqual(leftRunning, [], 'left running');
+      });
+    }
+  });
 });
