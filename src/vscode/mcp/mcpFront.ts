@@ -12,7 +12,7 @@ import { runtimeFolder } from '../../mcp/privateFolder';
 import { SETTINGS_SECTION } from '../../core/settings';
 import { readMcpSettings } from '../host/settings';
 import type { ToolServices } from '../tools/registration';
-import { toolsForCaller } from './serverDefinition';
+import { toolsForCaller, type ServerDefinition } from './serverDefinition';
 import { createToolServer, describeClient } from './toolServer';
 import { errorMessage } from '../../core/errors';
 
@@ -35,8 +35,8 @@ export class McpFront implements vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<void>();
   /** Fires when what the server definition is made of may have changed: the endpoint, trust, the MCP settings. */
   readonly onDidChange = this.changed.event;
-  /** Whether VS Code knows the server through the definition provider, or why not (serverDefinitionProvider.ts). */
-  definition = 'not registered';
+  /** Whether VS Code knows the server through the definition provider, or why not, and the definition last offered (serverDefinitionProvider.ts). */
+  definition: { state: string; offered?: ServerDefinition } = { state: 'not registered' };
   /** Why a part could not start, by part, until it starts. */
   private readonly failures = new Map<string, string>();
   private readonly listeners: vscode.Disposable[];
@@ -175,7 +175,7 @@ export class McpFront implements vscode.Disposable {
     readonly lockFile?: string;
     readonly http?: { readonly url: string; readonly token: string };
     readonly failures: Readonly<Record<string, string>>;
-    readonly definition: string;
+    readonly definition: { readonly state: string; readonly offered?: ServerDefinition };
     readonly sessions: readonly McpSessionStatus[];
   } {
     const sessions = [...this.servers].map(([server, session]) => ({ client: describeClient(server.getClientVersion()).client, ...session }));

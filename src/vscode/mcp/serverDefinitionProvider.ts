@@ -29,7 +29,7 @@ export function registerMcpServerDefinitionProvider(front: McpFront, extensionPa
   const lm = vscode.lm as unknown as Partial<McpDefinitionApi>;
   const StdioDefinition = (vscode as unknown as { McpStdioServerDefinition?: StdioDefinitionClass }).McpStdioServerDefinition;
   if (typeof lm.registerMcpServerDefinitionProvider !== 'function' || typeof StdioDefinition !== 'function') {
-    front.definition = `not registered: VS Code ${vscode.version} has no MCP server definition API`;
+    front.definition = { state: `not registered: VS Code ${vscode.version} has no MCP server definition API` };
     return undefined;
   }
   try {
@@ -46,14 +46,15 @@ export function registerMcpServerDefinitionProvider(front: McpFront, extensionPa
           trusted: vscode.workspace.isTrusted,
           vscodeClientTools: settings.vscodeClientTools,
         });
+        front.definition = { state: 'registered', ...(definition ? { offered: definition } : {}) };
         return definition ? [new StdioDefinition(definition.label, definition.command, [...definition.args], { ...definition.env }, definition.version)] : [];
       },
     });
-    front.definition = 'registered';
+    front.definition = { state: 'registered' };
     return disposable;
   } catch (error) {
     // VS Code 1.100 has the function, but only as the proposal mcpConfigurationProvider, which it refuses to extensions.
-    front.definition = `not registered: ${errorMessage(error)}`;
+    front.definition = { state: `not registered: ${errorMessage(error)}` };
     log.appendLine(`MCP: VS Code ${vscode.version} cannot take this window's MCP server definition (${errorMessage(error)}); agents still reach the tools as Language Model Tools and through dist/mcp.js.`);
     return undefined;
   }
