@@ -25,6 +25,7 @@ import { locateRipgrep } from './vscode/host/ripgrepLocator';
 import { mcpServerConfig, registerMcpConfigCommands } from './vscode/mcp/configCommands';
 import { registerConnectAgentCommand } from './vscode/mcp/connectAgent';
 import { McpFront } from './vscode/mcp/mcpFront';
+import { registerMcpServerDefinitionProvider } from './vscode/mcp/serverDefinitionProvider';
 import { VsCodeFileSystem } from './vscode/host/vscodeFileSystem';
 import { registerCheckpointCommands } from './vscode/tools/checkpointCommands';
 import { registerInvokeToolCommand } from './vscode/tools/invokeToolCommand';
@@ -139,9 +140,13 @@ export function activate(context: vscode.ExtensionContext): void {
     ...registerToolCommands(TOOLS),
   );
   // The MCP front: agents outside chat reach the same tools through dist/mcp.js and this window's endpoint.
-  const mcpFront = new McpFront(TOOLS, services, String(context.extension.packageJSON.version ?? '0.0.0'), activity.channel);
+  // Every tool is a Language Model Tool above: VS Code's own MCP client is not listed them a second time.
+  const mcpFront = new McpFront(TOOLS, services, String(context.extension.packageJSON.version ?? '0.0.0'), activity.channel, new Set(TOOLS.map((tool) => tool.name)));
+  // VS Code knows the server (where it has the API): its MCP client and its Agent Host's harnesses start it.
+  const definitionProvider = registerMcpServerDefinitionProvider(mcpFront, context.extensionPath, activity.channel);
   context.subscriptions.push(
     mcpFront,
+    ...(definitionProvider ? [definitionProvider] : []),
     ...registerMcpConfigCommands(context.extensionPath, mcpFront),
     registerConnectAgentCommand(mcpServerConfig(context.extensionPath), approvals, proposals),
   );

@@ -132,9 +132,19 @@ export interface McpSettings {
    * clients cut a call after 60 s or so, and not all of them reset that on progress notifications.
    */
   readonly answerWithinSeconds: number;
+  /**
+   * What VS Code's own MCP client, started from the window's server definition, is listed:
+   * 'deduplicated' leaves out the tools it already has as Language Model Tools (so chat's Local
+   * harness sees each tool once), 'all' lists every tool (for what reads VS Code's MCP servers
+   * through its client, such as its MCP gateway; chat then sees each tool twice).
+   */
+  readonly vscodeClientTools: VsCodeClientTools;
 }
 
-export const DEFAULT_MCP_SETTINGS: McpSettings = { enabled: true, http: false, httpPort: 0, answerWithinSeconds: 45 };
+export const VSCODE_CLIENT_TOOLS = ['deduplicated', 'all'] as const;
+export type VsCodeClientTools = (typeof VSCODE_CLIENT_TOOLS)[number];
+
+export const DEFAULT_MCP_SETTINGS: McpSettings = { enabled: true, http: false, httpPort: 0, answerWithinSeconds: 45, vscodeClientTools: 'deduplicated' };
 
 /** Each MCP setting's key under SETTINGS_SECTION. */
 export const MCP_SETTING_KEYS: Readonly<Record<keyof McpSettings, string>> = {
@@ -142,6 +152,7 @@ export const MCP_SETTING_KEYS: Readonly<Record<keyof McpSettings, string>> = {
   http: 'mcp.http',
   httpPort: 'mcp.httpPort',
   answerWithinSeconds: 'mcp.answerWithinSeconds',
+  vscodeClientTools: 'mcp.vscodeClientTools',
 };
 
 export const MCP_HTTP_PORT_BOUNDS = { min: 0, max: 65535 } as const;

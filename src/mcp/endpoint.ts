@@ -5,7 +5,7 @@ import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as path from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { acceptHandshake, newNonce } from './handshake';
+import { acceptHandshake, newNonce, type ConnectionOrigin } from './handshake';
 import { lockFilePath, readLiveLocks, removeQuietly, writeLockFile, type WindowLock } from './lockFiles';
 import { ensurePrivateFolder } from './privateFolder';
 import { SocketTransport } from './socketTransport';
@@ -16,8 +16,8 @@ export type WindowFacts = Pick<WindowLock, 'folders' | 'trusted' | 'app'>;
 export interface EndpointOptions {
   /** The private folder (made 0700 if missing, refused if not private). */
   readonly dir: string;
-  /** Called with each authenticated connection. */
-  onSession(transport: SocketTransport): void;
+  /** Called with each authenticated connection and the origin its handshake named. */
+  onSession(transport: SocketTransport, origin: ConnectionOrigin): void;
   /** Connections refused (wrong nonce, no nonce), for the log. */
   onRefused?(): void;
 }
@@ -27,6 +27,8 @@ export class McpEndpoint {
 
   private constructor(
     private readonly server: net.Server,
+    /** The endpoint's id: its lock file's name without the suffix; `--window <id>` picks it (relay.ts). */
+    readonly id: string,
     readonly socketPath: string,
     readonly lockFile: string,
     readonly nonce: string,
@@ -52,7 +54,7 @@ export class McpEndpoint {
     if (process.platform !== 'win32') {
       fs.chmodSync(socketPath, 0o600);
     }
-    const endpoint = new McpEndpoint(server, socketPath, lockFilePath(options.dir, id), nonce, facts);
+    const endpoint = new McpEndpoint(server, id, socketPath, lockFilePath(options.dir, id), nonce, facts);
     server.on('connection', (socket: net.Socket) => endpoint.accept(socket, options));
     endpoint.announce();
     return endpoint;
@@ -62,12 +64,12 @@ export class McpEndpoint {
     this.sockets.add(socket);
     socket.on('close', () => this.sockets.delete(socket));
     socket.on('error', () => undefined);
-    void acceptHandshake(socket, this.nonce).then((rest) => {
-      if (rest === undefined) {
+    void acceptHandshake(socket, this.nonce).then((accepted) => {
+      if (accepted === undefined) {
         options.onRefused?.();
         return;
       }
-      options.onSession(new SocketTransport(socket, rest));
+      options.onSession(new SocketTransport(socket, accepted.rest), accepted.origin);
     });
   }
 

@@ -1,12 +1,18 @@
-// The one line a client sends before anything of MCP: the window's nonce. The endpoint compares it
-// in constant time and hands the socket to an MCP server only when it matches; otherwise it answers
-// one refusal line and closes, so no part of the protocol is reachable without the nonce.
+// The one line a client sends before anything of MCP: the window's nonce, optionally followed by a
+// space and the connection's origin (`vscode-definition`: a relay VS Code started from this
+// window's MCP server definition). The endpoint compares the nonce in constant time and hands the
+// socket to an MCP server only when it matches; otherwise it answers one refusal line and closes,
+// so no part of the protocol is reachable without the nonce.
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import * as net from 'node:net';
 
 /** What the endpoint answers a correct nonce with, and the start of its refusal. */
 export const HANDSHAKE_OK = 'ok';
 export const HANDSHAKE_REFUSED = 'refused';
+/** The origin a relay started from the window's own MCP server definition names (relay.ts). */
+export const DEFINITION_ORIGIN = 'vscode-definition';
+/** Where a connection says it comes from: a terminal agent's relay (no word), or VS Code's definition. */
+export type ConnectionOrigin = 'agent' | typeof DEFINITION_ORIGIN;
 /** Longest handshake line accepted (a nonce is 64 hex characters). */
 const MAX_LINE_BYTES = 128;
 
@@ -58,16 +64,27 @@ export function readLine(socket: net.Socket, timeoutMs: number): Promise<{ line:
   });
 }
 
+/** The handshake line's parts: the nonce, and the origin when the line names a known one (anything else: 'agent'). */
+export function parseHandshakeLine(line: string): { nonce: string; origin: ConnectionOrigin } {
+  const space = line.indexOf(' ');
+  if (space === -1) {
+    return { nonce: line, origin: 'agent' };
+  }
+  return { nonce: line.slice(0, space), origin: line.slice(space + 1) === DEFINITION_ORIGIN ? DEFINITION_ORIGIN : 'agent' };
+}
+
 /**
  * The endpoint's side: reads the nonce line; on a match answers `ok` and returns the bytes that
- * followed it, otherwise answers `refused` and destroys the socket (and returns undefined).
+ * followed it and the origin the line named, otherwise answers `refused` and destroys the socket
+ * (and returns undefined).
  */
-export async function acceptHandshake(socket: net.Socket, nonce: string, timeoutMs = 5000): Promise<Buffer | undefined> {
+export async function acceptHandshake(socket: net.Socket, nonce: string, timeoutMs = 5000): Promise<{ rest: Buffer; origin: ConnectionOrigin } | undefined> {
   try {
     const { line, rest } = await readLine(socket, timeoutMs);
-    if (secretsMatch(nonce, line)) {
+    const given = parseHandshakeLine(line);
+    if (secretsMatch(nonce, given.nonce)) {
       socket.write(`${HANDSHAKE_OK}\n`);
-      return rest;
+      return { rest, origin: given.origin };
     }
     socket.end(`${HANDSHAKE_REFUSED}: wrong nonce\n`);
   } catch (error) {
@@ -77,14 +94,14 @@ export async function acceptHandshake(socket: net.Socket, nonce: string, timeout
   return undefined;
 }
 
-/** The client's side: connects, sends the nonce and waits for `ok`. Rejects with the endpoint's refusal. */
-export async function connectWithNonce(endpoint: string, nonce: string, timeoutMs = 5000): Promise<{ socket: net.Socket; rest: Buffer }> {
+/** The client's side: connects, sends the nonce (and the origin, if not a plain agent's) and waits for `ok`. Rejects with the endpoint's refusal. */
+export async function connectWithNonce(endpoint: string, nonce: string, timeoutMs = 5000, origin: ConnectionOrigin = 'agent'): Promise<{ socket: net.Socket; rest: Buffer }> {
   const socket = net.createConnection(endpoint);
   await new Promise<void>((resolve, reject) => {
     socket.once('connect', resolve);
     socket.once('error', reject);
   });
-  socket.write(`${nonce}\n`);
+  socket.write(origin === 'agent' ? `${nonce}\n` : `${nonce} ${origin}\n`);
   try {
     const { line, rest } = await readLine(socket, timeoutMs);
     if (line !== HANDSHAKE_OK) {

@@ -162,6 +162,11 @@ function realFolder(folder: string): string {
   }
 }
 
+/** The window whose endpoint has the id `id` (its lock file is `<id>.lock.json`), if it is live. */
+export function chooseWindowById(locks: readonly FoundLock[], id: string): FoundLock | undefined {
+  return locks.find((found) => path.basename(found.file) === `${id}${LOCK_SUFFIX}`);
+}
+
 /** The window whose workspace folder holds `folder` most closely (the deepest folder wins), if any. */
 export function chooseWindow(locks: readonly FoundLock[], folder: string): FoundLock | undefined {
   const wanted = realFolder(folder);

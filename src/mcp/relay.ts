@@ -1,5 +1,6 @@
 // dist/mcp.js, the stdio MCP server an agent in a terminal starts. It finds the VS Code window
-// whose workspace holds its working folder (or --workspace) through the lock files, checks the
+// whose workspace holds its working folder (or --workspace; or the window --window names, as the
+// window's own MCP server definition does) through the lock files, checks the
 // private folder and the socket, authenticates with the window's nonce and then passes MCP
 // messages both ways between the agent (the SDK's StdioServerTransport) and the window (the SDK's
 // framing over the socket); the window's MCP server answers. When no window can be used it still
@@ -9,8 +10,8 @@ import * as path from 'node:path';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { CallToolRequestSchema, ListToolsRequestSchema, type Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
-import { connectWithNonce } from './handshake';
-import { chooseWindow, readLiveLocks } from './lockFiles';
+import { connectWithNonce, DEFINITION_ORIGIN, type ConnectionOrigin } from './handshake';
+import { chooseWindow, chooseWindowById, readLiveLocks } from './lockFiles';
 import { runtimeFolders, verifyEndpointSocket } from './privateFolder';
 import { MCP_SERVER_NAME, MCP_SERVER_TITLE } from './serverInfo';
 import { SocketTransport } from './socketTransport';
@@ -20,21 +21,35 @@ const EXTENSION_PACKAGE = 'workspace-agent-tools';
 
 /** The folder to serve: --workspace <folder>, else the working folder. */
 export function wantedFolder(argv: readonly string[], cwd: string): string {
-  const index = argv.indexOf('--workspace');
-  const given = index !== -1 ? argv[index + 1] : argv.find((arg) => arg.startsWith('--workspace='))?.slice('--workspace='.length);
-  return path.resolve(cwd, given ?? '.');
+  return path.resolve(cwd, option(argv, '--workspace') ?? '.');
+}
+
+/** The value of `--name <value>` or `--name=<value>`, if given. */
+function option(argv: readonly string[], name: string): string | undefined {
+  const index = argv.indexOf(name);
+  return index !== -1 ? argv[index + 1] : argv.find((arg) => arg.startsWith(`${name}=`))?.slice(name.length + 1);
+}
+
+/**
+ * What the window's own MCP server definition adds (serverDefinition.ts): `--window <id>` names the
+ * window's endpoint, and `--vscode-definition` tells that window the connection comes from its
+ * definition, so it can leave out what VS Code's own client already has as Language Model Tools.
+ */
+export function definitionOptions(argv: readonly string[]): { window?: string; origin: ConnectionOrigin } {
+  const window = option(argv, '--window');
+  return { ...(window === undefined ? {} : { window }), origin: argv.includes(`--${DEFINITION_ORIGIN}`) ? DEFINITION_ORIGIN : 'agent' };
 }
 
 /** A window to relay to, or why there is none. */
 export type RelayTarget = { readonly kind: 'window'; readonly transport: SocketTransport; readonly app: string } | { readonly kind: 'none'; readonly reason: string };
 
 /**
- * Finds and authenticates with the window for `folder`; never throws. Looks in every folder a
- * window may have announced itself in (runtimeFolders); a folder that is not private is skipped,
- * and named when no window was found.
+ * Finds and authenticates with the window for `folder` (or, with `window`, the window whose
+ * endpoint has that id); never throws. Looks in every folder a window may have announced itself in
+ * (runtimeFolders); a folder that is not private is skipped, and named when no window was found.
  */
-export async function connectToWindow(folder: string, dirs: readonly string[] = runtimeFolders()): Promise<RelayTarget> {
-  const noWindow = `No VS Code window with Workspace Agent Tools has ${folder} open`;
+export async function connectToWindow(folder: string, dirs: readonly string[] = runtimeFolders(), options: { window?: string; origin?: ConnectionOrigin } = {}): Promise<RelayTarget> {
+  const noWindow = options.window === undefined ? `No VS Code window with Workspace Agent Tools has ${folder} open` : `The VS Code window that started this MCP server (endpoint ${options.window}) is not serving it any more`;
   const present = dirs.filter((dir) => fs.existsSync(dir));
   if (present.length === 0) {
     return { kind: 'none', reason: `${noWindow} (no window has announced itself in ${dirs.join(' or ')}; is VS Code running?). Open the folder in VS Code, then restart this MCP server.` };
@@ -48,15 +63,17 @@ export async function connectToWindow(folder: string, dirs: readonly string[] = 
       return [];
     }
   });
-  const found = chooseWindow(locks, folder);
+  const found = options.window === undefined ? chooseWindow(locks, folder) : chooseWindowById(locks, options.window);
   if (!found) {
-    return problems.length
-      ? { kind: 'none', reason: `Cannot reach the VS Code window for ${folder}: ${problems.join(' ')}` }
-      : { kind: 'none', reason: `${noWindow}. Open it in VS Code (with workspaceAgentTools.mcp.enabled on), or pass --workspace <folder> for a folder that is open, then restart this MCP server.` };
+    const advice =
+      options.window === undefined
+        ? 'Open it in VS Code (with workspaceAgentTools.mcp.enabled on), or pass --workspace <folder> for a folder that is open, then restart this MCP server.'
+        : 'VS Code restarts this server from the window\'s new definition; in the MCP server list, restart it if it stays stopped.';
+    return problems.length ? { kind: 'none', reason: `Cannot reach the VS Code window for ${folder}: ${problems.join(' ')}` } : { kind: 'none', reason: `${noWindow}. ${advice}` };
   }
   try {
     verifyEndpointSocket(path.dirname(found.file), found.lock.endpoint);
-    const { socket, rest } = await connectWithNonce(found.lock.endpoint, found.lock.nonce);
+    const { socket, rest } = await connectWithNonce(found.lock.endpoint, found.lock.nonce, undefined, options.origin);
     return { kind: 'window', transport: new SocketTransport(socket, rest), app: found.lock.app };
   } catch (error) {
     return { kind: 'none', reason: `Cannot reach the VS Code window for ${folder}: ${(error as Error).message}` };
@@ -98,7 +115,7 @@ export function unavailableServer(reason: string, version: string): Server {
 /** Runs the relay on this process's stdio until the agent or the window goes away. */
 export async function runRelay(argv: readonly string[], version: string): Promise<void> {
   const folder = wantedFolder(argv, process.cwd());
-  const target = await connectToWindow(folder);
+  const target = await connectToWindow(folder, runtimeFolders(), definitionOptions(argv));
   const stdio = new StdioServerTransport();
   process.stdin.on('end', () => process.exit(0));
   if (target.kind === 'none') {

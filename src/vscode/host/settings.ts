@@ -1,6 +1,6 @@
 import * as os from 'node:os';
 import * as vscode from 'vscode';
-import { DEFAULT_MCP_SETTINGS, DEFAULT_SETTINGS, MCP_ANSWER_WITHIN_BOUNDS, MCP_HTTP_PORT_BOUNDS, MCP_SETTING_KEYS, RISK_LEVELS, SANDBOX_MODES, SETTING_BOUNDS, SETTING_KEYS, SETTINGS_SECTION, type McpSettings, type ToolSettings } from '../../core/settings';
+import { DEFAULT_MCP_SETTINGS, DEFAULT_SETTINGS, MCP_ANSWER_WITHIN_BOUNDS, MCP_HTTP_PORT_BOUNDS, MCP_SETTING_KEYS, RISK_LEVELS, VSCODE_CLIENT_TOOLS, SANDBOX_MODES, SETTING_BOUNDS, SETTING_KEYS, SETTINGS_SECTION, type McpSettings, type ToolSettings } from '../../core/settings';
 import type { WorkspaceInfo } from '../../core/ports/workspace';
 import { toLocation } from './uris';
 
@@ -36,7 +36,14 @@ export function readToolSettings(): ToolSettings {
 export function readMcpSettings(): McpSettings {
   const config = vscode.workspace.getConfiguration(SETTINGS_SECTION);
   const read = <K extends keyof McpSettings>(field: K): McpSettings[K] => config.get<McpSettings[K]>(MCP_SETTING_KEYS[field], DEFAULT_MCP_SETTINGS[field]);
-  return { enabled: read('enabled') !== false, http: read('http') === true, httpPort: within(read('httpPort'), MCP_HTTP_PORT_BOUNDS), answerWithinSeconds: within(read('answerWithinSeconds'), MCP_ANSWER_WITHIN_BOUNDS) };
+  const vscodeClientTools = read('vscodeClientTools');
+  return {
+    enabled: read('enabled') !== false,
+    http: read('http') === true,
+    httpPort: within(read('httpPort'), MCP_HTTP_PORT_BOUNDS),
+    answerWithinSeconds: within(read('answerWithinSeconds'), MCP_ANSWER_WITHIN_BOUNDS),
+    vscodeClientTools: VSCODE_CLIENT_TOOLS.includes(vscodeClientTools) ? vscodeClientTools : DEFAULT_MCP_SETTINGS.vscodeClientTools,
+  };
 }
 
 /** A numeric setting held to the bounds its schema declares (settings.json is not checked against them). */

@@ -1,15 +1,18 @@
 // The window's MCP front: the endpoint on the private socket (and the loopback HTTP mode when the
 // user turned it on), started and stopped with workspaceAgentTools.mcp.*, its lock file kept in
 // step with the window's trust and workspace folders, and removed when the extension deactivates.
+// onDidChange tells the server definition VS Code knows (serverDefinitionProvider.ts) to look again.
 import * as vscode from 'vscode';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { Tool } from '../../core/tools/toolSpec';
 import { McpEndpoint, type WindowFacts } from '../../mcp/endpoint';
+import type { ConnectionOrigin } from '../../mcp/handshake';
 import { LoopbackHttpEndpoint } from '../../mcp/httpEndpoint';
 import { runtimeFolder } from '../../mcp/privateFolder';
 import { SETTINGS_SECTION } from '../../core/settings';
 import { readMcpSettings } from '../host/settings';
 import type { ToolServices } from '../tools/registration';
+import { toolsForCaller, type ServerDefinition } from './serverDefinition';
 import { createToolServer, describeClient } from './toolServer';
 import { errorMessage } from '../../core/errors';
 
@@ -18,10 +21,22 @@ export interface McpLog {
   appendLine(line: string): void;
 }
 
+/** One connection's server as the status shows it: who, from where, and how many tools it was last listed. */
+export interface McpSessionStatus {
+  readonly client: string;
+  readonly origin: ConnectionOrigin | 'http';
+  readonly listed?: number;
+}
+
 export class McpFront implements vscode.Disposable {
   private endpoint?: McpEndpoint;
   private http?: LoopbackHttpEndpoint;
-  private readonly servers = new Set<Server>();
+  private readonly servers = new Map<Server, { origin: McpSessionStatus['origin']; listed?: number }>();
+  private readonly changed = new vscode.EventEmitter<void>();
+  /** Fires when what the server definition is made of may have changed: the endpoint, trust, the MCP settings. */
+  readonly onDidChange = this.changed.event;
+  /** Whether VS Code knows the server through the definition provider, or why not, and the definition last offered (serverDefinitionProvider.ts). */
+  definition: { state: string; offered?: ServerDefinition } = { state: 'not registered' };
   /** Why a part could not start, by part, until it starts. */
   private readonly failures = new Map<string, string>();
   private readonly listeners: vscode.Disposable[];
@@ -33,14 +48,20 @@ export class McpFront implements vscode.Disposable {
     private readonly services: ToolServices,
     private readonly version: string,
     private readonly log: McpLog,
+    /** The tools this window registers as Language Model Tools: VS Code's own MCP client is not listed them again. */
+    private readonly languageModelTools: ReadonlySet<string>,
   ) {
     this.listeners = [
+      this.changed,
       vscode.workspace.onDidChangeConfiguration((event) => {
         if (event.affectsConfiguration(`${SETTINGS_SECTION}.mcp`)) {
           void this.restart();
         }
       }),
-      vscode.workspace.onDidGrantWorkspaceTrust(() => this.announce()),
+      vscode.workspace.onDidGrantWorkspaceTrust(() => {
+        this.announce();
+        this.changed.fire();
+      }),
       vscode.workspace.onDidChangeWorkspaceFolders(() => this.announce()),
     ];
   }
@@ -58,8 +79,18 @@ export class McpFront implements vscode.Disposable {
       }
       await this.attempt('its MCP endpoint', () => this.startSocketEndpoint());
       await this.attempt('the MCP HTTP mode', () => this.applyHttp(settings.http ? settings.httpPort : undefined));
-    });
+    }).finally(() => this.changed.fire());
     return this.queue;
+  }
+
+  /** Resolves when the start or stop in progress is done. */
+  ready(): Promise<void> {
+    return this.queue;
+  }
+
+  /** The socket endpoint's id while it serves (the relay's --window). */
+  get windowId(): string | undefined {
+    return this.endpoint?.id;
   }
 
   /** Runs one start step; a failure is logged and shown, not thrown. */
@@ -82,7 +113,7 @@ export class McpFront implements vscode.Disposable {
     this.endpoint = await McpEndpoint.start(
       {
         dir: runtimeFolder(),
-        onSession: (transport) => void this.newServer().connect(transport),
+        onSession: (transport, origin) => void this.newServer(origin).connect(transport),
         onRefused: () => this.log.appendLine("MCP: refused a connection that did not send this window's nonce."),
       },
       this.facts(),
@@ -100,7 +131,7 @@ export class McpFront implements vscode.Disposable {
     if (port !== undefined && !this.http) {
       this.http = await LoopbackHttpEndpoint.start({
         port,
-        createServer: () => this.newServer(),
+        createServer: () => this.newServer('http'),
         onRefused: (reason) => this.log.appendLine(`MCP (HTTP): refused a request: ${reason}.`),
       });
       this.log.appendLine(`MCP: serving over HTTP at ${this.http.url} (bearer token required).`);
@@ -121,25 +152,42 @@ export class McpFront implements vscode.Disposable {
     }
   }
 
-  private newServer(): Server {
-    const server = createToolServer(this.tools, this.services, this.version);
-    server.oninitialized = () => this.log.appendLine(`MCP: ${describeClient(server.getClientVersion()).label} connected.`);
+  private newServer(origin: McpSessionStatus['origin']): Server {
+    const session: { origin: McpSessionStatus['origin']; listed?: number } = { origin };
+    const server: Server = createToolServer(this.tools, this.services, this.version, (served) => {
+      const listed = toolsForCaller(
+        served,
+        { origin: origin === 'http' ? 'agent' : origin, clientName: server.getClientVersion()?.name },
+        { appName: vscode.env.appName, languageModelTools: this.languageModelTools, vscodeClientTools: readMcpSettings().vscodeClientTools },
+      );
+      session.listed = listed.length;
+      return listed;
+    });
+    server.oninitialized = () => this.log.appendLine(`MCP: ${describeClient(server.getClientVersion()).label} connected${origin === 'vscode-definition' ? " (started by VS Code from this window's server definition)" : ''}.`);
     const closed = server.onclose;
     server.onclose = () => {
       closed?.();
       this.servers.delete(server);
     };
-    this.servers.add(server);
+    this.servers.set(server, session);
     return server;
   }
 
-  /** The socket, the lock file, the HTTP endpoint and start failures, for the configuration commands and tests. */
-  get status(): { readonly socket?: string; readonly lockFile?: string; readonly http?: { readonly url: string; readonly token: string }; readonly failures: Readonly<Record<string, string>> } {
-    return { socket: this.endpoint?.socketPath, lockFile: this.endpoint?.lockFile, http: this.http && { url: this.http.url, token: this.http.token }, failures: Object.fromEntries(this.failures) };
+  /** The socket, the lock file, the HTTP endpoint, start failures, the server definition and the connected clients, for the configuration commands and tests. */
+  get status(): {
+    readonly socket?: string;
+    readonly lockFile?: string;
+    readonly http?: { readonly url: string; readonly token: string };
+    readonly failures: Readonly<Record<string, string>>;
+    readonly definition: { readonly state: string; readonly offered?: ServerDefinition };
+    readonly sessions: readonly McpSessionStatus[];
+  } {
+    const sessions = [...this.servers].map(([server, session]) => ({ client: describeClient(server.getClientVersion()).client, ...session }));
+    return { socket: this.endpoint?.socketPath, lockFile: this.endpoint?.lockFile, http: this.http && { url: this.http.url, token: this.http.token }, failures: Object.fromEntries(this.failures), definition: this.definition, sessions };
   }
 
   private stop(): void {
-    for (const server of this.servers) {
+    for (const server of this.servers.keys()) {
       void server.close();
     }
     this.servers.clear();

@@ -84,14 +84,19 @@ function errorResult(text: string): CallToolResult {
   return { content: [{ type: 'text', text }], isError: true };
 }
 
-/** A new MCP server for one connection (the SDK's Server serves one transport). Whoever adds an onclose keeps this one's. */
-export function createToolServer(tools: readonly Tool[], services: ToolServices, version: string): Server {
+/**
+ * A new MCP server for one connection (the SDK's Server serves one transport). `listed` picks what
+ * tools/list shows this connection's client from what the window serves (mcpFront: VS Code's own
+ * client is not listed the tools it has as Language Model Tools); calls are not narrowed by it.
+ * Whoever adds an onclose keeps this one's.
+ */
+export function createToolServer(tools: readonly Tool[], services: ToolServices, version: string, listed: (served: readonly Tool[]) => readonly Tool[] = (served) => served): Server {
   const server = new Server({ name: MCP_SERVER_NAME, title: MCP_SERVER_TITLE, version }, { capabilities: { tools: {} } });
   // The calls of this connection that have not ended, held ones included: when the agent goes away
   // they are cancelled (a review it can no longer hear the answer of is withdrawn).
   const unfinished = new Set<vscode.CancellationTokenSource>();
   server.onclose = () => unfinished.forEach((each) => each.cancel());
-  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: servedTools(tools, vscode.workspace.isTrusted).map(describeForMcp) }));
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listed(servedTools(tools, vscode.workspace.isTrusted)).map(describeForMcp) }));
   server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
     const { name, arguments: input } = request.params;
     const tool = tools.find((candidate) => candidate.name === name);

@@ -16,6 +16,7 @@ import { McpEndpoint } from '../../../src/mcp/endpoint';
 import { LoopbackHttpEndpoint } from '../../../src/mcp/httpEndpoint';
 import { lockFilePath, readLiveLocks, writeLockFile, type WindowLock } from '../../../src/mcp/lockFiles';
 import { ensurePrivateFolder, RUNTIME_DIR_VARIABLE, runtimeFolders, UnsafePathError, verifyEndpointSocket } from '../../../src/mcp/privateFolder';
+import { parseHandshakeLine } from '../../../src/mcp/handshake';
 import { connectToWindow } from '../../../src/mcp/relay';
 
 const RELAY = path.resolve(__dirname, '../../../src/mcp/main.js');
@@ -64,6 +65,8 @@ describe('mcp endpoint and relay', function () {
   let workspace: string;
   let endpoint: McpEndpoint;
   let calls: string[];
+  /** The origin each accepted connection's handshake named, in order. */
+  let origins: string[];
 
   beforeEach(async () => {
     base = fs.mkdtempSync(path.join(os.tmpdir(), 'wat-mcp-'));
@@ -71,7 +74,17 @@ describe('mcp endpoint and relay', function () {
     workspace = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'wat-mcp-ws-')));
     fs.mkdirSync(path.join(workspace, 'sub'));
     calls = [];
-    endpoint = await McpEndpoint.start({ dir, onSession: (transport) => void echoServer(calls).connect(transport) }, { folders: [workspace], trusted: true, app: 'Test Code' });
+    origins = [];
+    endpoint = await McpEndpoint.start(
+      {
+        dir,
+        onSession: (transport, origin) => {
+          origins.push(origin);
+          void echoServer(calls).connect(transport);
+        },
+      },
+      { folders: [workspace], trusted: true, app: 'Test Code' },
+    );
   });
 
   afterEach(() => {
@@ -98,6 +111,48 @@ describe('mcp endpoint and relay', function () {
     } finally {
       await client.close();
     }
+  });
+
+  it('relays to the window --window names, wherever it is started, and tells that window the connection comes from its server definition', async () => {
+    // A second window that has the deeper folder open: by folder it would be chosen.
+    const deeper = path.join(workspace, 'sub');
+    const other = await McpEndpoint.start({ dir, onSession: (transport) => (origins.push('the other window'), void echoServer(calls).connect(transport)) }, { folders: [deeper], trusted: true, app: 'Other' });
+    try {
+      assert.equal(path.basename(endpoint.lockFile), `${endpoint.id}.lock.json`);
+      const client = await relayClient(dir, deeper, ['--window', endpoint.id, '--vscode-definition']);
+      try {
+        assert.match(textOf(await client.callTool({ name: 'echo', arguments: {} })), /^echo \{\} from unit-test-agent$/);
+      } finally {
+        await client.close();
+      }
+      // A terminal agent's relay names no origin.
+      const agent = await relayClient(dir, workspace);
+      await agent.close();
+      assert.deepEqual(origins, ['vscode-definition', 'agent']);
+    } finally {
+      other.close();
+    }
+  });
+
+  it('fails each call saying the window is gone when the window --window names is not serving', async () => {
+    const client = await relayClient(dir, workspace, ['--window', '12345-000000000000', '--vscode-definition']);
+    try {
+      assert.ok((await client.listTools()).tools.length > 0);
+      assert.match(textOf(await client.callTool({ name: 'workspace_read_file', arguments: { file_path: 'a' } })), /The VS Code window that started this MCP server \(endpoint 12345-000000000000\) is not serving it any more/);
+      assert.deepEqual(origins, []);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('takes only the known origin word after the nonce: any other word is a plain agent, and a wrong nonce is refused either way', async () => {
+    assert.deepEqual(parseHandshakeLine('abc vscode-definition'), { nonce: 'abc', origin: 'vscode-definition' });
+    assert.deepEqual(parseHandshakeLine('abc'), { nonce: 'abc', origin: 'agent' });
+    assert.deepEqual(parseHandshakeLine('abc admin'), { nonce: 'abc', origin: 'agent' });
+    const answer = await rawExchange(endpoint.socketPath, `${'0'.repeat(64)} vscode-definition\n${INITIALIZE}${CALL}`);
+    assert.match(answer, /^refused/);
+    assert.deepEqual(calls, []);
+    assert.deepEqual(origins, []);
   });
 
   it('finds a window announced in another of the user\'s runtime folders, as when an agent starts the relay without XDG_RUNTIME_DIR (Codex CLI)', async () => {
