@@ -38,7 +38,7 @@ process.once('exit', () => {
 });
 
 /** The ProcessRunner of the extension host's machine. */
-export const nodeProcessRunner: ProcessRunner = { run: (request) => runProcess(request), start: (request) => startProcess(request) };
+export const nodeProcessRunner: ProcessRunner = { start: (request) => startProcess(request) };
 
 /** The log file: bounded, and the pipes pause while the disk catches up so memory stays flat. */
 class LogWriter {
@@ -81,10 +81,6 @@ class LogWriter {
       this.stream.end(footer, () => resolve());
     });
   }
-}
-
-export function runProcess(request: ProcessRequest): Promise<ProcessOutcome> {
-  return startProcess(request).outcome;
 }
 
 /** Starts the command line in its own process group; the handle's outcome resolves when every process of it has ended. */

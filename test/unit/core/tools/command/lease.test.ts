@@ -58,7 +58,7 @@ describe('tools/command/lease: one acquire, one release', () => {
   });
 
   it('releases once when the foreground spawn throws', async () => {
-    const { ctx } = counting({ run: () => Promise.reject(new Error('spawn E2BIG')) });
+    const { ctx } = counting({ start: () => { throw new Error('spawn E2BIG'); } });
     await assert.rejects(invokeTool(runCommandTool, { command: 'echo hi' }, ctx), /could not be run: spawn E2BIG\. Nothing was started/);
     assert.deepEqual([acquired, released], [1, 1]);
   });
