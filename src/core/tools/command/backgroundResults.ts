@@ -147,4 +147,4 @@ export async function waitWithinCall(command: BackgroundCommand, matches: ((line
 /** Why a call returns before its wait ends (ctx.call.returnBy). */
 export const CLIENT_NEEDS_ANSWER = 'the client needs an answer now';
 /** The words a result adds when it returns early because the caller needs an answer. */
-export const ANSWER_DUE = `the call returns now because ${CLIENT_NEEDS_ANSWER}`;
+export const ANSWER_DUE = `the call returns because ${CLIENT_NEEDS_ANSWER}`;

@@ -57,7 +57,9 @@ export async function runInForeground(prepared: PreparedCommand, held: HeldLease
   const timer = setTimeout(() => atTimeout(), timeoutSeconds * 1000);
   void child.outcome.then(() => clearTimeout(timer), () => clearTimeout(timer));
   const token = ctx.call.token;
-  const cancellation = token.onCancellationRequested(() => child.stop('cancelled'));
+  // Only while the call waits: a command that moved to the background outlives the call.
+  let waiting = true;
+  const cancellation = token.onCancellationRequested(() => (waiting ? child.stop('cancelled') : undefined));
   if (token.isCancellationRequested) {
     child.stop('cancelled');
   }
@@ -82,6 +84,7 @@ export async function runInForeground(prepared: PreparedCommand, held: HeldLease
         noRoom = noRoomStatusLine(moment, elapsed, moved);
         child.stop('timeout');
       } else {
+        waiting = false;
         const release = held.handOff();
         followToItsEnd(moved, terminal, release, ctx);
         const extra: string[] = [];
