@@ -11,8 +11,6 @@ export interface ProcessRequest {
   /** The folder on the host's disk to run in. */
   readonly cwd: string;
   readonly env: Readonly<Record<string, string | undefined>>;
-  /** Milliseconds before the group is stopped with reason `timeout`; none: no time limit (background commands). */
-  readonly timeoutMs?: number;
   /** How long processes get after TERM before KILL. */
   readonly killGraceMs: number;
   /** Where the full output is written (stdout and stderr interleaved, escapes stripped). */
@@ -22,6 +20,7 @@ export interface ProcessRequest {
   readonly tailChars: number;
   /** The log stops growing past this many characters (a note says so). */
   readonly maxLogChars: number;
+  /** Stops the group with reason `cancelled`. A time limit is the caller's: it calls the handle's `stop('timeout')`. */
   readonly token: CancellationSignal;
   /** Live output for the terminal, raw. */
   onOutput?(chunk: string, stream: 'stdout' | 'stderr'): void;

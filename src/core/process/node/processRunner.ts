@@ -1,6 +1,7 @@
 // Runs one command line in its own process group and makes sure every process of that group has
-// ended before the result is returned: on timeout, cancellation or an interrupt, and also when the
-// shell exits and leaves background processes behind. TERM first, KILL after a grace period.
+// ended before the outcome resolves: on a stop (the caller's timeout, a stop request), cancellation
+// or an interrupt, and also when the shell exits and leaves background processes behind. TERM
+// first, KILL after a grace period.
 //
 // Limit: a process that leaves the group (setsid, or a daemon that double-forks into a new
 // session) is out of reach of a group signal; it is not tracked and may outlive the command.
@@ -141,7 +142,6 @@ export function startProcess(request: ProcessRequest): StartedProcess {
     stopped = reason;
     stopping = terminateGroup(pgid, request.killGraceMs);
   };
-  const timer = request.timeoutMs === undefined ? undefined : setTimeout(() => stop('timeout'), request.timeoutMs);
   const cancellation = request.token.onCancellationRequested(() => stop('cancelled'));
   const interrupt = request.onInterrupt?.(() => stop('interrupted'));
   if (request.token.isCancellationRequested) {
@@ -150,7 +150,6 @@ export function startProcess(request: ProcessRequest): StartedProcess {
 
   const finish = async (): Promise<ProcessOutcome> => {
     const exit = await exited;
-    clearTimeout(timer);
     cancellation.dispose();
     interrupt?.dispose();
 
