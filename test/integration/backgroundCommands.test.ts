@@ -119,6 +119,26 @@ describe('background commands (extension host)', function () {
     });
   }
 
+  it('moves a foreground command still running at its timeout to the background, in the same terminal, and reads on', async () => {
+    const seconds = uniqueSleep();
+    const { text } = await invoke(RUN, { command: `echo before-the-move; sleep ${seconds}`, timeout: 2 });
+    assert.match(text, /^Still running after 2 s: moved to the background at the timeout instead of being stopped/);
+    const id = backgroundId(text);
+    assert.match(text, /^Status: running$/m);
+    assert.equal(stdoutOf(text), 'before-the-move');
+    assert.equal(processesWithCommandLine(`sleep ${seconds}`).length, 1, 'the command was not stopped');
+    assert.ok((await listed()).running.some((command) => command.id === id), 'the Activity view lists it');
+    const transcript = async (): Promise<string> => (await vscode.commands.executeCommand<{ name: string; text: string }>(CommandId.lastCommandTerminal))?.text ?? '';
+    await until(async () => new RegExp(`before-the-move\\r\\n[\\s\\S]*moved to the background as ${id} at its timeout`).test(await transcript()), 'the terminal to say the command moved to the background');
+    const output = await invoke(OUTPUT, { id });
+    assert.match(output.text, /^Status: running$/m);
+    assert.match(output.text, /--- stdout ---\n\(no new output\)/);
+    const stopped = await invoke(STOP, { id });
+    assert.match(stopped.text, /^Status: killed \(stopped on request\)$/m);
+    await until(() => processesWithCommandLine(`sleep ${seconds}`).length === 0, 'the moved command to end', 5000);
+    await until(async () => new RegExp(`killed \\(stopped on request\\) \\([\\d.]+ s, background command ${id}\\)`).test(await transcript()), 'the same terminal to show its end');
+  });
+
   it('refuses the sixth background command with the ids of the five running, and shows them in the status bar', async () => {
     const ids: string[] = [];
     const seconds = uniqueSleep();

@@ -50,13 +50,13 @@ describe('workspace_run_command (extension host)', function () {
     assert.match(read.text, /^\s*150002\t150000$/m);
   });
 
-  it('on timeout kills a child that ignores TERM and a background grandchild, and returns the output so far', async () => {
+  it('with on_timeout "kill", on timeout kills a child that ignores TERM and a background grandchild, and returns the output so far', async () => {
     // The command runs in the sandbox's own pid namespace, so its processes are found on the host by
     // their command lines: sleeps of a length no other process uses.
     const seconds = 600 + Math.floor(Math.random() * 300);
     const command = `sh -c 'trap "" TERM; echo ignoring; sleep ${seconds}' & (sleep ${seconds + 1} & wait) & wait`;
     const answered = answerNextApproval(true);
-    const pending = invoke(TOOL, { command, cwd: 'run-command-scratch', timeout: 2 });
+    const pending = invoke(TOOL, { command, cwd: 'run-command-scratch', timeout: 2, on_timeout: 'kill' });
     await until(() => processesWithCommandLine(`sleep ${seconds}`).length + processesWithCommandLine(`sleep ${seconds + 1}`).length === 2, 'both sleeps to start');
     const { text } = await pending;
     await answered;

@@ -11,8 +11,6 @@ export interface ProcessRequest {
   /** The folder on the host's disk to run in. */
   readonly cwd: string;
   readonly env: Readonly<Record<string, string | undefined>>;
-  /** Milliseconds before the group is stopped with reason `timeout`; none: no time limit (background commands). */
-  readonly timeoutMs?: number;
   /** How long processes get after TERM before KILL. */
   readonly killGraceMs: number;
   /** Where the full output is written (stdout and stderr interleaved, escapes stripped). */
@@ -22,6 +20,7 @@ export interface ProcessRequest {
   readonly tailChars: number;
   /** The log stops growing past this many characters (a note says so). */
   readonly maxLogChars: number;
+  /** Stops the group with reason `cancelled`. A time limit is the caller's: it calls the handle's `stop('timeout')`. */
   readonly token: CancellationSignal;
   /** Live output for the terminal, raw. */
   onOutput?(chunk: string, stream: 'stdout' | 'stderr'): void;
@@ -73,9 +72,11 @@ export interface StartedProcess {
 
 /** Runs a command line and makes sure every process it started has ended before its outcome resolves. */
 export interface ProcessRunner {
-  /** Resolves when the command and everything it started are gone; rejects only when nothing could be started. */
-  run(request: ProcessRequest): Promise<ProcessOutcome>;
-  /** Starts the command and returns at once: the handle of background commands. */
+  /**
+   * Starts the command and returns at once with its handle: a foreground command waits on the
+   * handle's outcome (and may hand it to the background registry), a background command is
+   * registered with it. Throws when the spawn itself fails synchronously (E2BIG, EMFILE).
+   */
   start(request: ProcessRequest): StartedProcess;
 }
 
@@ -83,6 +84,8 @@ export interface ProcessRunner {
 export interface CommandTerminal {
   /** Shows a chunk of the command's output (raw, as the process wrote it). */
   write(text: string): void;
+  /** Shows a line of ours between the command's output (not the command's), e.g. that it moved to the background. */
+  note(text: string): void;
   /** Shows the closing line (exit code, duration) and marks the terminal finished. */
   finish(summary: string): void;
   /** Fires when the user asks to stop the command (Ctrl+C in its terminal, or closing it). */
@@ -163,6 +166,21 @@ export interface TakenOutput {
   readonly stderr: KeptOutput;
 }
 
+/**
+ * A command's output kept for the model to read (process/outputCursor.ts): what arrived since the
+ * last take, each stream budgeted, and the complete lines wait_for matches.
+ */
+export interface KeptCommandOutput {
+  /** Adds a chunk of one stream; returns the lines it completed (escapes removed). */
+  append(chunk: string, stream: 'stdout' | 'stderr'): string[];
+  /** The process ended: its unfinished last lines count as lines. */
+  end(): string[];
+  /** The output since the last take, and the cursor moved past it. */
+  take(): TakenOutput;
+  /** The complete lines not taken yet (the most recent ones, within the budget). */
+  untakenLines(): readonly string[];
+}
+
 /** One background command of the registry. */
 export interface BackgroundCommand {
   /** Short and unique in this window, e.g. `bg3`. */
@@ -206,12 +224,35 @@ export interface BackgroundStart {
   launch(onOutput: (chunk: string, stream: 'stdout' | 'stderr') => void): StartedProcess;
 }
 
+/**
+ * What the registry needs to take over a foreground command still running at its timeout (or when
+ * the caller needs an answer): the same process, its output so far, the same terminal.
+ */
+export interface BackgroundAdoption {
+  readonly commandLine: string;
+  readonly cwdShown: string;
+  readonly sandboxLine: string;
+  readonly logPath: string;
+  /** The most commands that may run at once (the setting). */
+  readonly maxRunning: number;
+  /** When the foreground command started (ms since the epoch, the Clock's). */
+  readonly startedAt: number;
+  /** The running process. */
+  readonly process: StartedProcess;
+  /** What it printed so far and nobody read yet; the registry appends what follows. */
+  readonly output: KeptCommandOutput;
+  /** From now on every chunk of the command's output must go to `onOutput` (and no longer to the caller's own keeping). */
+  attach(onOutput: (chunk: string, stream: 'stdout' | 'stderr') => void): void;
+}
+
 /** The background commands of one window: started, listed, read, stopped, and all ended at shutdown. */
 export interface BackgroundCommands {
   /** Throws a ToolError naming the running ids when `maxRunning` are already running. */
   checkRoom(maxRunning: number): void;
   /** Starts a command (after checkRoom again) and registers it. */
   start(request: BackgroundStart): BackgroundCommand;
+  /** Registers a running foreground command under a new id (after checkRoom again): it moved to the background. */
+  adopt(request: BackgroundAdoption): BackgroundCommand;
   /** The command of an id, running or ended and not yet forgotten. */
   get(id: string): BackgroundCommand | undefined;
   /** The running commands, oldest first. */

@@ -1,8 +1,10 @@
 // The background commands of one window: each registered under a short id with its output cursor,
 // its status and its process handle; at most `maxRunning` at once; every one ended at shutdown;
 // each running group recorded (pid and start time) so a window that starts after a crash can end it.
+// A command gets here started in the background (`start`) or, still running at the end of its
+// foreground wait, moved here with its output so far (`adopt`).
 import { errorMessage, ToolError } from '../errors';
-import type { BackgroundCommand, BackgroundCommands, BackgroundStart, BackgroundStatus, BackgroundWait, ProcessOutcome, RunningGroupRecords, StartedProcess, TakenOutput } from '../ports/process';
+import type { BackgroundAdoption, BackgroundCommand, BackgroundCommands, BackgroundStart, BackgroundStatus, BackgroundWait, KeptCommandOutput, ProcessOutcome, RunningGroupRecords, StartedProcess, TakenOutput } from '../ports/process';
 import type { CancellationSignal } from '../errors';
 import type { Clock } from '../ports/clock';
 import { oneLine } from '../text/truncate';
@@ -57,23 +59,40 @@ export function describeStatus(status: BackgroundStatus): string {
   return status.state === 'running' ? 'running' : status.state === 'exited' ? `exited ${status.code}` : `killed (${status.how})`;
 }
 
+/** What a registered command is made of, however it got to the background. */
+interface Registration {
+  readonly commandLine: string;
+  readonly cwdShown: string;
+  readonly sandboxLine: string;
+  readonly logPath: string;
+  readonly startedAt: number;
+  readonly cursor: KeptCommandOutput;
+  /** Connects the process's output to `onOutput` and returns its handle (starting it, or the one already running). */
+  connect(onOutput: (chunk: string, stream: 'stdout' | 'stderr') => void): StartedProcess;
+}
+
 class RegisteredCommand implements BackgroundCommand {
   readonly commandLine: string;
   readonly cwdShown: string;
   readonly sandboxLine: string;
   readonly logPath: string;
+  readonly startedAt: number;
   readonly ended: Promise<ProcessOutcome>;
+  private readonly cursor: KeptCommandOutput;
   private final: ProcessOutcome | undefined;
   private handle: StartedProcess | undefined;
   private readonly lineListeners = new Listeners<[string]>();
   private readonly endListeners = new Listeners<[]>();
 
-  constructor(readonly id: string, request: BackgroundStart, readonly startedAt: number, private readonly cursor: OutputCursor, whenEnded: (command: RegisteredCommand, outcome: ProcessOutcome) => void) {
+  constructor(readonly id: string, request: Registration, whenEnded: (command: RegisteredCommand, outcome: ProcessOutcome) => void) {
     this.commandLine = request.commandLine;
     this.cwdShown = request.cwdShown;
     this.sandboxLine = request.sandboxLine;
     this.logPath = request.logPath;
-    const handle = request.launch((chunk, stream) => this.heard(cursor.append(chunk, stream)));
+    this.startedAt = request.startedAt;
+    const cursor = request.cursor;
+    this.cursor = cursor;
+    const handle = request.connect((chunk, stream) => this.heard(cursor.append(chunk, stream)));
     this.handle = handle;
     this.ended = handle.outcome.then(
       (outcome) => this.finish(outcome, whenEnded),
@@ -168,9 +187,29 @@ export class BackgroundCommandRegistry implements BackgroundCommands {
 
   start(request: BackgroundStart): BackgroundCommand {
     this.checkRoom(request.maxRunning);
+    return this.register({
+      ...request,
+      startedAt: this.options.clock.now(),
+      cursor: new OutputCursor(request.headChars, request.tailChars),
+      connect: (onOutput) => request.launch(onOutput),
+    });
+  }
+
+  adopt(request: BackgroundAdoption): BackgroundCommand {
+    this.checkRoom(request.maxRunning);
+    return this.register({
+      ...request,
+      cursor: request.output,
+      connect: (onOutput) => {
+        request.attach(onOutput);
+        return request.process;
+      },
+    });
+  }
+
+  private register(registration: Registration): BackgroundCommand {
     const id = `bg${++this.counter}`;
-    const cursor = new OutputCursor(request.headChars, request.tailChars);
-    const command = new RegisteredCommand(id, request, this.options.clock.now(), cursor, (ended) => this.ended(ended));
+    const command = new RegisteredCommand(id, registration, (ended) => this.ended(ended));
     this.commands.set(id, command);
     if (command.pgid !== undefined && command.startTime !== undefined && command.status().state === 'running') {
       this.options.records?.add(id, command.pgid, command.startTime);

@@ -2,7 +2,7 @@
 // stream cut head-and-tail to its budget (so a chatty server cannot grow memory), and the complete
 // lines of that stretch kept apart for wait_for, which matches whole lines (ended by LF, CRLF or a
 // lone CR) with escapes removed.
-import type { TakenOutput } from '../ports/process';
+import type { KeptCommandOutput, TakenOutput } from '../ports/process';
 import { BoundedOutput, stripAnsi } from './boundedOutput';
 
 /** A line without a newline this long is matched as it is, so output without newlines cannot grow memory. */
@@ -10,7 +10,7 @@ export const MAX_LINE_CHARS = 64 * 1024;
 
 type Stream = 'stdout' | 'stderr';
 
-export class OutputCursor {
+export class OutputCursor implements KeptCommandOutput {
   private kept: Record<Stream, BoundedOutput>;
   private readonly partial: Record<Stream, string> = { stdout: '', stderr: '' };
   /** Complete lines not taken yet, newest last, at most `maxLineChars` characters in all. */

@@ -85,6 +85,11 @@ class WatchedTerminal implements CommandTerminal {
     this.flushTimer ??= setTimeout(() => this.flush(), FLUSH_MS);
   }
 
+  note(text: string): void {
+    this.flush();
+    this.show(`\r\n${DIM}${toTerminalNewlines(text)}${RESET}\r\n`);
+  }
+
   finish(summary: string): void {
     this.flush();
     this.running = false;

@@ -16,9 +16,13 @@ import { invokeTool } from '../../../src/core/tools/invoke';
 export class RecordingTerminal implements CommandTerminal {
   text = '';
   summary = '';
+  notes: string[] = [];
   private listeners: Array<() => void> = [];
   write(chunk: string): void {
     this.text += chunk;
+  }
+  note(text: string): void {
+    this.notes.push(text);
   }
   finish(summary: string): void {
     this.summary = summary;

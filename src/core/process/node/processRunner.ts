@@ -1,6 +1,7 @@
 // Runs one command line in its own process group and makes sure every process of that group has
-// ended before the result is returned: on timeout, cancellation or an interrupt, and also when the
-// shell exits and leaves background processes behind. TERM first, KILL after a grace period.
+// ended before the outcome resolves: on a stop (the caller's timeout, a stop request), cancellation
+// or an interrupt, and also when the shell exits and leaves background processes behind. TERM
+// first, KILL after a grace period.
 //
 // Limit: a process that leaves the group (setsid, or a daemon that double-forks into a new
 // session) is out of reach of a group signal; it is not tracked and may outlive the command.
@@ -38,7 +39,7 @@ process.once('exit', () => {
 });
 
 /** The ProcessRunner of the extension host's machine. */
-export const nodeProcessRunner: ProcessRunner = { run: (request) => runProcess(request), start: (request) => startProcess(request) };
+export const nodeProcessRunner: ProcessRunner = { start: (request) => startProcess(request) };
 
 /** The log file: bounded, and the pipes pause while the disk catches up so memory stays flat. */
 class LogWriter {
@@ -81,10 +82,6 @@ class LogWriter {
       this.stream.end(footer, () => resolve());
     });
   }
-}
-
-export function runProcess(request: ProcessRequest): Promise<ProcessOutcome> {
-  return startProcess(request).outcome;
 }
 
 /** Starts the command line in its own process group; the handle's outcome resolves when every process of it has ended. */
@@ -145,7 +142,6 @@ export function startProcess(request: ProcessRequest): StartedProcess {
     stopped = reason;
     stopping = terminateGroup(pgid, request.killGraceMs);
   };
-  const timer = request.timeoutMs === undefined ? undefined : setTimeout(() => stop('timeout'), request.timeoutMs);
   const cancellation = request.token.onCancellationRequested(() => stop('cancelled'));
   const interrupt = request.onInterrupt?.(() => stop('interrupted'));
   if (request.token.isCancellationRequested) {
@@ -154,7 +150,6 @@ export function startProcess(request: ProcessRequest): StartedProcess {
 
   const finish = async (): Promise<ProcessOutcome> => {
     const exit = await exited;
-    clearTimeout(timer);
     cancellation.dispose();
     interrupt?.dispose();
 

@@ -1,13 +1,14 @@
 // A command started in the background: its own terminal and process group, registered under an id
-// (BackgroundCommands), and the call waits for wait_for, its end or the timeout. It takes over the
-// lease's release and the call's "after" checkpoint: both happen when the command ends (or at once
-// when it cannot start). A call cancelled while it waits stops the command: nothing the caller can
-// no longer see an id for is left running.
+// (BackgroundCommands), and the call waits for wait_for, its end, the timeout or the time the caller
+// needs an answer by. It takes over the lease's release and the call's "after" checkpoint: both
+// happen when the command ends (or at once when it cannot start); `followToItsEnd` does the same
+// for a foreground command that moved to the background. A call cancelled while it waits stops the
+// command: nothing the caller can no longer see an id for is left running.
 import type { ToolContext } from '../../context';
 import { errorMessage, NEVER_CANCELLED, throwIfCancelled, ToolError } from '../../errors';
 import type { BackgroundCommand, CommandTerminal } from '../../ports/process';
 import { describeStatus, statusOf } from '../../process/backgroundCommands';
-import { formatBackground } from './backgroundResults';
+import { ANSWER_DUE, formatBackground, waitWithinCall } from './backgroundResults';
 import { placementFailureHint, sandboxLine, seconds } from './format';
 import type { HeldLease } from './lease';
 import type { PreparedCommand } from './prepare';
@@ -50,17 +51,10 @@ export async function startInBackground(prepared: PreparedCommand, held: HeldLea
     throw error;
   }
   const command = started;
-  const shown = terminal;
-  // The command changes files until it ends: the call's "after" checkpoint is taken then.
-  const checkpointAfter = ctx.call.checkpoint?.deferAfter();
-  void command.ended.then(async (outcome) => {
-    shown.finish(`${describeStatus(statusOf(outcome))} (${seconds(outcome.durationMs)}, background command ${command.id})`);
-    await release();
-    await checkpointAfter?.finish();
-  }).catch(() => undefined);
+  followToItsEnd(command, terminal, release, ctx);
 
   const { waitFor, timeoutSeconds } = prepared;
-  const how = await command.waitFor(waitFor, timeoutSeconds * 1000, ctx.call.token);
+  const how = await waitWithinCall(command, waitFor, timeoutSeconds * 1000, ctx);
   if (how === 'cancelled') {
     await command.stop();
     throwIfCancelled(ctx.call.token);
@@ -74,8 +68,25 @@ export async function startInBackground(prepared: PreparedCommand, held: HeldLea
   const headline = how === 'matched'
     ? `Started in the background; a line matched wait_for (${elapsed}).`
     : final.state === 'running'
-      ? `Started in the background; still running after ${timeoutSeconds} s${waitFor ? ', and no line matched wait_for yet' : ''}.`
+      ? `Started in the background; still running after ${how === 'due' ? elapsed : `${timeoutSeconds} s`}${waitFor ? ', and no line matched wait_for yet' : ''}${how === 'due' ? `; ${ANSWER_DUE}` : ''}.`
       : `The background command ended (${describeStatus(final)}) within ${elapsed}${waitFor ? ' before any line matched wait_for' : ''}.`;
   const hint = outcome ? placementFailureHint(placement, outcome) : undefined;
   return formatBackground(command, headline, command.takeOutput(), hint ? [hint] : []);
+}
+
+/**
+ * A command now in the background, however it got there: when it ends, its terminal says so, the
+ * lease is let go of (`release`, from HeldLease.handOff) and the call's "after" checkpoint, deferred
+ * here because the command changes files until it ends, is taken.
+ */
+export function followToItsEnd(command: BackgroundCommand, terminal: CommandTerminal, release: () => Promise<void>, ctx: ToolContext): void {
+  const checkpointAfter = ctx.call.checkpoint?.deferAfter();
+  void command.ended.then(async (outcome) => {
+    try {
+      terminal.finish(`${describeStatus(statusOf(outcome))} (${seconds(outcome.durationMs)}, background command ${command.id})`);
+    } finally {
+      await release();
+      await checkpointAfter?.finish();
+    }
+  }).catch(() => undefined);
 }

@@ -1,8 +1,9 @@
 // What the three background-command tools share: the wait_for pattern (RE2, linear time, so a
-// hostile pattern cannot freeze the host), the lookup of an id the model gave, and the result text.
+// hostile pattern cannot freeze the host), the lookup of an id the model gave, the result text, and
+// the time the caller needs an answer by (ctx.call.returnBy), which ends every wait early.
 import type { ToolContext } from '../../context';
-import { ToolError } from '../../errors';
-import type { BackgroundCommand, BackgroundCommands, TakenOutput } from '../../ports/process';
+import { ToolError, type CancellationSignal } from '../../errors';
+import type { BackgroundCommand, BackgroundCommands, BackgroundWait, TakenOutput } from '../../ports/process';
 import { commandLabel, describeStatus } from '../../process/backgroundCommands';
 import { compileLineMatcher, InvalidRegexError } from '../../search/regex';
 import { oneLine } from '../../text/truncate';
@@ -60,7 +61,7 @@ export function commandById(registry: BackgroundCommands, id: string): Backgroun
   const listed = running.length === 0
     ? 'No background command is running.'
     : `Running: ${running.map(commandLabel).join(', ')}.`;
-  throw new ToolError(`There is no background command with id ${JSON.stringify(oneLine(id, 40))}. ${listed} Use an id a workspace_run_command call with background: true returned (a line "id: bg<n>").`);
+  throw new ToolError(`There is no background command with id ${JSON.stringify(oneLine(id, 40))}. ${listed} Use an id a workspace_run_command call returned (a line "id: bg<n>").`);
 }
 
 /** The result of any of the three tools: a headline, the id and status, the new output and what to do next. */
@@ -74,3 +75,76 @@ export function formatBackground(command: BackgroundCommand, headline: string, t
     : 'It has ended; its group of processes is gone.');
   return lines.join('\n');
 }
+
+/** setTimeout's longest delay; a later time is read again when this one fires. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/**
+ * Calls `onDue` once when the caller needs an answer (ctx.call.returnBy, on ctx.host.clock): the time
+ * is read again whenever the timer fires, as it can move later. Never fires for a call without that
+ * limit (or once returnBy answers undefined). Dispose to stop watching.
+ */
+export function whenAnswerDue(ctx: ToolContext, onDue: () => void): { dispose(): void } {
+  const returnBy = ctx.call.returnBy;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let watching = returnBy !== undefined;
+  const check = (): void => {
+    timer = undefined;
+    const due = watching ? returnBy?.() : undefined;
+    if (due === undefined) {
+      watching = false;
+      return;
+    }
+    const left = due - ctx.host.clock.now();
+    if (left <= 0) {
+      watching = false;
+      onDue();
+      return;
+    }
+    timer = setTimeout(check, Math.min(left, MAX_TIMER_MS));
+  };
+  check();
+  return {
+    dispose: () => {
+      watching = false;
+      clearTimeout(timer);
+    },
+  };
+}
+
+/**
+ * A background command's wait (wait_for, its end, `timeoutMs`) inside a call: `cancelled` when the
+ * call is, and `due` when the caller needs an answer first (ctx.call.returnBy), with what it has.
+ */
+export async function waitWithinCall(command: BackgroundCommand, matches: ((line: string) => boolean) | undefined, timeoutMs: number, ctx: ToolContext): Promise<BackgroundWait | 'due'> {
+  const token = ctx.call.token;
+  let due = false;
+  const listeners = new Set<() => void>();
+  const stopWaiting: CancellationSignal = {
+    get isCancellationRequested() {
+      return due || token.isCancellationRequested;
+    },
+    onCancellationRequested: (listener) => {
+      listeners.add(listener);
+      return { dispose: () => listeners.delete(listener) };
+    },
+  };
+  const fire = (): void => [...listeners].forEach((listener) => listener());
+  const cancellation = token.onCancellationRequested(fire);
+  const answer = whenAnswerDue(ctx, () => {
+    due = true;
+    fire();
+  });
+  try {
+    const how = await command.waitFor(matches, timeoutMs, stopWaiting);
+    return how === 'cancelled' && !token.isCancellationRequested ? 'due' : how;
+  } finally {
+    cancellation.dispose();
+    answer.dispose();
+  }
+}
+
+/** Why a call returns before its wait ends (ctx.call.returnBy). */
+export const CLIENT_NEEDS_ANSWER = 'the client needs an answer now';
+/** The words a result adds when it returns early because the caller needs an answer. */
+export const ANSWER_DUE = `the call returns because ${CLIENT_NEEDS_ANSWER}`;

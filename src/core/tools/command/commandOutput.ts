@@ -1,6 +1,7 @@
 import { throwIfCancelled } from '../../errors';
 import { describeStatus } from '../../process/backgroundCommands';
-import { backgroundRegistry, commandById, compileWaitFor, formatBackground } from './backgroundResults';
+import { ANSWER_DUE, backgroundRegistry, commandById, compileWaitFor, formatBackground, waitWithinCall } from './backgroundResults';
+import { seconds } from './format';
 import { oneLine } from '../../text/truncate';
 import { defineTool, textResult, type Tool } from '../toolSpec';
 
@@ -23,8 +24,8 @@ export const commandOutputTool: Tool = defineTool<CommandOutputInput>({
   access: 'read',
   userDescription: 'Read the new output and the status of a background command.',
   modelDescription: [
-    'Read what a background command (started with workspace_run_command and background: true) printed since your last call for its id, and its status: running, exited <code>, or killed.',
-    'id: the id that call returned (a line "id: bg<n>").',
+    'Read what a background command (started with workspace_run_command and background: true, or still running at its timeout) printed since your last call for its id, and its status: running, exited <code>, or killed.',
+    'id: the id workspace_run_command returned (a line "id: bg<n>").',
     'wait_for: a regular expression (RE2 syntax) matched against each new output line: waits until a line matches (a matching line you have not read yet counts), the command ends, or timeout passes. timeout: seconds to wait, from 0 to 600; default 0 (answer at once), or 30 with wait_for. Without wait_for, a timeout waits for the command to end.',
     'Each stream keeps the beginning and end of what it printed since the last call; the full log is on disk (read it with workspace_read_file). Stop the command with workspace_stop_command when you no longer need it.',
   ].join('\n'),
@@ -48,7 +49,8 @@ export const commandOutputTool: Tool = defineTool<CommandOutputInput>({
     const timeoutSeconds = input.timeout ?? (waitFor ? DEFAULT_WAIT_FOR_SECONDS : 0);
     let headline = `Output of background command ${command.id} since the last read.`;
     if (timeoutSeconds > 0 || waitFor) {
-      const how = await command.waitFor(waitFor, timeoutSeconds * 1000, ctx.call.token);
+      const waitStarted = ctx.host.clock.now();
+      const how = await waitWithinCall(command, waitFor, timeoutSeconds * 1000, ctx);
       // Cancelling a wait leaves the command running: it was not started by this call.
       throwIfCancelled(ctx.call.token);
       if (how === 'ended') {
@@ -58,7 +60,9 @@ export const commandOutputTool: Tool = defineTool<CommandOutputInput>({
         ? `A line matched wait_for. Output of background command ${command.id} since the last read.`
         : how === 'ended'
           ? `The command has ended (${describeStatus(command.status())}). Its output since the last read.`
-          : `Waited ${timeoutSeconds} s: ${waitFor ? 'no line matched wait_for and ' : ''}the command is still running. Its output since the last read.`;
+          : how === 'due'
+            ? `Waited ${seconds(ctx.host.clock.now() - waitStarted)}: ${waitFor ? 'no line matched wait_for yet and ' : ''}the command is still running; ${ANSWER_DUE}. Its output since the last read.`
+            : `Waited ${timeoutSeconds} s: ${waitFor ? 'no line matched wait_for and ' : ''}the command is still running. Its output since the last read.`;
     } else if (command.status().state !== 'running') {
       await command.ended;
     }

@@ -1,41 +1,148 @@
-// A command run to its end in a terminal the user watches: stopped at the timeout, on cancellation
-// or by Ctrl+C in the terminal.
+// A command run in a terminal the user watches, until it ends or moves to the background. Still
+// running at its timeout (unless on_timeout: "kill", which stops it then) or when the caller needs
+// an answer (ctx.call.returnBy), it is handed to the background registry with its process, its
+// output so far, its terminal and its lease, and the call returns its id. Before that,
+// cancellation stops it; Ctrl+C in the terminal stops it at any time. When the background limit is
+// full it cannot move, and it is stopped as a timed-out command always was, with the reason.
 import type { ToolContext } from '../../context';
-import { errorMessage, ToolError } from '../../errors';
-import type { ProcessOutcome } from '../../ports/process';
-import { sandboxLine, seconds, statusLine } from './format';
+import { errorMessage, NEVER_CANCELLED, ToolError } from '../../errors';
+import type { BackgroundCommand, CommandTerminal, ProcessOutcome, StartedProcess } from '../../ports/process';
+import { OutputCursor } from '../../process/outputCursor';
+import { followToItsEnd } from './background';
+import { CLIENT_NEEDS_ANSWER, formatBackground, whenAnswerDue } from './backgroundResults';
+import { noRoomStatusLine, sandboxLine, seconds, statusLine } from './format';
 import type { HeldLease } from './lease';
 import type { PreparedCommand } from './prepare';
 
-export interface ForegroundRun {
-  readonly outcome: ProcessOutcome;
-  /** The status line the terminal showed and the result starts with. */
-  readonly status: string;
-}
+/** How a foreground run came back: ended by itself or stopped (the status line the terminal showed), or moved to the background (the result text, with its id). */
+export type ForegroundRun =
+  | { readonly kind: 'ended'; readonly outcome: ProcessOutcome; readonly status: string }
+  | { readonly kind: 'moved'; readonly text: string };
+
+/** What ended the foreground wait: the process's end, its timeout, or the time the caller needs an answer by. */
+type Moment = 'ended' | 'timeout' | 'due';
+
+type OutputSink = (chunk: string, stream: 'stdout' | 'stderr') => void;
 
 export async function runInForeground(prepared: PreparedCommand, held: HeldLease, ctx: ToolContext): Promise<ForegroundRun> {
   const { host } = prepared;
+  const sandbox = sandboxLine(prepared.placement, prepared.verdict);
   const terminal = host.openTerminal(prepared.command, prepared.cwd.path);
-  terminal.write(`${sandboxLine(prepared.placement, prepared.verdict)}\n`);
-  let outcome: ProcessOutcome;
+  terminal.write(`${sandbox}\n`);
+  const startedAt = ctx.host.clock.now();
+  // Kept for the model too, as a background command's unread output, in case it moves there.
+  const output = new OutputCursor(held.request.headChars, held.request.tailChars);
+  let keep: OutputSink = (chunk, stream) => void output.append(chunk, stream);
+  let started: StartedProcess;
   try {
-    outcome = await host.processes.run({
+    started = host.processes.start({
       ...held.request,
-      timeoutMs: prepared.timeoutSeconds * 1000,
-      token: ctx.call.token,
-      onOutput: (chunk) => terminal.write(chunk),
+      // This step stops it at the timeout or on cancellation while the call waits; once it moved to
+      // the background, only its end, a stop request or Ctrl+C in its terminal does.
+      token: NEVER_CANCELLED,
+      onOutput: (chunk, stream) => {
+        terminal.write(chunk);
+        keep(chunk, stream);
+      },
       onInterrupt: (listener) => terminal.onInterrupt(listener),
     });
   } catch (error) {
-    // A spawn that throws (E2BIG, EMFILE) started nothing.
-    const detail = errorMessage(error);
-    terminal.finish(`Could not run the command: ${detail}`);
-    throw new ToolError(`The command could not be run: ${detail}. Nothing was started.`);
+    throw couldNotRun(error, terminal);
   }
-  const status = statusLine(outcome, prepared.timeoutSeconds);
+  const child = started;
+  const timeoutSeconds = prepared.timeoutSeconds;
+
+  // The timer's action changes: first it ends the wait; after a move, with on_timeout "kill", it stops the command.
+  let atTimeout = (): void => undefined;
+  const timer = setTimeout(() => atTimeout(), timeoutSeconds * 1000);
+  void child.outcome.then(() => clearTimeout(timer), () => clearTimeout(timer));
+  const token = ctx.call.token;
+  // Only while the call waits: a command that moved to the background outlives the call.
+  let waiting = true;
+  const cancellation = token.onCancellationRequested(() => (waiting ? child.stop('cancelled') : undefined));
+  if (token.isCancellationRequested) {
+    child.stop('cancelled');
+  }
+  let answer: { dispose(): void } | undefined;
+  const moment = await new Promise<Moment>((resolve) => {
+    atTimeout = () => resolve('timeout');
+    answer = whenAnswerDue(ctx, () => resolve('due'));
+    void child.outcome.then(() => resolve('ended'), () => resolve('ended'));
+  });
+  cancellation.dispose();
+  answer?.dispose();
+  atTimeout = () => undefined;
+
+  let noRoom: string | undefined;
+  if (moment !== 'ended' && !token.isCancellationRequested) {
+    if (moment === 'timeout' && prepared.onTimeout === 'kill') {
+      child.stop('timeout');
+    } else {
+      const elapsed = moment === 'timeout' ? `${timeoutSeconds} s` : seconds(ctx.host.clock.now() - startedAt);
+      const moved = moveToBackground();
+      if (typeof moved === 'string') {
+        noRoom = noRoomStatusLine(moment, elapsed, moved);
+        child.stop('timeout');
+      } else {
+        waiting = false;
+        const release = held.handOff();
+        followToItsEnd(moved, terminal, release, ctx);
+        const extra: string[] = [];
+        if (moment === 'due' && prepared.onTimeout === 'kill') {
+          // The limit the model asked for still holds in the background.
+          atTimeout = () => child.stop('timeout');
+          extra.push(`It will be stopped at its timeout, ${timeoutSeconds} s after it started (on_timeout: "kill").`);
+        } else {
+          clearTimeout(timer);
+        }
+        const why = moment === 'timeout' ? 'at its timeout' : `because ${CLIENT_NEEDS_ANSWER}`;
+        terminal.note(`Still running after ${elapsed}: moved to the background as ${moved.id} ${why}. It keeps running here; Ctrl+C stops it.`);
+        const headline = moment === 'timeout'
+          ? `Still running after ${elapsed}: moved to the background at the timeout instead of being stopped (on_timeout: "kill" stops it instead).`
+          : `Still running after ${elapsed}: moved to the background because ${CLIENT_NEEDS_ANSWER}; the command was not stopped.`;
+        return { kind: 'moved', text: formatBackground(moved, headline, moved.takeOutput(), extra) };
+      }
+    }
+  }
+
+  let outcome: ProcessOutcome;
+  try {
+    outcome = await child.outcome;
+  } catch (error) {
+    // A spawn that fails this way started nothing.
+    throw couldNotRun(error, terminal);
+  }
+  const status = noRoom && outcome.stopped === 'timeout' ? noRoom : statusLine(outcome, timeoutSeconds);
   terminal.finish(`${status} (${seconds(outcome.durationMs)})`);
   if (outcome.spawnError) {
     throw new ToolError(`The command could not be started: ${outcome.spawnError}. Check that ${host.shell} exists and that the folder ${prepared.cwd.shown} is readable.`);
   }
-  return { outcome, status };
+  return { kind: 'ended', outcome, status };
+
+  /** The command registered as a background command, or why it could not be (the limit is full: the registry's words, with the running ids). */
+  function moveToBackground(): BackgroundCommand | string {
+    try {
+      return host.background.adopt({
+        commandLine: prepared.command,
+        cwdShown: prepared.cwd.shown,
+        sandboxLine: sandbox,
+        logPath: held.request.logPath,
+        maxRunning: ctx.settings.runCommandMaxBackground,
+        startedAt,
+        process: child,
+        output,
+        attach: (onOutput) => {
+          keep = onOutput;
+        },
+      });
+    } catch (error) {
+      return errorMessage(error);
+    }
+  }
+}
+
+function couldNotRun(error: unknown, terminal: CommandTerminal): ToolError {
+  const detail = errorMessage(error);
+  terminal.finish(`Could not run the command: ${detail}`);
+  return new ToolError(`The command could not be run: ${detail}. Nothing was started.`);
 }

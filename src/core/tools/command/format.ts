@@ -31,6 +31,16 @@ export function statusLine(outcome: ProcessOutcome, timeoutSeconds: number): str
   }
 }
 
+/**
+ * The status line of a foreground command that should have moved to the background (at its
+ * timeout, or when the client needed an answer) but found the background limit full, so it was
+ * stopped; `why` is the registry's refusal, which names the running ids.
+ */
+export function noRoomStatusLine(cause: 'timeout' | 'due', elapsed: string, why: string): string {
+  const when = cause === 'timeout' ? `Timed out after ${elapsed}` : `Stopped after ${elapsed}, when the client needed an answer`;
+  return `${when}: the command and every process it started were stopped (TERM, then KILL), because it could not move to the background: ${why.replace(/\.$/, '')}`;
+}
+
 /** `Sandbox: ...` (where it runs), and the git note when the policy gave git its safety options. */
 export function sandboxLine(placement: Exclude<Placement, { where: 'refused' }>, verdict: CommandVerdict): string {
   const where = placement.where === 'sandbox' ? `Sandbox: ${sandboxSummary(placement.sandbox, placement.network)}` : `Sandbox: none, it ran outside the sandbox (${placement.why})`;

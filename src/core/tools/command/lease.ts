@@ -15,7 +15,7 @@ const KILL_GRACE_MS = 2000;
 const MAX_LOG_CHARS = 50 * 1024 * 1024;
 
 /** What a foreground and a background run of the same command share. */
-export type BaseProcessRequest = Omit<ProcessRequest, 'timeoutMs' | 'token' | 'onOutput' | 'onInterrupt'>;
+export type BaseProcessRequest = Omit<ProcessRequest, 'token' | 'onOutput' | 'onInterrupt'>;
 
 /** What the run step gets while the lease is held. */
 export interface HeldLease {

@@ -25,7 +25,11 @@ export interface RunCommandInput {
   permissions?: ExtraPermission;
   background?: boolean;
   wait_for?: string;
+  on_timeout?: OnTimeout;
 }
+
+/** What happens to a foreground command still running at its timeout: it moves to the background (the default), or it is stopped. */
+export type OnTimeout = 'background' | 'kill';
 
 export const DEFAULT_TIMEOUT_SECONDS = 120;
 /** How long a background start waits for wait_for (or the end) before it returns with the output so far. */
@@ -55,6 +59,8 @@ export interface PreparedCommand {
   readonly waitFor: ((line: string) => boolean) | undefined;
   /** The foreground's time limit, or how long a background start waits. */
   readonly timeoutSeconds: number;
+  /** A foreground command still running at the timeout: moved to the background, or stopped. */
+  readonly onTimeout: OnTimeout;
 }
 
 export async function prepareCommand(input: RunCommandInput, ctx: ToolContext): Promise<PreparedCommand> {
@@ -62,6 +68,9 @@ export async function prepareCommand(input: RunCommandInput, ctx: ToolContext): 
   const command = checkedCommand(input.command);
   if (input.wait_for !== undefined && !input.background) {
     throw new ToolError('wait_for only applies with background: true. Either add background: true to start a long-running process and wait for its ready line, or leave wait_for out to run the command to its end.');
+  }
+  if (input.on_timeout === 'kill' && input.background) {
+    throw new ToolError('on_timeout: "kill" only applies to a foreground command: with background: true the timeout only ends the wait, and the command keeps running. Leave on_timeout out, and stop the command with workspace_stop_command when you no longer need it.');
   }
   const waitFor = compileWaitFor(input.wait_for);
   if (input.background) {
@@ -82,7 +91,7 @@ export async function prepareCommand(input: RunCommandInput, ctx: ToolContext): 
   }
   const background = input.background ?? false;
   const timeoutSeconds = input.timeout ?? (background ? DEFAULT_BACKGROUND_WAIT_SECONDS : DEFAULT_TIMEOUT_SECONDS);
-  return { host, command, cwd, env, verdict, placement, background, waitFor, timeoutSeconds };
+  return { host, command, cwd, env, verdict, placement, background, waitFor, timeoutSeconds, onTimeout: input.on_timeout ?? 'background' };
 }
 
 /**

@@ -1,5 +1,6 @@
 // workspace_run_command: the spec and its run, in steps: prepare (checks, the policy's verdict,
-// where it runs) → approve → the sandbox lease → foreground or background → the result.
+// where it runs) → approve → the sandbox lease → foreground (which may move the command to the
+// background) or background → the result.
 import { throwIfCancelled } from '../../errors';
 import { describeProtected, describeSecrets } from '../../guard/protectedNames';
 import { oneLine } from '../../text/truncate';
@@ -23,7 +24,7 @@ export const runCommandTool: Tool = defineTool<RunCommandInput>({
   modelDescription: [
     'Run a shell command line non-interactively in the workspace (builds, tests, git, package scripts); the user watches it in a terminal. Use this instead of the built-in terminal tools, and not to read, search or edit files: the workspace_* file tools are faster and safer.',
     'Commands that only read run at once under a closed policy; others (deleting, network, installing, interpreters with inline code) ask the user first. There is no stdin and no TTY: commands that prompt fail instead of waiting; pagers and colours are off.',
-    'Long-running processes (dev servers, watchers): never append "&" and never run them in the foreground (the timeout would kill them). Pass background: true and a wait_for regex for the line the process prints when ready (e.g. "listening on|ready in"): the call returns when a line matches, the process exits or timeout seconds pass, with the output so far and a line "id: <id>". Then read its output with workspace_command_output and stop it with workspace_stop_command when you are done.',
+    'A command still running at timeout is not killed: it moves to the background, and the result has its output so far, "still running" and a line "id: bg<n>" (on_timeout: "kill" stops it instead). Servers and watchers: never append "&"; pass background: true and a wait_for regex for the line it prints when ready (e.g. "listening on|ready in"): the call returns when a line matches, the process exits or timeout seconds pass, with the output so far and the id. Then read new output with workspace_command_output (wait_for, timeout) and stop it with workspace_stop_command when you are done.',
     `Sandbox: commands write only in the workspace folders and /tmp, cannot change, move or replace ${describeProtected()}, cannot read secrets (${describeSecrets()}) or reach the session's sockets, and have no network unless the user approved the command. Programs are never found by name in a folder a command can write: run a workspace script by its path, e.g. ./scripts/build.sh. permissions: only after a run failed because of the sandbox.`,
     'Result: whether it ran sandboxed, the exit code, the duration, stdout and stderr. Long output keeps its beginning and end and names the full log, which workspace_read_file can read.',
   ].join('\n'),
@@ -32,10 +33,11 @@ export const runCommandTool: Tool = defineTool<RunCommandInput>({
     properties: {
       command: { type: 'string', description: 'The command line to run.' },
       cwd: { type: 'string', description: 'The folder to run in, workspace-relative. Default: the workspace root.' },
-      timeout: { type: 'integer', description: 'Seconds before the whole process tree is killed, from 1 to 1800. Default 120. With background: seconds to wait for wait_for or the end before returning (the process keeps running), default 30.' },
+      timeout: { type: 'integer', description: 'Seconds to wait for the command to end, from 1 to 1800. Default 120. Still running then: it moves to the background and the result gives its id (or it is stopped, with on_timeout: "kill"). With background: seconds to wait for wait_for or the end before returning (the process keeps running), default 30.' },
       permissions: { type: 'string', enum: ['network', 'unsandboxed'], description: 'Leave it out, unless a sandboxed run failed because of the sandbox: "network" runs it in the sandbox with the network, "unsandboxed" outside the sandbox. The user is asked every time.' },
       background: { type: 'boolean', description: 'Start a long-running process (a server, a watcher) and return while it keeps running in its own terminal, with an id for workspace_command_output and workspace_stop_command; stop what you started. At most a few run at once (workspaceAgentTools.runCommand.maxBackground, default 5). Default false.' },
       wait_for: { type: 'string', description: 'With background: a regular expression (RE2 syntax) matched against each output line; the call returns as soon as one matches, e.g. the server\'s ready line.' },
+      on_timeout: { type: 'string', enum: ['background', 'kill'], description: 'What happens to a foreground command still running at timeout: "background" (default) keeps it running as a background command and returns its id; "kill" stops it and every process it started.' },
     },
     required: ['command'],
     additionalProperties: false,
@@ -60,6 +62,10 @@ export const runCommandTool: Tool = defineTool<RunCommandInput>({
       return textResult(started.value);
     }
     const ran = await withCommandLease(approved, ctx, (held) => runInForeground(approved, held, ctx));
+    if (ran.value.kind === 'moved') {
+      // Still running: the lease and the "after" checkpoint went with it to the background.
+      return textResult(ran.value.text);
+    }
     const { outcome, status } = ran.value;
     let result = formatOutcome(outcome, status, approved.cwd.shown, sandboxLine(placement, verdict), placementFailureHint(placement, outcome));
     if (!verdict.readOnly) {

@@ -17,7 +17,7 @@ export const stopCommandTool: Tool = defineTool<StopCommandInput>({
   readOnly: false,
   userDescription: 'Stop a background command and every process it started.',
   modelDescription: [
-    'Stop a background command started with workspace_run_command and background: true: its whole process group gets TERM, then KILL after 2 s, so servers and the processes they started are gone and their ports are free.',
+    'Stop a background command (started with workspace_run_command and background: true, or still running at its timeout): its whole process group gets TERM, then KILL after 2 s, so servers and the processes they started are gone and their ports are free.',
     'id: the id that call returned (a line "id: bg<n>"). Returns the output since your last read and the final status. Stop every background command you started once you no longer need it.',
   ].join('\n'),
   inputSchema: {

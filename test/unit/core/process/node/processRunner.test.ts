@@ -19,10 +19,10 @@ describe('process/node/processRunner', () => {
   const setup: typeof workspace.setup = (options = {}) => workspace.setup({ ...options, settings: { ...unsandboxed, ...options.settings } });
   const run: typeof workspace.run = (input, options = {}) => workspace.run(input, { ...options, settings: { ...unsandboxed, ...options.settings } });
 
-  it('kills a TERM-ignoring child and a background grandchild on timeout, and says so', async () => {
+  it('kills a TERM-ignoring child and a background grandchild on timeout with on_timeout "kill", and says so', async () => {
     const pids = path.join(workspace.parent, 'timeout-pids');
     const command = `sh -c 'trap "" TERM; sleep 300' & echo $! > ${pids}; (sleep 300 & echo $! >> ${pids}; wait) & echo started; wait`;
-    const { text } = await run({ command, timeout: 1 }, { approve: true });
+    const { text } = await run({ command, timeout: 1, on_timeout: 'kill' }, { approve: true });
     assert.match(text, /^Timed out after 1 s/);
     assert.match(text, /--- stdout ---\nstarted\n/);
     const started = (await readWhenWritten(pids)).trim().split('\n').map(Number);
@@ -62,9 +62,9 @@ describe('process/node/processRunner', () => {
     assert.match(resultText(await pending), /^Killed by signal SIGTERM/);
   });
 
-  it('kills the whole sandboxed tree on timeout: a background child never gets to write', async () => {
+  it('kills the whole sandboxed tree on timeout with on_timeout "kill": a background child never gets to write', async () => {
     const late = path.join(workspace.root, 'late.txt');
-    const { text } = await workspace.run({ command: `(sleep 2; echo late > late.txt) & sh -c 'trap "" TERM; sleep 300'`, timeout: 1 }, { approve: true });
+    const { text } = await workspace.run({ command: `(sleep 2; echo late > late.txt) & sh -c 'trap "" TERM; sleep 300'`, timeout: 1, on_timeout: 'kill' }, { approve: true });
     assert.match(text, /^Timed out after 1 s/);
     assert.match(text, /Sandbox: bubblewrap/);
     await new Promise((resolve) => setTimeout(resolve, 2500));

@@ -1,6 +1,6 @@
 // The sandbox lease of workspace_run_command is let go of exactly once on every path: a foreground
-// run, a spawn that throws, a background start that throws, and a background command only when it
-// ends (not when the call returns).
+// run, a spawn that throws, a background start that throws, and a background command (started so,
+// or a foreground command that moved there at its timeout) only when it ends, not when the call returns.
 import * as assert from 'node:assert/strict';
 import type { CommandHost, MountPointLease } from '../../../../../src/core/ports/process';
 import { BackgroundCommandRegistry } from '../../../../../src/core/process/backgroundCommands';
@@ -58,7 +58,7 @@ describe('tools/command/lease: one acquire, one release', () => {
   });
 
   it('releases once when the foreground spawn throws', async () => {
-    const { ctx } = counting({ run: () => Promise.reject(new Error('spawn E2BIG')) });
+    const { ctx } = counting({ start: () => { throw new Error('spawn E2BIG'); } });
     await assert.rejects(invokeTool(runCommandTool, { command: 'echo hi' }, ctx), /could not be run: spawn E2BIG\. Nothing was started/);
     assert.deepEqual([acquired, released], [1, 1]);
   });
@@ -82,5 +82,31 @@ describe('tools/command/lease: one acquire, one release', () => {
       await new Promise((resolve) => setTimeout(resolve, 10));
     }
     assert.deepEqual([acquired, released], [1, 1]);
+  });
+
+  it('keeps the lease while a foreground command that moved to the background runs, and releases it once when it ends', async () => {
+    const registry = new BackgroundCommandRegistry({ clock: { now: () => Date.now() } });
+    const { ctx } = counting({}, registry);
+    const text = resultText(await invokeTool(runCommandTool, { command: 'exec sleep 300', timeout: 1 }, ctx));
+    assert.match(text, /^Still running after 1 s: moved to the background/);
+    assert.deepEqual([acquired, released], [1, 0]);
+    const command = registry.get(backgroundId(text));
+    assert.ok(command);
+    await command.stop();
+    for (let turn = 0; turn < 50 && released === 0; turn++) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    assert.deepEqual([acquired, released], [1, 1]);
+  });
+
+  it('releases once when a foreground command could not move to the full background and was stopped', async () => {
+    const registry = new BackgroundCommandRegistry({ clock: { now: () => Date.now() } });
+    const { ctx } = counting({}, registry);
+    const limited = { ...ctx, settings: { ...ctx.settings, runCommandMaxBackground: 1 } };
+    backgroundId(resultText(await invokeTool(runCommandTool, { command: 'exec sleep 300', background: true, timeout: 1 }, limited)));
+    const text = resultText(await invokeTool(runCommandTool, { command: 'exec sleep 300', timeout: 1 }, limited));
+    assert.match(text, /could not move to the background/);
+    assert.deepEqual([acquired, released], [2, 1], 'the foreground lease is released; the background one is held');
+    await registry.stopAll();
   });
 });
