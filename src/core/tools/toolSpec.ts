@@ -46,6 +46,12 @@ export interface ToolResult {
   readonly parts: readonly ToolResultPart[];
   /** Secrets replaced by markers before the model saw the result. */
   readonly redactions?: readonly Redaction[];
+  /**
+   * When the result leaves something out: the note, as the text writes it (`[Showing lines 1-2000
+   * of 5000. Use offset=2001 to read more.]`), that tells the model how to get the rest. invokeTool
+   * puts it first as well, so it survives a client that keeps only the start of a long result.
+   */
+  readonly continuation?: string;
 }
 
 /** What chat's confirmation shows: a title and a Markdown message. */
@@ -195,6 +201,7 @@ export function defineTool<Input>(spec: ToolSpec<Input>): Tool {
   };
 }
 
-export function textResult(text: string): ToolResult {
-  return { parts: [{ kind: 'text', text }] };
+/** A result of one text; `continuation` when the text ends with a note on how to get what it left out. */
+export function textResult(text: string, continuation?: string): ToolResult {
+  return continuation === undefined ? { parts: [{ kind: 'text', text }] } : { parts: [{ kind: 'text', text }], continuation };
 }
