@@ -40,16 +40,18 @@ async function redactResult(result: ToolResult, ctx: ToolContext): Promise<ToolR
     return result;
   }
   const redactions: Redaction[] = [];
-  const redact = async (text: string): Promise<string> => {
-    const redacted = await redactSecrets(text);
-    redactions.push(...redacted.redactions);
-    return redacted.text;
-  };
   const parts: ToolResultPart[] = [];
   for (const part of result.parts) {
-    parts.push(part.kind === 'text' ? { kind: 'text', text: await redact(part.text) } : part);
+    if (part.kind !== 'text') {
+      parts.push(part);
+      continue;
+    }
+    const redacted = await redactSecrets(part.text);
+    redactions.push(...redacted.redactions);
+    parts.push({ kind: 'text', text: redacted.text });
   }
-  const continuation = result.continuation === undefined ? {} : { continuation: await redact(result.continuation) };
+  // The continuation repeats a note of the text: its secrets are replaced too, and counted there.
+  const continuation = result.continuation === undefined ? {} : { continuation: (await redactSecrets(result.continuation)).text };
   return { parts, redactions: [...(result.redactions ?? []), ...redactions], ...continuation };
 }
 

@@ -17,7 +17,7 @@ import { callTool, type ToolServices } from '../tools/registration';
  * `outputSchema`, so no result carries `structuredContent`: with it, Claude Code 2.1.331, Codex CLI
  * 0.169.0 and VS Code 1.139's own MCP client give the model the structured JSON instead of the text
  * content (only Gemini CLI shows the text), so a model would get a file's metadata instead of its
- * lines (test/agents/FINDINGS.md, "Structured content").
+ * lines (test/agents/FINDINGS.md, "Long results and structured content").
  */
 export function describeForMcp(tool: Tool): McpTool {
   const readOnly = isReadOnly(tool);
