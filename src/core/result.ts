@@ -11,4 +11,10 @@ export interface ToolResult {
   readonly parts: readonly ToolResultPart[];
   /** Secrets replaced by markers before the model saw the result. */
   readonly redactions?: readonly Redaction[];
+  /**
+   * When the result leaves something out: the note, as the text writes it (`[Showing lines 1-2000
+   * of 5000. Use offset=2001 to read more.]`), that tells the model how to get the rest. invokeTool
+   * puts it first as well, so it survives a client that keeps only the start of a long result.
+   */
+  readonly continuation?: string;
 }

@@ -3,7 +3,8 @@
 // `echo` returns `echo: <text>`; the others probe a client's limits: `sleep` answers after
 // <seconds> (with a progress notification every 10 s when the call has a progress token),
 // `destroy` is annotated destructive, `long_description` has a 3,000-character description,
-// `big` returns <chars> characters ending with a footer. It appends every request it gets
+// `big` returns <chars> characters ending with a footer, `structured` returns text content and a
+// structuredContent that says something else (which of the two reaches the model). It appends every request it gets
 // (method, params, and for calls what happened) and its environment's names to the JSON-lines file
 // named by ECHO_MCP_LOG, if set.
 
@@ -52,8 +53,15 @@ server.setRequestHandler(ListToolsRequestSchema, async (request) => {
       },
       {
         name: 'big',
-        description: 'Return <chars> characters of text, ending with a footer line.',
-        inputSchema: { type: 'object', properties: { chars: { type: 'number' } }, required: ['chars'] },
+        description: 'Return <chars> characters of text, ending with a footer line (parts: also first, and in parts of 8,000 characters).',
+        inputSchema: { type: 'object', properties: { chars: { type: 'number' }, parts: { type: 'boolean' } }, required: ['chars'] },
+        annotations: { readOnlyHint: true },
+      },
+      {
+        name: 'structured',
+        description: 'Return a text content and a structuredContent with an outputSchema.',
+        inputSchema: { type: 'object', properties: {} },
+        outputSchema: { type: 'object', properties: { said: { type: 'string' } }, required: ['said'] },
         annotations: { readOnlyHint: true },
       },
     ],
@@ -90,8 +98,13 @@ server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
       const footer = '\n[footer: continue at offset 12345]';
       const line = 'lorem ipsum dolor sit amet consectetur adipiscing elit sed do eiusmod tempor\n';
       const body = line.repeat(Math.ceil(chars / line.length)).slice(0, Math.max(0, chars - footer.length));
-      return { content: [{ type: 'text', text: body + footer }] };
+      if (args.parts !== true) return { content: [{ type: 'text', text: body + footer }] };
+      // As the front sends a long result: the footer also first, as a part of its own, then parts of at most 8,000 characters.
+      const parts = body.match(/[^]{1,8000}/g) ?? [];
+      return { content: [{ type: 'text', text: '[footer: continue at offset 12345]\n' }, ...parts.map((text) => ({ type: 'text', text })), { type: 'text', text: footer }] };
     }
+    case 'structured':
+      return { content: [{ type: 'text', text: 'TEXT-CONTENT line one\nline two' }], structuredContent: { said: 'STRUCTURED-CONTENT' } };
     default:
       return { content: [{ type: 'text', text: `echo: ${String(args.text)}` }] };
   }

@@ -10,7 +10,9 @@
 // Scenarios (default: echo): echo; sleep70 (a call that takes 70 s, with progress every 10 s);
 // sleep70quiet (the same without progress); sleep200quiet (200 s without progress); sleep330, sleep660 (5.5 and 11 minutes, with progress);
 // destroy (a destructive-annotated tool); longdesc (what the model gets of a 3,000-character
-// description); big (a 60,000-character result with a footer at its end).
+// description); big (a 60,000-character result with a footer at its end); structured (text content and a
+// structuredContent that differ: which reaches the model); bigparts (the 60,000 characters as the
+// front sends them: the footer also first, parts of at most 8,000 characters).
 //
 // Environment: WAT_CACHE_DIR (where the agents are installed, see scripts/test-host/agents.mjs).
 
@@ -39,6 +41,8 @@ const SCENARIOS = {
   destroy: { tool: 'destroy', input: { what: 'nothing' }, expect: 'destroyed nothing' },
   longdesc: { tool: 'long_description', input: {}, expect: 'ok' },
   big: { tool: 'big', input: { chars: 60000 }, expect: '' },
+  bigparts: { tool: 'big', input: { chars: 60000, parts: true }, expect: '' },
+  structured: { tool: 'structured', input: {}, expect: 'TEXT-CONTENT line one\nline two' },
 };
 const scenarioName = process.argv[3] ?? 'echo';
 const scenario = SCENARIOS[scenarioName];

@@ -17,7 +17,7 @@ import { TOOLS } from '../../src/core/tools';
 import { CommandId, UriScheme } from '../../src/vscode/commandIds';
 import { ActivityLog } from '../../src/vscode/ui/activityLog';
 import { ActivityTreeProvider } from '../../src/vscode/ui/activityView';
-import { invoke, REPO, withSettings, workspaceRoot } from './support/tools';
+import { invoke, invokeError, REPO, withSettings, workspaceRoot } from './support/tools';
 
 const RELAY = path.join(REPO, 'dist/mcp.js');
 
@@ -117,6 +117,43 @@ describe('MCP front (extension host, SDK client over dist/mcp.js)', function () 
     const result = await agent.callTool({ name: 'workspace_read_file', arguments: { path: 'notes.txt' } });
     assert.strictEqual(result.isError, true);
     assert.match(textOf(result), /Invalid input for workspace_read_file: .*missing required field "file_path"/);
+  });
+
+  it('leads a long result with the note on how to go on, then sends what invokeTool returns', async () => {
+    fs.writeFileSync(abs('mcp-long.txt'), Array.from({ length: 5000 }, (_, i) => `line ${i + 1}`).join('\n'));
+    const result = (await agent.callTool({ name: 'workspace_read_file', arguments: { file_path: 'mcp-long.txt' } })) as CallToolResult;
+    assert.notStrictEqual(result.isError, true);
+    const [first, ...rest] = result.content;
+    // The first part is the continuation alone: a client that keeps only the start (Claude Code's
+    // preview, Codex's first items) still tells the model where to go on.
+    assert.deepEqual(first, { type: 'text', text: '[Showing lines 1-2000 of 5000. Use offset=2001 to read more.]\n' });
+    const chat = await invoke('workspace_read_file', { file_path: 'mcp-long.txt' });
+    assert.strictEqual(textOf({ content: rest }), chat.text);
+    assert.ok(chat.text.endsWith('\n\n[Showing lines 1-2000 of 5000. Use offset=2001 to read more.]'), 'chat keeps the note where the tool wrote it, once');
+    // A result with nothing left out has no such part.
+    assert.strictEqual(textOf(await agent.callTool({ name: 'workspace_read_file', arguments: { file_path: 'mcp-long.txt', offset: 4999 } })), '  4999\tline 4999\n  5000\tline 5000\n\n[Showing lines 4999-5000 of 5000.]');
+  });
+
+  it('carries no structuredContent and lists no outputSchema: most clients would show the model the JSON instead of the text', async () => {
+    const { tools } = await agent.listTools();
+    assert.deepEqual(tools.filter((tool) => tool.outputSchema !== undefined).map((tool) => tool.name), []);
+    const result = await agent.callTool({ name: 'workspace_glob', arguments: { pattern: '*.txt' } });
+    assert.strictEqual(result.structuredContent, undefined);
+  });
+
+  it('brings errors back as isError results in the words chat gets', async () => {
+    fs.rmSync(abs('mcp-missing.txt'), { force: true });
+    const calls: [string, Record<string, unknown>][] = [
+      ['workspace_read_file', { file_path: '/dev/zero' }], // a guard denial
+      ['workspace_read_file', { path: 'notes.txt' }], // bad input
+      ['workspace_read_file', { file_path: 'mcp-missing.txt' }], // a ToolError of the tool
+      ['workspace_grep', { pattern: '(' }], // a bad regular expression
+    ];
+    for (const [name, input] of calls) {
+      const result = await agent.callTool({ name, arguments: input });
+      assert.strictEqual(result.isError, true, `${name} ${JSON.stringify(input)}`);
+      assert.strictEqual(textOf(result), await invokeError(name, input), `${name} ${JSON.stringify(input)}`);
+    }
   });
 
   it('names the client in the activity log and the Activity view', async () => {
@@ -398,10 +435,11 @@ describe('MCP front (extension host, SDK client over dist/mcp.js)', function () 
       assert.deepEqual(tools.map((tool) => tool.name).sort(), TOOLS.filter((tool) => tool.access === 'read').map((tool) => tool.name).sort());
     });
 
-    it('refuses a writing tool without running it', async () => {
+    it('refuses a writing tool without running it, in the words chat gets', async () => {
       const result = await agent.callTool({ name: 'workspace_write_file', arguments: { file_path: 'mcp-untrusted.txt', content: 'x' } });
       assert.strictEqual(result.isError, true);
       assert.match(textOf(result), /not trusted \(Restricted Mode\)/);
+      assert.strictEqual(textOf(result), await invokeError('workspace_write_file', { file_path: 'mcp-untrusted.txt', content: 'x' }));
       assert.strictEqual(fs.existsSync(abs('mcp-untrusted.txt')), false);
       assert.deepEqual(await pending(), []);
     });

@@ -8,6 +8,13 @@
  */
 export const MAX_TEXT_PART_CHARS = 8000;
 
+/**
+ * The longest continuation a result leads with (ToolResult.continuation): a note or two of one
+ * line each. Every client measured keeps at least the first 2,000 characters of a result (Claude
+ * Code's preview of a result it saves to a file), so the note stays well inside that.
+ */
+export const MAX_CONTINUATION_CHARS = 1000;
+
 /** Characters per token assumed when a client gives a token budget: low, so the budget holds for code. */
 export const CHARS_PER_TOKEN = 3;
 
@@ -54,14 +61,14 @@ export function capLine(line: string, max = MAX_LINE_CHARS): string {
  * Keeps the first `maxChars` characters, cutting at a line boundary when one is near; `hint`
  * follows the note (what limit applied, how to see the rest).
  */
-export function capChars(text: string, maxChars: number, hint = ''): { text: string; omittedChars: number } {
+export function capChars(text: string, maxChars: number, hint = ''): { text: string; omittedChars: number; note?: string } {
   if (text.length <= maxChars) {
     return { text, omittedChars: 0 };
   }
   const cut = text.lastIndexOf('\n', maxChars);
   const end = cut > maxChars * 0.8 ? cut : maxChars;
   const note = `[output truncated: ${text.length - end} more characters not shown${hint ? `. ${hint}` : ''}]`;
-  return { text: `${text.slice(0, end)}\n${note}`, omittedChars: text.length - end };
+  return { text: `${text.slice(0, end)}\n${note}`, omittedChars: text.length - end, note };
 }
 
 /**

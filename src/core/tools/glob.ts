@@ -80,10 +80,12 @@ export async function findFiles(input: GlobInput, ctx: ToolContext, budgetMs: nu
   if (listing.timedOut) {
     notes.push(timeBudgetNote(budgetMs, 'pattern'));
   }
+  // Every note says what was left out.
+  const continuation = notes.length ? notes.join('\n') : undefined;
   if (lines.length === 0) {
-    return textResult([`No files match ${pattern} in ${scope.where} (files hidden by .gitignore or files.exclude are not searched).`, ...notes].join('\n'));
+    return textResult([`No files match ${pattern} in ${scope.where} (files hidden by .gitignore or files.exclude are not searched).`, ...notes].join('\n'), continuation);
   }
-  return textResult([...lines, ...notes].join('\n'));
+  return textResult([...lines, ...notes].join('\n'), continuation);
 }
 
 /** The folder to search: the path argument, extended by the literal folders the pattern starts with. */

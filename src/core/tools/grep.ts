@@ -117,8 +117,10 @@ export async function searchText(input: GrepInput, ctx: ToolContext, budgetMs: n
   if (timedOut) {
     notes.push(timeBudgetNote(budgetMs, 'glob'));
   }
+  // Every note says what was left out and how to get it.
+  const continuation = notes.length ? notes.join('\n') : undefined;
   if (report.body === '') {
-    return textResult([`No matches for ${JSON.stringify(input.pattern)} in ${scope.where}.`, ...notes].join('\n'));
+    return textResult([`No matches for ${JSON.stringify(input.pattern)} in ${scope.where}.`, ...notes].join('\n'), continuation);
   }
-  return textResult([report.body, ...notes].join('\n'));
+  return textResult([report.body, ...notes].join('\n'), continuation);
 }

@@ -77,6 +77,7 @@ export const listDirectoryTool: Tool = defineTool<ListDirectoryInput>({
     if (ordered.length > shownEntries.length) {
       notes.push(`[${ordered.length - shownEntries.length} more entries not shown]`);
     }
+    const continuation = notes[0];
     if (filtered.byGitIgnore > 0) {
       notes.push(`[${filtered.byGitIgnore} entries hidden by .gitignore; pass respect_git_ignore=false to see them]`);
     }
@@ -84,7 +85,7 @@ export const listDirectoryTool: Tool = defineTool<ListDirectoryInput>({
       notes.push(`[${filtered.byPattern} entries left out by the ignore patterns]`);
     }
     const body = lines.length ? lines.join('\n') : '(empty directory)';
-    return textResult([header, body, ...notes].join('\n'));
+    return textResult([header, body, ...notes].join('\n'), continuation);
   },
 });
 

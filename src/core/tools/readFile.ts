@@ -66,7 +66,8 @@ export const readFileTool: Tool = defineTool<ReadFileInput>({
       ctx.session.reads.record(target.resolved, editorTextFingerprint(dirty));
       const slice = sliceLines(dirty, offset, limit);
       const header = `[${shown} has unsaved changes in the editor; showing the editor's text, not the file on disk.]`;
-      return textResult(`${header}\n${formatSlice(slice, shown, offset, maxChars(ctx))}`);
+      const formatted = formatSlice(slice, shown, offset, maxChars(ctx));
+      return textResult(`${header}\n${formatted.text}`, formatted.continuation);
     }
     const stat = target.stat;
     if (!stat) {
@@ -108,12 +109,14 @@ export const readFileTool: Tool = defineTool<ReadFileInput>({
         const { encoding, bomLength } = detectEncoding(head);
         const slice = await readLineSlice(reader, encoding, bomLength, offset, limit, ctx.call.token);
         ctx.session.reads.record(target.resolved, { size: stat.size, mtime: stat.mtime });
-        return textResult(formatSlice(slice, shown, offset, maxChars(ctx)));
+        const formatted = formatSlice(slice, shown, offset, maxChars(ctx));
+        return textResult(formatted.text, formatted.continuation);
       }
       const bytes = await wholeFile();
       ctx.session.reads.record(target.resolved, bytesFingerprint(bytes, stat.mtime));
       const { text } = decodeText(bytes);
-      return textResult(formatSlice(sliceLines(text, offset, limit), shown, offset, maxChars(ctx)));
+      const formatted = formatSlice(sliceLines(text, offset, limit), shown, offset, maxChars(ctx));
+      return textResult(formatted.text, formatted.continuation);
     } finally {
       await reader?.close();
     }
@@ -135,12 +138,13 @@ async function readHead(reader: FileReader): Promise<Uint8Array> {
 }
 
 /**
- * `cat -n` lines and the footer that tells the model how to go on. Lines that would take the text
- * past `maxChars` are left for the next call, at a whole line, and the footer says so.
+ * `cat -n` lines and the footer that tells the model how to go on (its first line, when lines
+ * follow, is the continuation). Lines that would take the text past `maxChars` are left for the
+ * next call, at a whole line, and the footer says so.
  */
-export function formatSlice(slice: LineSlice, shown: string, offset: number, maxChars = Number.POSITIVE_INFINITY): string {
+export function formatSlice(slice: LineSlice, shown: string, offset: number, maxChars = Number.POSITIVE_INFINITY): { text: string; continuation?: string } {
   if (slice.totalLines === 0) {
-    return `${shown} is empty.`;
+    return { text: `${shown} is empty.` };
   }
   if (slice.lines.length === 0) {
     const total = slice.totalIsExact ? `${slice.totalLines}` : `about ${slice.totalLines}`;
@@ -160,10 +164,12 @@ export function formatSlice(slice: LineSlice, shown: string, offset: number, max
   const moreAfter = slice.moreAfter || overBudget;
   const notes: string[] = [];
   const lastShown = slice.firstLine + numbered.length - 1;
+  let continuation: string | undefined;
   if (moreAfter || slice.firstLine > 1) {
     const total = slice.totalIsExact ? `${slice.totalLines}` : `about ${slice.totalLines} (estimated; the file is too large to count)`;
     const next = moreAfter ? ` Use offset=${lastShown + 1} to read more.` : '';
     notes.push(`[Showing lines ${slice.firstLine}-${lastShown} of ${total}.${next}]`);
+    continuation = moreAfter ? notes[0] : undefined;
   }
   if (overBudget) {
     notes.push(`[Stopped before line ${lastShown + 1} to stay within the output budget of ${maxChars + FOOTER_ROOM} characters (workspaceAgentTools.output.maxResultChars, or the room the client gave this call).]`);
@@ -174,7 +180,8 @@ export function formatSlice(slice: LineSlice, shown: string, offset: number, max
     notes.push(`[${cutShown} line(s) longer than 2000 characters were cut.]`);
   }
   const body = numbered.join('\n');
-  return notes.length ? `${body}\n\n${notes.join('\n')}` : body;
+  const text = notes.length ? `${body}\n\n${notes.join('\n')}` : body;
+  return continuation === undefined ? { text } : { text, continuation };
 }
 
 async function readPdf(bytes: Uint8Array, shown: string): Promise<ToolResult> {

@@ -186,6 +186,7 @@ export function defineTool<Input>(spec: ToolSpec<Input>): Tool {
   };
 }
 
-export function textResult(text: string): ToolResult {
-  return { parts: [{ kind: 'text', text }] };
+/** A result of one text; `continuation` when the text ends with a note on how to get what it left out. */
+export function textResult(text: string, continuation?: string): ToolResult {
+  return continuation === undefined ? { parts: [{ kind: 'text', text }] } : { parts: [{ kind: 'text', text }], continuation };
 }

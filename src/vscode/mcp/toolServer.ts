@@ -8,12 +8,19 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type Implementation, type ProgressToken, type ServerNotification, type Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
 import type { HeldCallHooks } from '../../core/calls/heldCalls';
 import { failureMessage } from '../../core/calls/runCall';
+import { continuationFirst, untrustedMessage } from '../../core/tools/invoke';
 import { isReadOnly, type Tool, type ToolResult } from '../../core/tools/toolSpec';
 import { MCP_SERVER_NAME, MCP_SERVER_TITLE } from '../../mcp/serverInfo';
 import { readMcpSettings } from '../host/settings';
 import { callTool, type ToolServices } from '../tools/registration';
 
-/** A tool as MCP lists it; annotations say which tools only read and which change things. */
+/**
+ * A tool as MCP lists it; annotations say which tools only read and which change things. No
+ * `outputSchema`, so no result carries `structuredContent`: with it, Claude Code 2.1.331, Codex CLI
+ * 0.169.0 and VS Code 1.139's own MCP client give the model the structured JSON instead of the text
+ * content (only Gemini CLI shows the text), so a model would get a file's metadata instead of its
+ * lines (test/agents/FINDINGS.md, "Long results and structured content").
+ */
 export function describeForMcp(tool: Tool): McpTool {
   const readOnly = isReadOnly(tool);
   return {
@@ -30,9 +37,13 @@ export function servedTools(tools: readonly Tool[], trusted: boolean): readonly 
   return tools.filter((tool) => trusted || tool.access === 'read');
 }
 
-/** A result as MCP content: text parts as text, images as base64 image content. */
+/**
+ * A result as MCP content: text parts as text, images as base64 image content, led by the note on
+ * how to get what the result left out (continuationFirst), which survives whatever part of a long
+ * result the client keeps.
+ */
 export function toMcpContent(result: ToolResult): CallToolResult['content'] {
-  return result.parts.map((part) => (part.kind === 'text' ? { type: 'text', text: part.text } : { type: 'image', mimeType: part.mimeType, data: Buffer.from(part.data).toString('base64') }));
+  return continuationFirst(result).parts.map((part) => (part.kind === 'text' ? { type: 'text', text: part.text } : { type: 'image', mimeType: part.mimeType, data: Buffer.from(part.data).toString('base64') }));
 }
 
 /** Names the known agents give themselves, matched from the start of the name. */
@@ -104,7 +115,7 @@ export function createToolServer(tools: readonly Tool[], services: ToolServices,
       return errorResult(`There is no tool named ${JSON.stringify(cleanName(name))}. The tools are: ${servedTools(tools, vscode.workspace.isTrusted).map((each) => each.name).join(', ')}.`);
     }
     if (!servedTools(tools, vscode.workspace.isTrusted).includes(tool)) {
-      return errorResult(`${tool.name} is not available because this VS Code window's workspace is not trusted (Restricted Mode). Only reading tools work here. Ask the user to trust the workspace if changes are needed.`);
+      return errorResult(untrustedMessage(tool));
     }
     const { client, label } = describeClient(server.getClientVersion());
     const progressToken = request.params._meta?.progressToken;

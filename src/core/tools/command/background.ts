@@ -9,12 +9,12 @@ import { errorMessage, NEVER_CANCELLED, throwIfCancelled, ToolError } from '../.
 import type { BackgroundCommand, CommandTerminal } from '../../ports/process';
 import { describeStatus, statusOf } from '../../process/backgroundCommands';
 import { ANSWER_DUE, formatBackground, waitWithinCall } from './backgroundResults';
-import { placementFailureHint, sandboxLine, seconds } from './format';
+import { placementFailureHint, sandboxLine, seconds, type CommandReport } from './format';
 import type { HeldLease } from './lease';
 import type { PreparedCommand } from './prepare';
 
-/** Starts the command and returns the result text once wait_for matched, it ended or the wait timed out. */
-export async function startInBackground(prepared: PreparedCommand, held: HeldLease, ctx: ToolContext): Promise<string> {
+/** Starts the command and returns the result text (and its continuation) once wait_for matched, it ended or the wait timed out. */
+export async function startInBackground(prepared: PreparedCommand, held: HeldLease, ctx: ToolContext): Promise<CommandReport> {
   const { host, placement } = prepared;
   const base = held.request;
   const sandbox = sandboxLine(placement, prepared.verdict);

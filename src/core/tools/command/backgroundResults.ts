@@ -7,7 +7,7 @@ import type { BackgroundCommand, BackgroundCommands, BackgroundWait, TakenOutput
 import { commandLabel, describeStatus } from '../../process/backgroundCommands';
 import { compileLineMatcher, InvalidRegexError } from '../../search/regex';
 import { oneLine } from '../../text/truncate';
-import { SINCE_LAST_READ, streamSection } from './format';
+import { outputContinuation, SINCE_LAST_READ, streamSection, type CommandReport } from './format';
 
 /** Longer patterns are refused: a ready line never needs one, and each line is matched against it. */
 const MAX_WAIT_FOR_CHARS = 1000;
@@ -65,7 +65,7 @@ export function commandById(registry: BackgroundCommands, id: string): Backgroun
 }
 
 /** The result of any of the three tools: a headline, the id and status, the new output and what to do next. */
-export function formatBackground(command: BackgroundCommand, headline: string, taken: TakenOutput, extra: readonly string[] = []): string {
+export function formatBackground(command: BackgroundCommand, headline: string, taken: TakenOutput, extra: readonly string[] = []): CommandReport {
   const status = command.status();
   const lines = [headline, `id: ${command.id}`, `Status: ${describeStatus(status)}`, `Command: ${oneLine(command.commandLine, 200)}`, `Cwd: ${command.cwdShown}`, command.sandboxLine, ...extra];
   lines.push(...streamSection('stdout', taken.stdout, SINCE_LAST_READ), ...streamSection('stderr', taken.stderr, SINCE_LAST_READ));
@@ -73,7 +73,7 @@ export function formatBackground(command: BackgroundCommand, headline: string, t
   lines.push(status.state === 'running'
     ? `It keeps running. Read new output with workspace_command_output (id "${command.id}", optionally wait_for and timeout); stop it with workspace_stop_command (id "${command.id}") when you no longer need it.`
     : 'It has ended; its group of processes is gone.');
-  return lines.join('\n');
+  return { text: lines.join('\n'), continuation: outputContinuation([taken.stdout, taken.stderr], command.logPath) };
 }
 
 /** setTimeout's longest delay; a later time is read again when this one fires. */

@@ -66,6 +66,7 @@ export const commandOutputTool: Tool = defineTool<CommandOutputInput>({
     } else if (command.status().state !== 'running') {
       await command.ended;
     }
-    return textResult(formatBackground(command, headline, command.takeOutput()));
+    const report = formatBackground(command, headline, command.takeOutput());
+    return textResult(report.text, report.continuation);
   },
 });

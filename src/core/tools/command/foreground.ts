@@ -10,14 +10,14 @@ import type { BackgroundCommand, CommandTerminal, ProcessOutcome, StartedProcess
 import { OutputCursor } from '../../process/outputCursor';
 import { followToItsEnd } from './background';
 import { CLIENT_NEEDS_ANSWER, formatBackground, whenAnswerDue } from './backgroundResults';
-import { noRoomStatusLine, sandboxLine, seconds, statusLine } from './format';
+import { noRoomStatusLine, sandboxLine, seconds, statusLine, type CommandReport } from './format';
 import type { HeldLease } from './lease';
 import type { PreparedCommand } from './prepare';
 
 /** How a foreground run came back: ended by itself or stopped (the status line the terminal showed), or moved to the background (the result text, with its id). */
 export type ForegroundRun =
   | { readonly kind: 'ended'; readonly outcome: ProcessOutcome; readonly status: string }
-  | { readonly kind: 'moved'; readonly text: string };
+  | { readonly kind: 'moved'; readonly report: CommandReport };
 
 /** What ended the foreground wait: the process's end, its timeout, or the time the caller needs an answer by. */
 type Moment = 'ended' | 'timeout' | 'due';
@@ -100,7 +100,7 @@ export async function runInForeground(prepared: PreparedCommand, held: HeldLease
         const headline = moment === 'timeout'
           ? `Still running after ${elapsed}: moved to the background at the timeout instead of being stopped (on_timeout: "kill" stops it instead).`
           : `Still running after ${elapsed}: moved to the background because ${CLIENT_NEEDS_ANSWER}; the command was not stopped.`;
-        return { kind: 'moved', text: formatBackground(moved, headline, moved.takeOutput(), extra) };
+        return { kind: 'moved', report: formatBackground(moved, headline, moved.takeOutput(), extra) };
       }
     }
   }

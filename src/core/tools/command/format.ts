@@ -67,8 +67,20 @@ export function streamSection(name: 'stdout' | 'stderr', kept: KeptOutput, span:
   return lines;
 }
 
+/** A command tool's text and, when output was left out, the note on where all of it is (ToolResult.continuation). */
+export interface CommandReport {
+  readonly text: string;
+  readonly continuation?: string;
+}
+
+/** When the middle of a stream was left out: where the whole output is and how to read it. */
+export function outputContinuation(streams: readonly KeptOutput[], logPath: string): string | undefined {
+  const omitted = streams.reduce((total, stream) => total + stream.omittedChars, 0);
+  return omitted === 0 ? undefined : `[${omitted} characters of output were left out. All of it is in ${logPath}: read it with workspace_read_file (offset and limit), or search it with workspace_grep.]`;
+}
+
 /** The result of a foreground run. */
-export function formatOutcome(outcome: ProcessOutcome, status: string, cwdShown: string, sandbox: string, hint: string | undefined): string {
+export function formatOutcome(outcome: ProcessOutcome, status: string, cwdShown: string, sandbox: string, hint: string | undefined): CommandReport {
   const lines = [status, `Duration: ${seconds(outcome.durationMs)}`, `Cwd: ${cwdShown}`, sandbox];
   if (hint) {
     lines.push(hint);
@@ -78,7 +90,7 @@ export function formatOutcome(outcome: ProcessOutcome, status: string, cwdShown:
   }
   lines.push(...streamSection('stdout', outcome.stdout, WHOLE_RUN), ...streamSection('stderr', outcome.stderr, WHOLE_RUN));
   lines.push('', `Full log: ${outcome.logPath}${outcome.logTruncated ? ' (the log itself stopped growing at 50 MB)' : ''}`);
-  return lines.join('\n');
+  return { text: lines.join('\n'), continuation: outputContinuation([outcome.stdout, outcome.stderr], outcome.logPath) };
 }
 
 /**

@@ -59,22 +59,23 @@ export const runCommandTool: Tool = defineTool<RunCommandInput>({
     }
     if (approved.background) {
       const started = await withCommandLease(approved, ctx, (held) => startInBackground(approved, held, ctx));
-      return textResult(started.value);
+      return textResult(started.value.text, started.value.continuation);
     }
     const ran = await withCommandLease(approved, ctx, (held) => runInForeground(approved, held, ctx));
     if (ran.value.kind === 'moved') {
       // Still running: the lease and the "after" checkpoint went with it to the background.
-      return textResult(ran.value.text);
+      return textResult(ran.value.report.text, ran.value.report.continuation);
     }
     const { outcome, status } = ran.value;
-    let result = formatOutcome(outcome, status, approved.cwd.shown, sandboxLine(placement, verdict), placementFailureHint(placement, outcome));
+    const report = formatOutcome(outcome, status, approved.cwd.shown, sandboxLine(placement, verdict), placementFailureHint(placement, outcome));
+    let text = report.text;
     if (!verdict.readOnly) {
       // After the release: a protected entry the command created (the sandbox cannot stop that).
       const added = await ran.addedSince();
       if (added.length) {
-        result += `\n\n${describeAdded(added, ctx)}`;
+        text += `\n\n${describeAdded(added, ctx)}`;
       }
     }
-    return textResult(result);
+    return textResult(text, report.continuation);
   },
 });

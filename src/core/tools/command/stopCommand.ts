@@ -37,6 +37,7 @@ export const stopCommandTool: Tool = defineTool<StopCommandInput>({
     // Not cancellable: a stop half done would leave the group between TERM and KILL.
     await command.stop();
     const headline = wasRunning ? `Stopped background command ${command.id} and every process it started.` : `Background command ${command.id} had already ended.`;
-    return textResult(formatBackground(command, headline, command.takeOutput()));
+    const report = formatBackground(command, headline, command.takeOutput());
+    return textResult(report.text, report.continuation);
   },
 });

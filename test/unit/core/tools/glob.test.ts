@@ -113,6 +113,8 @@ describe('tools/glob', () => {
         const lines = (await glob('many/*.txt')).split('\n');
         assert.equal(lines.length, MAX_GLOB_RESULTS + 1);
         assert.equal(lines[MAX_GLOB_RESULTS], '[5 more not shown]');
+        assert.equal((await invokeTool(globTool, { pattern: 'many/*.txt' }, context())).continuation, '[5 more not shown]');
+        assert.equal((await invokeTool(globTool, { pattern: 'many/f1.txt' }, context())).continuation, undefined);
       });
     });
 

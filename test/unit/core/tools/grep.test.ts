@@ -59,6 +59,13 @@ describe('tools/grep', () => {
       assert.equal(lines[2], '[More than 2 matching lines exist; these are the first 2 found, in path order. The search stopped there, so the total is unknown. Narrow the search with path or glob, or raise max_results.]');
     });
 
+    it('gives the note on what was left out as the continuation, and none when nothing was', async () => {
+      const more = await invokeTool(grepTool, { pattern: 'TODO', max_results: 2 }, context());
+      assert.match(more.continuation ?? '', /^\[More than 2 matching lines exist; .*raise max_results\.\]$/);
+      assert.ok(resultText(more).endsWith(more.continuation ?? '?'));
+      assert.equal((await invokeTool(grepTool, { pattern: 'TODO', max_results: 1000 }, context())).continuation, undefined);
+    });
+
     it('stops at max_results files in files_with_matches mode', async () => {
       const lines = (await grep({ pattern: 'TODO', output_mode: 'files_with_matches', max_results: 1 })).split('\n');
       assert.equal(lines.length, 2);

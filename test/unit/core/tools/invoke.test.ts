@@ -4,12 +4,29 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { editFileTool } from '../../../../src/core/tools/editFile';
 import { grepTool } from '../../../../src/core/tools/grep';
-import { budgetResult, invokeTool, splitTextParts } from '../../../../src/core/tools/invoke';
+import { budgetResult, continuationFirst, invokeTool, splitTextParts } from '../../../../src/core/tools/invoke';
+import { defineTool, textResult, type Tool, type ToolResult } from '../../../../src/core/tools/toolSpec';
 import { listDirectoryTool } from '../../../../src/core/tools/listDirectory';
 import { readFileTool } from '../../../../src/core/tools/readFile';
 import { runCommandTool } from '../../../../src/core/tools/command/runCommand';
 import { writeFileTool } from '../../../../src/core/tools/writeFile';
 import { testContext } from '../../support/context';
+
+/** A reading tool whose result the test writes. */
+function testTool(run: () => Promise<ToolResult>): Tool {
+  return defineTool<Record<string, never>>({
+    name: 'workspace_test_result',
+    displayName: 'Test Result',
+    toolReferenceName: 'workspaceTestResult',
+    icon: '$(beaker)',
+    access: 'read',
+    userDescription: 'A result of a unit test.',
+    modelDescription: 'A result of a unit test.',
+    inputSchema: { type: 'object', properties: {} },
+    invocationMessage: () => 'Testing',
+    run,
+  });
+}
 
 // invokeTool is what invokeTool calls: the suite enters through the same door as every tool suite.
 describe('tools/invoke', () => {
@@ -98,6 +115,67 @@ describe('tools/invoke', () => {
     it('returns a result within the budget unchanged', () => {
       const result = { parts: [{ kind: 'text' as const, text: 'short' }] };
       assert.deepEqual(budgetResult(result, 10_000), result);
+    });
+  });
+
+  describe('continuation: the note on how to get the rest, first in what the MCP front sends', () => {
+    // What each client keeps of a long MCP result, as measured (test/agents/FINDINGS.md).
+    const texts = (result: ToolResult): string[] => result.parts.map((part) => (part.kind === 'text' ? part.text : ''));
+    const KEEPS: Record<string, (parts: string[]) => string> = {
+      // Over its limit (about 50 KB), a file and a 2 KB preview of the content as JSON.
+      'Claude Code': (parts) => (parts.join('').length > 50_000 ? JSON.stringify(parts.map((text) => ({ type: 'text', text })), null, 2).slice(0, 2000) : parts.join('')),
+      // The first items up to about 12,000 characters, then "[omitted N text items ...]".
+      'Codex CLI': (parts) => {
+        let room = 12_000;
+        return parts.map((text) => { const kept = text.slice(0, Math.max(room, 0)); room -= kept.length; return kept; }).join('');
+      },
+      // A part over 40,000 characters: its first 8,000 and last 32,000.
+      'Gemini CLI': (parts) => parts.map((text) => (text.length > 40_000 ? text.slice(0, 8000) + text.slice(-32_000) : text)).join(''),
+      // A part over 8,192 characters goes to a file the model must open.
+      Copilot: (parts) => parts.map((text) => (text.length > 8192 ? '[in a file]' : text)).join(''),
+    };
+
+    let root: string;
+    before(() => {
+      root = fs.mkdtempSync(path.join(os.tmpdir(), 'wat-continue-'));
+      fs.writeFileSync(path.join(root, 'long.txt'), Array.from({ length: 5000 }, (_, i) => `line ${i + 1} ${'x'.repeat(30)}`).join('\n'));
+    });
+    after(() => fs.rmSync(root, { recursive: true, force: true }));
+
+    it('survives what every measured client keeps of a long read, and would not at the end alone', async () => {
+      const result = await invokeTool(readFileTool, { file_path: 'long.txt' }, testContext({ root }));
+      assert.equal(result.continuation, '[Showing lines 1-2000 of 5000. Use offset=2001 to read more.]');
+      const sent = texts(continuationFirst(result));
+      assert.equal(sent[0], '[Showing lines 1-2000 of 5000. Use offset=2001 to read more.]\n');
+      assert.deepEqual(sent.slice(1), texts(result));
+      for (const [client, keeps] of Object.entries(KEEPS)) {
+        assert.ok(keeps(sent).includes('Use offset=2001 to read more.'), client);
+      }
+      // Without the copy first, Claude Code's preview and Codex's first items lose the note.
+      assert.deepEqual(Object.entries(KEEPS).filter(([, keeps]) => !keeps(texts(result)).includes('Use offset=2001')).map(([client]) => client), ['Claude Code', 'Codex CLI']);
+    });
+
+    it('adds the output budget\'s cut to the tool\'s note, so both lead', () => {
+      const cut = budgetResult(textResult(`${'y\n'.repeat(20_000)}[3 more files not shown]`, '[3 more files not shown]'), 10_000);
+      assert.match(cut.continuation ?? '', /^\[3 more files not shown\]\n\[output truncated: \d+ more characters not shown\. The output budget is 10000 characters/);
+      assert.equal(texts(continuationFirst(cut))[0], `${cut.continuation}\n`);
+      assert.match(budgetResult(textResult('z\n'.repeat(20_000)), 10_000).continuation ?? '', /^\[output truncated: /);
+    });
+
+    it('leaves a result with nothing left out as it is, and keeps a long note to 1,000 characters', () => {
+      const whole = textResult('all of it');
+      assert.equal(continuationFirst(whole), whole);
+      const [first] = texts(continuationFirst(textResult('body', `[${'n'.repeat(3000)}]`)));
+      assert.equal(first.length, 1001);
+      assert.ok(first.endsWith('…\n'));
+    });
+
+    it('takes secrets out of the note as out of the text', async () => {
+      const secret = 'ghp_R5v8KzQ2mN7pL4xW9tY3bC6dF1gH0jK2sA5e';
+      const tool = testTool(async () => textResult(`log at /tmp/${secret}.log`, `[All of it is in /tmp/${secret}.log]`));
+      const result = await invokeTool(tool, {}, testContext({ root }));
+      assert.doesNotMatch(result.continuation ?? '', /ghp_/);
+      assert.match(result.continuation ?? '', /REDACTED/);
     });
   });
 

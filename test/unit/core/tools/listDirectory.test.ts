@@ -67,6 +67,8 @@ describe('tools/listDirectory', () => {
     const text = await list({ path: 'many' });
     assert.match(text, /\[7 more entries not shown\]$/);
     assert.equal(text.split('\n').filter((line) => line.startsWith('f')).length, MAX_LIST_ENTRIES);
+    assert.equal((await invokeTool(listDirectoryTool, { path: 'many' }, testContext({ root }))).continuation, '[7 more entries not shown]');
+    assert.equal((await invokeTool(listDirectoryTool, {}, testContext({ root }))).continuation, undefined);
   });
 
   it('refuses a file and points to read_file', async () => {

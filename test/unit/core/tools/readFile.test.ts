@@ -30,6 +30,13 @@ describe('tools/readFile', () => {
     assert.match(text, /\[Showing lines 10-14 of 100\. Use offset=15 to read more\.\]$/);
   });
 
+  it('gives the footer\'s first note as the continuation while lines follow, and none at the end', async () => {
+    const result = (input: { file_path: string; offset?: number; limit?: number }) => invokeTool(readFileTool, input, testContext({ root }));
+    assert.equal((await result({ file_path: 'hundred.txt', offset: 10, limit: 5 })).continuation, '[Showing lines 10-14 of 100. Use offset=15 to read more.]');
+    assert.equal((await result({ file_path: 'hundred.txt', offset: 96 })).continuation, undefined);
+    assert.equal((await result({ file_path: 'hundred.txt' })).continuation, undefined);
+  });
+
   it('shows no continuation footer when the whole file fits', async () => {
     const text = await read({ file_path: 'hundred.txt' });
     assert.ok(!text.includes('Showing lines'));
