@@ -256,7 +256,7 @@ describe('MCP front (extension host, SDK client over dist/mcp.js)', function () 
       const target = abs('mcp-held-abandoned.txt');
       fs.rmSync(target, { force: true });
       await withSettings({ 'mcp.answerWithinSeconds': 5 }, async () => {
-        const leaving = await startAgent('gemini-cli-mcp-client');
+        const leaving = await startAgent('some-agent');
         const first = await leaving.callTool({ name: 'workspace_write_file', arguments: { file_path: 'mcp-held-abandoned.txt', content: 'orphan\n' } });
         assert.match(textOf(first), /^Waiting for the user's review \(review r\d+\)/);
         assert.strictEqual(proposalTabs().length, 1);

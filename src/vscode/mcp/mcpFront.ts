@@ -13,7 +13,8 @@ import { SETTINGS_SECTION } from '../../core/settings';
 import { readMcpSettings } from '../host/settings';
 import type { ToolServices } from '../tools/registration';
 import { toolsForCaller, type ServerDefinition } from './serverDefinition';
-import { createToolServer, describeClient } from './toolServer';
+import { describeClient } from './mcpClients';
+import { createToolServer } from './toolServer';
 import { errorMessage } from '../../core/errors';
 
 /** What the front reports to the user's log (the activity output channel). */

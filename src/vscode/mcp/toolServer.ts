@@ -5,12 +5,13 @@
 // here, and the input is validated by the tool before anything runs.
 import * as vscode from 'vscode';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type Implementation, type ProgressToken, type ServerNotification, type Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type ProgressToken, type ServerNotification, type Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
 import type { HeldCallHooks } from '../../core/calls/heldCalls';
 import { failureMessage } from '../../core/calls/runCall';
 import { continuationFirst, untrustedMessage } from '../../core/tools/invoke';
 import { isReadOnly, type Tool, type ToolResult } from '../../core/tools/toolSpec';
 import { MCP_SERVER_NAME, MCP_SERVER_TITLE } from '../../mcp/serverInfo';
+import { answerWithinSeconds, cleanName, describeClient } from './mcpClients';
 import { readMcpSettings } from '../host/settings';
 import { callTool, type ToolServices } from '../tools/registration';
 
@@ -44,33 +45,6 @@ export function servedTools(tools: readonly Tool[], trusted: boolean): readonly 
  */
 export function toMcpContent(result: ToolResult): CallToolResult['content'] {
   return continuationFirst(result).parts.map((part) => (part.kind === 'text' ? { type: 'text', text: part.text } : { type: 'image', mimeType: part.mimeType, data: Buffer.from(part.data).toString('base64') }));
-}
-
-/** Names the known agents give themselves, matched from the start of the name. */
-const KNOWN_CLIENTS: readonly (readonly [RegExp, string])[] = [
-  [/^claude[- ]code\b/i, 'Claude Code'],
-  [/^codex\b/i, 'Codex CLI'],
-  [/^gemini\b/i, 'Gemini CLI'],
-];
-
-/**
- * The client's name made safe to show and record: one line of printable characters (no control,
- * format or bidi characters, which could make the question read differently), at most 60.
- */
-function cleanName(name: string | undefined): string {
-  return (name ?? '').replace(/[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/gu, ' ').replace(/\s+/g, ' ').trim().slice(0, 60);
-}
-
-/**
- * How the activity log records the client (`mcp:<name>`) and how approvals name it. The name is
- * the client's own claim: a known agent's name is shown as that agent, any other always quoted as
- * an MCP client's, and the free-text title it may send is never shown (it could read as part of
- * the question, e.g. "VS Code (you already approved this)").
- */
-export function describeClient(info: Implementation | undefined): { client: string; label: string } {
-  const name = cleanName(info?.name) || 'unknown';
-  const known = KNOWN_CLIENTS.find(([pattern]) => pattern.test(name))?.[1];
-  return { client: `mcp:${name}`, label: known ?? `The MCP client "${name}"` };
 }
 
 /** How often a call that is still running tells a client that asked for progress. */
@@ -141,7 +115,7 @@ export function createToolServer(tools: readonly Tool[], services: ToolServices,
       return running;
     };
     try {
-      const within = readMcpSettings().answerWithinSeconds * 1000;
+      const within = answerWithinSeconds(server.getClientVersion(), readMcpSettings().answerWithinSeconds) * 1000;
       const result = await (services.heldCalls ? services.heldCalls.callWithin(tool, within, start) : start());
       return { content: toMcpContent(result) };
     } catch (error) {
