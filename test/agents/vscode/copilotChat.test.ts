@@ -18,9 +18,10 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { pathToFileURL } from 'url';
 import * as vscode from 'vscode';
+import type { ActivityRecord } from '../../../src/core/activity/activityRecord';
 import { TOOLS } from '../../../src/core/tools';
 import { CommandId } from '../../../src/vscode/commandIds';
-import { invoke, REPO, workspaceRoot } from '../../integration/support/tools';
+import { answerNextApproval, invoke, REPO, workspaceRoot } from '../../integration/support/tools';
 
 const importEsm = new Function('specifier', 'return import(specifier)') as (specifier: string) => Promise<Record<string, unknown>>;
 const load = (file: string): Promise<Record<string, unknown>> => importEsm(pathToFileURL(path.join(REPO, file)).href);
@@ -109,31 +110,49 @@ async function configureModel(url: string, port: number): Promise<vscode.Languag
   }
 }
 
+/** What `workbench.action.chat.open` reports with blockOnResponse when a tool waits for chat's confirmation. */
+interface ChatConfirmation {
+  type: 'confirmation';
+  kind: string;
+  toolId?: string;
+}
+
 /** What happened while Copilot ran one request. */
 interface Session {
-  /** What `workbench.action.chat.open` returned (blockOnResponse: the first confirmation, or the result). */
+  /** What `workbench.action.chat.open` returned: the first confirmation chat asked for, or the request's result. */
   opened: unknown;
-  /** Copilot's tool confirmations accepted, in order (what chat.open reported, then each accept). */
-  chatConfirmations: number;
+  /** What the test saw when chat first asked to confirm a tool call, before accepting it. */
+  atFirstConfirmation?: unknown;
   /** Our own questions (diff review, approvals), with when they were asked. */
   ourQuestions: { at: number; title: string }[];
 }
 
+function isConfirmation(value: unknown): value is ChatConfirmation {
+  return typeof value === 'object' && value !== null && (value as { type?: unknown }).type === 'confirmation';
+}
+
 /**
  * Sends `query` to Copilot Chat in agent mode with the scripted model and answers every question
- * until the model has sent its final text: Copilot's confirmations with acceptTool, ours with approve.
+ * until the model has sent its final text: ours with workspaceAgentTools.approve, Copilot's with
+ * workbench.action.chat.acceptTool. With blockOnResponse, chat.open returns as soon as a tool waits
+ * for chat's confirmation (or the request ends): the first confirmation is recorded, with what
+ * `observe` sees at that moment, before it is accepted; later ones are accepted as they come.
  */
-async function runCopilot(model: ScriptedModel, query: string, modelId: string, timeoutMs: number): Promise<Session> {
-  const session: Session = { opened: undefined, chatConfirmations: 0, ourQuestions: [] };
+async function runCopilot(model: ScriptedModel, query: string, modelId: string, timeoutMs: number, observe: () => unknown = () => undefined): Promise<Session> {
+  const session: Session = { opened: undefined, ourQuestions: [] };
   const started = Date.now();
   let finished = false;
   void model.finished().then(() => (finished = true));
+  let returned = false;
+  // A new session: the scripted model reads its turn from the conversation it is sent.
+  await vscode.commands.executeCommand('workbench.action.chat.newChat');
   const opened = Promise.resolve(
     vscode.commands.executeCommand('workbench.action.chat.open', { query, mode: 'agent', modelSelector: { vendor: VENDOR, id: modelId }, blockOnResponse: true }),
   ).then(
-    (value) => (session.opened = value),
-    (error: unknown) => (session.opened = { error: String(error) }),
+    (value) => ((session.opened = value), (returned = true)),
+    (error: unknown) => ((session.opened = { error: String(error) }), (returned = true)),
   );
+  let acceptedFirst = false;
   while (!finished) {
     if (Date.now() - started > timeoutMs) throw new Error(`Copilot did not finish in ${timeoutMs / 1000} s: ${JSON.stringify({ session, calls: model.calls })}`);
     const pending = await vscode.commands.executeCommand<{ title: string }[]>(CommandId.listPendingApprovals);
@@ -141,25 +160,63 @@ async function runCopilot(model: ScriptedModel, query: string, modelId: string, 
       session.ourQuestions.push({ at: (Date.now() - started) / 1000, title: pending[0].title });
       await vscode.commands.executeCommand<boolean>(CommandId.approve);
     }
-    // Copilot's own confirmation of a tool call (a no-op when none is waiting).
-    await vscode.commands.executeCommand('workbench.action.chat.acceptTool');
-    await sleep(300);
+    if (returned && isConfirmation(session.opened) && !acceptedFirst) {
+      session.atFirstConfirmation = observe();
+      acceptedFirst = true;
+      await vscode.commands.executeCommand('workbench.action.chat.acceptTool');
+    } else if (acceptedFirst) {
+      // A later confirmation, if chat asks one (a no-op when none is waiting).
+      await vscode.commands.executeCommand('workbench.action.chat.acceptTool');
+    }
+    await sleep(250);
   }
   await Promise.race([opened, sleep(10_000)]);
   return session;
 }
 
+/** A scripted Chat Completions model with `plan`, added to Copilot Chat as a Custom Endpoint model. */
+async function scriptedCopilotModel(plan: Turn[]): Promise<{ model: ScriptedModel; chatModel: vscode.LanguageModelChat }> {
+  const { startScriptedModel } = (await load('scripts/test-host/models/scripted-model.mjs')) as { startScriptedModel: (o: object) => Promise<ScriptedModel> };
+  const { openaiChat } = (await load('scripts/test-host/models/openai.mjs')) as { openaiChat: unknown };
+  const model = await startScriptedModel({ dialect: openaiChat, plan, log: (line: string) => console.log(`[copilot model] ${line}`) });
+  try {
+    return { model, chatModel: await configureModel(model.url, model.port) };
+  } catch (error) {
+    await model.close();
+    throw error;
+  }
+}
+
+/** The activity records of this test's calls of `tool`, newest last. */
+async function recordsOf(tool: string, since: number): Promise<ActivityRecord[]> {
+  const records = await vscode.commands.executeCommand<readonly ActivityRecord[]>(CommandId.listActivity);
+  return records.filter((r) => r.tool === tool && r.id > since);
+}
+
+async function lastRecordId(): Promise<number> {
+  const records = await vscode.commands.executeCommand<readonly ActivityRecord[]>(CommandId.listActivity);
+  return records.reduce((max, r) => Math.max(max, r.id), 0);
+}
+
+/** A command result less what changes from run to run: its duration and the name of its full log. */
+function steady(text: string): string {
+  return text.replace(/^Duration: [\d.]+ s$/m, 'Duration: <s> s').replace(/^Full log: .*$/m, 'Full log: <log>');
+}
+
 describe('Copilot Chat (built into VS Code 1.139) in agent mode with a scripted model', function () {
   this.timeout(300_000);
 
-  let modelId = MODEL_ID;
   before(function () {
+    // Copilot Chat is built in from 1.139 (extensions/copilot); the floor has none.
     if (!fs.existsSync(path.join(vscode.env.appRoot, 'extensions', 'copilot', 'package.json'))) this.skip();
   });
 
-  it('calls our tools through its own loop: read, edit (our diff review), run a command, and sends the results back word for word', async function () {
+  it('offers our tools, and calls them through its own loop: read, edit (our diff review), a command (its confirmation); the results reach the model word for word', async function () {
     const file = 'copilot-chat.txt';
+    const ran = path.join(workspaceRoot(), 'copilot-ran.txt');
     fs.writeFileSync(path.join(workspaceRoot(), file), 'one\ntwo\nthree\n');
+    fs.rmSync(ran, { force: true });
+    // `touch` writes, so the command policy asks: through chat, that is Copilot's confirmation.
     const command = 'touch copilot-ran.txt && echo ran-by-copilot';
     const plan: Turn[] = [
       { tool: 'workspace_read_file', input: { file_path: file } },
@@ -167,42 +224,113 @@ describe('Copilot Chat (built into VS Code 1.139) in agent mode with a scripted 
       { tool: 'workspace_run_command', input: { command } },
       { text: 'Read, edited and ran.' },
     ];
-    const { startScriptedModel } = (await load('scripts/test-host/models/scripted-model.mjs')) as { startScriptedModel: (o: object) => Promise<ScriptedModel> };
-    const { openaiChat } = (await load('scripts/test-host/models/openai.mjs')) as { openaiChat: unknown };
-    const model = await startScriptedModel({ dialect: openaiChat, plan, log: (line: string) => console.log(`[copilot model] ${line}`) });
+    const since = await lastRecordId();
+    const { model, chatModel } = await scriptedCopilotModel(plan);
     try {
-      const chatModel = await configureModel(model.url, model.port);
-      modelId = chatModel.id;
       const expectedRead = (await invoke('workspace_read_file', { file_path: file })).text;
-      const session = await runCopilot(model, `Change two to TWO in ${file}, then run: ${command}`, modelId, 240_000);
+      const session = await runCopilot(model, `Change two to TWO in ${file}, then run: ${command}`, chatModel.id, 240_000, () => ({
+        commandCalled: model.calls.some((c) => c.name === 'workspace_run_command'),
+        ranBeforeAccept: fs.existsSync(ran),
+      }));
       const main = model.mainRequests();
-      const first = main[0];
-      const offered = first?.tools ?? [];
+      const offered = main[0]?.tools ?? [];
       const results = model.toolResults();
+      const records = {
+        read: await recordsOf('workspace_read_file', since),
+        edit: await recordsOf('workspace_edit_file', since),
+        run: await recordsOf('workspace_run_command', since),
+      };
       keep('chat', {
-        model: { vendor: chatModel.vendor, id: chatModel.id, family: chatModel.family },
+        model: { vendor: chatModel.vendor, id: chatModel.id, family: chatModel.family, maxInputTokens: chatModel.maxInputTokens },
         session,
         offered,
-        ourTools: (first?.body?.tools ?? []).filter((t) => t.function?.name.includes('workspace_')),
+        ourTools: (main[0]?.body?.tools ?? []).filter((t) => t.function?.name.startsWith('workspace_')),
         calls: model.calls,
         results,
+        records,
         requests: model.requests.map((r) => ({ kind: r.kind, path: r.path, turn: r.turn, tools: r.tools?.length })),
         lastRequest: main[main.length - 1]?.body,
       });
-      // Copilot offered every one of our tools.
+
+      // Copilot offered every one of our tools, under their own names, in every request.
       for (const tool of TOOLS) assert.ok(offered.includes(tool.name), `Copilot did not offer ${tool.name}: ${offered.join(', ')}`);
+      // Its tool normalizer (schema checked against JSON Schema draft 7, top-level combinators and
+      // unknown required names dropped; keywords and long descriptions cut only for gpt-4 families)
+      // left our schemas and descriptions as the manifest declares them.
+      const manifest = JSON.parse(fs.readFileSync(path.join(REPO, 'package.json'), 'utf8')) as { contributes: { languageModelTools: { name: string; modelDescription: string; inputSchema: unknown }[] } };
+      for (const declared of manifest.contributes.languageModelTools) {
+        const sent = main[0]?.body?.tools?.find((t) => t.function?.name === declared.name)?.function;
+        assert.deepEqual(sent?.parameters, declared.inputSchema, `${declared.name}: the schema Copilot sent differs`);
+        assert.equal(sent?.description, declared.modelDescription, `${declared.name}: the description Copilot sent differs`);
+      }
       assert.deepEqual(
         model.calls.map((c) => c.name),
         ['workspace_read_file', 'workspace_edit_file', 'workspace_run_command'],
       );
+      // Copilot asked to confirm the command (and nothing before it), and the command waited for it.
+      assert.deepEqual(session.opened, { type: 'confirmation', kind: 'toolInvocation', toolId: 'workspace_run_command' });
+      assert.deepEqual(session.atFirstConfirmation, { commandCalled: true, ranBeforeAccept: false });
+      assert.ok(fs.existsSync(ran), 'the command did not run after Copilot\'s confirmation');
+      // Our diff review was asked for the edit (and only that), and the file has the edit.
+      assert.deepEqual(
+        session.ourQuestions.map((q) => q.title),
+        [`Edit File: Edit ${file}`],
+      );
+      assert.equal(fs.readFileSync(path.join(workspaceRoot(), file), 'utf8'), 'one\nTWO\nthree\n');
+
+      // The results as the model received them, word for word.
       assert.equal(results.length, 3, JSON.stringify(results));
       const [read, edit, run] = results;
       assert.equal(read.text, expectedRead);
-      assert.equal(fs.readFileSync(path.join(workspaceRoot(), file), 'utf8'), 'one\nTWO\nthree\n');
       assert.equal(edit.text, `Edited ${file}: 1 replacement(s)\n     2\tTWO`);
-      assert.match(run.text, /ran-by-copilot/);
-      assert.ok(fs.existsSync(path.join(workspaceRoot(), 'copilot-ran.txt')));
-      assert.ok(session.ourQuestions.length >= 1, 'our diff review was never asked');
+      // The same command run again outside chat (our own approval) returns the same text, less its duration and log name.
+      const again = invoke('workspace_run_command', { command });
+      await answerNextApproval(true);
+      assert.equal(steady(run.text), steady((await again).text));
+      assert.match(run.text, /^Exit code: 0\n[\s\S]*\n--- stdout ---\nran-by-copilot\n/);
+
+      // Each call came from chat with its token, and the model got every character of each result.
+      for (const [name, list] of Object.entries(records)) {
+        assert.ok(list.length >= 1, `no activity record of ${name}`);
+      }
+      const [readRecord, editRecord, runRecord] = [records.read[0], records.edit[0], records.run[0]];
+      assert.deepEqual([readRecord.client, editRecord.client, runRecord.client], ['chat', 'chat', 'chat']);
+      assert.deepEqual([readRecord.resultChars, editRecord.resultChars, runRecord.resultChars], [read.text.length, edit.text.length, run.text.length]);
+      // Chat's confirmation stood for the command's approval: ours asked nothing for it.
+      assert.deepEqual(runRecord.approvals, []);
+    } finally {
+      await model.close();
+    }
+  });
+
+  it('takes a long read whole: no part spilled to a file, nothing cut, our continuation footer kept', async function () {
+    const file = 'copilot-long.txt';
+    const lines = Array.from({ length: 2500 }, (_, i) => `line ${String(i + 1).padStart(4, '0')} ${'x'.repeat(40)}`);
+    fs.writeFileSync(path.join(workspaceRoot(), file), lines.join('\n') + '\n');
+    const plan: Turn[] = [{ tool: 'workspace_read_file', input: { file_path: file } }, { text: 'Read it.' }];
+    const since = await lastRecordId();
+    const { model, chatModel } = await scriptedCopilotModel(plan);
+    try {
+      const session = await runCopilot(model, `Read ${file}.`, chatModel.id, 240_000);
+      const results = model.toolResults();
+      const records = await recordsOf('workspace_read_file', since);
+      const alone = (await invoke('workspace_read_file', { file_path: file })).text;
+      keep('long-read', {
+        session,
+        received: results.map((r) => ({ length: r.text.length, head: r.text.slice(0, 200), tail: r.text.slice(-300), contentType: typeof (r.raw as { content?: unknown }).content })),
+        records,
+        withoutBudget: { length: alone.length, tail: alone.slice(-300) },
+      });
+      assert.equal(results.length, 1, JSON.stringify(results));
+      const [read] = results;
+      assert.doesNotMatch(read.text, /Large tool result|written to file|Tool response was too long/);
+      // Word for word what the tool returns outside chat: every part of about 8,000 characters kept
+      // inline and joined back, our continuation footer with it.
+      assert.ok(read.text.length > 8 * 1024 * 10, `only ${read.text.length} characters: not a long result`);
+      assert.equal(read.text, alone);
+      assert.match(read.text, /\n\[Showing lines 1-\d+ of 2500\. Use offset=\d+ to read more\.\]\n/, read.text.slice(-400));
+      assert.equal(records[0]?.client, 'chat');
+      assert.equal(read.text.length, records[0]?.resultChars);
     } finally {
       await model.close();
     }
