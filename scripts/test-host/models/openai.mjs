@@ -1,7 +1,8 @@
 // @ts-check
-// The OpenAI Responses API as Codex CLI calls it through a custom model provider
+// Two OpenAI APIs: Responses as Codex CLI calls it through a custom model provider
 // (`wire_api = "responses"`): POST <base_url>/responses, streamed as server-sent events, the
-// conversation sent whole in `input` each time. See scripted-model.mjs.
+// conversation sent whole in `input` each time (openaiResponses); and Chat Completions as Copilot
+// Chat's Custom Endpoint models call it (openaiChat, at the end). See scripted-model.mjs.
 
 import { json, sse, startSse } from './scripted-model.mjs';
 

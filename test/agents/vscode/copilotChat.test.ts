@@ -21,7 +21,7 @@ import * as vscode from 'vscode';
 import type { ActivityRecord } from '../../../src/core/activity/activityRecord';
 import { TOOLS } from '../../../src/core/tools';
 import { CommandId } from '../../../src/vscode/commandIds';
-import { answerNextApproval, invoke, REPO, workspaceRoot } from '../../integration/support/tools';
+import { answerNextApproval, invoke, invokeError, REPO, workspaceRoot } from '../../integration/support/tools';
 
 const importEsm = new Function('specifier', 'return import(specifier)') as (specifier: string) => Promise<Record<string, unknown>>;
 const load = (file: string): Promise<Record<string, unknown>> => importEsm(pathToFileURL(path.join(REPO, file)).href);
@@ -33,6 +33,8 @@ interface Turn {
 }
 interface RecordedRequest {
   kind: string;
+  method: string;
+  headers: Record<string, unknown>;
   path: string;
   tools?: string[];
   turn?: number;
@@ -187,10 +189,10 @@ async function scriptedCopilotModel(plan: Turn[]): Promise<{ model: ScriptedMode
   }
 }
 
-/** The activity records of this test's calls of `tool`, newest last. */
-async function recordsOf(tool: string, since: number): Promise<ActivityRecord[]> {
+/** The activity records of the calls of `tool` that came from chat (with its invocation token) since record `since`. */
+async function chatRecordsOf(tool: string, since: number): Promise<ActivityRecord[]> {
   const records = await vscode.commands.executeCommand<readonly ActivityRecord[]>(CommandId.listActivity);
-  return records.filter((r) => r.tool === tool && r.id > since);
+  return records.filter((r) => r.tool === tool && r.id > since && r.client === 'chat');
 }
 
 async function lastRecordId(): Promise<number> {
@@ -236,9 +238,9 @@ describe('Copilot Chat (built into VS Code 1.139) in agent mode with a scripted 
       const offered = main[0]?.tools ?? [];
       const results = model.toolResults();
       const records = {
-        read: await recordsOf('workspace_read_file', since),
-        edit: await recordsOf('workspace_edit_file', since),
-        run: await recordsOf('workspace_run_command', since),
+        read: await chatRecordsOf('workspace_read_file', since),
+        edit: await chatRecordsOf('workspace_edit_file', since),
+        run: await chatRecordsOf('workspace_run_command', since),
       };
       keep('chat', {
         model: { vendor: chatModel.vendor, id: chatModel.id, family: chatModel.family, maxInputTokens: chatModel.maxInputTokens },
@@ -248,7 +250,8 @@ describe('Copilot Chat (built into VS Code 1.139) in agent mode with a scripted 
         calls: model.calls,
         results,
         records,
-        requests: model.requests.map((r) => ({ kind: r.kind, path: r.path, turn: r.turn, tools: r.tools?.length })),
+        requests: model.requests.map((r) => ({ kind: r.kind, method: r.method, path: r.path, turn: r.turn, tools: r.tools?.length })),
+        headers: main[0]?.headers,
         lastRequest: main[main.length - 1]?.body,
       });
 
@@ -289,12 +292,9 @@ describe('Copilot Chat (built into VS Code 1.139) in agent mode with a scripted 
       assert.equal(steady(run.text), steady((await again).text));
       assert.match(run.text, /^Exit code: 0\n[\s\S]*\n--- stdout ---\nran-by-copilot\n/);
 
-      // Each call came from chat with its token, and the model got every character of each result.
-      for (const [name, list] of Object.entries(records)) {
-        assert.ok(list.length >= 1, `no activity record of ${name}`);
-      }
+      // Each call came from chat with its token (one record each), and the model got every character of each result.
+      assert.deepEqual([records.read.length, records.edit.length, records.run.length], [1, 1, 1], JSON.stringify(records));
       const [readRecord, editRecord, runRecord] = [records.read[0], records.edit[0], records.run[0]];
-      assert.deepEqual([readRecord.client, editRecord.client, runRecord.client], ['chat', 'chat', 'chat']);
       assert.deepEqual([readRecord.resultChars, editRecord.resultChars, runRecord.resultChars], [read.text.length, edit.text.length, run.text.length]);
       // Chat's confirmation stood for the command's approval: ours asked nothing for it.
       assert.deepEqual(runRecord.approvals, []);
@@ -313,7 +313,7 @@ describe('Copilot Chat (built into VS Code 1.139) in agent mode with a scripted 
     try {
       const session = await runCopilot(model, `Read ${file}.`, chatModel.id, 240_000);
       const results = model.toolResults();
-      const records = await recordsOf('workspace_read_file', since);
+      const records = await chatRecordsOf('workspace_read_file', since);
       const alone = (await invoke('workspace_read_file', { file_path: file })).text;
       keep('long-read', {
         session,
@@ -329,8 +329,22 @@ describe('Copilot Chat (built into VS Code 1.139) in agent mode with a scripted 
       assert.ok(read.text.length > 8 * 1024 * 10, `only ${read.text.length} characters: not a long result`);
       assert.equal(read.text, alone);
       assert.match(read.text, /\n\[Showing lines 1-\d+ of 2500\. Use offset=\d+ to read more\.\]\n/, read.text.slice(-400));
-      assert.equal(records[0]?.client, 'chat');
-      assert.equal(read.text.length, records[0]?.resultChars);
+      assert.equal(records.length, 1, JSON.stringify(records));
+      assert.equal(read.text.length, records[0].resultChars);
+    } finally {
+      await model.close();
+    }
+  });
+  it('sends our error back as its own sentence around our words', async function () {
+    const plan: Turn[] = [{ tool: 'workspace_read_file', input: { file_path: 'copilot-missing.txt' } }, { text: 'It is not there.' }];
+    const { model, chatModel } = await scriptedCopilotModel(plan);
+    try {
+      await runCopilot(model, 'Read copilot-missing.txt.', chatModel.id, 240_000);
+      const ours = await invokeError('workspace_read_file', { file_path: 'copilot-missing.txt' });
+      const results = model.toolResults();
+      keep('error', { ours, results });
+      assert.equal(results.length, 1, JSON.stringify(results));
+      assert.ok(results[0].text.includes(ours), `${JSON.stringify(results[0].text)} does not hold ${JSON.stringify(ours)}`);
     } finally {
       await model.close();
     }
