@@ -52,9 +52,8 @@ interface ScriptedModel {
   close(): Promise<void>;
 }
 
-/** The vendor of Copilot Chat's "Custom Endpoint" models, and the model this test configures. */
+/** The vendor of Copilot Chat's "Custom Endpoint" models. */
 const VENDOR = 'customendpoint';
-const MODEL_ID = 'scripted-model';
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -72,12 +71,15 @@ function keep(name: string, record: object): void {
  * here: FINDINGS.md.)
  */
 async function configureModel(url: string, port: number): Promise<vscode.LanguageModelChat> {
+  // One model id per server: chat.open's modelSelector takes the first of the models that match it
+  // (sorted by identifier), and every test's group stays in the profile.
+  const modelId = `scripted-${port}`;
   const group = {
     name: `Scripted ${port}`,
     vendor: VENDOR,
     models: [
       {
-        id: MODEL_ID,
+        id: modelId,
         name: 'Scripted Model',
         url: `${url}/v1/chat/completions`,
         apiType: 'chat-completions',
@@ -103,7 +105,7 @@ async function configureModel(url: string, port: number): Promise<vscode.Languag
   }
   for (;;) {
     const models = await vscode.lm.selectChatModels({ vendor: VENDOR });
-    const model = models.find((m) => m.id === MODEL_ID);
+    const model = models.find((m) => m.id === modelId);
     if (model) return model;
     if (Date.now() > deadline) {
       const all = await vscode.lm.selectChatModels();
