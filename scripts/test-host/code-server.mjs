@@ -509,7 +509,9 @@ export async function startCodeServer(options = {}) {
   // they outlive the server; here they go with the temp folder.
   // (The extension host inherits these; HOME itself is left alone.)
   /** @type {NodeJS.ProcessEnv} */
-  const env = { ...process.env, XDG_CONFIG_HOME: xdgConfig, XDG_DATA_HOME: xdgData, XDG_CACHE_HOME: xdgCache, XDG_RUNTIME_DIR: xdgRuntime };
+  // WAT_USER_DATA_DIR tells tests in the extension host where the profile's files are (the
+  // Copilot Chat test writes the user's chatLanguageModels.json there).
+  const env = { ...process.env, XDG_CONFIG_HOME: xdgConfig, XDG_DATA_HOME: xdgData, XDG_CACHE_HOME: xdgCache, XDG_RUNTIME_DIR: xdgRuntime, WAT_USER_DATA_DIR: userDataDir };
   // No extension gallery (open-vsx.org) unless asked for: tests must not touch the network.
   if (options.gallery !== true) env.EXTENSIONS_GALLERY = '{}';
   Object.assign(env, options.env);

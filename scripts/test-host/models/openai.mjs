@@ -1,7 +1,8 @@
 // @ts-check
-// The OpenAI Responses API as Codex CLI calls it through a custom model provider
+// Two OpenAI APIs: Responses as Codex CLI calls it through a custom model provider
 // (`wire_api = "responses"`): POST <base_url>/responses, streamed as server-sent events, the
-// conversation sent whole in `input` each time. See scripted-model.mjs.
+// conversation sent whole in `input` each time (openaiResponses); and Chat Completions as Copilot
+// Chat's Custom Endpoint models call it (openaiChat, at the end). See scripted-model.mjs.
 
 import { json, sse, startSse } from './scripted-model.mjs';
 
@@ -87,6 +88,77 @@ export const openaiResponses = {
   other: (res, { method, path }) => {
     if (method === 'GET' && /\/models(\?|$)/.test(path)) {
       json(res, { object: 'list', data: [], models: [] });
+      return true;
+    }
+    return false;
+  },
+};
+
+/**
+ * A chat-completions message's text: a string, or the text of its content parts.
+ * @param {any} content
+ */
+function contentText(content) {
+  if (typeof content === 'string') return content;
+  if (Array.isArray(content)) return content.filter((p) => typeof p?.text === 'string').map((p) => p.text).join('\n');
+  return content === undefined || content === null ? '' : JSON.stringify(content);
+}
+
+let completionCount = 0;
+
+/**
+ * The OpenAI Chat Completions API as an OpenAI-compatible client calls it (VS Code's Copilot Chat
+ * with a `customendpoint` model, `apiType: "chat-completions"`): POST <base>/v1/chat/completions,
+ * the conversation sent whole in `messages`, tools as `{ type: 'function', function: { name,
+ * parameters } }`, streamed as `chat.completion.chunk` events ending with `data: [DONE]` when the
+ * body says `stream: true`. See scripted-model.mjs.
+ * @type {Dialect}
+ */
+export const openaiChat = {
+  name: 'openai-chat',
+  isModelRequest: ({ method, path }) => method === 'POST' && /\/chat\/completions(\?|$)/.test(path),
+  offeredTools: (body) => {
+    const tools = Array.isArray(body?.tools) ? body.tools.map((/** @type {any} */ t) => String(t?.function?.name ?? t?.name)) : [];
+    return tools.length ? tools : undefined;
+  },
+  callsSoFar: (body) => {
+    let n = 0;
+    for (const m of Array.isArray(body?.messages) ? body.messages : []) if (m?.role === 'assistant' && Array.isArray(m.tool_calls)) n += m.tool_calls.length;
+    return n;
+  },
+  toolResults: (body) =>
+    (Array.isArray(body?.messages) ? body.messages : [])
+      .filter((/** @type {any} */ m) => m?.role === 'tool')
+      .map((/** @type {any} */ m) => ({ id: String(m.tool_call_id), text: contentText(m.content), isError: false, raw: m })),
+  respond: (res, answer, { body }) => {
+    const id = `chatcmpl-scripted-${++completionCount}`;
+    const model = String(body?.model ?? 'scripted');
+    const created = Math.floor(Date.now() / 1000);
+    const usage = { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 };
+    const finish = answer.kind === 'tool' ? 'tool_calls' : 'stop';
+    const call = answer.kind === 'tool' ? { id: answer.id, type: 'function', function: { name: answer.name, arguments: JSON.stringify(answer.input) } } : undefined;
+    if (body?.stream !== true) {
+      const message = call ? { role: 'assistant', content: null, tool_calls: [call] } : { role: 'assistant', content: answer.kind === 'text' ? answer.text : '' };
+      json(res, { id, object: 'chat.completion', created, model, choices: [{ index: 0, message, finish_reason: finish }], usage });
+      return;
+    }
+    /** @param {object} delta @param {string | null} finishReason */
+    const chunk = (delta, finishReason) => ({ id, object: 'chat.completion.chunk', created, model, choices: [{ index: 0, delta, finish_reason: finishReason }] });
+    startSse(res);
+    if (call) {
+      sse(res, undefined, chunk({ role: 'assistant', content: null, tool_calls: [{ index: 0, ...call, function: { name: call.function.name, arguments: '' } }] }, null));
+      sse(res, undefined, chunk({ tool_calls: [{ index: 0, function: { arguments: call.function.arguments } }] }, null));
+    } else {
+      sse(res, undefined, chunk({ role: 'assistant', content: '' }, null));
+      sse(res, undefined, chunk({ content: answer.kind === 'text' ? answer.text : '' }, null));
+    }
+    sse(res, undefined, { ...chunk({}, finish), usage });
+    res.write('data: [DONE]\n\n');
+    res.end();
+  },
+  other: (res, { method, path }) => {
+    if (method === 'GET' && /\/models(\?|$)/.test(path)) {
+      json(res, { object: 'list', data: [] });
       return true;
     }
     return false;
