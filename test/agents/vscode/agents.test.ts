@@ -309,9 +309,9 @@ describe('Terminal agents end to end (npm packages, scripted models, real MCP fr
       });
       done = true;
       await person;
-      // Nothing is left running: no command of the test, no relay.
+      // Nothing is left running: no command of the test, no relay of this checkout (another checkout's may run beside).
       // (The relay VS Code's own MCP client starts from the server definition is VS Code's, and stays.)
-      leftRunning = [...processesWith(`sleep ${COMMAND_SECONDS} && echo slept-`), ...processesWith('dist/mcp.js').filter((line) => !line.includes('--vscode-definition'))];
+      leftRunning = [...processesWith(`sleep ${COMMAND_SECONDS} && echo slept-`), ...processesWith(path.join(REPO, 'dist', 'mcp.js')).filter((line) => !line.includes('--vscode-definition'))];
     });
 
     for (const id of AGENT_IDS) {
