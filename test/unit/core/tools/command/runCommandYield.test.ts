@@ -157,8 +157,10 @@ describe('tools/runCommand: a foreground command moves to the background instead
 
   describe('when the client needs an answer (returnBy)', () => {
     it('moves the command to the background then, and says why', async () => {
-      const returnBy = Date.now() + 500;
-      const { text, terminal } = await call(runCommandTool, { command: 'echo early; exec sleep 300', timeout: 120 }, { returnBy: () => returnBy });
+      // Due once the command printed its line (whatever the machine's load), until then 100 ms away.
+      const { ctx, terminal } = setup();
+      const returnBy = (): number => (terminal.text.includes('early') ? Date.now() : Date.now() + 100);
+      const text = resultText(await invokeTool(runCommandTool, { command: 'echo early; exec sleep 300', timeout: 120 }, { ...ctx, call: { ...ctx.call, returnBy } }));
       assert.match(text, /^Still running after \d+\.\d s: moved to the background because the client needs an answer now; the command was not stopped\.$/m);
       const id = backgroundId(text);
       assert.equal(stdoutOf(text), 'early');
@@ -204,8 +206,9 @@ describe('tools/runCommand: a foreground command moves to the background instead
     });
 
     it('ends a background start\'s wait for wait_for with what it has', async () => {
-      const returnBy = Date.now() + 400;
-      const { text } = await call(runCommandTool, { command: 'echo booting; exec sleep 300', background: true, wait_for: 'never printed', timeout: 60 }, { returnBy: () => returnBy });
+      const { ctx, terminal } = setup();
+      const returnBy = (): number => (terminal.text.includes('booting') ? Date.now() : Date.now() + 100);
+      const text = resultText(await invokeTool(runCommandTool, { command: 'echo booting; exec sleep 300', background: true, wait_for: 'never printed', timeout: 60 }, { ...ctx, call: { ...ctx.call, returnBy } }));
       assert.match(text, /^Started in the background; still running after \d+\.\d s, and no line matched wait_for yet; the call returns because the client needs an answer now\.$/m);
       assert.equal(stdoutOf(text), 'booting');
       assert.equal(registry.get(backgroundId(text))?.status().state, 'running', 'an answer due is no cancellation: the command keeps running');
