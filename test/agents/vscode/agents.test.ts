@@ -4,11 +4,11 @@
 // for a headless run (FINDINGS.md), started non-interactively in the workspace and pointed at a
 // scripted model on 127.0.0.1. The three run side by side. Each must list our tools and send back,
 // word for word, what workspace_read_file returns through vscode.lm.invokeTool; then edit a file
-// through a diff review the test accepts only after REVIEW_SECONDS (longer than the 45 s within
-// which every MCP call answers: the edit answers with a review id and the model waits on with
-// workspace_review_status), and run a command of COMMAND_SECONDS (it moves to the background at
-// the answer limit, and the model reads on with workspace_command_output). Nothing may be left
-// running. WAT_AGENT_REVIEW_SECONDS and WAT_AGENT_COMMAND_SECONDS make the proof longer (3 and 10
+// through a diff review the test accepts only after REVIEW_SECONDS (when that is longer than the
+// time within which the client's calls answer, ANSWER_WITHIN, the edit answers with a review id
+// and the model waits on with workspace_review_status), and run a command of COMMAND_SECONDS (past
+// that time it moves to the background, and the model reads on with workspace_command_output).
+// Nothing may be left running. WAT_AGENT_REVIEW_SECONDS and WAT_AGENT_COMMAND_SECONDS make the proof longer (3 and 10
 // minutes: see FINDINGS.md).
 //
 // Needs the agents installed (node scripts/test-host/agents.mjs, which `npm run test:agents` runs)
