@@ -23,13 +23,19 @@ export function startTime(pid: number): string | undefined {
   return alive(pid) ? statFields(pid)?.[19] : undefined;
 }
 
-/** Living processes whose command line is exactly `commandLine` (a sandbox's pid namespace hides pids, not /proc). */
-export function processesWithCommandLine(commandLine: string): number[] {
-  return fs.readdirSync('/proc').filter((entry) => /^\d+$/.test(entry)).map(Number).filter((pid) => {
+/** Living processes whose command line (arguments joined by spaces) `matches`, with that line (a sandbox's pid namespace hides pids, not /proc). */
+export function processesWhere(matches: (commandLine: string) => boolean): { pid: number; commandLine: string }[] {
+  return fs.readdirSync('/proc').filter((entry) => /^\d+$/.test(entry)).map(Number).flatMap((pid) => {
     try {
-      return fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean).join(' ') === commandLine && alive(pid);
+      const commandLine = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean).join(' ');
+      return matches(commandLine) && alive(pid) ? [{ pid, commandLine }] : [];
     } catch {
-      return false;
+      return [];
     }
   });
+}
+
+/** Living processes whose command line is exactly `commandLine`. */
+export function processesWithCommandLine(commandLine: string): number[] {
+  return processesWhere((line) => line === commandLine).map((process) => process.pid);
 }

@@ -138,14 +138,18 @@ export async function startScriptedModel({ dialect, plan, sideText = 'OK', follo
         record.tools = offered;
         const turn = dialect.callsSoFar(body);
         record.turn = turn;
+        /** Answers with a call of `step`'s tool, recorded under this turn. @param {{ tool: string, input: Record<string, unknown> }} step @param {boolean} followUp */
+        const callTool = (step, followUp) => {
+          const name = resolveToolName(step.tool, offered);
+          const id = `call_${turn + 1}`;
+          calls[turn] = followUp ? { turn, name, id, followUp } : { turn, name, id };
+          log(`${method} ${path}: turn ${turn}: ${followUp ? 'follow-up ' : ''}call ${name}`);
+          dialect.respond(res, { kind: 'tool', id, name, input: step.input }, { body, path });
+        };
         const results = turn > 0 ? dialect.toolResults(body) : [];
         const followUp = results.length ? follow?.(results[results.length - 1].text) : undefined;
         if (followUp) {
-          const name = resolveToolName(followUp.tool, offered);
-          const id = `call_${turn + 1}`;
-          calls[turn] = { turn, name, id, followUp: true };
-          log(`${method} ${path}: turn ${turn}: follow-up call ${name}`);
-          dialect.respond(res, { kind: 'tool', id, name, input: followUp.input }, { body, path });
+          callTool(followUp, true);
           return;
         }
         // The plan's step: the calls so far, less the follow-ups among them.
@@ -153,11 +157,7 @@ export async function startScriptedModel({ dialect, plan, sideText = 'OK', follo
         const step = plan[Math.min(stepIndex, plan.length - 1)];
         if (stepIndex >= plan.length) log(`turn ${turn} is past the plan (${plan.length} turns): repeating the last`);
         if ('tool' in step) {
-          const name = resolveToolName(step.tool, offered);
-          const id = `call_${turn + 1}`;
-          calls[turn] = { turn, name, id };
-          log(`${method} ${path}: turn ${turn}: call ${name}`);
-          dialect.respond(res, { kind: 'tool', id, name, input: step.input }, { body, path });
+          callTool(step, false);
         } else {
           log(`${method} ${path}: turn ${turn}: text`);
           dialect.respond(res, { kind: 'text', text: step.text }, { body, path });

@@ -15,7 +15,7 @@
 // in the cache the runner uses (WAT_CACHE_DIR), and dist/ built; an agent that is not installed is
 // skipped unless WAT_AGENTS_REQUIRED is set (CI sets it).
 import * as assert from 'assert';
-import { spawn, spawnSync } from 'child_process';
+import { spawn } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
@@ -25,6 +25,8 @@ import { MCP_SERVER_NAME } from '../../../src/mcp/serverInfo';
 import { TOOLS } from '../../../src/core/tools';
 import { CommandId } from '../../../src/vscode/commandIds';
 import { invoke, REPO, workspaceRoot } from '../../integration/support/tools';
+import { processesWhere } from '../../support/procfs';
+import { until } from '../../support/until';
 
 // The scripts are ES modules with top-level await, which require() cannot load: a real import(),
 // which TypeScript would compile to require() in this CommonJS build, hence the Function.
@@ -93,9 +95,7 @@ let configuring: Promise<unknown> = Promise.resolve();
 function connect(id: AgentId, home: string): Promise<void> {
   const step = configuring.then(async () => {
     const result = vscode.commands.executeCommand<{ outcome: string; file?: string; reason?: string }>(CommandId.connectAgent, { agent: id, home });
-    for (let tries = 0; tries < 200 && (await vscode.commands.executeCommand<unknown[]>(CommandId.listPendingApprovals)).length === 0; tries++) {
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
+    await until(async () => (await vscode.commands.executeCommand<unknown[]>(CommandId.listPendingApprovals)).length > 0, `Connect an Agent's question for ${id}`, 10_000);
     assert.ok(await vscode.commands.executeCommand<boolean>(CommandId.approve), `Connect an Agent asked nothing for ${id}`);
     const { outcome, reason } = await result;
     assert.equal(outcome, 'written', `Connect an Agent for ${id}: ${outcome} ${reason ?? ''}`);
@@ -199,10 +199,9 @@ function results(run: Run): { text: string; isError: boolean; raw: string }[] {
   return run.model.toolResults().map((result) => ({ text: run.setup.unwrap(result.text), isError: result.isError, raw: result.text }));
 }
 
-/** The processes whose command line has `text`, other than this test's own. */
+/** The living processes whose command line has `text`, as `<pid> <command line>`. */
 function processesWith(text: string): string[] {
-  const found = spawnSync('pgrep', ['-af', text], { encoding: 'utf8' });
-  return found.stdout.split('\n').filter((line) => line.trim() && !line.includes('pgrep'));
+  return processesWhere((line) => line.includes(text)).map(({ pid, commandLine }) => `${pid} ${commandLine}`);
 }
 
 /** Each agent's run, or why there is none (not installed). */
