@@ -68,7 +68,41 @@ export interface StartedProcess {
   readonly outcome: Promise<ProcessOutcome>;
   /** Ends the whole group (TERM, then KILL after the grace); the outcome names the reason. Later calls do nothing. */
   stop(reason: StopReason): void;
+  /** Writes to the command's standard input (a pipe); false when it was closed or the command has ended. */
+  writeInput(text: string): boolean;
+  /** Closes the command's standard input (end of file, what Ctrl+D means to a program reading it); false when it already was. */
+  closeInput(): boolean;
+  /** SIGINT to every process of the group, what Ctrl+C in a terminal does; false when the command has ended. */
+  interrupt(): boolean;
+  /** Who reads the command's standard input now (a look at its processes). */
+  inputReaders(): InputReaders;
 }
+
+/**
+ * Who reads a command's standard input: a process blocked reading it (the program's name when
+ * known), none of its processes (all of them could be seen), unknown (no /proc, or a process waits
+ * on several inputs at once), or closed (nobody can: it was closed).
+ */
+export type InputReaders =
+  | { readonly state: 'reading'; readonly program?: string }
+  | { readonly state: 'none' }
+  | { readonly state: 'unknown' }
+  | { readonly state: 'closed' };
+
+/** A running command that waits for input (process/inputWatch.ts). */
+export interface WaitingForInput {
+  /** The prompt it shows (its last line), or what is known where it shows none. */
+  readonly prompt: string;
+  /** The program that reads its input, when known (e.g. `python3`, `bash`). */
+  readonly reader?: string;
+  /** When it started waiting (ms since the epoch, the Clock's). */
+  readonly since: number;
+  /** True when it printed no prompt: a process reads its input, found by looking at its processes. */
+  readonly silent?: boolean;
+}
+
+/** The keys workspace_send_input can press. */
+export type InputKey = 'ctrl-c' | 'ctrl-d' | 'escape' | 'up' | 'down' | 'tab';
 
 /** Runs a command line and makes sure every process it started has ended before its outcome resolves. */
 export interface ProcessRunner {
@@ -157,8 +191,8 @@ export type BackgroundStatus =
   | { readonly state: 'exited'; readonly code: number }
   | { readonly state: 'killed'; readonly how: string };
 
-/** What a wait for a background command ended with. */
-export type BackgroundWait = 'matched' | 'ended' | 'timeout' | 'cancelled';
+/** What a wait for a background command ended with: `waiting` when it waits for input. */
+export type BackgroundWait = 'matched' | 'ended' | 'timeout' | 'cancelled' | 'waiting';
 
 /** The output of each stream since the last take, head and tail kept. */
 export interface TakenOutput {
@@ -188,6 +222,8 @@ export interface BackgroundCommand {
   readonly commandLine: string;
   /** The cwd as the model gave it, workspace-relative. */
   readonly cwdShown: string;
+  /** The cwd on the host's disk (input to a shell is judged as a command line run there). */
+  readonly cwd: string;
   /** Where it runs (the sandbox line of the result). */
   readonly sandboxLine: string;
   /** When it started (ms since the epoch). */
@@ -195,12 +231,23 @@ export interface BackgroundCommand {
   /** The full log on disk. */
   readonly logPath: string;
   status(): BackgroundStatus;
+  /** Whether it waits for input now; undefined while it runs otherwise and once it has ended. */
+  waitingForInput(): WaitingForInput | undefined;
+  /**
+   * Types into its standard input: `text` as given, then the key. Ctrl+C interrupts its processes
+   * (SIGINT), Ctrl+D closes its input (end of file; no later input can be sent), the others write
+   * their terminal sequence. Throws a ToolError when it has ended or its input is closed.
+   */
+  sendInput(text: string, key?: InputKey): void;
+  /** Whether its standard input was closed (Ctrl+D). */
+  readonly inputClosed: boolean;
   /** The output since the last take (each stream budgeted, head and tail), and moves the cursor past it. */
   takeOutput(): TakenOutput;
   /**
    * Waits until a complete line (of either stream; ended by LF, CRLF or CR; escapes removed)
    * matches, the command ends, `timeoutMs` passes or the token is cancelled. A matching line not
-   * taken yet counts (of the most recent lines, within the read budget). No matcher: waits for the end.
+   * taken yet counts (of the most recent lines, within the read budget). No matcher: waits for the
+   * end. `waiting` when it waits for input (at once if it already does): no output will come first.
    */
   waitFor(matches: ((line: string) => boolean) | undefined, timeoutMs: number, token: CancellationSignal): Promise<BackgroundWait>;
   /** Ends the whole group (TERM, then KILL after the grace) and resolves with the final outcome; an ended command resolves at once. */
@@ -213,6 +260,7 @@ export interface BackgroundCommand {
 export interface BackgroundStart {
   readonly commandLine: string;
   readonly cwdShown: string;
+  readonly cwd: string;
   readonly sandboxLine: string;
   readonly logPath: string;
   /** The most commands that may run at once (the setting). */
@@ -231,6 +279,7 @@ export interface BackgroundStart {
 export interface BackgroundAdoption {
   readonly commandLine: string;
   readonly cwdShown: string;
+  readonly cwd: string;
   readonly sandboxLine: string;
   readonly logPath: string;
   /** The most commands that may run at once (the setting). */
@@ -241,6 +290,8 @@ export interface BackgroundAdoption {
   readonly process: StartedProcess;
   /** What it printed so far and nobody read yet; the registry appends what follows. */
   readonly output: KeptCommandOutput;
+  /** Its input watch, fed its output so far; the registry feeds it what follows and stops it at the end. */
+  readonly input: InputWatcher;
   /** From now on every chunk of the command's output must go to `onOutput` (and no longer to the caller's own keeping). */
   attach(onOutput: (chunk: string, stream: 'stdout' | 'stderr') => void): void;
 }
@@ -261,6 +312,19 @@ export interface BackgroundCommands {
   stopAll(): Promise<void>;
   /** Fires when a command starts or ends (for the view and the status bar). */
   onDidChange(listener: () => void): { dispose(): void };
+}
+
+/** Whether a running command waits for input (process/inputWatch.ts), fed its output. */
+export interface InputWatcher {
+  heard(chunk: string): void;
+  /** Starts looking with the probe of who reads the command's input. */
+  watch(probe: () => InputReaders): void;
+  /** Its input was written to. */
+  answered(): void;
+  current(): WaitingForInput | undefined;
+  onDidChange(listener: () => void): { dispose(): void };
+  /** The command ended. */
+  stop(): void;
 }
 
 /** Where running background groups are recorded, so a window that starts after a crash can end them. */

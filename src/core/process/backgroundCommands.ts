@@ -4,11 +4,15 @@
 // A command gets here started in the background (`start`) or, still running at the end of its
 // foreground wait, moved here with its output so far (`adopt`).
 import { errorMessage, ToolError } from '../errors';
-import type { BackgroundAdoption, BackgroundCommand, BackgroundCommands, BackgroundStart, BackgroundStatus, BackgroundWait, KeptCommandOutput, ProcessOutcome, RunningGroupRecords, StartedProcess, TakenOutput } from '../ports/process';
+import type { BackgroundAdoption, BackgroundCommand, BackgroundCommands, BackgroundStart, BackgroundStatus, BackgroundWait, InputKey, InputWatcher, KeptCommandOutput, ProcessOutcome, RunningGroupRecords, StartedProcess, TakenOutput, WaitingForInput } from '../ports/process';
 import type { CancellationSignal } from '../errors';
 import type { Clock } from '../ports/clock';
 import { oneLine } from '../text/truncate';
+import { InputWatch } from './inputWatch';
 import { OutputCursor } from './outputCursor';
+
+/** What the keys workspace_send_input presses write, where they write something (Ctrl+C and Ctrl+D act instead). */
+const KEY_SEQUENCES: Readonly<Record<Exclude<InputKey, 'ctrl-c' | 'ctrl-d'>, string>> = { escape: '\u001b', up: '\u001b[A', down: '\u001b[B', tab: '\t' };
 
 /** Ended commands whose last output and status can still be read; older ones are forgotten. */
 const KEPT_ENDED = 20;
@@ -63,10 +67,12 @@ export function describeStatus(status: BackgroundStatus): string {
 interface Registration {
   readonly commandLine: string;
   readonly cwdShown: string;
+  readonly cwd: string;
   readonly sandboxLine: string;
   readonly logPath: string;
   readonly startedAt: number;
   readonly cursor: KeptCommandOutput;
+  readonly input: InputWatcher;
   /** Connects the process's output to `onOutput` and returns its handle (starting it, or the one already running). */
   connect(onOutput: (chunk: string, stream: 'stdout' | 'stderr') => void): StartedProcess;
 }
@@ -74,26 +80,41 @@ interface Registration {
 class RegisteredCommand implements BackgroundCommand {
   readonly commandLine: string;
   readonly cwdShown: string;
+  readonly cwd: string;
   readonly sandboxLine: string;
   readonly logPath: string;
   readonly startedAt: number;
   readonly ended: Promise<ProcessOutcome>;
   private readonly cursor: KeptCommandOutput;
+  private readonly input: InputWatcher;
+  private closedInput = false;
   private final: ProcessOutcome | undefined;
   private handle: StartedProcess | undefined;
   private readonly lineListeners = new Listeners<[string]>();
   private readonly endListeners = new Listeners<[]>();
+  private readonly waitingListeners = new Listeners<[]>();
 
-  constructor(readonly id: string, request: Registration, whenEnded: (command: RegisteredCommand, outcome: ProcessOutcome) => void) {
+  constructor(readonly id: string, request: Registration, whenEnded: (command: RegisteredCommand, outcome: ProcessOutcome) => void, whenWaiting: () => void) {
     this.commandLine = request.commandLine;
     this.cwdShown = request.cwdShown;
+    this.cwd = request.cwd;
     this.sandboxLine = request.sandboxLine;
     this.logPath = request.logPath;
     this.startedAt = request.startedAt;
     const cursor = request.cursor;
     this.cursor = cursor;
-    const handle = request.connect((chunk, stream) => this.heard(cursor.append(chunk, stream)));
+    const input = request.input;
+    this.input = input;
+    const handle = request.connect((chunk, stream) => {
+      input.heard(chunk);
+      this.heard(cursor.append(chunk, stream));
+    });
     this.handle = handle;
+    input.onDidChange(() => {
+      this.waitingListeners.fire();
+      whenWaiting();
+    });
+    input.watch(() => handle.inputReaders());
     this.ended = handle.outcome.then(
       (outcome) => this.finish(outcome, whenEnded),
       (error: unknown) => this.finish(failedOutcome(error, request.logPath), whenEnded),
@@ -116,12 +137,45 @@ class RegisteredCommand implements BackgroundCommand {
     return this.cursor.take();
   }
 
+  waitingForInput(): WaitingForInput | undefined {
+    return this.final ? undefined : this.input.current();
+  }
+
+  get inputClosed(): boolean {
+    return this.closedInput;
+  }
+
+  sendInput(text: string, key?: InputKey): void {
+    const handle = this.handle;
+    if (this.final || !handle) {
+      throw new ToolError(`Background command ${this.id} has ended (${describeStatus(this.status())}): there is nothing to send input to. Read its last output with workspace_command_output, or start the command again with workspace_run_command.`);
+    }
+    if (this.closedInput && (text !== '' || key !== 'ctrl-c')) {
+      throw new ToolError(`The input of background command ${this.id} was closed (ctrl-d was sent): it can read nothing more. Press ctrl-c (keys: "ctrl-c") to interrupt it, or stop it with workspace_stop_command.`);
+    }
+    if (text !== '' && !handle.writeInput(text)) {
+      throw new ToolError(`Background command ${this.id} is stopping: the input could not be written.`);
+    }
+    if (key === 'ctrl-c') {
+      handle.interrupt();
+    } else if (key === 'ctrl-d') {
+      handle.closeInput();
+      this.closedInput = true;
+    } else if (key !== undefined) {
+      handle.writeInput(KEY_SEQUENCES[key]);
+    }
+    this.input.answered();
+  }
+
   waitFor(matches: ((line: string) => boolean) | undefined, timeoutMs: number, token: CancellationSignal): Promise<BackgroundWait> {
     if (matches && this.cursor.untakenLines().some(matches)) {
       return Promise.resolve('matched');
     }
     if (this.final) {
       return Promise.resolve('ended');
+    }
+    if (this.input.current()) {
+      return Promise.resolve('waiting');
     }
     if (token.isCancellationRequested) {
       return Promise.resolve('cancelled');
@@ -138,6 +192,7 @@ class RegisteredCommand implements BackgroundCommand {
         subscriptions.push(this.lineListeners.add((line) => (matches(line) ? settle('matched') : undefined)));
       }
       subscriptions.push(this.endListeners.add(() => settle('ended')));
+      subscriptions.push(this.waitingListeners.add(() => (this.input.current() ? settle('waiting') : undefined)));
       subscriptions.push(token.onCancellationRequested(() => settle('cancelled')));
     });
   }
@@ -157,6 +212,7 @@ class RegisteredCommand implements BackgroundCommand {
 
   private finish(outcome: ProcessOutcome, whenEnded: (command: RegisteredCommand, outcome: ProcessOutcome) => void): ProcessOutcome {
     this.heard(this.cursor.end());
+    this.input.stop();
     this.final = outcome;
     this.handle = undefined;
     this.endListeners.fire();
@@ -175,7 +231,8 @@ export class BackgroundCommandRegistry implements BackgroundCommands {
   private readonly changed = new Listeners<[]>();
   private counter = 0;
 
-  constructor(private readonly options: { readonly clock: Clock; readonly records?: RunningGroupRecords }) {}
+  /** `inputTiming` shortens the input watch's waits for tests. */
+  constructor(private readonly options: { readonly clock: Clock; readonly records?: RunningGroupRecords; readonly inputTiming?: { readonly quietMs: number; readonly checkMs: number } }) {}
 
   checkRoom(maxRunning: number): void {
     const running = this.running();
@@ -191,6 +248,7 @@ export class BackgroundCommandRegistry implements BackgroundCommands {
       ...request,
       startedAt: this.options.clock.now(),
       cursor: new OutputCursor(request.headChars, request.tailChars),
+      input: new InputWatch(() => this.options.clock.now(), this.options.inputTiming),
       connect: (onOutput) => request.launch(onOutput),
     });
   }
@@ -200,6 +258,7 @@ export class BackgroundCommandRegistry implements BackgroundCommands {
     return this.register({
       ...request,
       cursor: request.output,
+      input: request.input,
       connect: (onOutput) => {
         request.attach(onOutput);
         return request.process;
@@ -209,7 +268,7 @@ export class BackgroundCommandRegistry implements BackgroundCommands {
 
   private register(registration: Registration): BackgroundCommand {
     const id = `bg${++this.counter}`;
-    const command = new RegisteredCommand(id, registration, (ended) => this.ended(ended));
+    const command = new RegisteredCommand(id, registration, (ended) => this.ended(ended), () => this.changed.fire());
     this.commands.set(id, command);
     if (command.pgid !== undefined && command.startTime !== undefined && command.status().state === 'running') {
       this.options.records?.add(id, command.pgid, command.startTime);

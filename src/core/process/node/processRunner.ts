@@ -9,8 +9,9 @@ import { spawn } from 'node:child_process';
 import { createWriteStream, mkdirSync, type WriteStream } from 'node:fs';
 import * as path from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
-import type { ProcessOutcome, ProcessRequest, ProcessRunner, StartedProcess, StopReason } from '../../ports/process';
+import type { InputReaders, ProcessOutcome, ProcessRequest, ProcessRunner, StartedProcess, StopReason } from '../../ports/process';
 import { BoundedOutput, stripAnsi } from '../boundedOutput';
+import { inputPipeOf, inputReadersOf } from './inputReaders';
 import { delay, groupAlive, killGroupNow, processStartTime, terminateGroup, waitUntilGone } from './processGroup';
 
 /** After the group is gone, how long to wait for the pipes to report end of file. */
@@ -96,8 +97,17 @@ export function startProcess(request: ProcessRequest): StartedProcess {
     cwd: request.cwd,
     env: request.env,
     detached: true,
-    stdio: ['ignore', 'pipe', 'pipe'],
+    // A pipe the model can type into (workspace_send_input); not a terminal, so prompts that need
+    // one fail at once, and pagers and editors do not start.
+    stdio: ['pipe', 'pipe', 'pipe'],
   });
+  const input = child.stdin;
+  // A write after the command stopped reading fails with EPIPE: writeInput reports it, nothing throws.
+  input.on('error', () => undefined);
+  // The pipe as the command's processes see it (their fd 0), to find who reads it.
+  const inputPipe = child.pid === undefined ? undefined : inputPipeOf(child.pid);
+  // The launcher (the sandbox) waits on descriptors of its own; it never reads the command's input.
+  const launchers = new Set(request.launcher?.length ? [path.basename(request.launcher[0]).slice(0, 15)] : []);
 
   let spawnError: string | undefined;
   const exited = new Promise<{ code: number | null; signal: string | null }>((resolve) => {
@@ -150,6 +160,7 @@ export function startProcess(request: ProcessRequest): StartedProcess {
 
   const finish = async (): Promise<ProcessOutcome> => {
     const exit = await exited;
+    input.destroy();
     cancellation.dispose();
     interrupt?.dispose();
 
@@ -186,5 +197,42 @@ export function startProcess(request: ProcessRequest): StartedProcess {
       logTruncated: log.truncated,
     };
   };
-  return { pgid, startTime: pgid === undefined ? undefined : processStartTime(pgid), outcome: finish(), stop };
+  const running = (): boolean => pgid !== undefined && !gone && !stopping;
+  return {
+    pgid,
+    startTime: pgid === undefined ? undefined : processStartTime(pgid),
+    outcome: finish(),
+    stop,
+    writeInput: (text) => {
+      if (!running() || input.destroyed || input.writableEnded) {
+        return false;
+      }
+      input.write(text);
+      return true;
+    },
+    closeInput: () => {
+      if (input.destroyed || input.writableEnded) {
+        return false;
+      }
+      input.end();
+      return true;
+    },
+    interrupt: () => {
+      if (!running() || pgid === undefined) {
+        return false;
+      }
+      try {
+        process.kill(-pgid, 'SIGINT');
+        return true;
+      } catch {
+        return false;
+      }
+    },
+    inputReaders: (): InputReaders => {
+      if (input.destroyed || input.writableEnded) {
+        return { state: 'closed' };
+      }
+      return pgid === undefined || gone || process.platform !== 'linux' ? { state: 'unknown' } : inputReadersOf(pgid, inputPipe, launchers);
+    },
+  };
 }

@@ -8,7 +8,7 @@ import type { ToolContext } from '../../context';
 import { errorMessage, NEVER_CANCELLED, throwIfCancelled, ToolError } from '../../errors';
 import type { BackgroundCommand, CommandTerminal } from '../../ports/process';
 import { describeStatus, statusOf } from '../../process/backgroundCommands';
-import { ANSWER_DUE, formatBackground, waitWithinCall } from './backgroundResults';
+import { ANSWER_DUE, describeWaiting, formatBackground, waitWithinCall } from './backgroundResults';
 import { placementFailureHint, sandboxLine, seconds, type CommandReport } from './format';
 import type { HeldLease } from './lease';
 import type { PreparedCommand } from './prepare';
@@ -29,6 +29,7 @@ export async function startInBackground(prepared: PreparedCommand, held: HeldLea
     started = host.background.start({
       commandLine: prepared.command,
       cwdShown: prepared.cwd.shown,
+      cwd: base.cwd,
       sandboxLine: sandbox,
       logPath: base.logPath,
       maxRunning: ctx.settings.runCommandMaxBackground,
@@ -65,9 +66,12 @@ export async function startInBackground(prepared: PreparedCommand, held: HeldLea
     throw new ToolError(`The command could not be started: ${outcome.spawnError}. Check that ${host.shell} exists and that the folder ${prepared.cwd.shown} is readable.`);
   }
   const elapsed = seconds(ctx.host.clock.now() - command.startedAt);
+  const waiting = final.state === 'running' ? command.waitingForInput() : undefined;
   const headline = how === 'matched'
     ? `Started in the background; a line matched wait_for (${elapsed}).`
-    : final.state === 'running'
+    : waiting
+      ? `Started in the background; after ${elapsed} it is ${describeWaiting(waiting)}${waitFor ? ' (no line matched wait_for yet)' : ''}.`
+      : final.state === 'running'
       ? `Started in the background; still running after ${how === 'due' ? elapsed : `${timeoutSeconds} s`}${waitFor ? ', and no line matched wait_for yet' : ''}${how === 'due' ? `; ${ANSWER_DUE}` : ''}.`
       : `The background command ended (${describeStatus(final)}) within ${elapsed}${waitFor ? ' before any line matched wait_for' : ''}.`;
   const hint = outcome ? placementFailureHint(placement, outcome) : undefined;

@@ -3,7 +3,7 @@
 // the time the caller needs an answer by (ctx.call.returnBy), which ends every wait early.
 import type { ToolContext } from '../../context';
 import { ToolError, type CancellationSignal } from '../../errors';
-import type { BackgroundCommand, BackgroundCommands, BackgroundWait, TakenOutput } from '../../ports/process';
+import type { BackgroundCommand, BackgroundCommands, BackgroundWait, TakenOutput, WaitingForInput } from '../../ports/process';
 import { commandLabel, describeStatus } from '../../process/backgroundCommands';
 import { compileLineMatcher, InvalidRegexError } from '../../search/regex';
 import { oneLine } from '../../text/truncate';
@@ -64,15 +64,24 @@ export function commandById(registry: BackgroundCommands, id: string): Backgroun
   throw new ToolError(`There is no background command with id ${JSON.stringify(oneLine(id, 40))}. ${listed} Use an id a workspace_run_command call returned (a line "id: bg<n>").`);
 }
 
-/** The result of any of the three tools: a headline, the id and status, the new output and what to do next. */
+/** `waiting for input: Continue? [y/N]`, and which program reads it when known. */
+export function describeWaiting(waiting: WaitingForInput): string {
+  return `waiting for input: ${waiting.prompt}${waiting.reader ? ` (${waiting.reader} reads its input)` : ''}`;
+}
+
+/** The result of any of the background tools: a headline, the id and status, the new output and what to do next. */
 export function formatBackground(command: BackgroundCommand, headline: string, taken: TakenOutput, extra: readonly string[] = []): CommandReport {
   const status = command.status();
-  const lines = [headline, `id: ${command.id}`, `Status: ${describeStatus(status)}`, `Command: ${oneLine(command.commandLine, 200)}`, `Cwd: ${command.cwdShown}`, command.sandboxLine, ...extra];
+  const waiting = command.waitingForInput();
+  const state = waiting ? `running, ${describeWaiting(waiting)}` : describeStatus(status);
+  const lines = [headline, `id: ${command.id}`, `Status: ${state}${command.inputClosed && status.state === 'running' ? ' (its input is closed)' : ''}`, `Command: ${oneLine(command.commandLine, 200)}`, `Cwd: ${command.cwdShown}`, command.sandboxLine, ...extra];
   lines.push(...streamSection('stdout', taken.stdout, SINCE_LAST_READ), ...streamSection('stderr', taken.stderr, SINCE_LAST_READ));
   lines.push('', `Full log: ${command.logPath}`);
-  lines.push(status.state === 'running'
-    ? `It keeps running. Read new output with workspace_command_output (id "${command.id}", optionally wait_for and timeout); stop it with workspace_stop_command (id "${command.id}") when you no longer need it.`
-    : 'It has ended; its group of processes is gone.');
+  lines.push(waiting
+    ? `It waits for input. Answer with workspace_send_input (id "${command.id}", text; Enter is added), or press a key (keys: "ctrl-c" interrupts, "ctrl-d" ends its input); stop it with workspace_stop_command (id "${command.id}") if it should not go on.`
+    : status.state === 'running'
+      ? `It keeps running. Read new output with workspace_command_output (id "${command.id}", optionally wait_for and timeout); stop it with workspace_stop_command (id "${command.id}") when you no longer need it.`
+      : 'It has ended; its group of processes is gone.');
   return { text: lines.join('\n'), continuation: outputContinuation([taken.stdout, taken.stderr], command.logPath) };
 }
 

@@ -1,6 +1,6 @@
 import { throwIfCancelled } from '../../errors';
 import { describeStatus } from '../../process/backgroundCommands';
-import { ANSWER_DUE, backgroundRegistry, commandById, compileWaitFor, formatBackground, waitWithinCall } from './backgroundResults';
+import { ANSWER_DUE, backgroundRegistry, commandById, compileWaitFor, describeWaiting, formatBackground, waitWithinCall } from './backgroundResults';
 import { seconds } from './format';
 import { oneLine } from '../../text/truncate';
 import { defineTool, textResult, type Tool } from '../toolSpec';
@@ -56,8 +56,11 @@ export const commandOutputTool: Tool = defineTool<CommandOutputInput>({
       if (how === 'ended') {
         await command.ended;
       }
+      const waiting = command.waitingForInput();
       headline = how === 'matched'
         ? `A line matched wait_for. Output of background command ${command.id} since the last read.`
+        : how === 'waiting' && waiting
+          ? `After ${seconds(ctx.host.clock.now() - waitStarted)} the command is ${describeWaiting(waiting)}${waitFor ? '; no line matched wait_for' : ''}. Its output since the last read.`
         : how === 'ended'
           ? `The command has ended (${describeStatus(command.status())}). Its output since the last read.`
           : how === 'due'

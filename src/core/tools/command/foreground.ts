@@ -7,9 +7,10 @@
 import type { ToolContext } from '../../context';
 import { errorMessage, NEVER_CANCELLED, ToolError } from '../../errors';
 import type { BackgroundCommand, CommandTerminal, ProcessOutcome, StartedProcess } from '../../ports/process';
+import { InputWatch } from '../../process/inputWatch';
 import { OutputCursor } from '../../process/outputCursor';
 import { followToItsEnd } from './background';
-import { CLIENT_NEEDS_ANSWER, formatBackground, whenAnswerDue } from './backgroundResults';
+import { CLIENT_NEEDS_ANSWER, describeWaiting, formatBackground, whenAnswerDue } from './backgroundResults';
 import { noRoomStatusLine, sandboxLine, seconds, statusLine, type CommandReport } from './format';
 import type { HeldLease } from './lease';
 import type { PreparedCommand } from './prepare';
@@ -19,8 +20,8 @@ export type ForegroundRun =
   | { readonly kind: 'ended'; readonly outcome: ProcessOutcome; readonly status: string }
   | { readonly kind: 'moved'; readonly report: CommandReport };
 
-/** What ended the foreground wait: the process's end, its timeout, or the time the caller needs an answer by. */
-type Moment = 'ended' | 'timeout' | 'due';
+/** What ended the foreground wait: the process's end, its timeout, the time the caller needs an answer by, or a wait for input. */
+type Moment = 'ended' | 'timeout' | 'due' | 'waiting';
 
 type OutputSink = (chunk: string, stream: 'stdout' | 'stderr') => void;
 
@@ -32,7 +33,12 @@ export async function runInForeground(prepared: PreparedCommand, held: HeldLease
   const startedAt = ctx.host.clock.now();
   // Kept for the model too, as a background command's unread output, in case it moves there.
   const output = new OutputCursor(held.request.headChars, held.request.tailChars);
-  let keep: OutputSink = (chunk, stream) => void output.append(chunk, stream);
+  // Whether it waits for input: then the call returns at once with its id, so the model can answer.
+  const input = new InputWatch(() => ctx.host.clock.now());
+  let keep: OutputSink = (chunk, stream) => {
+    input.heard(chunk);
+    output.append(chunk, stream);
+  };
   let started: StartedProcess;
   try {
     started = host.processes.start({
@@ -51,6 +57,7 @@ export async function runInForeground(prepared: PreparedCommand, held: HeldLease
   }
   const child = started;
   const timeoutSeconds = prepared.timeoutSeconds;
+  input.watch(() => child.inputReaders());
 
   // The timer's action changes: first it ends the wait; after a move, with on_timeout "kill", it stops the command.
   let atTimeout = (): void => undefined;
@@ -64,13 +71,17 @@ export async function runInForeground(prepared: PreparedCommand, held: HeldLease
     child.stop('cancelled');
   }
   let answer: { dispose(): void } | undefined;
+  let prompt: { dispose(): void } | undefined;
   const moment = await new Promise<Moment>((resolve) => {
     atTimeout = () => resolve('timeout');
     answer = whenAnswerDue(ctx, () => resolve('due'));
+    // Only when it can move: with the background limit full it runs on to its timeout.
+    prompt = input.onDidChange(() => (input.current() && hasRoom() ? resolve('waiting') : undefined));
     void child.outcome.then(() => resolve('ended'), () => resolve('ended'));
   });
   cancellation.dispose();
   answer?.dispose();
+  prompt?.dispose();
   atTimeout = () => undefined;
 
   let noRoom: string | undefined;
@@ -88,18 +99,21 @@ export async function runInForeground(prepared: PreparedCommand, held: HeldLease
         const release = held.handOff();
         followToItsEnd(moved, terminal, release, ctx);
         const extra: string[] = [];
-        if (moment === 'due' && prepared.onTimeout === 'kill') {
+        if (moment !== 'timeout' && prepared.onTimeout === 'kill') {
           // The limit the model asked for still holds in the background.
           atTimeout = () => child.stop('timeout');
           extra.push(`It will be stopped at its timeout, ${timeoutSeconds} s after it started (on_timeout: "kill").`);
         } else {
           clearTimeout(timer);
         }
-        const why = moment === 'timeout' ? 'at its timeout' : `because ${CLIENT_NEEDS_ANSWER}`;
-        terminal.note(`Still running after ${elapsed}: moved to the background as ${moved.id} ${why}. It keeps running here; Ctrl+C stops it.`);
-        const headline = moment === 'timeout'
-          ? `Still running after ${elapsed}: moved to the background at the timeout instead of being stopped (on_timeout: "kill" stops it instead).`
-          : `Still running after ${elapsed}: moved to the background because ${CLIENT_NEEDS_ANSWER}; the command was not stopped.`;
+        const asks = moved.waitingForInput();
+        const why = moment === 'timeout' ? 'at its timeout' : moment === 'waiting' ? 'because it waits for input' : `because ${CLIENT_NEEDS_ANSWER}`;
+        terminal.note(`${asks ? `Waiting for input after ${elapsed}` : `Still running after ${elapsed}`}: moved to the background as ${moved.id} ${why}. It keeps running here; Ctrl+C stops it.`);
+        const headline = asks
+          ? `Still running after ${elapsed} and ${describeWaiting(asks)}: moved to the background${moment === 'timeout' ? ' at the timeout' : ''}; the command was not stopped.`
+          : moment === 'timeout'
+            ? `Still running after ${elapsed}: moved to the background at the timeout instead of being stopped (on_timeout: "kill" stops it instead).`
+            : `Still running after ${elapsed}: moved to the background because ${CLIENT_NEEDS_ANSWER}; the command was not stopped.`;
         return { kind: 'moved', report: formatBackground(moved, headline, moved.takeOutput(), extra) };
       }
     }
@@ -111,6 +125,8 @@ export async function runInForeground(prepared: PreparedCommand, held: HeldLease
   } catch (error) {
     // A spawn that fails this way started nothing.
     throw couldNotRun(error, terminal);
+  } finally {
+    input.stop();
   }
   const status = noRoom && outcome.stopped === 'timeout' ? noRoom : statusLine(outcome, timeoutSeconds);
   terminal.finish(`${status} (${seconds(outcome.durationMs)})`);
@@ -119,18 +135,30 @@ export async function runInForeground(prepared: PreparedCommand, held: HeldLease
   }
   return { kind: 'ended', outcome, status };
 
+  /** Whether the background limit has room for it now. */
+  function hasRoom(): boolean {
+    try {
+      host.background.checkRoom(ctx.settings.runCommandMaxBackground);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
   /** The command registered as a background command, or why it could not be (the limit is full: the registry's words, with the running ids). */
   function moveToBackground(): BackgroundCommand | string {
     try {
       return host.background.adopt({
         commandLine: prepared.command,
         cwdShown: prepared.cwd.shown,
+        cwd: prepared.cwd.path,
         sandboxLine: sandbox,
         logPath: held.request.logPath,
         maxRunning: ctx.settings.runCommandMaxBackground,
         startedAt,
         process: child,
         output,
+        input,
         attach: (onOutput) => {
           keep = onOutput;
         },

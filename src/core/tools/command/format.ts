@@ -36,8 +36,8 @@ export function statusLine(outcome: ProcessOutcome, timeoutSeconds: number): str
  * timeout, or when the client needed an answer) but found the background limit full, so it was
  * stopped; `why` is the registry's refusal, which names the running ids.
  */
-export function noRoomStatusLine(cause: 'timeout' | 'due', elapsed: string, why: string): string {
-  const when = cause === 'timeout' ? `Timed out after ${elapsed}` : `Stopped after ${elapsed}, when the client needed an answer`;
+export function noRoomStatusLine(cause: 'timeout' | 'due' | 'waiting', elapsed: string, why: string): string {
+  const when = cause === 'timeout' ? `Timed out after ${elapsed}` : cause === 'due' ? `Stopped after ${elapsed}, when the client needed an answer` : `Stopped after ${elapsed}, when it waited for input`;
   return `${when}: the command and every process it started were stopped (TERM, then KILL), because it could not move to the background: ${why.replace(/\.$/, '')}`;
 }
 

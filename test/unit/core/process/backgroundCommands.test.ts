@@ -2,7 +2,7 @@
 // hook, and how long ended commands stay readable.
 import * as assert from 'node:assert/strict';
 import { BackgroundCommandRegistry } from '../../../../src/core/process/backgroundCommands';
-import type { BackgroundStart, ProcessOutcome, RunningGroupRecords, StartedProcess, StopReason } from '../../../../src/core/ports/process';
+import type { BackgroundStart, InputReaders, ProcessOutcome, RunningGroupRecords, StartedProcess, StopReason } from '../../../../src/core/ports/process';
 import { neverCancelled } from '../../support/context';
 
 /** A process the test ends by hand; its pgid and start time are made up. */
@@ -10,6 +10,10 @@ class ScriptedProcess implements StartedProcess {
   readonly startTime = '4242';
   readonly outcome: Promise<ProcessOutcome>;
   stops: StopReason[] = [];
+  /** What was written to its input, in order; `<EOF>` when it was closed, `<INT>` for an interrupt. */
+  input: string[] = [];
+  readers: InputReaders = { state: 'none' };
+  private closed = false;
   private resolve: (outcome: ProcessOutcome) => void = () => undefined;
   constructor(readonly pgid: number, readonly print: (chunk: string, stream: 'stdout' | 'stderr') => void) {
     this.outcome = new Promise((resolve) => (this.resolve = resolve));
@@ -17,6 +21,22 @@ class ScriptedProcess implements StartedProcess {
   stop(reason: StopReason): void {
     this.stops.push(reason);
     this.end({ stopped: reason, exitCode: null, signal: 'SIGTERM' });
+  }
+  writeInput(text: string): boolean {
+    this.input.push(text);
+    return !this.closed;
+  }
+  closeInput(): boolean {
+    this.input.push('<EOF>');
+    this.closed = true;
+    return true;
+  }
+  interrupt(): boolean {
+    this.input.push('<INT>');
+    return true;
+  }
+  inputReaders(): InputReaders {
+    return this.closed ? { state: 'closed' } : this.readers;
   }
   end(how: Partial<ProcessOutcome>): void {
     const empty = { text: '', totalChars: 0, omittedChars: 0 };
@@ -42,14 +62,14 @@ describe('process/backgroundCommands (registry)', () => {
 
   beforeEach(() => {
     records = new MemoryRecords();
-    registry = new BackgroundCommandRegistry({ clock: { now: () => 1000 }, records });
+    registry = new BackgroundCommandRegistry({ clock: { now: () => Date.now() }, records, inputTiming: { quietMs: 40, checkMs: 10 } });
     processes = [];
     nextPid = 500;
   });
 
   const start = (commandLine = 'serve', maxRunning = 5) => {
     const request: BackgroundStart = {
-      commandLine, cwdShown: '.', sandboxLine: 'Sandbox: test', logPath: '/log', maxRunning, headChars: 100, tailChars: 100,
+      commandLine, cwdShown: '.', cwd: '/w', sandboxLine: 'Sandbox: test', logPath: '/log', maxRunning, headChars: 100, tailChars: 100,
       launch: (onOutput) => {
         const handle = new ScriptedProcess(nextPid++, onOutput);
         processes.push(handle);
@@ -113,5 +133,52 @@ describe('process/backgroundCommands (registry)', () => {
     assert.equal(registry.get('bg2'), undefined);
     assert.ok(registry.get('bg3'));
     assert.ok(registry.get('bg22'));
+  });
+
+  it('reports a quiet command whose last line is a prompt as waiting, ends a wait with "waiting", and clears it on output', async () => {
+    const command = start('ask');
+    let changes = 0;
+    registry.onDidChange(() => (changes += 1));
+    processes[0].readers = { state: 'unknown' };
+    processes[0].print('Deleting 3 files.\nContinue? [y/N] ', 'stderr');
+    assert.equal(command.waitingForInput(), undefined, 'not before it has been quiet');
+    assert.equal(await command.waitFor(undefined, 5000, neverCancelled), 'waiting');
+    assert.equal(command.waitingForInput()?.prompt, 'Continue? [y/N]');
+    assert.equal(await command.waitFor((line) => line === 'never', 5000, neverCancelled), 'waiting', 'a wait while it waits answers at once');
+    const before = changes;
+    processes[0].print('more\n', 'stdout');
+    assert.equal(command.waitingForInput(), undefined);
+    assert.ok(changes > before, 'the view hears the change');
+  });
+
+  it('does not call a prompt-like line waiting when every process can be seen and none reads the input', async () => {
+    const command = start('log');
+    processes[0].readers = { state: 'none' };
+    processes[0].print('Overwrite? [y/N]\n', 'stdout');
+    assert.equal(await command.waitFor(undefined, 200, neverCancelled), 'timeout');
+    assert.equal(command.waitingForInput(), undefined);
+  });
+
+  it('calls a silent reader of the input waiting, naming the program', async () => {
+    const command = start('python3');
+    processes[0].readers = { state: 'reading', program: 'python3' };
+    assert.equal(await command.waitFor(undefined, 5000, neverCancelled), 'waiting');
+    assert.deepEqual({ ...command.waitingForInput(), since: 0 }, { prompt: '(no prompt shown)', reader: 'python3', since: 0, silent: true });
+  });
+
+  it('sends text and keys: Ctrl+C interrupts, Ctrl+D closes the input and refuses more, an ended command refuses all', async () => {
+    const command = start('repl');
+    command.sendInput('y\n');
+    command.sendInput('', 'up');
+    command.sendInput('', 'ctrl-c');
+    command.sendInput('print(1)\n', 'ctrl-d');
+    assert.deepEqual(processes[0].input, ['y\n', '\u001b[A', '<INT>', 'print(1)\n', '<EOF>']);
+    assert.equal(command.inputClosed, true);
+    assert.throws(() => command.sendInput('more\n'), /input of background command bg1 was closed/);
+    command.sendInput('', 'ctrl-c');
+    processes[0].end({ exitCode: 0 });
+    await command.ended;
+    assert.throws(() => command.sendInput('y\n'), /bg1 has ended \(exited 0\)/);
+    assert.equal(command.waitingForInput(), undefined);
   });
 });

@@ -1,4 +1,5 @@
 import * as assert from 'node:assert/strict';
+import { BackgroundCommandRegistry } from '../../../../../src/core/process/backgroundCommands';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { manifestEntry } from '../../../../../src/core/tools/manifest';
@@ -51,9 +52,15 @@ describe('tools/runCommand', () => {
     assert.match(terminal.summary, /^Exit code: 0/);
   });
 
-  it('gives the command no stdin and a non-interactive environment', async () => {
-    const { text } = await run({ command: 'cat; echo "$PAGER $GIT_PAGER $GIT_TERMINAL_PROMPT $DEBIAN_FRONTEND $NO_COLOR $TERM"' });
-    assert.match(text, /--- stdout ---\ncat cat 0 noninteractive 1 dumb\n/);
+  it('gives the command a non-interactive environment, and stdin a pipe it waits on: the call returns with its id', async () => {
+    const background = new BackgroundCommandRegistry({ clock: { now: () => Date.now() } });
+    try {
+      const { text } = await run({ command: 'echo "$PAGER $GIT_PAGER $GIT_TERMINAL_PROMPT $DEBIAN_FRONTEND $NO_COLOR $TERM"; cat', timeout: 60 }, { background });
+      assert.match(text, /--- stdout ---\ncat cat 0 noninteractive 1 dumb\n/);
+      assert.match(text, /^Status: running, waiting for input: \(no prompt shown; last line: cat cat 0 noninteractive 1 dumb\) \(cat reads its input\)$/m);
+    } finally {
+      await background.stopAll();
+    }
   });
 
   it('keeps head and tail of long output within the budget', async () => {

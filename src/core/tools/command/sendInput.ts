@@ -1,0 +1,206 @@
+// workspace_send_input: types into a running background command's standard input (a pipe) or
+// presses a key, then waits briefly and returns what followed. Input is a command too:
+// - to a command that IS a shell reading its commands (`bash`, `sh -i`), each line is judged by
+//   the command policy as a command line run in its folder: it runs, asks or is refused as such;
+// - to anything else, plain yes/no/Enter answering a command that waits for input goes without
+//   asking; any other text asks the user, who sees it;
+// - keys alone (Ctrl+C interrupts, Ctrl+D ends the input, arrows, Tab, Escape) never ask: none
+//   makes a program do more than its own prompt offers.
+// Refused in plan mode and Restricted Mode (access 'command').
+import type { ToolContext } from '../../context';
+import { throwIfCancelled, ToolError } from '../../errors';
+import { approvalReasons, describeVerdict, type CommandVerdict } from '../../guard/command/verdict';
+import type { BackgroundCommand, InputKey, WaitingForInput } from '../../ports/process';
+import { describeStatus } from '../../process/backgroundCommands';
+import { oneLine } from '../../text/truncate';
+import { defineTool, textResult, type Tool, type ToolConfirmation } from '../toolSpec';
+import { backgroundRegistry, commandById, describeWaiting, formatBackground, waitWithinCall } from './backgroundResults';
+import { bulleted, seconds } from './format';
+import { judgeCommand } from './prepare';
+
+export interface SendInputInput {
+  id: string;
+  text?: string;
+  enter?: boolean;
+  keys?: InputKey;
+  timeout?: number;
+}
+
+const KEYS: readonly InputKey[] = ['ctrl-c', 'ctrl-d', 'escape', 'up', 'down', 'tab'];
+/** How long the call waits for what follows the input by default. */
+const DEFAULT_WAIT_SECONDS = 5;
+/** The most text one call types. */
+const MAX_TEXT_CHARS = 10_000;
+
+/** Shells that read command lines from their input when started with no script and no -c. */
+const SHELLS = new Set(['sh', 'bash', 'dash', 'zsh', 'ksh', 'mksh', 'ash', 'fish', 'yash']);
+/** Options that leave a shell reading commands from its input. */
+const SHELL_OPTION = /^(-[eilsuvx]+|--login|--norc|--noprofile|--posix)$/;
+/** Answers that confirm or decline a prompt and nothing else. */
+const PLAIN_ANSWER = /^(y|yes|n|no)?$/i;
+
+/**
+ * True when the command line is a shell that reads its commands from its input: its first word a
+ * shell (a path to one too), every other word one of a few options. Anything more (a script, -c, a
+ * pipe, a quote) is a program whose input the policy cannot judge.
+ */
+export function readsCommandLines(commandLine: string): boolean {
+  const words = commandLine.trim().split(/[ \t]+/);
+  if (/[^\w ./=+-]/.test(commandLine.trim()) || words.length === 0) {
+    return false;
+  }
+  const program = words[0].split('/').pop() ?? '';
+  return SHELLS.has(program) && words.slice(1).every((word) => SHELL_OPTION.test(word));
+}
+
+/** Who must agree before input is typed, and why. */
+export type InputJudgement =
+  | { readonly kind: 'send'; readonly why: string }
+  | { readonly kind: 'ask'; readonly why: string }
+  | { readonly kind: 'refuse'; readonly why: string };
+
+/** The text as it will be typed (with Enter), and the key. */
+export function typedText(input: Pick<SendInputInput, 'text' | 'enter' | 'keys'>): string {
+  const text = input.text ?? '';
+  return input.enter === false || (input.keys !== undefined && text === '' && input.enter === undefined) ? text : `${text}\n`;
+}
+
+/**
+ * Whether input may be typed without asking. `verdicts` are the policy's verdicts of each line
+ * when the command reads command lines (a shell), else undefined.
+ */
+export function judgeInput(text: string, key: InputKey | undefined, waiting: WaitingForInput | undefined, verdicts: readonly CommandVerdict[] | undefined): InputJudgement {
+  if (text === '') {
+    return { kind: 'send', why: key ? `a key (${key})` : 'nothing' };
+  }
+  if (verdicts) {
+    const refused = verdicts.find((verdict) => verdict.decision === 'deny');
+    if (refused) {
+      return { kind: 'refuse', why: describeVerdict(refused).join('; ') };
+    }
+    const asking = verdicts.filter((verdict) => verdict.decision === 'ask');
+    return asking.length
+      ? { kind: 'ask', why: `the command is a shell and this input is a command line that needs approval: ${asking.flatMap(approvalReasons).join('; ')}` }
+      : { kind: 'send', why: 'the command is a shell and this input is a command line that runs without asking' };
+  }
+  const answer = text.replace(/\r?\n$/, '');
+  if (waiting && !answer.includes('\n') && PLAIN_ANSWER.test(answer.trim())) {
+    return { kind: 'send', why: 'a plain yes, no or Enter answering a command that waits for input' };
+  }
+  return { kind: 'ask', why: waiting ? 'input other than a plain yes, no or Enter is typed into a program, which may do anything with it' : 'the command does not wait for input now, and a program may do anything with what it reads' };
+}
+
+export const sendInputTool: Tool = defineTool<SendInputInput>({
+  name: 'workspace_send_input',
+  displayName: 'Send Input to Background Command',
+  toolReferenceName: 'workspaceSendInput',
+  icon: '$(keyboard)',
+  access: 'command',
+  userDescription: 'Type into a running command that waits for input (a prompt, a REPL) and read what follows.',
+  modelDescription: [
+    'Type into a background command\'s standard input, or press a key, and get the output that follows. Use it when a workspace_run_command or workspace_command_output result says "waiting for input: <prompt>" (e.g. "Continue? [y/N]"), or to drive a REPL or shell you started.',
+    'id: the command\'s id ("bg<n>"). text: what to type; Enter is pressed after it unless enter: false. keys: one key to press after the text: "ctrl-c" interrupts the command (SIGINT), "ctrl-d" ends its input (end of file: it can read nothing more afterwards), "escape", "up", "down", "tab" write their terminal sequences.',
+    'Input is not a terminal: programs that need one (editors, pagers, password prompts of ssh and sudo) fail instead of prompting. A plain y/yes/n/no or Enter answering a prompt is typed at once; text to a shell (a command started as `bash` or `sh`) is judged as a command line by the command policy; other text asks the user first.',
+    'timeout: seconds to wait for what follows, from 0 to 600, default 5; the call returns earlier when the command ends or waits for input again. The result has the command\'s status and its new output.',
+  ].join('\n'),
+  inputSchema: {
+    type: 'object',
+    properties: {
+      id: { type: 'string', description: 'The background command\'s id, e.g. "bg1".' },
+      text: { type: 'string', description: 'The text to type, e.g. "y". Enter is pressed after it unless enter is false.' },
+      enter: { type: 'boolean', description: 'Press Enter after the text. Default true (false when only keys is given).' },
+      keys: { type: 'string', enum: [...KEYS], description: 'A key to press after the text: ctrl-c interrupts, ctrl-d ends the input, escape, up, down, tab.' },
+      timeout: { type: 'integer', description: 'Seconds to wait for the output that follows, from 0 to 600. Default 5.' },
+    },
+    required: ['id'],
+    additionalProperties: false,
+  },
+  bounds: { timeout: { min: 0, max: 600 } },
+  invocationMessage: (input) => `Typing into background command ${oneLine(input.id, 20)}`,
+  when: '!virtualWorkspace',
+  confirmation: async (input, ctx) => {
+    try {
+      const { command, judgement, typed } = await judged(input, ctx);
+      return judgement.kind === 'ask' ? confirmationOf(command, typed, input.keys, judgement.why) : undefined;
+    } catch {
+      // The run fails with the same error before anything is typed.
+      return undefined;
+    }
+  },
+
+  async run(input, ctx) {
+    const { command, judgement, typed } = await judged(input, ctx);
+    if (judgement.kind === 'refuse') {
+      throw new ToolError(`The input was not sent: the command is a shell, and this line is refused by the command policy: ${judgement.why}. Nothing was typed.`);
+    }
+    if (judgement.kind === 'ask' && !ctx.call.confirmedInChat) {
+      const question = confirmationOf(command, typed, input.keys, judgement.why);
+      const approved = await ctx.session.approver.confirm({ kind: 'command', title: `workspace_send_input: ${describeSent(typed, input.keys)} → ${command.id}`, detail: question.message }, ctx.call.token);
+      throwIfCancelled(ctx.call.token);
+      if (!approved) {
+        throw new ToolError(`The user declined to type ${describeSent(typed, input.keys)} into ${command.id}. Nothing was typed. Do not retry it; ask the user how to proceed, or stop the command with workspace_stop_command.`);
+      }
+    }
+    if (typed !== '' || input.keys === 'ctrl-d') {
+      // What follows may change files: the step is recorded before it.
+      await ctx.call.checkpoint?.beforeChange();
+      throwIfCancelled(ctx.call.token);
+    }
+    const startedAt = ctx.host.clock.now();
+    command.sendInput(typed, input.keys);
+    const timeoutSeconds = input.timeout ?? DEFAULT_WAIT_SECONDS;
+    const how = timeoutSeconds > 0 ? await waitWithinCall(command, undefined, timeoutSeconds * 1000, ctx) : 'timeout';
+    // A cancelled wait leaves the command as it is: the input was typed.
+    throwIfCancelled(ctx.call.token);
+    if (how === 'ended') {
+      await command.ended;
+    }
+    const sent = describeSent(typed, input.keys);
+    const waited = seconds(ctx.host.clock.now() - startedAt);
+    const waiting = command.waitingForInput();
+    const headline = command.status().state !== 'running'
+      ? `Sent ${sent}. The command has ended (${describeStatus(command.status())}).`
+      : waiting
+        ? `Sent ${sent}. After ${waited} it is ${describeWaiting(waiting)}.`
+        : `Sent ${sent}. Still running after ${waited}.`;
+    const report = formatBackground(command, headline, command.takeOutput(), [`Input: ${judgement.why}.`]);
+    return textResult(report.text, report.continuation);
+  },
+});
+
+/** The command, what will be typed, and who must agree. */
+async function judged(input: SendInputInput, ctx: ToolContext): Promise<{ command: BackgroundCommand; judgement: InputJudgement; typed: string }> {
+  const text = input.text ?? '';
+  if (text.length > MAX_TEXT_CHARS) {
+    throw new ToolError(`text is ${text.length} characters long; at most ${MAX_TEXT_CHARS} are typed at once. Write longer input to a file with workspace_write_file and have the command read the file.`);
+  }
+  if (text.includes('\0')) {
+    throw new ToolError('text contains a NUL character, which a program cannot read as text. Remove it.');
+  }
+  const command = commandById(backgroundRegistry(ctx, 'workspace_send_input'), input.id);
+  if (command.status().state !== 'running') {
+    // The same words the registry uses, before anyone is asked.
+    command.sendInput('', undefined);
+  }
+  const typed = typedText(input);
+  const shell = readsCommandLines(command.commandLine);
+  const verdicts = shell && typed !== ''
+    ? await Promise.all(typed.split(/\r?\n/).filter((line) => line.trim() !== '').map((line) => judgeCommand(line, command.cwd, ctx)))
+    : undefined;
+  return { command, judgement: judgeInput(typed, input.keys, command.waitingForInput(), verdicts), typed };
+}
+
+function confirmationOf(command: BackgroundCommand, typed: string, key: InputKey | undefined, why: string): ToolConfirmation {
+  const waiting = command.waitingForInput();
+  return {
+    title: 'Type into this command?',
+    message: `Type into \`${oneLine(command.commandLine, 80)}\` (${command.id}${waiting ? `, ${describeWaiting(waiting)}` : ''}):\n\`\`\`\n${typed.replace(/\n$/, '')}\n\`\`\`\n${typed.endsWith('\n') ? 'then Enter' : ''}${key ? ` then ${key}` : ''}\n\nIt needs approval because:\n${bulleted([why])}`,
+  };
+}
+
+/** `"y" and Enter`, `ctrl-c`, `Enter`. */
+function describeSent(typed: string, key: InputKey | undefined): string {
+  const text = typed.replace(/\n$/, '');
+  const parts = [text !== '' ? JSON.stringify(oneLine(text, 80)) : undefined, typed.endsWith('\n') ? 'Enter' : undefined, key].filter((part) => part !== undefined);
+  return parts.length ? parts.join(' and ') : 'nothing';
+}

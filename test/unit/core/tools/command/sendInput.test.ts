@@ -1,0 +1,131 @@
+// workspace_send_input and "waiting for input", through the tools, in the real sandbox, with the
+// real process runner: a prompt returns the call early with an id, input answers it, keys act, and
+// input passes the policy (plain answers go at once, a shell's lines are judged, other text asks).
+import * as assert from 'node:assert/strict';
+import { BackgroundCommandRegistry } from '../../../../../src/core/process/backgroundCommands';
+import { commandOutputTool } from '../../../../../src/core/tools/command/commandOutput';
+import { runCommandTool } from '../../../../../src/core/tools/command/runCommand';
+import { judgeInput, readsCommandLines, sendInputTool, typedText } from '../../../../../src/core/tools/command/sendInput';
+import type { Tool } from '../../../../../src/core/tools/toolSpec';
+import { invokeTool } from '../../../../../src/core/tools/invoke';
+import { commandWorkspace } from '../../../support/commandWorkspace';
+import { resultText } from '../../../support/context';
+import { backgroundId, stdoutOf } from '../../../../support/commandResults';
+
+describe('tools/sendInput: commands that wait for input', () => {
+  describe('who must agree (judgeInput, readsCommandLines, typedText)', () => {
+    const waiting = { prompt: 'Continue? [y/N]', since: 0 };
+    it('types a plain yes, no or Enter into a waiting command at once, and asks for anything else', () => {
+      for (const text of ['y\n', 'Y\n', 'yes\n', 'n\n', 'no\n', '\n', 'y']) {
+        assert.equal(judgeInput(text, undefined, waiting, undefined).kind, 'send', text);
+      }
+      for (const text of ['yes please\n', 'y\ny\n', 'rm -rf /\n', 'hunter2\n']) {
+        assert.equal(judgeInput(text, undefined, waiting, undefined).kind, 'ask', text);
+      }
+      assert.equal(judgeInput('y\n', undefined, undefined, undefined).kind, 'ask', 'no prompt to answer');
+      assert.equal(judgeInput('', 'ctrl-c', undefined, undefined).kind, 'send');
+    });
+
+    it('judges a shell\'s input by the policy\'s verdicts: the strictest wins', () => {
+      const allow = { decision: 'allow' as const, findings: [] };
+      const ask = { decision: 'ask' as const, findings: [{ decision: 'ask' as const, reason: 'rm deletes files' }] };
+      const deny = { decision: 'deny' as const, findings: [{ decision: 'deny' as const, reason: 'refused' }] };
+      assert.equal(judgeInput('ls\n', undefined, waiting, [allow]).kind, 'send');
+      assert.match(judgeInput('ls\nrm x\n', undefined, waiting, [allow, ask]).why, /rm deletes files/);
+      assert.equal(judgeInput('y\n', undefined, waiting, [ask]).kind, 'ask', 'a plain answer to a shell is a command line too');
+      assert.equal(judgeInput('x\n', undefined, waiting, [ask, deny]).kind, 'refuse');
+    });
+
+    it('counts only a bare shell as reading command lines', () => {
+      for (const line of ['bash', 'sh', '/bin/bash --norc', 'bash -i', 'zsh -l', 'sh -s']) {
+        assert.equal(readsCommandLines(line), true, line);
+      }
+      for (const line of ['bash script.sh', 'bash -c "read x; rm -rf $x"', 'sh -c cat', 'python3', 'bash | tee log', 'ssh host', 'read -p "Go? " x']) {
+        assert.equal(readsCommandLines(line), false, line);
+      }
+    });
+
+    it('presses Enter after the text unless told not to, and not after a key alone', () => {
+      assert.equal(typedText({ text: 'y' }), 'y\n');
+      assert.equal(typedText({ text: 'y', enter: false }), 'y');
+      assert.equal(typedText({}), '\n');
+      assert.equal(typedText({ keys: 'ctrl-d' }), '');
+      assert.equal(typedText({ text: 'abc', keys: 'ctrl-d' }), 'abc\n');
+    });
+  });
+
+  describe('through the tools', () => {
+    const workspace = commandWorkspace();
+    let registry: BackgroundCommandRegistry;
+    beforeEach(() => {
+      registry = new BackgroundCommandRegistry({ clock: { now: () => Date.now() } });
+    });
+    afterEach(async () => {
+      await registry.stopAll();
+    });
+
+    async function call(tool: Tool, input: Record<string, unknown>, approve = true) {
+      const { ctx, approver } = workspace.setup({ approve, background: registry });
+      return { text: resultText(await invokeTool(tool, input, ctx)), approver };
+    }
+
+    it('returns a command that reads its input without a prompt (read -p with no terminal) with its id, and a plain answer finishes it', async () => {
+      const started = Date.now();
+      const first = await call(runCommandTool, { command: 'read -p "Continue? [y/N] " answer; echo "answer=$answer"', timeout: 60 });
+      assert.ok(Date.now() - started < 20_000, 'returned long before its timeout');
+      assert.match(first.text, /waiting for input: \(no prompt shown\)/);
+      assert.match(first.text, /^Status: running, waiting for input/m);
+      const id = backgroundId(first.text);
+      const answered = await call(sendInputTool, { id, text: 'y' });
+      assert.deepEqual(answered.approver.asked, [], 'a plain yes goes without asking');
+      assert.match(answered.text, /^Sent "y" and Enter\. The command has ended \(exited 0\)\.$/m);
+      assert.equal(stdoutOf(answered.text), 'answer=y');
+    });
+
+    it('shows the prompt a program prints, asks before typing other text, and types nothing when the user declines', async () => {
+      const first = await call(runCommandTool, { command: 'python3 -u -c \'name = input("Project name: "); print("name=" + name)\'', timeout: 60 });
+      assert.match(first.text, /waiting for input: Project name: \(python3 reads its input\)/);
+      const id = backgroundId(first.text);
+      await assert.rejects(call(sendInputTool, { id, text: 'demo' }, false), /declined to type "demo" and Enter into bg\d+\. Nothing was typed/);
+      assert.equal(registry.get(id)?.status().state, 'running');
+      const typed = await call(sendInputTool, { id, text: 'demo' });
+      assert.equal(typed.approver.asked.length, 1);
+      assert.match(typed.approver.asked[0].detail, /demo/);
+      assert.match(typed.text, /The command has ended \(exited 0\)/);
+      assert.match(stdoutOf(typed.text), /name=demo/);
+    });
+
+    it('judges a shell\'s input as command lines: a read-only line runs without asking', async () => {
+      const first = await call(runCommandTool, { command: 'bash', background: true, timeout: 10 });
+      const id = backgroundId(first.text);
+      assert.match(first.text, /waiting for input: \(no prompt shown\) \(bash reads its input\)/);
+      const echoed = await call(sendInputTool, { id, text: 'echo hello-from-bash' });
+      assert.deepEqual(echoed.approver.asked, []);
+      assert.match(echoed.text, /hello-from-bash/);
+      await assert.rejects(call(sendInputTool, { id, text: 'rm -f nothing-here' }, false), /declined to type "rm -f nothing-here" and Enter/);
+      await assert.rejects(call(sendInputTool, { id, text: 'eval "$(printf %s Y3VybCBldmlsLmV4YW1wbGU= | base64 -d)"' }, false), /declined|refused/);
+    });
+
+    it('ctrl-d ends a reader\'s input, ctrl-c interrupts a command, and an ended command refuses input', async () => {
+      const cat = await call(runCommandTool, { command: 'cat', timeout: 60 });
+      const catId = backgroundId(cat.text);
+      const typed = await call(sendInputTool, { id: catId, text: 'some text', keys: 'ctrl-d' });
+      assert.match(typed.text, /The command has ended \(exited 0\)/);
+      assert.equal(stdoutOf(typed.text), 'some text');
+      await assert.rejects(call(sendInputTool, { id: catId, text: 'y' }), /has ended \(exited 0\): there is nothing to send input to/);
+
+      const sleeper = await call(runCommandTool, { command: 'sleep 600', background: true, timeout: 1 });
+      const sleepId = backgroundId(sleeper.text);
+      const interrupted = await call(sendInputTool, { id: sleepId, keys: 'ctrl-c' });
+      assert.match(interrupted.text, /The command has ended \(killed \(by signal SIGINT\)\)|The command has ended \(exited 130\)/);
+    });
+
+    it('does not call a log line that looks like a prompt waiting when nothing reads the input', async () => {
+      const first = await call(runCommandTool, { command: 'echo "Overwrite? [y/N]"; sleep 600', timeout: 6 });
+      assert.match(first.text, /^Still running after 6 s: moved to the background at the timeout/m);
+      assert.doesNotMatch(first.text, /waiting for input/);
+      const read = await call(commandOutputTool, { id: backgroundId(first.text) });
+      assert.match(read.text, /^Status: running$/m);
+    });
+  });
+});
