@@ -190,7 +190,7 @@ export class BackgroundCommandRegistry implements BackgroundCommands {
     return this.register({
       ...request,
       startedAt: this.options.clock.now(),
-      cursor: new OutputCursor(request.headChars, request.tailChars),
+      cursor: new OutputCursor(request.headChars, request.tailChars, request.commandLine),
       connect: (onOutput) => request.launch(onOutput),
     });
   }

@@ -31,7 +31,7 @@ export async function runInForeground(prepared: PreparedCommand, held: HeldLease
   terminal.write(`${sandbox}\n`);
   const startedAt = ctx.host.clock.now();
   // Kept for the model too, as a background command's unread output, in case it moves there.
-  const output = new OutputCursor(held.request.headChars, held.request.tailChars);
+  const output = new OutputCursor(held.request.headChars, held.request.tailChars, prepared.command);
   let keep: OutputSink = (chunk, stream) => void output.append(chunk, stream);
   let started: StartedProcess;
   try {
