@@ -21,8 +21,11 @@ const SUMMARY = /\b\d+ (passing|passed|pending|skipped|failing|failed|todo|tests
 
 /** The line must reach the model: an error, warning, failure, stack frame or a run's totals. */
 export function mustKeep(line: string): boolean {
-  return KEEP_WORDS.test(line) || STACK_FRAME.test(line) || SUMMARY.test(line);
+  // A passing file's own count (vitest's `✓ a.test.ts (3 tests) 12ms`) is a passing line, not the run's totals.
+  return KEEP_WORDS.test(line) || STACK_FRAME.test(line) || (SUMMARY.test(line) && !PASS_MARK.test(line));
 }
+
+const PASS_MARK = /^\s*[✓✔√]\s/;
 
 /**
  * One passing test, as the test runners print it: mocha, jest, vitest and node's spec reporter
@@ -76,6 +79,7 @@ const PROGRESS = [
   /^\s*\S*\s+\d{1,3}(\.\d+)?%\[[=> ]*\]\s/,
   /^[\s#]*#{5,}\s+\d{1,3}(\.\d+)?%$/,
   /^\s*[[(|]?[=#>\-.█▉▊▋▌▍▎▏░▒▓━╸╺■□ ]{8,}[\])|]?\s+\d{1,3}(\.\d+)?%/,
+  /^\s*[━╸╺╾─-]{8,}\s+[\d.]+\/[\d.]+ [kMG]?B\s/,
 ];
 
 export function isProgress(line: string): boolean {

@@ -118,8 +118,10 @@ export class TerminalLines {
       this.line = line.slice(0, this.column) + text + line.slice(this.column + text.length);
     }
     this.column += text.length;
-    if (this.line.length >= MAX_LINE_CHARS) {
-      this.endLine(out);
+    while (this.line.length >= MAX_LINE_CHARS) {
+      out.push(this.line.slice(0, MAX_LINE_CHARS));
+      this.line = this.line.slice(MAX_LINE_CHARS);
+      this.column = this.line.length;
     }
   }
 
