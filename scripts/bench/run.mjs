@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { benchMcpRelay } from './mcpRelay.mjs';
 import { benchCheckpoint } from './checkpoint.mjs';
 import { benchReadFile } from './readFile.mjs';
+import { benchReduction } from './reduction.mjs';
 import { benchSandbox } from './sandbox.mjs';
 import { benchSearch } from './search.mjs';
 
@@ -18,7 +19,7 @@ const only = process.argv.slice(2);
 const log = (line) => console.log(line);
 
 /** @type {[name: string, run: (context: import('./measure.mjs').BenchContext) => Promise<unknown>][]} */
-const cases = [['read', benchReadFile], ['search', benchSearch], ['sandbox', benchSandbox], ['checkpoint', benchCheckpoint], ['mcp', benchMcpRelay]];
+const cases = [['read', benchReadFile], ['search', benchSearch], ['sandbox', benchSandbox], ['checkpoint', benchCheckpoint], ['mcp', benchMcpRelay], ['reduction', benchReduction]];
 
 for (const [name, run] of cases) {
   if (only.length && !only.includes(name)) continue;

@@ -18,17 +18,32 @@ export class ReducedOutput {
   constructor(private readonly headChars: number, private readonly tailChars: number, hint = '') {
     this.plain = new BoundedOutput(headChars, tailChars);
     this.reduced = new BoundedOutput(headChars, tailChars);
-    this.reducer = new OutputReducer((line) => this.plain.append(`${line}\n`), (line) => this.reduced.append(`${line}\n`), hint);
+    this.reducer = new OutputReducer((line) => this.plainLines.push(line), (line) => this.keptLines.push(line), hint);
   }
+
+  /** Lines of the current chunk, handed to the bounded buffers in one piece (a buffer's append copies its tail). */
+  private readonly plainLines: string[] = [];
+  private readonly keptLines: string[] = [];
 
   append(chunk: string): void {
     this.total += chunk.length;
     this.reducer.write(chunk);
+    this.drain();
+  }
+
+  private drain(): void {
+    for (const [lines, into] of [[this.plainLines, this.plain], [this.keptLines, this.reduced]] as const) {
+      if (lines.length > 0) {
+        into.append(`${lines.join('\n')}\n`);
+        lines.length = 0;
+      }
+    }
   }
 
   /** What was kept since the last take (the unfinished line included), and a fresh start for what follows. */
   take(): KeptOutput {
     this.reducer.flush();
+    this.drain();
     const counts = this.reducer.takeCounts();
     const plain = this.plain.result();
     const reduced = this.reduced.result();

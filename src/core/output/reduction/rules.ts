@@ -47,8 +47,15 @@ const PASSING_TEST = [
   /^\s*․{3,}\s*$/,
 ];
 
+/** The patterns as one alternation: one pass over a line instead of one per pattern. */
+function anyOf(patterns: readonly RegExp[]): RegExp {
+  return new RegExp(patterns.map((pattern) => `(?:${pattern.source})`).join('|'));
+}
+
+const ANY_PASSING_TEST = anyOf(PASSING_TEST);
+
 export function isPassingTest(line: string): boolean {
-  return PASSING_TEST.some((pattern) => pattern.test(line));
+  return ANY_PASSING_TEST.test(line);
 }
 
 /**
@@ -82,8 +89,10 @@ const PROGRESS = [
   /^\s*[━╸╺╾─-]{8,}\s+[\d.]+\/[\d.]+ [kMG]?B\s/,
 ];
 
+const ANY_PROGRESS = anyOf(PROGRESS);
+
 export function isProgress(line: string): boolean {
-  return PROGRESS.some((pattern) => pattern.test(line));
+  return ANY_PROGRESS.test(line);
 }
 
 /** A suite's heading in a test runner's tree (mocha, jest): indented text, not a numbered failure (`1) name`) or a pending test (`- name`). Blank lines count too. */
