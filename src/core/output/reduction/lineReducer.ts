@@ -5,9 +5,9 @@
 //
 // The rules, in order: a `git diff`/`git log -p` part of a lock file or snapshot is summarised as
 // its name and +/- counts; a line `mustKeep` accepts (errors, warnings, failures, stack frames,
-// totals) is kept, whatever follows; progress and download lines of package managers are dropped;
-// a passing test's line is dropped, and the suite headings just above it (indented less, as the
-// runners print their trees); identical lines in a row are kept once with a count. Escapes and
+// totals) is kept, whatever follows; a passing test's line is dropped, and the suite headings just
+// above it (indented less, as the runners print their trees); progress and download lines of
+// package managers are dropped; identical lines in a row are kept once with a count. Escapes and
 // carriage-return redraws are resolved before (terminalLines.ts). The command line, when given,
 // is a hint: a lock file it names (`git diff package-lock.json`) is shown, not summarised.
 import { diffHeaderPath, indentOf, isDiffBody, isHeadingCandidate, isPassingTest, isProgress, machineMadeKind, mustKeep } from './rules';
@@ -102,11 +102,11 @@ export class LineReducer {
     }
     if (mustKeep(line)) {
       this.keep(line);
-    } else if (isProgress(line)) {
-      this.counts.progressLines += 1;
     } else if (isPassingTest(line)) {
       this.dropHeadingsAbove(indentOf(line));
       this.counts.passingTests += 1;
+    } else if (isProgress(line)) {
+      this.counts.progressLines += 1;
     } else if (isHeadingCandidate(line)) {
       this.pending.push(line);
       if (this.pending.length > MAX_PENDING_LINES) {
