@@ -17,12 +17,21 @@ const STACK_FRAME = /^\s+at\s|^\s*File "[^"]+", line \d+|\.go:\d+( \+0x[0-9a-f]+
  * cargo's `test result:`, pytest's `=== N passed in 1s ===`, go's `ok  pkg 0.1s` and `PASS`/`FAIL`,
  * npm's `added N packages`, pnpm's `Packages: +N`, `Done in 3s`, cargo's `Finished`.
  */
-const SUMMARY = /\b\d+ (passing|passed|pending|skipped|failing|failed|todo|tests?|suites?)\b|^\s*(Tests?|Test Suites|Test Files|Snapshots|Suites|Time|Duration|Ran all test suites)\b|^test result:|^={3,}.*={3,}$|^ok\s+\S+\s+(\(cached\)|[\d.]+s)|^(PASS|FAIL)$|^(added|removed|changed|up to date|audited) \d*|\bpackages? in [\d.]+m?s\b|^Packages: [+-]|^Done in |^\s*Finished |^Successfully installed /;
+const SUMMARY = /\b\d+ (passing|passed|pending|skipped|failing|failed|todo|tests?|suites?)\b|^\s*(Tests?|Test Suites|Test Files|Snapshots|Suites|Time|Duration|Ran all test suites)\b|^test result:|^=+ .*[^=\s] =+$|^ok\s+\S+\s+(\(cached\)|[\d.]+s)|^(PASS|FAIL)$|^(added|removed|changed|up to date|audited) \d*|\bpackages? in [\d.]+m?s\b|^Packages: [+-]|^Done in |^\s*Finished |^Successfully installed /;
+
+/**
+ * The longest line a rule other than `mustKeep`'s words looks at: progress, test and summary lines
+ * are short, and the patterns then cost little even on hostile output. A longer line is kept.
+ */
+export const MAX_RULE_LINE = 1000;
 
 /** The line must reach the model: an error, warning, failure, stack frame or a run's totals. */
 export function mustKeep(line: string): boolean {
+  if (KEEP_WORDS.test(line)) {
+    return true;
+  }
   // A passing file's own count (vitest's `✓ a.test.ts (3 tests) 12ms`) is a passing line, not the run's totals.
-  return KEEP_WORDS.test(line) || STACK_FRAME.test(line) || (SUMMARY.test(line) && !PASS_MARK.test(line));
+  return line.length <= MAX_RULE_LINE && (STACK_FRAME.test(line) || (SUMMARY.test(line) && !PASS_MARK.test(line)));
 }
 
 const PASS_MARK = /^\s*[✓✔√]\s/;
@@ -36,7 +45,7 @@ const PASS_MARK = /^\s*[✓✔√]\s/;
 const PASSING_TEST = [
   /^\s*[✓✔√]\s+\S/,
   /^\s*PASS\s+\S+/,
-  /^\S+::\S.*\sPASSED(\s+\[\s*\d+%\])?$/,
+  /^[^\s:]+\.py::\S.*\sPASSED(\s+\[\s*\d+%\])?$/,
   /^PASSED \S+::\S/,
   /^\S+\.py [.sx]+\s*(\[\s*\d+%\])?$/,
   /^[.sx]+\s*\[\s*\d+%\]$/,
@@ -55,7 +64,7 @@ function anyOf(patterns: readonly RegExp[]): RegExp {
 const ANY_PASSING_TEST = anyOf(PASSING_TEST);
 
 export function isPassingTest(line: string): boolean {
-  return ANY_PASSING_TEST.test(line);
+  return line.length <= MAX_RULE_LINE && ANY_PASSING_TEST.test(line);
 }
 
 /**
@@ -63,7 +72,8 @@ export function isPassingTest(line: string): boolean {
  * logs and its spinner, pnpm's `Progress: resolved` and `+++` bar, yarn's steps and fetch notes,
  * pip's `Collecting`/`Downloading`/`Processing`/`Using cached`/`Requirement already satisfied`
  * and its bars, cargo's `Compiling`/`Downloaded`/`Updating`/`Locking`, go's `go: downloading`, and
- * any bar with a percentage (wget, curl -#).
+ * any bar with a percentage (wget, curl -#). No two quantifiers of a pattern can match the same
+ * characters, so a hostile line costs linear time (a test runs them on long runs of each).
  */
 const PROGRESS = [
   /^npm (http|timing|sill|silly|verb|verbose) /,
@@ -83,16 +93,16 @@ const PROGRESS = [
   /^\s{0,12}(Downloading|Updating|Locking|Adding|Blocking|Unpacking) (crates|\d+ (crates?|packages?)|\S+ index|git repository|\S+ v\d)/,
   /^\s{0,12}Building \[[=> -]*\]/,
   /^go: (downloading|finding|extracting) \S/,
-  /^\s*\S*\s+\d{1,3}(\.\d+)?%\[[=> ]*\]\s/,
-  /^[\s#]*#{5,}\s+\d{1,3}(\.\d+)?%$/,
-  /^\s*[[(|]?[=#>\-.█▉▊▋▌▍▎▏░▒▓━╸╺■□ ]{8,}[\])|]?\s+\d{1,3}(\.\d+)?%/,
+  /^\s*\S+\s+\d{1,3}(\.\d+)?%\[[=> ]*\]\s/,
+  /^\s*[[(|][=#>\-.█▉▊▋▌▍▎▏░▒▓━╸╺■□ ]{8,}[\])|]\s*\d{1,3}(\.\d+)?%/,
+  /^\s*[=#>\-.█▉▊▋▌▍▎▏░▒▓━╸╺■□]{8,}\s+\d{1,3}(\.\d+)?%/,
   /^\s*[━╸╺╾─-]{8,}\s+[\d.]+\/[\d.]+ [kMG]?B\s/,
 ];
 
 const ANY_PROGRESS = anyOf(PROGRESS);
 
 export function isProgress(line: string): boolean {
-  return ANY_PROGRESS.test(line);
+  return line.length <= MAX_RULE_LINE && ANY_PROGRESS.test(line);
 }
 
 /** A suite's heading in a test runner's tree (mocha, jest): indented text, not a numbered failure (`1) name`) or a pending test (`- name`). Blank lines count too. */
@@ -121,10 +131,14 @@ export function machineMadeKind(filePath: string): 'lock file' | 'snapshot' | un
   return /(^|\/)__snapshots__\/|\.snap$/.test(filePath) ? 'snapshot' : undefined;
 }
 
-/** `diff --git a/x b/y`: the new path (quoted paths unquoted simply). */
+/** `diff --git a/x b/y`: the new path (a quoted one without its quotes; escapes left as they are). */
 export function diffHeaderPath(line: string): string | undefined {
-  const match = /^diff --git "?a\/(.+?)"? "?b\/(.+?)"?$/.exec(line);
-  return match ? match[2] : undefined;
+  if (!line.startsWith('diff --git ') || line.length > MAX_RULE_LINE) {
+    return undefined;
+  }
+  const quoted = line.endsWith('"');
+  const at = line.lastIndexOf(quoted ? ' "b/' : ' b/');
+  return at < 0 ? undefined : line.slice(at + (quoted ? 4 : 3), quoted ? -1 : undefined);
 }
 
 /** A line of a file's part of a git diff, after its `diff --git` line: headers, hunk headers, and the hunks' lines. */

@@ -48,6 +48,9 @@ export class TerminalLines {
       } else if (code === 0x0d) {
         this.pendingReturn = true;
         at += 1;
+        while (text.charCodeAt(at) === 0x0d) {
+          at += 1;
+        }
       } else if (code === 0x1b || code === 0x9b) {
         const length = this.escapeAt(text, at, out);
         if (length === undefined) {
@@ -118,7 +121,7 @@ export class TerminalLines {
       this.line = line.slice(0, this.column) + text + line.slice(this.column + text.length);
     }
     this.column += text.length;
-    while (this.line.length >= MAX_LINE_CHARS) {
+    while (this.line.length > MAX_LINE_CHARS) {
       out.push(this.line.slice(0, MAX_LINE_CHARS));
       this.line = this.line.slice(MAX_LINE_CHARS);
       this.column = this.line.length;

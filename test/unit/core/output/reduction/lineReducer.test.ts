@@ -1,5 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { describeReduction, LineReducer, noReductions, type ReductionCounts } from '../../../../../src/core/output/reduction/lineReducer';
+import { reduceText } from '../../../../../src/core/output/reduction/outputReducer';
+import { MAX_RULE_LINE } from '../../../../../src/core/output/reduction/rules';
 
 /** The lines kept of `lines` (pushed one by one, then flushed) and what each rule counted. */
 function reduce(lines: readonly string[], hint = ''): { kept: string[]; counts: ReductionCounts } {
@@ -149,6 +151,22 @@ describe('output/reduction/lineReducer', () => {
     it('collapses a repeated error too, keeping it once with the count', () => {
       assert.deepEqual(reduce(['Error: ECONNREFUSED', 'Error: ECONNREFUSED', 'Error: ECONNREFUSED']).kept, ['Error: ECONNREFUSED', '[the line above repeated 2 more times]']);
     });
+  });
+
+  it('gets through long runs of the characters its patterns repeat (a backtracking pattern would hold the extension host here)', () => {
+    const units = [' ', '=', '#', '.', ':', '\t', ' x', '= ', 'x::', 'a.py::', ' PASSED', '[=', '% ', '━', '━ ', '+', '@@ ', '✔ ', 'test ', ' ... ok', 'diff --git a/ b/'];
+    for (const unit of units) {
+      for (const prefix of ['', '   ', 'diff --git ', 'test ', 'Collecting ', '=== RUN ', '[', '  ✔ ', 'x.py::']) {
+        for (const length of [MAX_RULE_LINE, 64 * 1024]) {
+          const line = (prefix + unit.repeat(Math.ceil(length / unit.length))).slice(0, length);
+          const { text } = reduceText(`${line}\n`);
+          assert.ok(text === '' || text === `${line}\n`, JSON.stringify(line.slice(0, 40)));
+          if (length > MAX_RULE_LINE) {
+            assert.equal(text, `${line}\n`, 'a line longer than any rule looks at is kept');
+          }
+        }
+      }
+    }
   });
 
   it('holds back a bounded number of lines and loses none of them', () => {
