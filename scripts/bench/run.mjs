@@ -8,6 +8,7 @@ import { benchMcpRelay } from './mcpRelay.mjs';
 import { benchCheckpoint } from './checkpoint.mjs';
 import { benchInputWatch } from './inputWatch.mjs';
 import { benchReadFile } from './readFile.mjs';
+import { benchReduction } from './reduction.mjs';
 import { benchSandbox } from './sandbox.mjs';
 import { benchSearch } from './search.mjs';
 
@@ -19,7 +20,7 @@ const only = process.argv.slice(2);
 const log = (line) => console.log(line);
 
 /** @type {[name: string, run: (context: import('./measure.mjs').BenchContext) => Promise<unknown>][]} */
-const cases = [['read', benchReadFile], ['search', benchSearch], ['sandbox', benchSandbox], ['checkpoint', benchCheckpoint], ['mcp', benchMcpRelay], ['input', benchInputWatch]];
+const cases = [['read', benchReadFile], ['search', benchSearch], ['sandbox', benchSandbox], ['checkpoint', benchCheckpoint], ['mcp', benchMcpRelay], ['reduction', benchReduction], ['input', benchInputWatch]];
 
 for (const [name, run] of cases) {
   if (only.length && !only.includes(name)) continue;

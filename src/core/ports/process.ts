@@ -37,8 +37,12 @@ export type StopReason = 'timeout' | 'cancelled' | 'interrupted' | 'stopped';
 /** The characters kept of one stream, and how many were left out between head and tail. */
 export interface KeptOutput {
   readonly text: string;
+  /** What the command printed to the stream (the log has all of it). */
   readonly totalChars: number;
+  /** Left out between head and tail: of the reduced text when the stream was reduced. */
   readonly omittedChars: number;
+  /** When the reduction rules (core/output/reduction) changed the stream: what they did, and the characters they kept before the cut. */
+  readonly reduction?: { readonly summary: string; readonly keptChars: number };
 }
 
 /** How a command ended, with what it printed (head and tail of each stream). */

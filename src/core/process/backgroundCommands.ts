@@ -247,7 +247,7 @@ export class BackgroundCommandRegistry implements BackgroundCommands {
     return this.register({
       ...request,
       startedAt: this.options.clock.now(),
-      cursor: new OutputCursor(request.headChars, request.tailChars),
+      cursor: new OutputCursor(request.headChars, request.tailChars, request.commandLine),
       input: new InputWatch(() => this.options.clock.now(), this.options.inputTiming),
       connect: (onOutput) => request.launch(onOutput),
     });

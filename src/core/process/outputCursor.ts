@@ -3,7 +3,8 @@
 // lines of that stretch kept apart for wait_for, which matches whole lines (ended by LF, CRLF or a
 // lone CR) with escapes removed.
 import type { KeptCommandOutput, TakenOutput } from '../ports/process';
-import { BoundedOutput, stripAnsi } from './boundedOutput';
+import { stripAnsi } from './boundedOutput';
+import { ReducedOutput } from './reducedOutput';
 
 /** A line without a newline this long is matched as it is, so output without newlines cannot grow memory. */
 export const MAX_LINE_CHARS = 64 * 1024;
@@ -11,7 +12,8 @@ export const MAX_LINE_CHARS = 64 * 1024;
 type Stream = 'stdout' | 'stderr';
 
 export class OutputCursor implements KeptCommandOutput {
-  private kept: Record<Stream, BoundedOutput>;
+  /** Each stream reduced, then cut to the budget (reducedOutput.ts); the lines for wait_for are the raw ones. */
+  private readonly kept: Record<Stream, ReducedOutput>;
   private readonly partial: Record<Stream, string> = { stdout: '', stderr: '' };
   /** Complete lines not taken yet, newest last, at most `maxLineChars` characters in all. */
   private lines: string[] = [];
@@ -19,8 +21,9 @@ export class OutputCursor implements KeptCommandOutput {
   private first = 0;
   private lineChars = 0;
 
-  constructor(private readonly headChars: number, private readonly tailChars: number) {
-    this.kept = { stdout: new BoundedOutput(headChars, tailChars), stderr: new BoundedOutput(headChars, tailChars) };
+  /** `hint`: the command line, which tells the reduction rules what ran. */
+  constructor(private readonly headChars: number, private readonly tailChars: number, hint = '') {
+    this.kept = { stdout: new ReducedOutput(headChars, tailChars, hint), stderr: new ReducedOutput(headChars, tailChars, hint) };
   }
 
   /** Adds a chunk of one stream; returns the lines it completed (escapes removed, no line end). */
@@ -48,8 +51,7 @@ export class OutputCursor implements KeptCommandOutput {
 
   /** The output since the last take, each stream budgeted, and the cursor moved past it. */
   take(): TakenOutput {
-    const taken = { stdout: this.kept.stdout.result(), stderr: this.kept.stderr.result() };
-    this.kept = { stdout: new BoundedOutput(this.headChars, this.tailChars), stderr: new BoundedOutput(this.headChars, this.tailChars) };
+    const taken = { stdout: this.kept.stdout.take(), stderr: this.kept.stderr.take() };
     this.lines = [];
     this.first = 0;
     this.lineChars = 0;

@@ -10,7 +10,8 @@ import { createWriteStream, mkdirSync, type WriteStream } from 'node:fs';
 import * as path from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
 import type { InputReaders, ProcessOutcome, ProcessRequest, ProcessRunner, StartedProcess, StopReason } from '../../ports/process';
-import { BoundedOutput, stripAnsi } from '../boundedOutput';
+import { stripAnsi } from '../boundedOutput';
+import { ReducedOutput } from '../reducedOutput';
 import { inputPipeOf, inputReadersOf } from './inputReaders';
 import { delay, groupAlive, killGroupNow, processStartTime, terminateGroup, waitUntilGone } from './processGroup';
 
@@ -88,8 +89,9 @@ class LogWriter {
 /** Starts the command line in its own process group; the handle's outcome resolves when every process of it has ended. */
 export function startProcess(request: ProcessRequest): StartedProcess {
   const started = Date.now();
-  const stdout = new BoundedOutput(request.headChars, request.tailChars);
-  const stderr = new BoundedOutput(request.headChars, request.tailChars);
+  // Each stream reduced (passing tests, progress lines, ...) before its head-and-tail cut; the log keeps every line.
+  const stdout = new ReducedOutput(request.headChars, request.tailChars, request.commandLine);
+  const stderr = new ReducedOutput(request.headChars, request.tailChars, request.commandLine);
   const log = new LogWriter(request.logPath, `$ ${request.commandLine}\n# cwd: ${request.cwd}\n`, request.maxLogChars);
 
   const [program, ...args] = [...(request.launcher ?? []), request.shell, '-c', request.commandLine];
@@ -191,8 +193,8 @@ export function startProcess(request: ProcessRequest): StartedProcess {
       leftoversStopped,
       spawnError,
       durationMs,
-      stdout: stdout.result(),
-      stderr: stderr.result(),
+      stdout: stdout.take(),
+      stderr: stderr.take(),
       logPath: request.logPath,
       logTruncated: log.truncated,
     };

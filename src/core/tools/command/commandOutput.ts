@@ -27,7 +27,7 @@ export const commandOutputTool: Tool = defineTool<CommandOutputInput>({
     'Read what a background command (started with workspace_run_command and background: true, or still running at its timeout) printed since your last call for its id, and its status: running, exited <code>, or killed.',
     'id: the id workspace_run_command returned (a line "id: bg<n>").',
     'wait_for: a regular expression (RE2 syntax) matched against each new output line: waits until a line matches (a matching line you have not read yet counts), the command ends, or timeout passes. timeout: seconds to wait, from 0 to 600; default 0 (answer at once), or 30 with wait_for. Without wait_for, a timeout waits for the command to end.',
-    'Each stream keeps the beginning and end of what it printed since the last call; the full log is on disk (read it with workspace_read_file). Stop the command with workspace_stop_command when you no longer need it.',
+    'Each stream keeps the beginning and end of what it printed since the last call, reduced first like workspace_run_command\'s (a "reduced:" line says what was left out); the full log is on disk (read it with workspace_read_file). Stop the command with workspace_stop_command when you no longer need it.',
   ].join('\n'),
   inputSchema: {
     type: 'object',

@@ -32,7 +32,7 @@ export async function runInForeground(prepared: PreparedCommand, held: HeldLease
   terminal.write(`${sandbox}\n`);
   const startedAt = ctx.host.clock.now();
   // Kept for the model too, as a background command's unread output, in case it moves there.
-  const output = new OutputCursor(held.request.headChars, held.request.tailChars);
+  const output = new OutputCursor(held.request.headChars, held.request.tailChars, prepared.command);
   // Whether it waits for input: then the call returns at once with its id, so the model can answer.
   const input = new InputWatch(() => ctx.host.clock.now());
   let keep: OutputSink = (chunk, stream) => {

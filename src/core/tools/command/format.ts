@@ -58,11 +58,18 @@ export interface StreamSpan {
 export const WHOLE_RUN: StreamSpan = { empty: '(empty)', scope: '' };
 export const SINCE_LAST_READ: StreamSpan = { empty: '(no new output)', scope: ' since the last read' };
 
-/** One stream of a result: a header, its kept head and tail, and a note when the middle was left out. */
+/**
+ * One stream of a result: a header, its kept head and tail, what the reduction rules left out
+ * (`reduced: ...`), and a note when the middle was left out.
+ */
 export function streamSection(name: 'stdout' | 'stderr', kept: KeptOutput, span: StreamSpan): string[] {
   const lines = ['', `--- ${name} ---`, kept.totalChars === 0 ? span.empty : kept.text.replace(/\n$/, '')];
+  if (kept.reduction) {
+    lines.push(`reduced: ${kept.reduction.summary} (the full log below has every line)`);
+  }
   if (kept.omittedChars > 0) {
-    lines.push(`[${name}${span.scope} was ${kept.totalChars} characters; ${kept.omittedChars} in the middle were left out. The full output is in the log below: read it with workspace_read_file (offset and limit), or search it with workspace_grep.]`);
+    const after = kept.reduction ? ` (${kept.reduction.keptChars} after reduction)` : '';
+    lines.push(`[${name}${span.scope} was ${kept.totalChars} characters${after}; ${kept.omittedChars} in the middle were left out. The full output is in the log below: read it with workspace_read_file (offset and limit), or search it with workspace_grep.]`);
   }
   return lines;
 }

@@ -23,10 +23,10 @@ export const runCommandTool: Tool = defineTool<RunCommandInput>({
   // unit test keeps every tool's under that. Details of one field go in its schema description.
   modelDescription: [
     'Run a shell command line non-interactively in the workspace (builds, tests, git, package scripts); the user watches it in a terminal. Use this instead of the built-in terminal tools, and not to read, search or edit files: the workspace_* file tools are faster and safer.',
-    'Commands that only read run at once under a closed policy; others (deleting, network, installing, interpreters with inline code) ask the user first. No TTY; pagers and colours are off. A command waiting for input (a prompt, a REPL) returns within about 6 s: "waiting for input: <prompt>" and its id; answer with workspace_send_input.',
+    'Commands that only read run at once under a closed policy; others (deleting, network, installing, interpreters with inline code) ask the user first. No TTY; pagers and colours are off. A command waiting for input (a prompt, a REPL) returns within 6 s: "waiting for input: <prompt>" and its id; answer with workspace_send_input.',
     'A command still running at timeout is not killed: it moves to the background; the result has its output so far, "still running" and "id: bg<n>" (on_timeout: "kill" stops it instead). Servers and watchers: never append "&"; pass background: true and a wait_for regex for their ready line (e.g. "listening on|ready in"); the call returns when it matches, the process exits or timeout passes, with the output so far and the id. Read on with workspace_command_output (wait_for, timeout); stop it with workspace_stop_command when done.',
     `Sandbox: commands write only in the workspace folders and /tmp, cannot change, move or replace ${describeProtected()}, cannot read secrets (${describeSecrets()}) or reach the session's sockets, and have no network unless the user approved the command. Programs are never found by name in a folder a command can write: run a workspace script by its path, e.g. ./scripts/build.sh. permissions: only after a run failed because of the sandbox.`,
-    'Result: whether it ran sandboxed, the exit code, the duration, stdout and stderr. Long output keeps its beginning and end and names the full log, which workspace_read_file can read.',
+    'Result: sandboxed or not, exit code, duration, stdout, stderr. Long output is reduced (passing tests, progress, repeats; never errors), then keeps start and end; the full log has every line.',
   ].join('\n'),
   inputSchema: {
     type: 'object',

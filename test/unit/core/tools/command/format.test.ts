@@ -24,6 +24,14 @@ describe('tools/command/format', () => {
       assert.match(since, /^\[stderr since the last read was 300 characters; 200 in the middle were left out\./);
     });
 
+    it('names what the reduction rules left out, and counts the cut against the reduced text', () => {
+      const reduced: KeptOutput = { text: 'FAIL x\n', totalChars: 90_000, omittedChars: 700, reduction: { summary: '812 passing test lines dropped', keptChars: 30_700 } };
+      const [, , , rules, note] = streamSection('stdout', reduced, WHOLE_RUN);
+      assert.equal(rules, 'reduced: 812 passing test lines dropped (the full log below has every line)');
+      assert.match(note, /^\[stdout was 90000 characters \(30700 after reduction\); 700 in the middle were left out\./);
+      assert.equal(streamSection('stdout', { ...reduced, omittedChars: 0 }, WHOLE_RUN).length, 4);
+    });
+
     it('is what both results are made of', () => {
       const outcome: ProcessOutcome = { exitCode: 0, signal: null, leftoversStopped: false, durationMs: 1200, stdout: kept('out', 900, 600), stderr: kept(''), logPath: '/logs/x.log', logTruncated: false };
       const foreground = formatOutcome(outcome, 'Exit code: 0', '.', 'Sandbox: none', undefined);
