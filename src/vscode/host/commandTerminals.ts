@@ -71,7 +71,7 @@ class WatchedTerminal implements CommandTerminal {
   begin(commandLine: string, cwd: string): void {
     this.running = true;
     this.nameEmitter.fire(terminalName(commandLine));
-    this.show(`${BOLD}$ ${toTerminalNewlines(commandLine)}${RESET}\r\n${DIM}in ${cwd}, no stdin; Ctrl+C stops it${RESET}\r\n`);
+    this.show(`${BOLD}$ ${toTerminalNewlines(commandLine)}${RESET}\r\n${DIM}in ${cwd}; Ctrl+C stops it${RESET}\r\n`);
   }
 
   write(text: string): void {
