@@ -217,6 +217,20 @@ describe('background commands (extension host)', function () {
     assert.strictEqual(await vscode.commands.executeCommand(CommandId.sendInputToBackgroundCommand, id, 'y'), undefined, 'an ended command takes no input');
   });
 
+  it('sends a line the person types in the command\'s own terminal to its input, echoed and edited with Backspace', async () => {
+    const commandLine = `read a; echo "typed:$a" # ${uniqueSleep()}`;
+    const { text } = await withSettings({ 'runCommand.allow': ['read', 'echo'] }, () => invoke(RUN, { command: commandLine, background: true, timeout: 1 }));
+    const id = backgroundId(text);
+    const terminal = vscode.window.terminals.filter((candidate) => candidate.name.startsWith('read a; echo "typed:')).pop();
+    assert.ok(terminal, `a terminal named for ${commandLine} among ${vscode.window.terminals.map((each) => each.name).join(', ')}`);
+    terminal.sendText('bobx\u007f', false);
+    terminal.sendText('', true);
+    const output = await invoke(OUTPUT, { id, wait_for: '^typed:', timeout: 10 });
+    assert.match(stdoutOf(output.text), /^typed:bob$/m);
+    const transcript = (await vscode.commands.executeCommand<{ name: string; text: string }>(CommandId.lastCommandTerminal))?.text ?? '';
+    assert.ok(transcript.includes('bobx\b \b\r\n'), JSON.stringify(transcript.slice(-300)));
+  });
+
   it('ends every group, sandboxed or not, when the extension deactivates', async () => {
     const seconds = uniqueSleep();
     await invoke(RUN, { command: `sleep ${seconds}`, background: true, timeout: 1 });
