@@ -69,7 +69,7 @@ export function ourCommandHost(logDirectory, ripgrepPath) {
     shell: '/bin/sh',
     logDirectory,
     environment: () => process.env,
-    openTerminal: () => ({ write() {}, note() {}, finish() {}, onInterrupt: () => ({ dispose() {} }) }),
+    openTerminal: () => ({ write() {}, note() {}, finish() {}, onInterrupt: () => ({ dispose() {} }), acceptInput: () => ({ dispose() {} }) }),
     processes: nodeProcessRunner,
     sandbox,
     background: new BackgroundCommandRegistry({ clock: { now: () => Date.now() } }),

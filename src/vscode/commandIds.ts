@@ -49,9 +49,15 @@ export const CommandId = {
   mcpStatus: 'workspaceAgentTools.mcpStatus',
   /** Stops a background command: the id or view item given, else a quick pick of the running ones: {@link registerBackgroundCommandUi}. */
   stopBackgroundCommand: 'workspaceAgentTools.stopBackgroundCommand',
-  /** The running background commands and the status bar text (tests; not in package.json). */
+  /**
+   * Types the person's input into a running background command (no policy question: the user types):
+   * the id or view item given, else a pick; then the text (Enter pressed after it) and a key, else
+   * a quick pick of text and keys: {@link registerBackgroundCommandUi}.
+   */
+  sendInputToBackgroundCommand: 'workspaceAgentTools.sendInputToBackgroundCommand',
+  /** The running background commands (with the prompt each waits on) and the status bar's text, tooltip and warning (tests; not in package.json). */
   listBackgroundCommands: 'workspaceAgentTools.listBackgroundCommands',
-  /** The Activity view's top rows as shown (label, description, contextValue) (tests; not in package.json). */
+  /** The Activity view's top rows as shown (label, description, contextValue, icon) (tests; not in package.json). */
   activityViewRows: 'workspaceAgentTools.activityViewRows',
   /** Runs what deactivate runs for commands: every background group ended (tests; not in package.json). */
   stopCommandsAsOnShutdown: 'workspaceAgentTools.stopCommandsAsOnShutdown',

@@ -45,11 +45,22 @@ function portOpen(port: number): Promise<boolean> {
 }
 
 interface Listed {
-  running: { id: string; commandLine: string }[];
+  running: { id: string; commandLine: string; waitingFor?: string }[];
   statusBarText: string;
+  statusBarTooltip: string;
+  statusBarWarning: boolean;
 }
 
-const listed = async (): Promise<Listed> => (await vscode.commands.executeCommand<Listed>(CommandId.listBackgroundCommands)) ?? { running: [], statusBarText: '' };
+interface Row {
+  label: string;
+  description: string;
+  contextValue: string;
+  icon?: string;
+}
+
+const viewRows = async (): Promise<Row[]> => (await vscode.commands.executeCommand<Row[]>(CommandId.activityViewRows)) ?? [];
+
+const listed = async (): Promise<Listed> => (await vscode.commands.executeCommand<Listed>(CommandId.listBackgroundCommands)) ?? { running: [], statusBarText: '', statusBarTooltip: '', statusBarWarning: false };
 
 /** A sleep of a length no other process uses, so it can be found in /proc. */
 const uniqueSleep = (): number => 1000 + Math.floor(Math.random() * 8000);
@@ -149,7 +160,7 @@ describe('background commands (extension host)', function () {
     const { running: listedRunning, statusBarText } = await listed();
     assert.deepStrictEqual(listedRunning.map((command) => command.id), ids);
     assert.strictEqual(statusBarText, '$(terminal) 5 running');
-    const rows = (await vscode.commands.executeCommand<{ label: string; description: string; contextValue: string }[]>(CommandId.activityViewRows)) ?? [];
+    const rows = await viewRows();
     assert.deepStrictEqual(rows.slice(0, 5).map((row) => [row.label, row.contextValue]), ids.map((id, i) => [`${id} sleep ${seconds + i}`, 'backgroundCommand']));
     for (const row of rows.slice(0, 5)) assert.match(row.description, /^running · \d+ s$/);
     assert.notStrictEqual(rows[5]?.contextValue, 'backgroundCommand', 'the calls follow the running commands');
@@ -164,6 +175,60 @@ describe('background commands (extension host)', function () {
     assert.strictEqual(await vscode.commands.executeCommand(CommandId.stopBackgroundCommand, { kind: 'backgroundCommand', id }), 'killed (stopped on request)');
     assert.deepStrictEqual(processesWithCommandLine(`sleep ${seconds}`), []);
     assert.match((await invoke(OUTPUT, { id })).text, /^Status: killed \(stopped on request\)$/m);
+  });
+
+  it('shows a command waiting for input in the Activity view and the status bar, and answers it with Send Input (screenshot)', async () => {
+    const commandLine = 'printf "Continue? [y/N] "; read a; echo "got:$a"';
+    const { text } = await withSettings({ 'runCommand.allow': ['printf', 'read', 'echo'] }, () => invoke(RUN, { command: commandLine, timeout: 20 }));
+    assert.match(text, /waiting for input: Continue\? \[y\/N\]/);
+    const id = backgroundId(text);
+
+    const before = await listed();
+    assert.deepStrictEqual(before.running.map((command) => [command.id, command.waitingFor]), [[id, 'Continue? [y/N]']]);
+    assert.strictEqual(before.statusBarText, '$(terminal) 1 running, 1 waiting for input');
+    assert.ok(before.statusBarTooltip.includes(`${id}: ${commandLine} (waiting for input: Continue? [y/N])`), before.statusBarTooltip);
+    assert.strictEqual(before.statusBarWarning, true, 'the status bar item warns while a command waits');
+    const row = (await viewRows())[0];
+    assert.deepStrictEqual(row, { label: `${id} ${commandLine}`, description: 'waiting for input · Continue? [y/N]', contextValue: 'backgroundCommand.waiting', icon: 'question' });
+
+    // The side bar widened so the row shows the prompt: the editor group has the focus and gives up room.
+    await vscode.commands.executeCommand(`${ViewId.activity}.focus`);
+    await vscode.commands.executeCommand('workbench.action.focusActiveEditorGroup');
+    const steps = 5;
+    for (let i = 0; i < steps; i += 1) await vscode.commands.executeCommand('workbench.action.decreaseViewWidth');
+    try {
+      await screenshot('background-command-waiting-for-input');
+    } finally {
+      await vscode.commands.executeCommand('workbench.action.focusActiveEditorGroup');
+      for (let i = 0; i < steps; i += 1) await vscode.commands.executeCommand('workbench.action.increaseViewWidth');
+    }
+
+    // Input that is not input changes nothing: the command still waits.
+    assert.strictEqual(await vscode.commands.executeCommand(CommandId.sendInputToBackgroundCommand, id, 'y', 'ctrl-z'), undefined);
+    assert.strictEqual((await listed()).running[0]?.waitingFor, 'Continue? [y/N]');
+
+    assert.strictEqual(await vscode.commands.executeCommand(CommandId.sendInputToBackgroundCommand, id, 'y'), `Sent "y" and Enter to ${id}.`);
+    const output = await invoke(OUTPUT, { id, timeout: 10 });
+    assert.match(output.text, /^Status: exited 0$/m);
+    assert.match(stdoutOf(output.text), /got:y$/);
+    const after = await listed();
+    assert.deepStrictEqual(after.running, []);
+    assert.strictEqual(after.statusBarWarning, false);
+    assert.strictEqual(await vscode.commands.executeCommand(CommandId.sendInputToBackgroundCommand, id, 'y'), undefined, 'an ended command takes no input');
+  });
+
+  it('sends a line the person types in the command\'s own terminal to its input, echoed and edited with Backspace', async () => {
+    const commandLine = `read a; echo "typed:$a" # ${uniqueSleep()}`;
+    const { text } = await withSettings({ 'runCommand.allow': ['read', 'echo'] }, () => invoke(RUN, { command: commandLine, background: true, timeout: 1 }));
+    const id = backgroundId(text);
+    const terminal = vscode.window.terminals.filter((candidate) => candidate.name.startsWith('read a; echo "typed:')).pop();
+    assert.ok(terminal, `a terminal named for ${commandLine} among ${vscode.window.terminals.map((each) => each.name).join(', ')}`);
+    terminal.sendText('bobx\u007f', false);
+    terminal.sendText('', true);
+    const output = await invoke(OUTPUT, { id, wait_for: '^typed:', timeout: 10 });
+    assert.match(stdoutOf(output.text), /^typed:bob$/m);
+    const transcript = (await vscode.commands.executeCommand<{ name: string; text: string }>(CommandId.lastCommandTerminal))?.text ?? '';
+    assert.ok(transcript.includes('bobx\b \b\r\n'), JSON.stringify(transcript.slice(-300)));
   });
 
   it('ends every group, sandboxed or not, when the extension deactivates', async () => {

@@ -128,6 +128,19 @@ export interface CommandTerminal {
   finish(summary: string): void;
   /** Fires when the user asks to stop the command (Ctrl+C in its terminal, or closing it). */
   onInterrupt(listener: () => void): { dispose(): void };
+  /**
+   * From now on, lines the user types in the terminal (Enter ends one) go to `target`, and Ctrl+D
+   * on an empty line ends the command's input; before, only Ctrl+C counts. Dispose to stop.
+   */
+  acceptInput(target: TerminalInputTarget): { dispose(): void };
+}
+
+/** Where the lines a person types in a command's terminal go: the command's standard input. */
+export interface TerminalInputTarget {
+  /** Types a finished line (its `\n` included), or presses ctrl-d; throws an error whose message the terminal shows when it cannot. */
+  send(text: string, key?: 'ctrl-d'): void;
+  /** True while what is typed must not be shown (the command waits on a password prompt). */
+  hidden(): boolean;
 }
 
 /** Which OS sandbox this machine offers commands, found by trying it. */

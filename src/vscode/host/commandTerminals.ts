@@ -1,6 +1,8 @@
 import * as vscode from 'vscode';
 import { oneLine } from '../../core/text/truncate';
-import type { BackgroundCommands, CommandHost, CommandTerminal, ProcessRunner, SandboxHost } from '../../core/ports/process';
+import { errorMessage } from '../../core/errors';
+import type { BackgroundCommands, CommandHost, CommandTerminal, ProcessRunner, SandboxHost, TerminalInputTarget } from '../../core/ports/process';
+import { LineEditor } from '../../core/process/lineEditor';
 
 /** Output is handed to the terminal at most this often, so `yes` cannot flood the renderer. */
 const FLUSH_MS = 30;
@@ -25,13 +27,16 @@ function terminalName(commandLine: string): string {
 
 /**
  * One terminal the user watches: a Pseudoterminal that shows the command, its live output and the
- * closing status, and turns Ctrl+C (or closing the terminal) into a stop request.
+ * closing status, and turns Ctrl+C (or closing the terminal) into a stop request. Once the command
+ * runs in the background, lines typed here (echoed, Backspace edits, Enter sends) go to its input.
  */
 class WatchedTerminal implements CommandTerminal {
   readonly terminal: vscode.Terminal;
   private readonly writeEmitter = new vscode.EventEmitter<string>();
   private readonly nameEmitter = new vscode.EventEmitter<string>();
   private readonly interrupts = new Set<() => void>();
+  private readonly editor = new LineEditor();
+  private inputTarget: TerminalInputTarget | undefined;
   private opened = false;
   private beforeOpen: string[] = [];
   private pending = '';
@@ -60,7 +65,10 @@ class WatchedTerminal implements CommandTerminal {
       handleInput: (data) => {
         if (data.includes('\u0003')) {
           this.show(`${DIM}^C${RESET}\r\n`);
+          this.editor.clear();
           this.interrupt();
+        } else {
+          this.typed(data);
         }
       },
     };
@@ -71,7 +79,7 @@ class WatchedTerminal implements CommandTerminal {
   begin(commandLine: string, cwd: string): void {
     this.running = true;
     this.nameEmitter.fire(terminalName(commandLine));
-    this.show(`${BOLD}$ ${toTerminalNewlines(commandLine)}${RESET}\r\n${DIM}in ${cwd}, no stdin; Ctrl+C stops it${RESET}\r\n`);
+    this.show(`${BOLD}$ ${toTerminalNewlines(commandLine)}${RESET}\r\n${DIM}in ${cwd}; Ctrl+C stops it; in the background, a line typed here goes to its input${RESET}\r\n`);
   }
 
   write(text: string): void {
@@ -99,6 +107,43 @@ class WatchedTerminal implements CommandTerminal {
   onInterrupt(listener: () => void): { dispose(): void } {
     this.interrupts.add(listener);
     return { dispose: () => this.interrupts.delete(listener) };
+  }
+
+  acceptInput(target: TerminalInputTarget): { dispose(): void } {
+    this.inputTarget = target;
+    this.editor.clear();
+    return {
+      dispose: () => {
+        if (this.inputTarget === target) {
+          this.inputTarget = undefined;
+          this.editor.clear();
+        }
+      },
+    };
+  }
+
+  /** Keys the user typed: echoed and made into lines for the command's input, when it takes input. */
+  private typed(data: string): void {
+    const target = this.inputTarget;
+    if (!target) {
+      return;
+    }
+    const edited = this.editor.feed(data, target.hidden());
+    this.flush();
+    if (edited.echo) {
+      this.show(edited.echo);
+    }
+    try {
+      for (const line of edited.lines) {
+        target.send(line);
+      }
+      if (edited.endOfInput) {
+        target.send('', 'ctrl-d');
+      }
+    } catch (error) {
+      this.editor.clear();
+      this.show(`${DIM}${toTerminalNewlines(errorMessage(error))}${RESET}\r\n`);
+    }
   }
 
   private interrupt(): void {

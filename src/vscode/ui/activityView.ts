@@ -1,4 +1,4 @@
-// The Activity view: running background commands, recent calls with their verdicts and the files a call changed; selecting a call opens its diff or its details.
+// The Activity view: running background commands (a waiting one with its prompt), recent calls with their verdicts and the files a call changed; selecting a call opens its diff or its details.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { describeRecord, type ActivityRecord } from '../../core/activity/activityRecord';
@@ -28,7 +28,8 @@ function isFileNode(node: ActivityNode): node is ChangedFileNode {
 }
 
 /**
- * The Activity view: running background commands first (with Stop), then recent calls with their
+ * The Activity view: running background commands first (with Stop and Send Input...; one waiting
+ * for input shows its prompt, refreshed when the registry says its waiting state changed), then recent calls with their
  * verdicts and, under a call with checkpoints, the files it changed; selecting a call opens its
  * diff or details.
  */
@@ -158,7 +159,8 @@ export function registerActivityView(log: ActivityLog, background?: BackgroundCo
     vscode.commands.registerCommand(CommandId.activityViewRows, () =>
       provider.getChildren().map((node) => {
         const item = provider.getTreeItem(node);
-        return { label: typeof item.label === 'string' ? item.label : item.label?.label, description: item.description, contextValue: item.contextValue };
+        const icon = item.iconPath instanceof vscode.ThemeIcon ? item.iconPath.id : undefined;
+        return { label: typeof item.label === 'string' ? item.label : item.label?.label, description: item.description, contextValue: item.contextValue, icon };
       }),
     ),
   ];

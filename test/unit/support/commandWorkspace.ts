@@ -2,7 +2,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { CancellationSignal } from '../../../src/core/errors';
-import type { CommandHost, CommandTerminal } from '../../../src/core/ports/process';
+import type { CommandHost, CommandTerminal, TerminalInputTarget } from '../../../src/core/ports/process';
 import { BackgroundCommandRegistry } from '../../../src/core/process/backgroundCommands';
 import { nodeProcessRunner } from '../../../src/core/process/node/processRunner';
 import { MachineSandbox } from '../../../src/core/sandbox/node/machineSandbox';
@@ -33,6 +33,12 @@ export class RecordingTerminal implements CommandTerminal {
   }
   interrupt(): void {
     this.listeners.forEach((listener) => listener());
+  }
+  /** Where lines typed in the terminal go, while it takes input. */
+  inputTarget: TerminalInputTarget | undefined;
+  acceptInput(target: TerminalInputTarget): { dispose(): void } {
+    this.inputTarget = target;
+    return { dispose: () => (this.inputTarget = this.inputTarget === target ? undefined : this.inputTarget) };
   }
 }
 

@@ -8,6 +8,7 @@ import type { ToolContext } from '../../context';
 import { errorMessage, NEVER_CANCELLED, throwIfCancelled, ToolError } from '../../errors';
 import type { BackgroundCommand, CommandTerminal } from '../../ports/process';
 import { describeStatus, statusOf } from '../../process/backgroundCommands';
+import { asksForSecret } from '../../process/backgroundSummary';
 import { ANSWER_DUE, describeWaiting, formatBackground, waitWithinCall } from './backgroundResults';
 import { placementFailureHint, sandboxLine, seconds, type CommandReport } from './format';
 import type { HeldLease } from './lease';
@@ -85,7 +86,10 @@ export async function startInBackground(prepared: PreparedCommand, held: HeldLea
  */
 export function followToItsEnd(command: BackgroundCommand, terminal: CommandTerminal, release: () => Promise<void>, ctx: ToolContext): void {
   const checkpointAfter = ctx.call.checkpoint?.deferAfter();
+  // The person may answer it in its terminal: what they type is theirs, so no policy question.
+  const typing = terminal.acceptInput({ send: (text, key) => command.sendInput(text, key), hidden: () => asksForSecret(command.waitingForInput()) });
   void command.ended.then(async (outcome) => {
+    typing.dispose();
     try {
       terminal.finish(`${describeStatus(statusOf(outcome))} (${seconds(outcome.durationMs)}, background command ${command.id})`);
     } finally {

@@ -199,7 +199,7 @@ function confirmationOf(command: BackgroundCommand, typed: string, key: InputKey
 }
 
 /** `"y" and Enter`, `ctrl-c`, `Enter`. */
-function describeSent(typed: string, key: InputKey | undefined): string {
+export function describeSent(typed: string, key: InputKey | undefined): string {
   const text = typed.replace(/\n$/, '');
   const parts = [text !== '' ? JSON.stringify(oneLine(text, 80)) : undefined, typed.endsWith('\n') ? 'Enter' : undefined, key].filter((part) => part !== undefined);
   return parts.length ? parts.join(' and ') : 'nothing';

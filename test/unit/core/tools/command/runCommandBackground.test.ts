@@ -122,6 +122,21 @@ describe('tools/runCommand background, commandOutput, stopCommand', () => {
     assert.deepEqual(command.status(), { state: 'killed', how: 'stopped on request' });
   });
 
+  it('sends the lines the person types in its terminal to its input, and stops taking them when it ends', async () => {
+    const { ctx, terminal } = workspace.setup({ approve: true, background: registry });
+    const text = resultText(await invokeTool(runCommandTool, { command: 'read a; echo "got:$a"; read b; echo "then:$b"', background: true, timeout: 1 }, ctx));
+    const id = backgroundId(text);
+    assert.ok(terminal.inputTarget, 'the terminal takes input once the command runs in the background');
+    terminal.inputTarget.send('first\n');
+    const first = await call(commandOutputTool, { id, wait_for: '^got:', timeout: 10 });
+    assert.match(stdoutOf(first), /^got:first$/m);
+    terminal.inputTarget.send('', 'ctrl-d');
+    const end = await call(commandOutputTool, { id, timeout: 10 });
+    assert.match(end, /^Status: exited 0$/m);
+    assert.match(stdoutOf(end), /^then:$/m, 'the end of its input read as an empty line');
+    assert.equal(terminal.inputTarget, undefined, 'an ended command takes no more input');
+  });
+
   it('answers an unknown id with the running ids', async () => {
     const id = backgroundId(await call(runCommandTool, { command: 'exec sleep 300', background: true, timeout: 1 }));
     await assert.rejects(call(commandOutputTool, { id: 'bg999\n\u001b[31mevil' }), (error: Error) => {
