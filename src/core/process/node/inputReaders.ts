@@ -6,6 +6,7 @@
 // processes (bubblewrap, which polls its own descriptors) are not the command's readers.
 import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import type { InputReaders } from '../../ports/process';
+import { groupMembersOnLinux } from './processGroup';
 
 const INPUT_LINK = /^(pipe|socket):\[(\d+)\]$/;
 /** Where a process blocked reading a pipe or a stream socket sleeps. */
@@ -19,28 +20,6 @@ export function inputPipeOf(pid: number): string | undefined {
   } catch {
     return undefined;
   }
-}
-
-/** The living processes of a group: pid and name (comm). */
-function groupMembers(pgid: number): Array<{ pid: string; comm: string }> {
-  const members: Array<{ pid: string; comm: string }> = [];
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) {
-      continue;
-    }
-    let stat: string;
-    try {
-      stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-    } catch {
-      continue;
-    }
-    const close = stat.lastIndexOf(')');
-    const fields = stat.slice(close + 2).split(' ');
-    if (Number(fields[2]) === pgid && fields[0] !== 'Z' && fields[0] !== 'X') {
-      members.push({ pid: entry, comm: stat.slice(stat.indexOf('(') + 1, close) });
-    }
-  }
-  return members;
 }
 
 type Looked = 'reading' | 'other' | 'unknown';
@@ -116,12 +95,7 @@ export function inputReadersOf(pgid: number, pipe: string | undefined, launchers
   if (pipe === undefined || inode === undefined) {
     return { state: 'unknown' };
   }
-  let members: Array<{ pid: string; comm: string }>;
-  try {
-    members = groupMembers(pgid);
-  } catch {
-    return { state: 'unknown' };
-  }
+  const members = groupMembersOnLinux(pgid);
   let unknown = false;
   // The newest process last: the program a shell started reads, not the shell that waits for it.
   for (const member of members.reverse()) {

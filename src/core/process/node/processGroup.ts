@@ -28,12 +28,18 @@ export function groupAlive(pgid: number): boolean {
 }
 
 function livingMembersOnLinux(pgid: number): boolean {
+  return groupMembersOnLinux(pgid).length > 0;
+}
+
+/** The living processes (not zombies) of a group, from /proc: pid and name (comm); none where /proc cannot be read. */
+export function groupMembersOnLinux(pgid: number): Array<{ pid: string; comm: string }> {
   let entries: string[];
   try {
     entries = readdirSync('/proc');
   } catch {
-    return false;
+    return [];
   }
+  const members: Array<{ pid: string; comm: string }> = [];
   for (const entry of entries) {
     if (!/^\d+$/.test(entry)) {
       continue;
@@ -45,12 +51,13 @@ function livingMembersOnLinux(pgid: number): boolean {
       continue;
     }
     // pid (comm) state ppid pgrp ...: comm may hold spaces and parentheses, so split after the last ')'.
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const close = stat.lastIndexOf(')');
+    const fields = stat.slice(close + 2).split(' ');
     if (Number(fields[2]) === pgid && fields[0] !== 'Z' && fields[0] !== 'X') {
-      return true;
+      members.push({ pid: entry, comm: stat.slice(stat.indexOf('(') + 1, close) });
     }
   }
-  return false;
+  return members;
 }
 
 /**
