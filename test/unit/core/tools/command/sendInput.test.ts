@@ -120,6 +120,15 @@ describe('tools/sendInput: commands that wait for input', () => {
       assert.match(interrupted.text, /The command has ended \(killed \(by signal SIGINT\)\)|The command has ended \(exited 130\)/);
     });
 
+    it('is refused in plan mode and in Restricted Mode before anything is typed', async () => {
+      const first = await call(runCommandTool, { command: 'read x; echo "got:$x"', timeout: 60 });
+      const id = backgroundId(first.text);
+      const { ctx } = workspace.setup({ approve: true, background: registry });
+      await assert.rejects(invokeTool(sendInputTool, { id, text: 'y' }, { ...ctx, settings: { ...ctx.settings, planMode: true } }), /plan mode/);
+      await assert.rejects(invokeTool(sendInputTool, { id, text: 'y' }, { ...ctx, workspace: { ...ctx.workspace, trusted: false } }), /not trusted \(Restricted Mode\)/);
+      assert.equal(registry.get(id)?.status().state, 'running', 'nothing was typed');
+    });
+
     it('does not call a log line that looks like a prompt waiting when nothing reads the input', async () => {
       const first = await call(runCommandTool, { command: 'echo "Overwrite? [y/N]"; sleep 600', timeout: 6 });
       assert.match(first.text, /^Still running after 6 s: moved to the background at the timeout/m);
