@@ -141,7 +141,7 @@ describe('commands that never hang (extension host): prompts, REPLs, pagers, lon
     fs.rmSync(repo, { recursive: true, force: true });
   });
 
-  it(`runs ${CASES.length} commands at once: each call returns within its timeout + 3 s and says truthfully what the command does`, async () => {
+  it(`runs ${CASES.length} commands, ${PARALLEL} at a time: each call returns within its timeout + 3 s and says truthfully what the command does`, async () => {
     assert.ok(CASES.length >= 30);
     await withSettings({ 'runCommand.maxBackground': 40, 'runCommand.allow': ['python3', 'node', 'bash', 'git', 'less', 'more', 'man', 'top', 'npx', 'ssh', 'sudo', 'vi', 'cat', 'awk', 'read', 'setsid', 'timeout', 'yes', 'sleep'] }, async () => {
       // A few at a time, as agents run them: every call also takes a checkpoint and a sandbox set-up.
