@@ -30,6 +30,8 @@ export interface ToolSettings {
   readonly runCommandAllow: readonly string[];
   /** Command prefixes or /regex/ that are refused. */
   readonly runCommandDeny: readonly string[];
+  /** Secret environment variables commands still get, by exact name (user settings only). */
+  readonly runCommandPassEnvironment: readonly string[];
   /** Whether commands run in the OS sandbox (user or machine settings only). */
   readonly runCommandSandbox: SandboxMode;
   /** Where bubblewrap is; empty: the system's (/usr/bin/bwrap, /usr/local/bin/bwrap). */
@@ -73,6 +75,7 @@ export const DEFAULT_SETTINGS: ToolSettings = {
   redactSecrets: true,
   runCommandAllow: [],
   runCommandDeny: DEFAULT_DENY_PATTERNS,
+  runCommandPassEnvironment: [],
   runCommandSandbox: 'auto',
   bubblewrapPath: '',
   autoApprove: {},
@@ -98,6 +101,7 @@ export const SETTING_KEYS: Readonly<Record<Exclude<keyof ToolSettings, 'filesExc
   redactSecrets: 'redactSecrets',
   runCommandAllow: 'runCommand.allow',
   runCommandDeny: 'runCommand.deny',
+  runCommandPassEnvironment: 'runCommand.passEnvironment',
   runCommandSandbox: 'runCommand.sandbox',
   bubblewrapPath: 'runCommand.bubblewrapPath',
   autoApprove: 'autoApprove',

@@ -50,3 +50,46 @@ export function nonInteractiveEnvironment(base: Readonly<Record<string, string |
     TERM: 'dumb',
   };
 }
+
+/** Words in a variable's name that mark a secret (a token, a key, a password, a session). */
+const SECRET_NAME_WORDS = /TOKEN|SECRET|PASSWORD|PASSWD|KEY|AUTH|CREDENTIAL|PRIVATE|SESSION|COOKIE/i;
+
+/**
+ * Credential variables of cloud and package tools whose names hold none of those words, and handles
+ * that let a command ask something else for credentials: agent sockets (ssh, gpg), VS Code's git
+ * askpass and IPC handles (a command could drive the editor or git's credential prompt), Kerberos.
+ */
+const SECRET_NAMES = new Set([
+  'MYSQL_PWD', 'PGPASS', 'PGPASSFILE', 'PGSERVICEFILE', 'DATABASE_URL', 'REDIS_URL', 'MONGODB_URI', 'AMQP_URL',
+  'SSH_AUTH_SOCK', 'SSH_AGENT_PID', 'SSH_ASKPASS', 'GPG_AGENT_INFO', 'GPG_TTY', 'KRB5CCNAME', 'KRB5_KTNAME',
+  'VSCODE_GIT_IPC_HANDLE', 'VSCODE_GIT_ASKPASS_NODE', 'VSCODE_GIT_ASKPASS_MAIN', 'VSCODE_GIT_ASKPASS_EXTRA_ARGS',
+  'VSCODE_IPC_HOOK', 'VSCODE_IPC_HOOK_CLI', 'VSCODE_IPC_HOOK_EXTHOST', 'VSCODE_HANDLES_UNCAUGHT_ERRORS',
+  'AZURE_CLIENT_CERTIFICATE_PATH', 'GOOGLE_GHA_CREDS_PATH', 'CLOUDSDK_AUTH_ACCESS_TOKEN_FILE', 'NETRC',
+]);
+
+/** A value that carries a password in a URL (`scheme://user:password@host`). */
+const URL_WITH_PASSWORD = /^[a-z][a-z0-9+.-]*:\/\/[^/\s:@]*:[^/\s@]+@/i;
+
+/** True when a variable is a secret or a credential handle by its name, or carries a password in a URL. */
+export function isSecretVariable(name: string, value: string | undefined): boolean {
+  return SECRET_NAME_WORDS.test(name) || SECRET_NAMES.has(name.toUpperCase()) || /^VSCODE_GIT_/i.test(name) || (value !== undefined && URL_WITH_PASSWORD.test(value));
+}
+
+/**
+ * The environment without its secrets (isSecretVariable), and the names withheld, sorted. `passed`
+ * names variables the user lets through (runCommand.passEnvironment, user settings only): exact
+ * names, compared as given.
+ */
+export function withoutSecrets(env: Readonly<Record<string, string | undefined>>, passed: readonly string[] = []): { env: Record<string, string | undefined>; withheld: string[] } {
+  const allowed = new Set(passed);
+  const kept: Record<string, string | undefined> = {};
+  const withheld: string[] = [];
+  for (const [name, value] of Object.entries(env)) {
+    if (value !== undefined && isSecretVariable(name, value) && !allowed.has(name)) {
+      withheld.push(name);
+    } else {
+      kept[name] = value;
+    }
+  }
+  return { env: kept, withheld: withheld.sort() };
+}

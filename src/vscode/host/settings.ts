@@ -18,6 +18,8 @@ export function readToolSettings(): ToolSettings {
     redactSecrets: read('redactSecrets'),
     runCommandAllow: read('runCommandAllow'),
     runCommandDeny: read('runCommandDeny'),
+    // Application-scoped in package.json: a repository cannot let secrets through for itself.
+    runCommandPassEnvironment: stringEntries(read('runCommandPassEnvironment')),
     // Both are machine-scoped in package.json: VS Code ignores workspace values of them.
     runCommandSandbox: SANDBOX_MODES.includes(sandbox) ? sandbox : DEFAULT_SETTINGS.runCommandSandbox,
     bubblewrapPath: typeof read('bubblewrapPath') === 'string' ? read('bubblewrapPath') : '',
@@ -92,4 +94,9 @@ export function readWorkspaceInfo(): WorkspaceInfo {
     trusted: vscode.workspace.isTrusted,
     home: os.homedir(),
   };
+}
+
+/** The strings of an array setting; anything else in it is ignored. */
+function stringEntries(value: unknown): string[] {
+  return Array.isArray(value) ? value.filter((entry): entry is string => typeof entry === 'string') : [];
 }

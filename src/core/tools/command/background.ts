@@ -18,7 +18,7 @@ import type { PreparedCommand } from './prepare';
 export async function startInBackground(prepared: PreparedCommand, held: HeldLease, ctx: ToolContext): Promise<CommandReport> {
   const { host, placement } = prepared;
   const base = held.request;
-  const sandbox = sandboxLine(placement, prepared.verdict);
+  const sandbox = sandboxLine(placement, prepared.verdict, prepared.withheld.length);
   // From here this step lets go of the lease: when the command ends, or now if it does not start.
   const release = held.handOff();
   let terminal: CommandTerminal | undefined;

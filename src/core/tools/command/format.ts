@@ -41,10 +41,11 @@ export function noRoomStatusLine(cause: 'timeout' | 'due' | 'waiting', elapsed: 
   return `${when}: the command and every process it started were stopped (TERM, then KILL), because it could not move to the background: ${why.replace(/\.$/, '')}`;
 }
 
-/** `Sandbox: ...` (where it runs), and the git note when the policy gave git its safety options. */
-export function sandboxLine(placement: Exclude<Placement, { where: 'refused' }>, verdict: CommandVerdict): string {
+/** `Sandbox: ...` (where it runs, how many secret variables were withheld), and the git note when the policy gave git its safety options. */
+export function sandboxLine(placement: Exclude<Placement, { where: 'refused' }>, verdict: CommandVerdict, withheld = 0): string {
   const where = placement.where === 'sandbox' ? `Sandbox: ${sandboxSummary(placement.sandbox, placement.network)}` : `Sandbox: none, it ran outside the sandbox (${placement.why})`;
-  return where + (verdict.commandLine ? `\n${GIT_SAFETY_NOTE}` : '');
+  const secrets = withheld === 0 ? '' : `; ${withheld} secret environment variable${withheld === 1 ? '' : 's'} withheld (runCommand.passEnvironment lets named ones through)`;
+  return where + secrets + (verdict.commandLine ? `\n${GIT_SAFETY_NOTE}` : '');
 }
 
 /** What a stream section covers: a whole foreground run, or a background command since the last read. */

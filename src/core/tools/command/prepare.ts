@@ -13,7 +13,7 @@ import { resolveWorkspacePath } from '../../guard/workspacePaths';
 import { displayPath, fileLocation, isInside, isInsidePath } from '../../location';
 import type { CommandHost } from '../../ports/process';
 import { argumentSizeProblem, type ArgumentSizeProblem } from '../../process/argumentLimits';
-import { nonInteractiveEnvironment } from '../../process/commandEnvironment';
+import { nonInteractiveEnvironment, withoutSecrets } from '../../process/commandEnvironment';
 import { placeCommand, type ExtraPermission, type Placement } from '../../sandbox/placement';
 import { compileWaitFor } from './backgroundResults';
 import { bulleted } from './format';
@@ -52,6 +52,8 @@ export interface PreparedCommand {
   readonly cwd: CommandCwd;
   /** The environment it starts from: non-interactive, PATH without the folders a command can write. */
   readonly env: Readonly<Record<string, string | undefined>>;
+  /** The names of the secret variables left out of `env` (withoutSecrets). */
+  readonly withheld: readonly string[];
   readonly verdict: CommandVerdict;
   /** Where it runs; `approve` returns the command with the placement the user chose. */
   readonly placement: RunnablePlacement;
@@ -78,7 +80,8 @@ export async function prepareCommand(input: RunCommandInput, ctx: ToolContext): 
     host.background.checkRoom(ctx.settings.runCommandMaxBackground);
   }
   const cwd = await resolveCommandCwd(input.cwd, ctx);
-  const env = nonInteractiveEnvironment(host.environment(), await writableSearchPathEntries(host, ctx));
+  // Secrets stay out of every command's environment, sandboxed or not (env, printenv, /proc/self/environ).
+  const { env, withheld } = withoutSecrets(nonInteractiveEnvironment(host.environment(), await writableSearchPathEntries(host, ctx)), ctx.settings.runCommandPassEnvironment);
   // Refused before anyone is asked: the kernel would not start it, and nothing may be held for it.
   refuseOversized(argumentSizeProblem([host.shell, '-c', command], env));
   const verdict = await judgeCommand(command, cwd.path, ctx);
@@ -91,7 +94,7 @@ export async function prepareCommand(input: RunCommandInput, ctx: ToolContext): 
   }
   const background = input.background ?? false;
   const timeoutSeconds = input.timeout ?? (background ? DEFAULT_BACKGROUND_WAIT_SECONDS : DEFAULT_TIMEOUT_SECONDS);
-  return { host, command, cwd, env, verdict, placement, background, waitFor, timeoutSeconds, onTimeout: input.on_timeout ?? 'background' };
+  return { host, command, cwd, env, withheld, verdict, placement, background, waitFor, timeoutSeconds, onTimeout: input.on_timeout ?? 'background' };
 }
 
 /**

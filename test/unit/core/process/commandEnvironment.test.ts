@@ -1,5 +1,6 @@
 import * as assert from 'node:assert/strict';
-import { nonInteractiveEnvironment } from '../../../../src/core/process/commandEnvironment';
+import { isSecretVariable, nonInteractiveEnvironment, withoutSecrets } from '../../../../src/core/process/commandEnvironment';
+import { SEEDED_SECRETS } from '../../../support/seededSecrets';
 
 describe('process/commandEnvironment', () => {
   it('drops empty and relative PATH entries, so a bare name never means a workspace file', () => {
@@ -22,5 +23,32 @@ describe('process/commandEnvironment', () => {
   it('turns pagers, prompts and colours off', () => {
     const env = nonInteractiveEnvironment({ FORCE_COLOR: '1' });
     assert.deepEqual([env.PAGER, env.GIT_PAGER, env.GIT_TERMINAL_PROMPT, env.DEBIAN_FRONTEND, env.NO_COLOR, env.FORCE_COLOR], ['cat', 'cat', '0', 'noninteractive', '1', undefined]);
+  });
+
+  describe('withoutSecrets', () => {
+    const ordinary = { PATH: '/usr/bin:/bin', HOME: '/home/u', LANG: 'C.UTF-8', USER: 'u', SHELL: '/bin/bash', TERM: 'dumb', NODE_ENV: 'test', JAVA_HOME: '/usr/lib/jvm', GOPATH: '/home/u/go', HTTP_PROXY_PORT: '3128', EDITOR: 'vi' };
+
+    it('withholds all 20 seeded secrets, sorted by name, and keeps PATH, HOME, LANG and the like', () => {
+      const { env, withheld } = withoutSecrets({ ...ordinary, ...SEEDED_SECRETS });
+      assert.deepEqual(withheld, Object.keys(SEEDED_SECRETS).sort());
+      assert.deepEqual(env, ordinary);
+    });
+
+    it('lets through the names the user passes, exactly as written', () => {
+      const { env, withheld } = withoutSecrets({ ...ordinary, NPM_TOKEN: 'n', GITHUB_TOKEN: 'g' }, ['NPM_TOKEN', 'github_token']);
+      assert.equal(env.NPM_TOKEN, 'n');
+      assert.deepEqual(withheld, ['GITHUB_TOKEN']);
+    });
+
+    it('withholds a password in any URL-valued variable, and credential handles by name', () => {
+      assert.equal(isSecretVariable('PIP_INDEX_URL', 'https://user:pw@pypi.internal/simple'), true);
+      assert.equal(isSecretVariable('PIP_INDEX_URL', 'https://pypi.internal/simple'), false);
+      assert.equal(isSecretVariable('VSCODE_GIT_ASKPASS_MAIN', '/x'), true);
+      assert.equal(isSecretVariable('VSCODE_IPC_HOOK_CLI', '/run/user/1/vscode.sock'), true);
+      assert.equal(isSecretVariable('DBUS_SESSION_BUS_ADDRESS', 'unix:path=/run/user/1/bus'), true);
+      assert.equal(isSecretVariable('XAUTHORITY', '/home/u/.Xauthority'), true);
+      assert.equal(isSecretVariable('GPG_AGENT_INFO', '/run/gpg'), true);
+      assert.equal(isSecretVariable('PWD', '/work'), false);
+    });
   });
 });

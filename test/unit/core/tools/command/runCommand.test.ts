@@ -7,6 +7,7 @@ import { readFileTool } from '../../../../../src/core/tools/readFile';
 import { commandConfirmation } from '../../../../../src/core/tools/command/approve';
 import { runCommandTool } from '../../../../../src/core/tools/command/runCommand';
 import { commandWorkspace } from '../../../support/commandWorkspace';
+import { CANARY, SEEDED_SECRETS } from '../../../../support/seededSecrets';
 import { resultText } from '../../../support/context';
 import { invokeTool } from '../../../../../src/core/tools/invoke';
 
@@ -61,6 +62,31 @@ describe('tools/runCommand', () => {
     } finally {
       await background.stopAll();
     }
+  });
+
+  for (const sandbox of ['auto', 'off'] as const) {
+    it(`gives commands no secret from the host's environment (sandbox ${sandbox}), and says how many were withheld`, async () => {
+      const environment = { ...process.env, ...SEEDED_SECRETS };
+      const { text } = await run({ command: 'env; printenv; set; node -e \'console.log(JSON.stringify(process.env)); console.log(require("fs").readFileSync("/proc/self/environ", "utf8"))\'', timeout: 30 }, { approve: true, environment, settings: { runCommandSandbox: sandbox, redactSecrets: false } });
+      assert.match(text, /^Exit code: 0/m);
+      assert.doesNotMatch(text, new RegExp(CANARY));
+      assert.match(text, /secret environment variables? withheld \(runCommand\.passEnvironment lets named ones through\)/);
+      const count = Number(/; (\d+) secret environment variables? withheld/.exec(text)?.[1]);
+      assert.ok(count >= 20, `withheld ${count}`);
+      assert.match(text, /^HOME=/m);
+      assert.match(text, /^PATH=/m);
+    });
+  }
+
+  it('hides the host\'s processes, and so their /proc/<pid>/environ, from a sandboxed command', async () => {
+    const probe = `node -e 'console.log("host environ readable: " + require("fs").existsSync("/proc/${process.pid}/environ"))'`;
+    const { text } = await run({ command: probe, timeout: 30 }, { approve: true });
+    assert.match(text, /host environ readable: false/);
+  });
+
+  it('passes a secret the user names in runCommand.passEnvironment', async () => {
+    const { text } = await run({ command: 'printenv NPM_TOKEN' }, { environment: { ...process.env, ...SEEDED_SECRETS }, settings: { runCommandPassEnvironment: ['NPM_TOKEN'] } });
+    assert.match(text, /--- stdout ---\ncanary-env-06-npm\n/);
   });
 
   it('keeps head and tail of long output within the budget', async () => {

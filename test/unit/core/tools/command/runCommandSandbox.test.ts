@@ -44,7 +44,7 @@ describe('tools/runCommand in the sandbox', () => {
   it('names the sandbox in the result of a command that ran without asking', async () => {
     const { text, approver } = await run({ command: 'ls' });
     assert.equal(approver.asked.length, 0);
-    assert.match(text, /^Sandbox: bubblewrap: .*no network$/m);
+    assert.match(text, /^Sandbox: bubblewrap: .*no network(; \d+ secret environment variables? withheld \(.*\))?$/m);
   });
 
   it('keeps an approved command from writing outside the workspace, and says the sandbox may be why it failed', async () => {
