@@ -1,7 +1,9 @@
 // workspace_send_input: types into a running background command's standard input (a pipe) or
 // presses a key, then waits briefly and returns what followed. Input is a command too:
 // - to a command that IS a shell reading its commands (`bash`, `sh -i`), each line is judged by
-//   the command policy as a command line run in its folder: it runs, asks or is refused as such;
+//   the command policy as a command line run in its folder: it runs, asks or is refused as such,
+//   until a line was approved by the user or may have changed the folder: from then on the shell's
+//   state is unknown to the policy and every line asks;
 // - to anything else, plain yes/no/Enter answering a command that waits for input goes without
 //   asking; any other text asks the user, who sees it;
 // - keys alone (Ctrl+C interrupts, Ctrl+D ends the input, arrows, Tab, Escape) never ask: none
@@ -38,6 +40,15 @@ const SHELLS = new Set(['sh', 'bash', 'dash', 'zsh', 'ksh', 'mksh', 'ash', 'fish
 const SHELL_OPTION = /^(-[eilsuvx]+|--login|--norc|--noprofile|--posix)$/;
 /** Answers that confirm or decline a prompt and nothing else. */
 const PLAIN_ANSWER = /^(y|yes|n|no)?$/i;
+/** A line that may change a shell's folder: later lines would no longer be judged where they run. */
+const CHANGES_FOLDER = /(^|[^\w-])(cd|pushd|popd)([^\w-]|$)/;
+
+/**
+ * Shells whose state may differ from what the policy assumes (it judges each line in the folder the
+ * shell started in, with no functions, aliases or variables of its own): once a line was approved
+ * by the user (it may define anything) or may have changed the folder, every later line asks.
+ */
+const driftedShells = new WeakSet<BackgroundCommand>();
 
 /**
  * True when the command line is a shell that reads its commands from its input: its first word a
@@ -69,7 +80,7 @@ export function typedText(input: Pick<SendInputInput, 'text' | 'enter' | 'keys'>
  * Whether input may be typed without asking. `verdicts` are the policy's verdicts of each line
  * when the command reads command lines (a shell), else undefined.
  */
-export function judgeInput(text: string, key: InputKey | undefined, waiting: WaitingForInput | undefined, verdicts: readonly CommandVerdict[] | undefined): InputJudgement {
+export function judgeInput(text: string, key: InputKey | undefined, waiting: WaitingForInput | undefined, verdicts: readonly CommandVerdict[] | undefined, drifted = false): InputJudgement {
   if (text === '') {
     return { kind: 'send', why: key ? `a key (${key})` : 'nothing' };
   }
@@ -77,6 +88,9 @@ export function judgeInput(text: string, key: InputKey | undefined, waiting: Wai
     const refused = verdicts.find((verdict) => verdict.decision === 'deny');
     if (refused) {
       return { kind: 'refuse', why: describeVerdict(refused).join('; ') };
+    }
+    if (drifted) {
+      return { kind: 'ask', why: 'earlier input to this shell was approved or changed its folder, so its lines can no longer be judged by the folder and state it started with' };
     }
     const asking = verdicts.filter((verdict) => verdict.decision === 'ask');
     return asking.length
@@ -129,7 +143,7 @@ export const sendInputTool: Tool = defineTool<SendInputInput>({
   },
 
   async run(input, ctx) {
-    const { command, judgement, typed } = await judged(input, ctx);
+    const { command, judgement, typed, shell } = await judged(input, ctx);
     if (judgement.kind === 'refuse') {
       throw new ToolError(`The input was not sent: the command is a shell, and this line is refused by the command policy: ${judgement.why}. Nothing was typed.`);
     }
@@ -148,6 +162,9 @@ export const sendInputTool: Tool = defineTool<SendInputInput>({
     }
     const startedAt = ctx.host.clock.now();
     command.sendInput(typed, input.keys);
+    if (shell && typed !== '' && (judgement.kind === 'ask' || CHANGES_FOLDER.test(typed))) {
+      driftedShells.add(command);
+    }
     const timeoutSeconds = input.timeout ?? DEFAULT_WAIT_SECONDS;
     const how = timeoutSeconds > 0 ? await waitWithinCall(command, undefined, timeoutSeconds * 1000, ctx) : 'timeout';
     // A cancelled wait leaves the command as it is: the input was typed.
@@ -169,7 +186,7 @@ export const sendInputTool: Tool = defineTool<SendInputInput>({
 });
 
 /** The command, what will be typed, and who must agree. */
-async function judged(input: SendInputInput, ctx: ToolContext): Promise<{ command: BackgroundCommand; judgement: InputJudgement; typed: string }> {
+async function judged(input: SendInputInput, ctx: ToolContext): Promise<{ command: BackgroundCommand; judgement: InputJudgement; typed: string; shell: boolean }> {
   const text = input.text ?? '';
   if (text.length > MAX_TEXT_CHARS) {
     throw new ToolError(`text is ${text.length} characters long; at most ${MAX_TEXT_CHARS} are typed at once. Write longer input to a file with workspace_write_file and have the command read the file.`);
@@ -187,7 +204,7 @@ async function judged(input: SendInputInput, ctx: ToolContext): Promise<{ comman
   const verdicts = shell && typed !== ''
     ? await Promise.all(typed.split(/\r?\n/).filter((line) => line.trim() !== '').map((line) => judgeCommand(line, command.cwd, ctx)))
     : undefined;
-  return { command, judgement: judgeInput(typed, input.keys, command.waitingForInput(), verdicts), typed };
+  return { command, judgement: judgeInput(typed, input.keys, command.waitingForInput(), verdicts, driftedShells.has(command)), typed, shell };
 }
 
 function confirmationOf(command: BackgroundCommand, typed: string, key: InputKey | undefined, why: string): ToolConfirmation {

