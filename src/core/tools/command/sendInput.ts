@@ -199,11 +199,16 @@ async function judged(input: SendInputInput, ctx: ToolContext): Promise<{ comman
     // The same words the registry uses, before anyone is asked.
     command.sendInput('', undefined);
   }
-  const typed = typedText(input);
+  let typed = typedText(input);
   const shell = readsCommandLines(command.commandLine);
-  const verdicts = shell && typed !== ''
-    ? await Promise.all(typed.split(/\r?\n/).filter((line) => line.trim() !== '').map((line) => judgeCommand(line, command.cwd, ctx)))
-    : undefined;
+  let verdicts: CommandVerdict[] | undefined;
+  if (shell && typed !== '') {
+    const lines = typed.split(/\r?\n/);
+    const judgedLines = await Promise.all(lines.map(async (line) => (line.trim() === '' ? undefined : judgeCommand(line, command.cwd, ctx))));
+    verdicts = judgedLines.filter((verdict): verdict is CommandVerdict => verdict !== undefined);
+    // A line that runs without asking runs as the policy placed it: git with its forced safety options.
+    typed = lines.map((line, index) => judgedLines[index]?.commandLine ?? line).join('\n');
+  }
   return { command, judgement: judgeInput(typed, input.keys, command.waitingForInput(), verdicts, driftedShells.has(command)), typed, shell };
 }
 

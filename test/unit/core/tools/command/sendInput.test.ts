@@ -104,6 +104,10 @@ describe('tools/sendInput: commands that wait for input', () => {
       const echoed = await call(sendInputTool, { id, text: 'echo hello-from-bash' });
       assert.deepEqual(echoed.approver.asked, []);
       assert.match(echoed.text, /hello-from-bash/);
+      // git runs with the options the policy placed on it, as it would through workspace_run_command.
+      const git = await call(sendInputTool, { id, text: 'git status' });
+      assert.deepEqual(git.approver.asked, []);
+      assert.match(git.text, /^Sent "git -c core\.fsmonitor=false -c core\.hooksPath=\/dev\/null /m);
       await assert.rejects(call(sendInputTool, { id, text: 'rm -f nothing-here' }, false), /declined to type "rm -f nothing-here" and Enter/);
       // A line that may change the folder leaves the policy unable to judge where later lines run: they ask.
       const moved = await call(sendInputTool, { id, text: 'cd .' });
