@@ -2,8 +2,9 @@
 // presses a key, then waits briefly and returns what followed. Input is a command too:
 // - to a command that IS a shell reading its commands (`bash`, `sh -i`), each line is judged by
 //   the command policy as a command line run in its folder: it runs, asks or is refused as such,
-//   until a line was approved by the user or may have changed the folder: from then on the shell's
-//   state is unknown to the policy and every line asks;
+//   until a line was approved by the user, may have changed the folder, or was left unfinished
+//   (enter: false, a key that writes into the line): from then on the shell's state is unknown to
+//   the policy and every line asks;
 // - to anything else, plain yes/no/Enter answering a command that waits for input goes without
 //   asking; any other text asks the user, who sees it;
 // - keys alone (Ctrl+C interrupts, Ctrl+D ends the input, arrows, Tab, Escape) never ask: none
@@ -162,7 +163,7 @@ export const sendInputTool: Tool = defineTool<SendInputInput>({
     }
     const startedAt = ctx.host.clock.now();
     command.sendInput(typed, input.keys);
-    if (shell && typed !== '' && (judgement.kind === 'ask' || CHANGES_FOLDER.test(typed))) {
+    if (shell && (leavesPartialLine(typed, input.keys) || (typed !== '' && (judgement.kind === 'ask' || CHANGES_FOLDER.test(typed))))) {
       driftedShells.add(command);
     }
     const timeoutSeconds = input.timeout ?? DEFAULT_WAIT_SECONDS;
@@ -184,6 +185,11 @@ export const sendInputTool: Tool = defineTool<SendInputInput>({
     return textResult(report.text, report.continuation);
   },
 });
+
+/** True when input leaves an unfinished line in a shell's buffer: text without a line end, or a key that writes a sequence. */
+function leavesPartialLine(typed: string, key: InputKey | undefined): boolean {
+  return (typed !== '' && !typed.endsWith('\n')) || key === 'escape' || key === 'up' || key === 'down' || key === 'tab';
+}
 
 /** The command, what will be typed, and who must agree. */
 async function judged(input: SendInputInput, ctx: ToolContext): Promise<{ command: BackgroundCommand; judgement: InputJudgement; typed: string; shell: boolean }> {
@@ -208,6 +214,10 @@ async function judged(input: SendInputInput, ctx: ToolContext): Promise<{ comman
     verdicts = judgedLines.filter((verdict): verdict is CommandVerdict => verdict !== undefined);
     // A line that runs without asking runs as the policy placed it: git with its forced safety options.
     typed = lines.map((line, index) => judgedLines[index]?.commandLine ?? line).join('\n');
+  }
+  if (shell && leavesPartialLine(typed, input.keys)) {
+    // The shell keeps what has no line end yet and runs it with the next line: judged alone, the pieces say nothing.
+    return { command, judgement: { kind: 'ask', why: 'input to a shell that does not end its line (enter: false, or a key that writes into the line) is joined to the next line the shell runs, which the policy cannot judge piece by piece' }, typed, shell };
   }
   return { command, judgement: judgeInput(typed, input.keys, command.waitingForInput(), verdicts, driftedShells.has(command)), typed, shell };
 }

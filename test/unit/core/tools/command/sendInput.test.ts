@@ -109,6 +109,8 @@ describe('tools/sendInput: commands that wait for input', () => {
       assert.deepEqual(git.approver.asked, []);
       assert.match(git.text, /^Sent "git -c core\.fsmonitor=false -c core\.hooksPath=\/dev\/null /m);
       await assert.rejects(call(sendInputTool, { id, text: 'rm -f nothing-here' }, false), /declined to type "rm -f nothing-here" and Enter/);
+      // An unfinished line would be joined to the next one: it asks, and so does every later line.
+      await assert.rejects(call(sendInputTool, { id, text: 'echo a', enter: false }, false), /declined to type "echo a" into/);
       // A line that may change the folder leaves the policy unable to judge where later lines run: they ask.
       const moved = await call(sendInputTool, { id, text: 'cd .' });
       assert.deepEqual(moved.approver.asked, []);
