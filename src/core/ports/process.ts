@@ -258,6 +258,8 @@ export interface BackgroundCommand {
   sendInput(text: string, key?: InputKey): void;
   /** Whether its standard input was closed (Ctrl+D). */
   readonly inputClosed: boolean;
+  /** How many times input was sent to it (by the model's tool, the person's Send Input..., its terminal). */
+  readonly inputsSent: number;
   /** The output since the last take (each stream budgeted, head and tail), and moves the cursor past it. */
   takeOutput(): TakenOutput;
   /**

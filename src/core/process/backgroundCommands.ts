@@ -88,6 +88,7 @@ class RegisteredCommand implements BackgroundCommand {
   private readonly cursor: KeptCommandOutput;
   private readonly input: InputWatcher;
   private closedInput = false;
+  private sent = 0;
   private final: ProcessOutcome | undefined;
   private handle: StartedProcess | undefined;
   private readonly lineListeners = new Listeners<[string]>();
@@ -145,6 +146,10 @@ class RegisteredCommand implements BackgroundCommand {
     return this.closedInput;
   }
 
+  get inputsSent(): number {
+    return this.sent;
+  }
+
   sendInput(text: string, key?: InputKey): void {
     const handle = this.handle;
     if (this.final || !handle) {
@@ -164,6 +169,7 @@ class RegisteredCommand implements BackgroundCommand {
     } else if (key !== undefined) {
       handle.writeInput(KEY_SEQUENCES[key]);
     }
+    this.sent += 1;
     this.input.answered();
   }
 

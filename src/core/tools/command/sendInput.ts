@@ -3,8 +3,8 @@
 // - to a command that IS a shell reading its commands (`bash`, `sh -i`), each line is judged by
 //   the command policy as a command line run in its folder: it runs, asks or is refused as such,
 //   until a line was approved by the user, may have changed the folder, or was left unfinished
-//   (enter: false, a key that writes into the line): from then on the shell's state is unknown to
-//   the policy and every line asks;
+//   (enter: false, a key that writes into the line), or the person typed into it (Send Input...,
+//   its terminal): from then on the shell's state is unknown to the policy and every line asks;
 // - to anything else, plain yes/no/Enter answering a command that waits for input goes without
 //   asking; any other text asks the user, who sees it;
 // - keys alone (Ctrl+C interrupts, Ctrl+D ends the input, arrows, Tab, Escape) never ask: none
@@ -50,6 +50,13 @@ const CHANGES_FOLDER = /(^|[^\w-])(cd|pushd|popd)([^\w-]|$)/;
  * by the user (it may define anything) or may have changed the folder, every later line asks.
  */
 const driftedShells = new WeakSet<BackgroundCommand>();
+/** How many inputs a shell had had after this tool's last line the policy judged; any other input (the person's) since drifts it. */
+const judgedInputs = new WeakMap<BackgroundCommand, number>();
+
+/** Whether the policy can no longer know a shell's state (see driftedShells). */
+function drifted(command: BackgroundCommand): boolean {
+  return driftedShells.has(command) || command.inputsSent !== (judgedInputs.get(command) ?? 0);
+}
 
 /**
  * True when the command line is a shell that reads its commands from its input: its first word a
@@ -145,6 +152,7 @@ export const sendInputTool: Tool = defineTool<SendInputInput>({
 
   async run(input, ctx) {
     const { command, judgement, typed, shell } = await judged(input, ctx);
+    const inputsJudged = command.inputsSent;
     if (judgement.kind === 'refuse') {
       throw new ToolError(`The input was not sent: the command is a shell, and this line is refused by the command policy: ${judgement.why}. Nothing was typed.`);
     }
@@ -161,10 +169,18 @@ export const sendInputTool: Tool = defineTool<SendInputInput>({
       await ctx.call.checkpoint?.beforeChange();
       throwIfCancelled(ctx.call.token);
     }
+    if (shell && judgement.kind === 'send' && command.inputsSent !== inputsJudged) {
+      throw new ToolError(`Nothing was typed: the person typed into ${command.id} while this input waited, so the shell may no longer be where the policy judged the line. Read its output with workspace_command_output, then send the input again (it will ask).`);
+    }
     const startedAt = ctx.host.clock.now();
+    const knownBefore = shell && !drifted(command);
     command.sendInput(typed, input.keys);
-    if (shell && (leavesPartialLine(typed, input.keys) || (typed !== '' && (judgement.kind === 'ask' || CHANGES_FOLDER.test(typed))))) {
-      driftedShells.add(command);
+    if (shell) {
+      if (!knownBefore || leavesPartialLine(typed, input.keys) || (typed !== '' && (judgement.kind === 'ask' || CHANGES_FOLDER.test(typed)))) {
+        driftedShells.add(command);
+      } else {
+        judgedInputs.set(command, command.inputsSent);
+      }
     }
     const timeoutSeconds = input.timeout ?? DEFAULT_WAIT_SECONDS;
     const how = timeoutSeconds > 0 ? await waitWithinCall(command, undefined, timeoutSeconds * 1000, ctx) : 'timeout';
@@ -219,7 +235,7 @@ async function judged(input: SendInputInput, ctx: ToolContext): Promise<{ comman
     // The shell keeps what has no line end yet and runs it with the next line: judged alone, the pieces say nothing.
     return { command, judgement: { kind: 'ask', why: 'input to a shell that does not end its line (enter: false, or a key that writes into the line) is joined to the next line the shell runs, which the policy cannot judge piece by piece' }, typed, shell };
   }
-  return { command, judgement: judgeInput(typed, input.keys, command.waitingForInput(), verdicts, driftedShells.has(command)), typed, shell };
+  return { command, judgement: judgeInput(typed, input.keys, command.waitingForInput(), verdicts, drifted(command)), typed, shell };
 }
 
 function confirmationOf(command: BackgroundCommand, typed: string, key: InputKey | undefined, why: string): ToolConfirmation {

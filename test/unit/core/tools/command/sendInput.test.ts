@@ -109,6 +109,11 @@ describe('tools/sendInput: commands that wait for input', () => {
       assert.deepEqual(git.approver.asked, []);
       assert.match(git.text, /^Sent "git -c core\.fsmonitor=false -c core\.hooksPath=\/dev\/null /m);
       await assert.rejects(call(sendInputTool, { id, text: 'rm -f nothing-here' }, false), /declined to type "rm -f nothing-here" and Enter/);
+      // Input the person typed (Send Input..., the terminal) leaves the shell in a state the policy does not know.
+      const other = await call(runCommandTool, { command: 'bash', background: true, timeout: 10 });
+      const otherId = backgroundId(other.text);
+      registry.get(otherId)?.sendInput('echo typed-by-the-person\n');
+      await assert.rejects(call(sendInputTool, { id: otherId, text: 'echo from-the-model' }, false), /declined to type "echo from-the-model" and Enter/);
       // An unfinished line would be joined to the next one: it asks, and so does every later line.
       await assert.rejects(call(sendInputTool, { id, text: 'echo a', enter: false }, false), /declined to type "echo a" into/);
       // A line that may change the folder leaves the policy unable to judge where later lines run: they ask.
