@@ -70,7 +70,7 @@ function epollWatches(pid: string, inode: string): Looked {
   } catch {
     return 'unknown';
   }
-  const hex = Number(inode).toString(16);
+  const watched = new RegExp(`\\bino:${Number(inode).toString(16)}\\b`);
   for (const fd of fds) {
     let link: string;
     try {
@@ -82,7 +82,7 @@ function epollWatches(pid: string, inode: string): Looked {
       continue;
     }
     const info = readText(`/proc/${pid}/fdinfo/${fd}`) ?? '';
-    if (info.split('\n').some((line) => line.startsWith('tfd:') && new RegExp(`\\bino:${hex}\\b`).test(line))) {
+    if (info.split('\n').some((line) => line.startsWith('tfd:') && watched.test(line))) {
       return 'reading';
     }
   }

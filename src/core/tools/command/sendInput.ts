@@ -45,17 +45,19 @@ const PLAIN_ANSWER = /^(y|yes|n|no)?$/i;
 const CHANGES_FOLDER = /(^|[^\w-])(cd|pushd|popd)([^\w-]|$)/;
 
 /**
- * Shells whose state may differ from what the policy assumes (it judges each line in the folder the
- * shell started in, with no functions, aliases or variables of its own): once a line was approved
- * by the user (it may define anything) or may have changed the folder, every later line asks.
+ * For each shell, how many inputs it had had after the last line the policy judged and this tool
+ * typed. The policy judges each line in the folder the shell started in, with no functions, aliases
+ * or variables of its own; the shell's state may differ from that (and every later line asks) once
+ * any other input reached it (the person's), or a line was approved by the user (it may define
+ * anything), may have changed the folder, or was left unfinished: DRIFTED marks those for good.
  */
-const driftedShells = new WeakSet<BackgroundCommand>();
-/** How many inputs a shell had had after this tool's last line the policy judged; any other input (the person's) since drifts it. */
 const judgedInputs = new WeakMap<BackgroundCommand, number>();
+/** Never a count of inputs. */
+const DRIFTED = -1;
 
-/** Whether the policy can no longer know a shell's state (see driftedShells). */
+/** Whether the policy can no longer know a shell's state (see judgedInputs). */
 function drifted(command: BackgroundCommand): boolean {
-  return driftedShells.has(command) || command.inputsSent !== (judgedInputs.get(command) ?? 0);
+  return command.inputsSent !== (judgedInputs.get(command) ?? 0);
 }
 
 /**
@@ -177,7 +179,7 @@ export const sendInputTool: Tool = defineTool<SendInputInput>({
     command.sendInput(typed, input.keys);
     if (shell) {
       if (!knownBefore || leavesPartialLine(typed, input.keys) || (typed !== '' && (judgement.kind === 'ask' || CHANGES_FOLDER.test(typed)))) {
-        driftedShells.add(command);
+        judgedInputs.set(command, DRIFTED);
       } else {
         judgedInputs.set(command, command.inputsSent);
       }
