@@ -15,6 +15,18 @@ export type SandboxMode = 'auto' | 'required' | 'off';
 
 export const SANDBOX_MODES: readonly SandboxMode[] = ['auto', 'required', 'off'];
 
+/**
+ * An entry of VS Code's own `chat.tools.terminal.autoApprove` that denies or asks (`"rm": false`,
+ * `"/\\.ps1/i": { "approve": false, "matchCommandLine": true }`): honoured as a floor, so a command
+ * it would stop in VS Code's terminal tool asks here too, whatever runCommand.allow says.
+ */
+export interface TerminalAskRule {
+  /** A command prefix, or `/regex/flags`. */
+  readonly pattern: string;
+  /** Tested against the whole command line instead of each sub-command. */
+  readonly commandLine: boolean;
+}
+
 /** The user's settings at the moment of a call. */
 export interface ToolSettings {
   readonly riskLevel: RiskLevel;
@@ -32,6 +44,8 @@ export interface ToolSettings {
   readonly runCommandDeny: readonly string[];
   /** Secret environment variables commands still get, by exact name (user settings only). */
   readonly runCommandPassEnvironment: readonly string[];
+  /** VS Code's own chat.tools.terminal.autoApprove entries that deny or ask: commands they match ask here too. */
+  readonly terminalAskRules: readonly TerminalAskRule[];
   /** Whether commands run in the OS sandbox (user or machine settings only). */
   readonly runCommandSandbox: SandboxMode;
   /** Where bubblewrap is; empty: the system's (/usr/bin/bwrap, /usr/local/bin/bwrap). */
@@ -76,6 +90,7 @@ export const DEFAULT_SETTINGS: ToolSettings = {
   runCommandAllow: [],
   runCommandDeny: DEFAULT_DENY_PATTERNS,
   runCommandPassEnvironment: [],
+  terminalAskRules: [],
   runCommandSandbox: 'auto',
   bubblewrapPath: '',
   autoApprove: {},
@@ -92,8 +107,8 @@ export const DEFAULT_SETTINGS: ToolSettings = {
 /** The section of VS Code's configuration the extension's own settings live in. */
 export const SETTINGS_SECTION = 'workspaceAgentTools';
 
-/** Each field's key under SETTINGS_SECTION; filesExclude is VS Code's own `files.exclude`. */
-export const SETTING_KEYS: Readonly<Record<Exclude<keyof ToolSettings, 'filesExclude'>, string>> = {
+/** Each field's key under SETTINGS_SECTION; filesExclude and terminalAskRules are VS Code's own settings. */
+export const SETTING_KEYS: Readonly<Record<Exclude<keyof ToolSettings, 'filesExclude' | 'terminalAskRules'>, string>> = {
   riskLevel: 'riskLevel',
   planMode: 'planMode',
   allowedReadPaths: 'allowedReadPaths',

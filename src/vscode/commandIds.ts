@@ -9,6 +9,14 @@ export const CommandId = {
   approve: 'workspaceAgentTools.approve',
   /** Answers the oldest pending question with its third choice, e.g. Run Outside the Sandbox. */
   approveAlternative: 'workspaceAgentTools.approveAlternative',
+  /**
+   * Answers the oldest command question that offers Always Allow with yes, after saving its
+   * runCommand.allow entries to user settings (the dialog shows them first, unless the argument
+   * names exactly those entries).
+   */
+  approveAlways: 'workspaceAgentTools.approveAlways',
+  /** Shows runCommand.allow entries (argument: the entries) and saves them to user settings on yes: the link in chat's command confirmation. */
+  saveAllowRules: 'workspaceAgentTools.saveAllowRules',
   /** Answers the oldest pending question (or the diff's own) with no. */
   reject: 'workspaceAgentTools.reject',
   /** The pending questions, oldest first (tests). */

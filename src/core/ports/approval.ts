@@ -15,6 +15,11 @@ export interface ApprovalRequest {
   readonly path?: string;
   /** The client whose call asks, when it must be named ("Claude Code wants to ..."): MCP clients; none for chat. */
   readonly caller?: string;
+  /**
+   * runCommand.allow entries that would let this command run without asking from now on: the
+   * question then also offers "Always Allow", which shows them before saving them to user settings.
+   */
+  readonly allowRules?: readonly string[];
 }
 
 /** A question with a third answer besides yes and no, such as "Run Outside the Sandbox". */

@@ -43,6 +43,8 @@ export type { ToolResult, ToolResultPart } from '../result';
 export interface ToolConfirmation {
   readonly title: string;
   readonly message: string;
+  /** runCommand.allow entries that would stop such questions (see ApprovalRequest.allowRules): chat's confirmation links to saving them. */
+  readonly allowRules?: readonly string[];
 }
 
 /** How the manifest describes a tool to VS Code and the model. */

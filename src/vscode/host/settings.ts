@@ -1,7 +1,8 @@
 import * as os from 'node:os';
 import * as vscode from 'vscode';
-import { DEFAULT_MCP_SETTINGS, DEFAULT_SETTINGS, MCP_ANSWER_WITHIN_BOUNDS, MCP_HTTP_PORT_BOUNDS, MCP_SETTING_KEYS, RISK_LEVELS, VSCODE_CLIENT_TOOLS, SANDBOX_MODES, SETTING_BOUNDS, SETTING_KEYS, SETTINGS_SECTION, type McpSettings, type ToolSettings } from '../../core/settings';
+import { DEFAULT_MCP_SETTINGS, DEFAULT_SETTINGS, MCP_ANSWER_WITHIN_BOUNDS, MCP_HTTP_PORT_BOUNDS, MCP_SETTING_KEYS, RISK_LEVELS, VSCODE_CLIENT_TOOLS, SANDBOX_MODES, SETTING_BOUNDS, SETTING_KEYS, SETTINGS_SECTION, type McpSettings, type TerminalAskRule, type ToolSettings } from '../../core/settings';
 import type { WorkspaceInfo } from '../../core/ports/workspace';
+import { terminalAskRules } from '../../core/guard/command/settingsPatterns';
 import { toLocation } from './uris';
 
 /** The settings as they are now; read at every call so changes apply at once. The only reader of them. */
@@ -20,6 +21,7 @@ export function readToolSettings(): ToolSettings {
     runCommandDeny: read('runCommandDeny'),
     // Application-scoped in package.json: a repository cannot let secrets through for itself.
     runCommandPassEnvironment: stringEntries(read('runCommandPassEnvironment')),
+    terminalAskRules: vscodeTerminalAskRules(),
     // Both are machine-scoped in package.json: VS Code ignores workspace values of them.
     runCommandSandbox: SANDBOX_MODES.includes(sandbox) ? sandbox : DEFAULT_SETTINGS.runCommandSandbox,
     bubblewrapPath: typeof read('bubblewrapPath') === 'string' ? read('bubblewrapPath') : '',
@@ -32,6 +34,25 @@ export function readToolSettings(): ToolSettings {
     checkpointMaxFileMB: within(read('checkpointMaxFileMB'), SETTING_BOUNDS.checkpointMaxFileMB),
     checkpointMaxTotalMB: within(read('checkpointMaxTotalMB'), SETTING_BOUNDS.checkpointMaxTotalMB),
   };
+}
+
+/**
+ * The entries of VS Code's own chat.tools.terminal.autoApprove that ask: its defaults (unless
+ * chat.tools.terminal.ignoreDefaultAutoApproveRules) with the user's entries over them, as VS Code
+ * merges them (a user's `null` drops a default), then the workspace's and the folder's entries that
+ * ask. Those count here although VS Code ignores them in Restricted Mode, as they can only make a
+ * command ask; a workspace's `true` or `null` cannot take a rule away.
+ */
+function vscodeTerminalAskRules(): TerminalAskRule[] {
+  const config = vscode.workspace.getConfiguration('chat.tools.terminal');
+  const inspected = config.inspect<Record<string, unknown>>('autoApprove');
+  const objectOrEmpty = (layer: unknown): object => (layer !== null && typeof layer === 'object' ? layer : {});
+  const defaults = config.get<boolean>('ignoreDefaultAutoApproveRules') === true ? {} : objectOrEmpty(inspected?.defaultValue);
+  return [
+    ...terminalAskRules({ ...defaults, ...objectOrEmpty(inspected?.globalValue) }),
+    ...terminalAskRules(inspected?.workspaceValue),
+    ...terminalAskRules(inspected?.workspaceFolderValue),
+  ];
 }
 
 /** The MCP front's settings as they are now. */

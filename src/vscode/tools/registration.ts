@@ -8,6 +8,7 @@ import type { HostServices, SessionServices, ToolContext } from '../../core/cont
 import type { CheckpointStore } from '../../core/ports/checkpoints';
 import { checkAvailability } from '../../core/tools/invoke';
 import type { Tool, ToolConfirmation, ToolResult } from '../../core/tools/toolSpec';
+import { CommandId } from '../commandIds';
 import { readToolSettings, readWorkspaceInfo } from '../host/settings';
 import type { ActivityLog } from '../ui/activityLog';
 
@@ -81,6 +82,23 @@ async function prepareInvocation(tool: Tool, input: unknown, services: ToolServi
   return { message: call.invocationMessage, confirmation: await call.confirmation(ctx) };
 }
 
+/**
+ * The confirmation as chat shows it. A command that asks only for sub-commands a runCommand.allow
+ * entry would let through gets a link that shows those entries and saves them on yes; the link is
+ * the only command the markdown may run.
+ */
+function confirmationMarkdown(confirmation: ToolConfirmation): vscode.MarkdownString {
+  const rules = confirmation.allowRules ?? [];
+  if (rules.length === 0) {
+    return new vscode.MarkdownString(confirmation.message);
+  }
+  const link = `command:${CommandId.saveAllowRules}?${encodeURIComponent(JSON.stringify([rules]))}`;
+  const named = rules.map((rule) => `\`${rule.replace(/`/g, "'")}\``).join(', ');
+  const markdown = new vscode.MarkdownString(`${confirmation.message}\n\n[Always allow ${named}...](${link} "Shows the rule, then saves it to workspaceAgentTools.runCommand.allow in your user settings")`);
+  markdown.isTrusted = { enabledCommands: [CommandId.saveAllowRules] };
+  return markdown;
+}
+
 /** Registers every tool with the Language Model Tools API. */
 export function registerTools(tools: readonly Tool[], services: ToolServices): vscode.Disposable[] {
   return tools.map((tool) =>
@@ -89,7 +107,7 @@ export function registerTools(tools: readonly Tool[], services: ToolServices): v
         const { message, confirmation } = await prepareInvocation(tool, options.input, services, token);
         return {
           invocationMessage: message,
-          confirmationMessages: confirmation && { title: confirmation.title, message: new vscode.MarkdownString(confirmation.message) },
+          confirmationMessages: confirmation && { title: confirmation.title, message: confirmationMarkdown(confirmation) },
         };
       },
       async invoke(options, token) {

@@ -3,6 +3,10 @@ import * as vscode from 'vscode';
 import type { CancellationSignal } from '../../core/errors';
 import type { ApprovalAnswer, ApprovalRequest, Approver, ChoiceRequest } from '../../core/ports/approval';
 import { CommandId, ContextKey } from '../commandIds';
+import { registerAllowRulesCommand, saveAllowRules } from './allowRules';
+
+/** The button of a command's question that saves its allow rules (see ApprovalRequest.allowRules). */
+const ALWAYS_ALLOW = 'Always Allow...';
 
 interface Pending {
   readonly id: number;
@@ -96,6 +100,25 @@ export class PendingApprovals implements Approver, vscode.Disposable {
     return this.pending.map((entry) => entry.request);
   }
 
+  /**
+   * Answers the oldest question that offers allow rules with yes, after saving them to user
+   * settings (the dialog shows them first unless `rules` names exactly the question's own). False
+   * when none offers rules, or the person did not save them.
+   */
+  async answerOldestAlways(rules?: readonly string[]): Promise<boolean> {
+    const entry = this.pending.find((candidate) => candidate.request.allowRules?.length);
+    const offered = entry?.request.allowRules;
+    if (!entry || !offered) {
+      return false;
+    }
+    const named = rules !== undefined && rules.length === offered.length && rules.every((rule, index) => rule === offered[index]);
+    if (!(await saveAllowRules(offered, named)) || !this.pending.includes(entry)) {
+      return false;
+    }
+    entry.settle('accept');
+    return true;
+  }
+
   /** Answers the oldest question; false when none was waiting, or when it has no such answer. */
   answerOldest(answer: ApprovalAnswer): boolean {
     const oldest = this.pending[0];
@@ -121,9 +144,17 @@ export class PendingApprovals implements Approver, vscode.Disposable {
     const deny = request.kind === 'guard' ? 'Deny' : 'Reject';
     const alternative = 'alternative' in request ? [request.alternative] : [];
     const actions = entry.presenter?.actions ?? [];
-    void vscode.window.showWarningMessage(message, allow, deny, ...alternative, ...actions.map((action) => action.label)).then((choice) => {
+    const always = request.allowRules?.length ? [ALWAYS_ALLOW] : [];
+    void vscode.window.showWarningMessage(message, allow, deny, ...alternative, ...always, ...actions.map((action) => action.label)).then(async (choice) => {
       if (choice === allow) {
         entry.settle('accept');
+      } else if (choice === ALWAYS_ALLOW && request.allowRules) {
+        // Saved: yes to this question too. Not saved: the question comes back.
+        if (await saveAllowRules(request.allowRules)) {
+          entry.settle('accept');
+        } else if (this.pending.includes(entry)) {
+          this.notify(entry);
+        }
       } else if (choice === deny) {
         entry.settle('reject');
       } else if (choice !== undefined && alternative.includes(choice)) {
@@ -167,6 +198,15 @@ export function registerApprovalCommands(approvals: PendingApprovals): vscode.Di
     vscode.commands.registerCommand(CommandId.approve, answer('accept')),
     vscode.commands.registerCommand(CommandId.reject, answer('reject')),
     vscode.commands.registerCommand(CommandId.approveAlternative, answer('alternative')),
+    vscode.commands.registerCommand(CommandId.approveAlways, async (rules?: unknown) => {
+      const named = Array.isArray(rules) ? rules.filter((rule): rule is string => typeof rule === 'string') : undefined;
+      const answered = await approvals.answerOldestAlways(named);
+      if (!answered) {
+        void vscode.window.setStatusBarMessage('Workspace Agent Tools: no question waiting offers Always Allow.', 3000);
+      }
+      return answered;
+    }),
+    registerAllowRulesCommand(CommandId.saveAllowRules),
     vscode.commands.registerCommand(CommandId.listPendingApprovals, () => approvals.list()),
   ];
 }

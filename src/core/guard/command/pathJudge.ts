@@ -121,6 +121,7 @@ export async function commandPolicyOptions(ctx: ToolContext, cwd: string): Promi
     home: ctx.workspace.home,
     allow: ctx.settings.runCommandAllow,
     deny: ctx.settings.runCommandDeny,
+    terminalAskRules: ctx.settings.terminalAskRules,
     judgePath: await commandPathJudge(ctx),
     listDirectory: commandDirectoryLister(ctx),
     repositories: await commandRepositoryView(ctx),

@@ -14,7 +14,8 @@ import { LinePaths } from './linePaths';
 import { LineRewrite } from './lineRewrite';
 import { judgeInvocation } from './programs';
 import { judgeRedirect } from './redirects';
-import { matchesPattern, normalisedLine } from './settingsPatterns';
+import type { TerminalAskRule } from '../../settings';
+import { matchesPattern, matchesTerminalRule, normalisedLine, suggestedAllowRule } from './settingsPatterns';
 import { parseBash, type SyntaxNode } from './shell/bashParser';
 import { shellWord, type ShellWord } from './shell/words';
 import { judgeTestNode } from './testExpressions';
@@ -32,6 +33,8 @@ export interface CommandPolicyOptions {
   readonly allow: readonly string[];
   /** workspaceAgentTools.runCommand.deny: prefixes or /regex/ of commands that are refused. */
   readonly deny: readonly string[];
+  /** VS Code's own chat.tools.terminal.autoApprove entries that deny: a floor, they ask here whatever allow says. */
+  readonly terminalAskRules: readonly TerminalAskRule[];
   /** The guard's verdict for a path (read for `<` and arguments of reading commands, write for `>`). */
   readonly judgePath: PathJudge;
   /** The names in a folder (undefined when it is not a listable folder), to expand globs. */
@@ -74,6 +77,10 @@ class LineJudge {
   private readonly rewrite = new LineRewrite();
   /** Inside backticks whose text holds backslashes, bash reads other text than the parser shows: nothing can be placed there. */
   private escapedBackticks = 0;
+  /** The runCommand.allow entries that would let the asking sub-commands through, by the index of their finding. */
+  private readonly allowRules = new Map<number, readonly string[]>();
+  /** How many sub-commands VS Code's terminal rules made ask: an allow rule would not let those through. */
+  private floorHits = 0;
 
   constructor(private readonly source: string, private readonly options: CommandPolicyOptions) {
     this.paths = new LinePaths(options);
@@ -83,7 +90,35 @@ class LineJudge {
   verdict(): CommandVerdict {
     const worst = strictest(this.findings, { decision: 'allow', reason: '' });
     const commandLine = worst.decision === 'allow' && !this.rewrite.empty ? this.rewrite.apply(this.source) : undefined;
-    return { decision: worst.decision, findings: [...this.findings], readOnly: worst.decision === 'allow' && !this.mayWrite, ...(commandLine === undefined ? {} : { commandLine }) };
+    const allowRules = worst.decision === 'ask' ? this.allowRulesFor() : undefined;
+    return {
+      decision: worst.decision,
+      findings: [...this.findings],
+      readOnly: worst.decision === 'allow' && !this.mayWrite,
+      ...(commandLine === undefined ? {} : { commandLine }),
+      ...(allowRules ? { allowRules } : {}),
+    };
+  }
+
+  /** The rules that would let the whole line through, when every finding that asks is a sub-command one of them covers. */
+  private allowRulesFor(): readonly string[] | undefined {
+    const rules = new Set<string>();
+    for (const [index, finding] of this.findings.entries()) {
+      if (finding.decision === 'allow') {
+        continue;
+      }
+      const covering = this.allowRules.get(index);
+      if (!covering) {
+        return undefined;
+      }
+      covering.forEach((rule) => rules.add(rule));
+    }
+    return rules.size ? [...rules] : undefined;
+  }
+
+  /** A finding about the whole line (VS Code's command-line rules). */
+  noteLine(judgement: Judgement): void {
+    this.findings.push({ decision: judgement.decision, reason: judgement.reason });
   }
 
   private note(subject: string, judgement: Judgement): void {
@@ -283,6 +318,7 @@ class LineJudge {
     }
     const variants = this.wordVariants([nameWordNode, ...argumentNodes]);
     const judgements: Judgement[] = [];
+    const floorHits = this.floorHits;
     for (const words of variants) {
       if (!words[0].literal || words[0].expands) {
         this.note(subject, { decision: 'ask', reason: `the command name ${words[0].source} is only known when it runs` });
@@ -290,7 +326,13 @@ class LineJudge {
       }
       judgements.push(await this.judgeWords(words));
     }
-    this.note(subject, strictest(judgements.slice(1), judgements[0]));
+    const judgement = strictest(judgements.slice(1), judgements[0]);
+    // A sub-command that asks for itself (not for a floor of VS Code's rules) is what an allow rule covers.
+    const rules = judgement.decision === 'ask' && this.floorHits === floorHits ? variants.map((words) => suggestedAllowRule(words)) : [];
+    if (rules.length > 0 && rules.every((rule) => rule !== undefined)) {
+      this.allowRules.set(this.findings.length, rules);
+    }
+    this.note(subject, judgement);
   }
 
   /** The words of a command once per combination of loop-variable values (one combination without loops). */
@@ -336,6 +378,11 @@ class LineJudge {
     if (denied) {
       return { decision: 'deny', reason: `matches the deny pattern ${denied} of workspaceAgentTools.runCommand.deny` };
     }
+    const floor = this.options.terminalAskRules.find((rule) => !rule.commandLine && matchesTerminalRule(rule, line));
+    if (floor) {
+      this.floorHits += 1;
+      return { decision: 'ask', reason: `matches "${floor.pattern}" of VS Code's chat.tools.terminal.autoApprove, which asks for it` };
+    }
     const allowed = this.options.allow.find((pattern) => matchesPattern(pattern, line));
     if (allowed) {
       this.mayWrite = true;
@@ -366,6 +413,10 @@ export async function evaluateCommandPolicy(command: string, options: CommandPol
     const judge = new LineJudge(command, options);
     judge.checkTokenization();
     await judge.walk(tree.rootNode);
+    const floor = options.terminalAskRules.find((rule) => rule.commandLine && matchesTerminalRule(rule, command));
+    if (floor) {
+      judge.noteLine({ decision: 'ask', reason: `the command line matches "${floor.pattern}" of VS Code's chat.tools.terminal.autoApprove, which asks for it` });
+    }
     return judge.verdict();
   } finally {
     tree.delete();

@@ -26,6 +26,12 @@ export interface CommandVerdict {
    * asking gets its safety options (gitSafety.ts). Only set when the decision is allow.
    */
   readonly commandLine?: string;
+  /**
+   * When the line asks only because of sub-commands a runCommand.allow entry would let through: those
+   * entries (`npm run build`, `/^rm -rf dist$/`), for the question's "Always Allow". Absent when
+   * anything else asks (a redirect, an expansion, a rule of VS Code's that asks).
+   */
+  readonly allowRules?: readonly string[];
 }
 
 const DECISION_WORDS: Readonly<Record<CommandDecision, string>> = { allow: 'runs without asking', ask: 'needs approval', deny: 'refused' };

@@ -35,15 +35,17 @@ export async function approve(prepared: PreparedCommand, ctx: ToolContext): Prom
     return prepared;
   }
   const detail = `In ${where}, it needs approval because: ${reasons}.`;
+  // A rule saved from "Always Allow" lets the command run without asking: in the sandbox, so it is offered only here.
+  const allowRules = placement.where === 'sandbox' && verdict.allowRules ? { allowRules: verdict.allowRules } : {};
   if (placement.where === 'sandbox' && placement.canLeave) {
-    const answer = await ctx.session.approver.choose({ kind: 'command', title, detail: `${detail} Accept runs it in the sandbox with the network; ${LEAVE_SANDBOX} runs it with all your rights.`, alternative: LEAVE_SANDBOX }, ctx.call.token);
+    const answer = await ctx.session.approver.choose({ kind: 'command', title, detail: `${detail} Accept runs it in the sandbox with the network; ${LEAVE_SANDBOX} runs it with all your rights.`, alternative: LEAVE_SANDBOX, ...allowRules }, ctx.call.token);
     throwIfCancelled(ctx.call.token);
     if (answer === 'reject') {
       throw declined();
     }
     return answer === 'alternative' ? { ...prepared, placement: { where: 'host', approval: 'own', why: 'the user chose to run it outside the sandbox' } } : prepared;
   }
-  const approved = await ctx.session.approver.confirm({ kind: 'command', title, detail: `${detail} Run it?` }, ctx.call.token);
+  const approved = await ctx.session.approver.confirm({ kind: 'command', title, detail: `${detail} Run it?`, ...allowRules }, ctx.call.token);
   throwIfCancelled(ctx.call.token);
   if (!approved) {
     throw declined();
@@ -75,6 +77,7 @@ export async function commandConfirmation(input: RunCommandInput, ctx: ToolConte
   const sandboxed = placement?.where === 'sandbox' ? `\n\nIt runs in the sandbox (${sandboxSummary(placement.sandbox, true)}).` : '';
   return {
     title: 'Run this command?',
+    ...(placement?.where === 'sandbox' && verdict.allowRules ? { allowRules: verdict.allowRules } : {}),
     message: `\`\`\`sh\n${input.command}\n\`\`\`\nin \`${cwdShown}\`${input.background ? ', in the background (it keeps running until it exits or is stopped)' : ''}\n\nIt needs approval because:\n${bulleted(approvalReasons(verdict))}${sandboxed}`,
   };
 }

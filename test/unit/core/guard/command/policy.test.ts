@@ -6,15 +6,15 @@ import { commandPolicyOptions } from '../../../../../src/core/guard/command/path
 import type { CommandDecision } from '../../../../../src/core/decisions';
 import { DEFAULT_DENY_PATTERNS } from '../../../../../src/core/settings';
 import { evaluateCommandPolicy } from '../../../../../src/core/guard/command/policy';
-import { matchesPattern } from '../../../../../src/core/guard/command/settingsPatterns';
+import { matchesPattern, terminalAskRules } from '../../../../../src/core/guard/command/settingsPatterns';
 import { approvalReasons, describeFinding, describeVerdict, type CommandVerdict } from '../../../../../src/core/guard/command/verdict';
 import { testContext } from '../../../support/context';
 
 /** The workspace the policy judges paths against, made in the before hook of the suite. */
 let root: string;
 
-async function judge(command: string, settings: { allow?: string[]; deny?: string[] } = {}): Promise<CommandVerdict> {
-  const ctx = testContext({ root, settings: { runCommandAllow: settings.allow ?? [], runCommandDeny: settings.deny ?? DEFAULT_DENY_PATTERNS } });
+async function judge(command: string, settings: { allow?: string[]; deny?: string[]; terminal?: unknown } = {}): Promise<CommandVerdict> {
+  const ctx = testContext({ root, settings: { runCommandAllow: settings.allow ?? [], runCommandDeny: settings.deny ?? DEFAULT_DENY_PATTERNS, terminalAskRules: terminalAskRules(settings.terminal) } });
   return evaluateCommandPolicy(command, await commandPolicyOptions(ctx, root));
 }
 
@@ -370,6 +370,80 @@ describe('guard/command/policy', () => {
     });
     it('matches /regex/flags entries', () => {
       assert.equal(matchesPattern('/^NPM test$/i', 'npm test'), true);
+    });
+  });
+
+  describe('Always Allow: the allow entries that would let an asking line through', () => {
+    it('offers the sub-command prefix of a program with sub-commands, and saving it lets the line run', async () => {
+      const verdict = await judge('npm run build');
+      assert.equal(verdict.decision, 'ask');
+      assert.deepEqual(verdict.allowRules, ['npm run build']);
+      assert.equal((await judge('npm run build', { allow: [...verdict.allowRules!] })).decision, 'allow');
+      assert.equal((await judge('npm run lint', { allow: [...verdict.allowRules!] })).decision, 'ask', 'another script still asks');
+    });
+    it('offers the exact command, anchored, for any other program', async () => {
+      const verdict = await judge('rm -rf src/a.ts');
+      assert.deepEqual(verdict.allowRules, ['/^rm -rf src\\/a\\.ts$/']);
+      const allow = [...verdict.allowRules!];
+      assert.equal((await judge('rm -rf src/a.ts', { allow })).decision, 'allow');
+      assert.equal((await judge('rm -rf src/a.ts src', { allow })).decision, 'ask', 'more arguments are another command');
+      assert.equal((await judge('rm -rf src/aXts', { allow })).decision, 'ask', 'the dot is not a wildcard');
+    });
+    it('offers one entry per asking sub-command, and none for the ones that run without asking', async () => {
+      const verdict = await judge('git status && git commit -m x && make test');
+      assert.deepEqual(verdict.allowRules, ['git commit', 'make test']);
+      assert.deepEqual((await judge('git -C src commit')).allowRules, ['/^git -C src commit$/'], 'options before the sub-command: the exact command');
+      assert.equal((await judge('git status && git commit -m x && make test', { allow: [...verdict.allowRules!] })).decision, 'allow');
+    });
+    it('offers nothing for interpreters, shells, wrappers and the network tools, which run whatever they are given', async () => {
+      for (const line of ['python3 -c "print(1)"', 'bash build.sh', 'sudo make install', 'xargs rm < f', 'curl https://example.com', 'timeout 5 rm x', 'env rm x']) {
+        const verdict = await judge(line);
+        assert.notEqual(verdict.decision, 'allow', line);
+        assert.equal(verdict.allowRules, undefined, line);
+      }
+    });
+    it('offers nothing when something besides the sub-commands asks, or the words are only known when it runs', async () => {
+      for (const line of ['rm x > .vscode/settings.json', 'rm "$F"', 'rm *.log', 'make test $(id)', 'rm "a b"']) {
+        const verdict = await judge(line);
+        assert.notEqual(verdict.decision, 'allow', line);
+        assert.equal(verdict.allowRules, undefined, `${line}: ${JSON.stringify(verdict.allowRules)}`);
+      }
+    });
+    it('offers nothing for a line that runs anyway or is refused', async () => {
+      assert.equal((await judge('ls')).allowRules, undefined);
+      assert.equal((await judge('rm -rf /')).allowRules, undefined);
+    });
+  });
+
+  describe("VS Code's chat.tools.terminal.autoApprove as a floor", () => {
+    it('reads only the entries that deny: false and { approve: false }', () => {
+      assert.deepEqual(terminalAskRules({ rm: false, ls: true, kill: null, '/\\.ps1$/i': { approve: false, matchCommandLine: true }, 'npm test': { approve: true }, '': false }), [
+        { pattern: 'rm', commandLine: false },
+        { pattern: '/\\.ps1$/i', commandLine: true },
+      ]);
+      assert.deepEqual(terminalAskRules(undefined), []);
+      assert.deepEqual(terminalAskRules(['rm']), []);
+    });
+    it('makes a read-only command that an entry denies ask, naming the entry', async () => {
+      assert.equal((await judge('cat src/a.ts')).decision, 'allow');
+      const verdict = await judge('cat src/a.ts', { terminal: { cat: false } });
+      assert.equal(verdict.decision, 'ask');
+      assert.match(approvalReasons(verdict).join('\n'), /matches "cat" of VS Code's chat\.tools\.terminal\.autoApprove/);
+    });
+    it('wins over runCommand.allow, also behind a wrapper, and offers no Always Allow it would override', async () => {
+      const verdict = await judge('timeout 5 npm publish', { allow: ['npm publish'], terminal: { 'npm publish': false } });
+      assert.equal(verdict.decision, 'ask');
+      assert.equal((await judge('npm publish', { terminal: { npm: false } })).allowRules, undefined);
+    });
+    it('matches plain entries at a word boundary, by the program name, and regexes as VS Code does', async () => {
+      assert.equal((await judge('ls src', { terminal: { l: false } })).decision, 'allow', 'l is not a prefix of the word ls');
+      assert.equal((await judge('/bin/cat src/a.ts', { terminal: { cat: false } })).decision, 'ask');
+      assert.equal((await judge('git status', { terminal: { '/^git (status|log)\\b/': false } })).decision, 'ask');
+      assert.equal((await judge('ls src', { terminal: { '/^git/': false } })).decision, 'allow');
+    });
+    it('tests matchCommandLine entries against the whole line', async () => {
+      assert.equal((await judge('ls && cat src/a.ts', { terminal: { '/ls && cat/': { approve: false, matchCommandLine: true } } })).decision, 'ask');
+      assert.equal((await judge('ls && cat src/a.ts', { terminal: { '/ls && cat/': false } })).decision, 'allow', 'without matchCommandLine each sub-command is tested alone');
     });
   });
 

@@ -1,0 +1,51 @@
+// "Always Allow" for a command's question: the runCommand.allow entries that would stop it are
+// shown to the person in a modal dialog, and saved to user settings only when they say so.
+import * as vscode from 'vscode';
+import { SETTING_KEYS, SETTINGS_SECTION } from '../../core/settings';
+
+const SAVE = 'Save to User Settings';
+
+/**
+ * Shows the entries and what they allow, then adds them to workspaceAgentTools.runCommand.allow in
+ * user settings. `shown` is true when the caller already showed these exact entries (a test, a
+ * keybinding that names them); otherwise the dialog is the only way to say yes. Resolves to true
+ * when they are saved.
+ */
+export async function saveAllowRules(rules: readonly string[], shown = false): Promise<boolean> {
+  if (rules.length === 0) {
+    return false;
+  }
+  if (!shown) {
+    const listed = rules.map((rule) => `  ${rule}`).join('\n');
+    const detail =
+      `These entries will be added to workspaceAgentTools.runCommand.allow in your user settings:\n\n${listed}\n\n` +
+      'Commands they match will run without asking, in every workspace, inside the sandbox and without the network. ' +
+      'A plain entry is a prefix of whole words; /^...$/ allows exactly that command. You can edit or remove them in Settings.';
+    const choice = await vscode.window.showWarningMessage('Always allow these commands?', { modal: true, detail }, SAVE);
+    if (choice !== SAVE) {
+      return false;
+    }
+  }
+  const config = vscode.workspace.getConfiguration(SETTINGS_SECTION);
+  const key = SETTING_KEYS.runCommandAllow;
+  const existing = config.inspect<unknown>(key)?.globalValue;
+  const current = Array.isArray(existing) ? existing.filter((entry): entry is string => typeof entry === 'string') : [];
+  await config.update(key, [...current, ...rules.filter((rule) => !current.includes(rule))], vscode.ConfigurationTarget.Global);
+  return true;
+}
+
+/** The command behind the link in chat's confirmation (argument: the entries): shows them, and saves them on yes. */
+export function registerAllowRulesCommand(id: string): vscode.Disposable {
+  return vscode.commands.registerCommand(id, async (rules?: unknown) => {
+    const entries = Array.isArray(rules) ? rules.filter((rule): rule is string => typeof rule === 'string' && rule.trim() !== '') : [];
+    if (entries.length === 0) {
+      void vscode.window.showInformationMessage('Workspace Agent Tools: no command rule to save.');
+      return false;
+    }
+    const saved = await saveAllowRules(entries);
+    if (saved) {
+      void vscode.window.setStatusBarMessage('Workspace Agent Tools: saved to runCommand.allow. Allow this run in chat to run it now.', 5000);
+    }
+    return saved;
+  });
+}
