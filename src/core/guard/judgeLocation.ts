@@ -5,6 +5,7 @@ import type { ToolContext } from '../context';
 import { stricter, type GuardVerdict } from '../decisions';
 import { displayPath, fileLocation, isInside, locationKey, type Location } from '../location';
 import type { EntryStat } from '../ports/fileSystem';
+import { enclosingGitDirectory } from './gitDirectories';
 import { evaluateGuard, type GuardAccess, type GuardFacts } from './rules';
 import { resolveWorkspacePath } from './workspacePaths';
 
@@ -61,7 +62,11 @@ export async function judgeLocation(literal: Location, access: GuardAccess, ctx:
     escapesTo: linked && inside(literal) && !inside(resolved) ? resolved.path : undefined,
     display: displayPath(literal, ctx.workspace),
   };
-  const facts = (location: Location, shown: string | undefined): GuardFacts => ({
+  // A bare repository is found by its contents, whatever its name: its config and hooks are execution config.
+  const gitDirectoryOf = async (location: Location): Promise<string | undefined> => (access === 'read' ? undefined : enclosingGitDirectory(ctx.host.fs, location, roots));
+  const literalGitDirectory = await gitDirectoryOf(literal);
+  const resolvedGitDirectory = linked ? await gitDirectoryOf(resolved) : literalGitDirectory;
+  const facts = (location: Location, shown: string | undefined, gitDirectory: string | undefined): GuardFacts => ({
     ...entry,
     access,
     path: location.path,
@@ -70,8 +75,9 @@ export async function judgeLocation(literal: Location, access: GuardAccess, ctx:
     home: ctx.workspace.home,
     deleteCount: options.deleteCount,
     shown: shown ?? (location.scheme === 'file' ? undefined : locationKey(location)),
+    gitDirectory,
   });
   const level = ctx.settings.riskLevel;
-  const verdict = stricter(evaluateGuard(facts(literal, undefined), level), evaluateGuard(facts(resolved, linked ? subject : undefined), level));
+  const verdict = stricter(evaluateGuard(facts(literal, undefined, literalGitDirectory), level), evaluateGuard(facts(resolved, linked ? subject : undefined, resolvedGitDirectory), level));
   return { literal, resolved, stat, subject, verdict };
 }

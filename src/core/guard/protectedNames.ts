@@ -241,6 +241,18 @@ export function seatbeltSecretPatterns(): string[] {
   ];
 }
 
+let gitDirectoryConfigRegexes: readonly RegExp[] | undefined;
+/**
+ * True when a path relative to a git directory (a `.git` folder, a bare repository of any name) is
+ * one of its GIT_DIRECTORY_CONFIG entries, or inside one, its own or a submodule's under `modules/`.
+ */
+export function isGitDirectoryConfig(relative: string): boolean {
+  gitDirectoryConfigRegexes ??= GIT_DIRECTORY_CONFIG.map(
+    (row) => new RegExp(`^(${anyCase(SUBMODULE_FOLDER)}/.+/)?${nameRegex(row)}${row.kind === 'folder' ? '(/|$)' : '$'}`),
+  );
+  return gitDirectoryConfigRegexes.some((regex) => regex.test(relative));
+}
+
 /** The committed templates of the `.env` variants, which stay readable. */
 export function seatbeltTemplatePattern(): string {
   return `/${anyCase(SECRET_NAMES.variantsOf)}\\.([^/]*\\.)?(${SECRET_NAMES.templates.map(anyCase).join('|')})$`;

@@ -3,7 +3,7 @@ import { stricter, type GuardDecision, type GuardVerdict } from '../decisions';
 import { isInsidePath } from '../location';
 import type { EntryKind } from '../ports/fileSystem';
 import type { RiskLevel } from '../settings';
-import { isExecutionConfigPath, isSecretFile, sensitiveLocalPaths } from './protectedNames';
+import { isExecutionConfigPath, isGitDirectoryConfig, isSecretFile, sensitiveLocalPaths } from './protectedNames';
 
 // The secret and execution-config names live in protectedNames.ts (one table for the guard and the
 // sandbox); re-exported for the callers that always took them from here.
@@ -37,6 +37,8 @@ export interface GuardFacts {
   readonly escapesTo?: string;
   /** The path as the workspace shows it, for reasons about the entry itself. */
   readonly display?: string;
+  /** For a write: the git directory found by its contents (HEAD, objects, refs) above the path, whatever its name. */
+  readonly gitDirectory?: string;
 }
 
 interface GuardRule {
@@ -172,7 +174,7 @@ export const GUARD_RULES: readonly GuardRule[] = [
     id: 'file.execution_config_write',
     appliesTo: ['write'],
     levels: { low: 'warn', medium: 'warn', high: 'warn' },
-    matches: (f) => isExecutionConfigPath(f.path),
+    matches: (f) => isExecutionConfigPath(f.path) || (f.gitDirectory !== undefined && isGitDirectoryConfig(path.posix.relative(f.gitDirectory, f.path))),
     reason: (f) => `${f.shown ?? f.path} configures tasks, settings, extensions, hooks or git, so changing it can run code or widen what the agent may do.`,
     suggestion: 'Explain to the user why the change is needed.',
   },

@@ -6,9 +6,10 @@
 import * as path from 'node:path';
 import type { ToolContext } from '../context';
 import { ToolError } from '../errors';
-import { fileLocation, isInsidePath, type Location } from '../location';
+import { fileLocation, isInsidePath } from '../location';
 import type { SandboxHost } from '../ports/process';
 import { resolveRoots } from '../guard/judgeLocation';
+import { isGitDirectory } from '../guard/gitDirectories';
 import { GIT_DIRECTORY_CONFIG, GIT_DIRECTORY_MARKER, isSecretFile, protectedEntryOf, sensitiveLocalPaths, workspaceScanGlobs } from '../guard/protectedNames';
 
 /** Everything a launcher needs; paths are absolute on the extension host's disk. */
@@ -50,19 +51,6 @@ export interface WorkspaceScan {
   readonly mustExist: readonly string[];
 }
 
-/** True when a folder holds a git directory's marks: HEAD, and objects and refs or a commondir. */
-async function isGitDirectory(ctx: ToolContext, folder: string): Promise<boolean> {
-  const fs = ctx.host.fs;
-  const at = (name: string): Location => fileLocation(path.posix.join(folder, name));
-  if ((await fs.stat(at(GIT_DIRECTORY_MARKER)))?.kind !== 'file') {
-    return false;
-  }
-  if ((await fs.stat(at('commondir')))?.kind === 'file') {
-    return true;
-  }
-  return (await fs.stat(at('objects')))?.kind === 'directory' && (await fs.stat(at('refs')))?.kind === 'directory';
-}
-
 /**
  * One ripgrep walk of the writable folders with the table's globs: the secret files, the protected
  * files and folders at any depth, and the git directories (by their HEAD: nested repositories,
@@ -90,7 +78,7 @@ export async function scanWorkspace(ctx: ToolContext, host: SandboxHost, writabl
     if (entry) {
       entries.add(entry);
     }
-    if (path.posix.basename(file) === GIT_DIRECTORY_MARKER && (await isGitDirectory(ctx, path.posix.dirname(file)))) {
+    if (path.posix.basename(file) === GIT_DIRECTORY_MARKER && (await isGitDirectory(ctx.host.fs, fileLocation(path.posix.dirname(file))))) {
       gitDirectories.add(path.posix.dirname(file));
     }
   }

@@ -51,3 +51,33 @@ describe('guard/judgeLocation', () => {
     assert.match(judged.subject, /escape\.txt \(a symlink to .*target\.txt\)$/);
   });
 });
+
+describe('guard/judgeLocation: a git directory found by its contents, whatever its name', () => {
+  const tree = linkTreePerTest();
+  const judge = async (name: string, access: GuardAccess = 'write') =>
+    (await judgeLocation(fileLocation(path.join(tree.root, name)), access, testContext({ root: tree.root, settings: { riskLevel: 'high' } }))).verdict;
+
+  beforeEach(() => {
+    // A bare repository git would use (`git -C plainbare ...`): HEAD, objects and refs, no `.git` in its name.
+    for (const folder of ['plainbare/objects', 'plainbare/refs', 'lookalike/objects']) {
+      fs.mkdirSync(path.join(tree.root, folder), { recursive: true });
+    }
+    fs.writeFileSync(path.join(tree.root, 'plainbare', 'HEAD'), 'ref: refs/heads/main\n');
+    fs.writeFileSync(path.join(tree.root, 'plainbare', 'config'), '[core]\n\tbare = true\n');
+    fs.writeFileSync(path.join(tree.root, 'lookalike', 'HEAD'), 'not a repository: no refs\n');
+  });
+
+  for (const name of ['plainbare/config', 'plainbare/hooks/pre-commit', 'plainbare/info/attributes', 'plainbare/commondir', 'plainbare/modules/sub/config', 'plainbare/modules/a/b/hooks/post-checkout']) {
+    it(`asks before a write to ${name} (file.execution_config_write)`, async () => {
+      const verdict = await judge(name);
+      assert.equal(verdict.decision, 'warn');
+      assert.equal(verdict.rule, 'file.execution_config_write');
+    });
+  }
+
+  it('lets the rest of a bare repository, a folder without its marks, and reads alone', async () => {
+    assert.notEqual((await judge('plainbare/description')).rule, 'file.execution_config_write');
+    assert.notEqual((await judge('lookalike/config')).rule, 'file.execution_config_write');
+    assert.equal((await judge('plainbare/config', 'read')).decision, 'allow');
+  });
+});

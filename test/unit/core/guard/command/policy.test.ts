@@ -312,6 +312,18 @@ describe('guard/command/policy', () => {
     expectDecision('git help log', 'ask', 'help starts a viewer');
   });
 
+  describe('programs that take names or code from standard input or a file are judged by what they can read (issue 21, the two lines that ran)', () => {
+    expectDecision("printf '%s\\0' ~/.ssh/id_rsa | sort --files0-from=-", 'ask', 'names on standard input: without a sandbox it would print the key');
+    expectDecision('wc --files0-from=- < src/a.ts', 'ask', 'names on standard input from a workspace file');
+    expectDecision('du --files0-from=src/a.ts', 'ask', 'names in a file');
+    expectDecision('printf x | xargs cat', 'ask', 'names turned into arguments');
+    expectDecision('sed -f src/a.ts src/a.ts', 'ask', 'a sed script from a file');
+    expectDecision('awk -f src/a.ts src/a.ts', 'ask', 'an awk program from a file');
+    expectDecision("echo '[diff \"x\"]' >> bare/config && git -C bare diff", 'ask', "a bare repository's config is execution config, and git in it asks");
+    expectDecision('echo x > bare/hooks/pre-commit', 'ask', "a bare repository's hooks");
+    expectDecision('git -C bare diff', 'ask', 'git in a bare repository of the workspace, whose config can run programs');
+  });
+
   describe('expansions that can run a command or assign ask, wherever they are', () => {
     for (const line of [
       'echo ${x-`id`}', 'echo "${x-`id`}"', 'echo ${x:-$(id)}', 'echo ${x=val}', 'echo ${x:=val}', 'echo ${x?msg}', 'echo ${x@P}', 'echo "${x@Q}"',
