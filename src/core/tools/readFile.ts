@@ -1,3 +1,4 @@
+import { MAX_EDITABLE_BYTES } from '../changes/fileBaseline';
 import { bytesFingerprint, editorTextFingerprint } from '../changes/freshness';
 import type { ToolContext } from '../context';
 import { errorMessage, ToolError } from '../errors';
@@ -108,13 +109,15 @@ export const readFileTool: Tool = defineTool<ReadFileInput>({
       if (reader && stat.size > STREAM_THRESHOLD_BYTES) {
         const { encoding, bomLength } = detectEncoding(head);
         const slice = await readLineSlice(reader, encoding, bomLength, offset, limit, ctx.call.token);
-        ctx.session.reads.record(target.resolved, { size: stat.size, mtime: stat.mtime });
+        // A file the edit tools may change is remembered by its content, so touching it later is no change.
+        const editable = stat.size <= MAX_EDITABLE_BYTES ? await ctx.host.fs.readFile(target.resolved) : undefined;
+        ctx.session.reads.record(target.resolved, editable ? bytesFingerprint(editable, stat.mtime, decodeText(editable).text) : { size: stat.size, mtime: stat.mtime });
         const formatted = formatSlice(slice, shown, offset, maxChars(ctx));
         return textResult(formatted.text, formatted.continuation);
       }
       const bytes = await wholeFile();
-      ctx.session.reads.record(target.resolved, bytesFingerprint(bytes, stat.mtime));
       const { text } = decodeText(bytes);
+      ctx.session.reads.record(target.resolved, bytesFingerprint(bytes, stat.mtime, text));
       const formatted = formatSlice(sliceLines(text, offset, limit), shown, offset, maxChars(ctx));
       return textResult(formatted.text, formatted.continuation);
     } finally {
