@@ -7,6 +7,7 @@ import type { GuardVerdict } from '../decisions';
 import { parsePatch, type PatchOperation } from '../edit/patchParser';
 import { describeTolerance, ignoresIndentation } from '../edit/lineMatching';
 import { planPatch, type LooseMatch, type PatchFileState } from '../edit/patchPlanner';
+import { refuseIntroducedPlaceholders } from '../edit/placeholders';
 import { BugError, throwIfCancelled, ToolError } from '../errors';
 import { judgeLocation } from '../guard/judgeLocation';
 import { denialMessage } from '../guard/rules';
@@ -86,6 +87,7 @@ export const applyPatchTool: Tool = defineTool<ApplyPatchInput>({
       const { target, baseline } = fileFor(operation.path);
       const alwaysAsk = alwaysAskFor([target.warning, operation.kind === 'delete' ? deleteWarning : undefined]);
       if (operation.kind === 'add') {
+        refuseIntroducedPlaceholders('', operation.text, target.shown, 'The patch');
         changes.push({ kind: 'create', location: target.resolved, shownPath: target.shown, after: plannedContent(operation.text, 'utf8'), alwaysAsk });
         summary.push(`A ${target.shown}`);
       } else if (operation.kind === 'delete') {
@@ -96,6 +98,7 @@ export const applyPatchTool: Tool = defineTool<ApplyPatchInput>({
         if (operation.tolerances.length > 0 && freshness(target, before, ctx) === 'changed') {
           throw new ToolError(`${changedMessage(target.shown)} (Some chunks of the patch only matched loosely.) Nothing was changed.`);
         }
+        refuseIntroducedPlaceholders(before.text, joinLines(operation.lines), target.shown, 'The patch');
         const after = plannedContent(joinLines(operation.lines), before.encoding);
         const destination = operation.moveTo === undefined ? undefined : fileFor(operation.moveTo).target;
         const moving = destination && locationKey(destination.resolved) !== locationKey(target.resolved) ? destination : undefined;
