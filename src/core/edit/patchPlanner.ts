@@ -15,6 +15,8 @@ export type PlannedPatchOperation =
       readonly kind: 'update';
       readonly path: string;
       readonly moveTo?: string;
+      /** True when moveTo is an existing file, whose content the moved file replaces. */
+      readonly overwrites?: boolean;
       /** The whole file after its chunks. */
       readonly lines: TextLine[];
       /** The chunks and anchors that matched only at a tolerant rung, for the result. */
@@ -73,14 +75,18 @@ export function planPatch(operations: readonly PatchOperation[], workspace: Patc
         if (state.kind !== 'file') {
           refuse(`"*** Update File: ${operation.path}": ${state.kind === 'directory' ? 'that is a directory' : 'there is no such file'}. Check the path with workspace_glob, or use "*** Add File:" to create it.`);
         }
+        // A move onto an existing file replaces it, as every peer's patch does; the review shows it as such.
+        let overwrites = false;
         if (operation.moveTo !== undefined && workspace.key(operation.moveTo) !== workspace.key(operation.path)) {
           claim(operation.moveTo, 'Move to');
-          if (workspace.state(operation.moveTo).kind !== 'missing') {
-            refuse(`"*** Move to: ${operation.moveTo}" would overwrite an existing file. Move to a free path, or delete that file first in a separate patch.`);
+          const destination = workspace.state(operation.moveTo).kind;
+          if (destination === 'directory') {
+            refuse(`"*** Move to: ${operation.moveTo}" names a directory. Give the path of the file to move to.`);
           }
+          overwrites = destination === 'file';
         }
         const { lines, tolerances } = applyChunks(state.lines, operation.chunks, operation.path);
-        return { kind: 'update', path: operation.path, moveTo: operation.moveTo, lines, tolerances };
+        return { kind: 'update', path: operation.path, moveTo: operation.moveTo, ...(overwrites ? { overwrites } : {}), lines, tolerances };
       }
     }
   });
