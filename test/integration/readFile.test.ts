@@ -70,7 +70,7 @@ describe('workspace_read_file (extension host)', () => {
   it('rejects inputs the schema does not allow, and names a top-level field it left out (a client\'s own, such as Gemini CLI\'s wait_for_previous)', async () => {
     assert.match(await invokeError('workspace_read_file', { file_path: 42 }), /file_path must be string/);
     const { text } = await invoke('workspace_read_file', { file_path: 'read/crlf.txt', wait_for_previous: true });
-    assert.match(text, /\[workspace_read_file ignored a field it does not take: "wait_for_previous"\. Its fields: file_path, offset, limit\.\]$/);
+    assert.match(text, /\[workspace_read_file ignored a field it does not take: "wait_for_previous"\. Its fields: file_path, offset, limit, char_offset, char_limit\.\]$/);
   });
 
   it('reads unsaved editor text and says so', async () => {

@@ -300,11 +300,23 @@ describe('writing tools (extension host)', () => {
     assert.match(outcome.text ?? outcome.error ?? '', /New errors reported in .*data\.json after the edit:\n  line 2: /);
   });
 
-  it('refuses to move a file onto an existing one', async () => {
+  it('moves a file onto an existing one after the review, which shows that file\'s content replaced, and Reject leaves both', async () => {
     const dir = freshFolder();
     const patch = `*** Begin Patch\n*** Update File: ${dir}/plain.txt\n*** Move to: ${dir}/crlf.txt\n@@\n-one\n+ONE\n*** End Patch`;
-    assert.match(await invokeError('workspace_apply_patch', { patch }), /would overwrite an existing file/);
+    const rejected = await callAndAnswer('workspace_apply_patch', { patch }, false);
+    assert.match(rejected.error ?? '', /rejected/);
     assert.strictEqual(bytes(`${dir}/crlf.txt`).toString(), 'alpha\r\nbeta\r\ngamma\r\n');
+    assert.ok(fs.existsSync(abs(`${dir}/plain.txt`)));
+
+    const call = invoke('workspace_apply_patch', { patch });
+    const diff = await waitFor(() => proposalTabs().find((tab) => tab.original.path.endsWith('/crlf.txt')), 'the diff of the file moved onto');
+    assert.strictEqual((await vscode.workspace.openTextDocument(diff.original)).getText(), 'alpha\r\nbeta\r\ngamma\r\n', 'the left side is what is replaced');
+    assert.strictEqual((await vscode.workspace.openTextDocument(diff.modified)).getText(), 'ONE\ntwo\nthree\n');
+    await answerNextApproval(true);
+    const outcome = await call;
+    assert.match(outcome.text, /^Success\. Updated the following files:\nM .*crlf\.txt\nD .*plain\.txt\n.*plain\.txt was moved onto .*crlf\.txt, which existed: its content was replaced\./);
+    assert.strictEqual(bytes(`${dir}/crlf.txt`).toString(), 'ONE\ntwo\nthree\n');
+    assert.ok(!fs.existsSync(abs(`${dir}/plain.txt`)));
   });
 
   it('refuses a symlink that leads outside the workspace', async () => {

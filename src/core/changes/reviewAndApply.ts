@@ -35,7 +35,7 @@ export async function reviewAndApply(plan: ChangePlan, warnings: readonly GuardV
     }
     const location = file.moveTo ?? file.location;
     const stat = await ctx.host.fs.stat(location);
-    ctx.session.reads.record(location, bytesFingerprint(file.after.bytes, stat?.mtime ?? 0));
+    ctx.session.reads.record(location, bytesFingerprint(file.after.bytes, stat?.mtime ?? 0, file.after.text));
   }
   return applied;
 }

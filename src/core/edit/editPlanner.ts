@@ -232,7 +232,8 @@ function composeEdits(lines: readonly TextLine[], requests: readonly TextEditReq
     try {
       outcome = planTextEdit(current, request, shownPath);
     } catch (error) {
-      throw error instanceof ToolError ? new ToolError(`${label(index)} failed, so none of the ${requests.length} edits was made: ${error.message}`) : error;
+      // One edit needs no label: its error is old_string's own.
+      throw error instanceof ToolError && requests.length > 1 ? new ToolError(`${label(index)} failed, so none of the ${requests.length} edits was made: ${error.message}`) : error;
     }
     for (const part of outcome.replaced) {
       const hit = written.find((other) => part.start < other.end && other.start < part.end);

@@ -123,33 +123,78 @@ export function ignoresIndentation(tolerance: LineTolerance | 'exact'): boolean 
   return tolerance === 'indentation' || tolerance === 'unicode-punctuation';
 }
 
+/** How one old line's indentation moved from the model's text to the file's. */
+interface IndentShift {
+  readonly model: string;
+  readonly file: string;
+}
+
 /**
  * The new lines of a region matched at some rung, the one place edit_file and apply_patch write a
  * match. Lines the model kept from its old lines take the file's exact text (the match may have
- * ignored whitespace or punctuation in them). Where the match ignored indentation, every added line
- * moves from the model's indentation to the file's, measured against the nearest old line above it
- * (the first old line for lines added at the top), so relative indentation is kept.
+ * ignored whitespace or punctuation in them). Where the match ignored indentation, added lines move
+ * from the model's indentation to the file's line by line, never by a shift seen elsewhere in the
+ * region: lines that replace old lines take the shift of the first of the lines they replace (so a
+ * block keeps its own relative indentation), and a pure insertion takes the shift of the line just
+ * above it in the new text, else the line just below, else the nearest ones further out.
  */
 export function placeMatchedLines(fileLines: readonly string[], oldLines: readonly string[], newLines: readonly string[], tolerance: LineTolerance | 'exact'): string[] {
   const reindent = ignoresIndentation(tolerance);
-  const isAnchor = (index: number): boolean => oldLines[index].trim() !== '';
-  let anchor = oldLines.findIndex((_, index) => isAnchor(index));
+  const shiftOf = (index: number): IndentShift | undefined =>
+    index >= 0 && index < oldLines.length && oldLines[index].trim() !== '' ? { model: indentOf(oldLines[index]), file: indentOf(fileLines[index]) } : undefined;
+  /** The shift of the nearest old line with text, looking from `index` by `step`. */
+  const nearest = (index: number, step: 1 | -1): IndentShift | undefined => {
+    for (let at = index; at >= 0 && at < oldLines.length; at += step) {
+      const shift = shiftOf(at);
+      if (shift) {
+        return shift;
+      }
+    }
+    return undefined;
+  };
+  /** The shift of the first line with text among the old lines [from, to) a hunk replaces. */
+  const replacedShift = (from: number, to: number): IndentShift | undefined => {
+    for (let at = from; at < to; at += 1) {
+      const shift = shiftOf(at);
+      if (shift) {
+        return shift;
+      }
+    }
+    return undefined;
+  };
   const out: string[] = [];
   let oldIndex = 0;
-  for (const change of diffArrays([...oldLines], [...newLines])) {
-    for (const value of change.value) {
-      if (change.added) {
-        out.push(reindent && anchor >= 0 ? reindentLine(value, indentOf(oldLines[anchor]), indentOf(fileLines[anchor])) : value);
-        continue;
-      }
-      if (!change.removed) {
+  const changes = diffArrays([...oldLines], [...newLines]);
+  for (let c = 0; c < changes.length; c += 1) {
+    if (!changes[c].added && !changes[c].removed) {
+      for (let k = 0; k < changes[c].value.length; k += 1) {
         out.push(fileLines[oldIndex]);
+        oldIndex += 1;
       }
-      if (isAnchor(oldIndex)) {
-        anchor = oldIndex;
-      }
-      oldIndex += 1;
+      continue;
     }
+    // One hunk: the removed and added runs between two kept lines, in either order.
+    const removedStart = oldIndex;
+    const added: string[] = [];
+    for (; c < changes.length && (changes[c].added || changes[c].removed); c += 1) {
+      if (changes[c].added) {
+        added.push(...changes[c].value);
+      } else {
+        oldIndex += changes[c].value.length;
+      }
+    }
+    c -= 1;
+    if (added.length === 0) {
+      continue;
+    }
+    const shift = !reindent
+      ? undefined
+      : replacedShift(removedStart, oldIndex) ??
+        shiftOf(removedStart - 1) ??
+        shiftOf(oldIndex) ??
+        nearest(removedStart - 1, -1) ??
+        nearest(oldIndex, 1);
+    out.push(...added.map((line) => (shift ? reindentLine(line, shift.model, shift.file) : line)));
   }
   return out;
 }

@@ -2,7 +2,7 @@
 // with the tolerant rungs), and any failure names the file and the lines that were not found.
 import { ToolError } from '../errors';
 import { dominantLineEnding, replaceLineRange, type TextLine } from '../text/lineEndings';
-import { closestRegion, findLineWindows, findTolerantWindow, numberLines, placeMatchedLines, type LineTolerance } from './lineMatching';
+import { closestRegion, describeTolerance, findLineWindows, findTolerantWindow, numberLines, placeMatchedLines, type LineTolerance } from './lineMatching';
 import type { PatchChunk, PatchOperation } from './patchParser';
 
 /** What is at a path of the patch before it applies. */
@@ -15,6 +15,8 @@ export type PlannedPatchOperation =
       readonly kind: 'update';
       readonly path: string;
       readonly moveTo?: string;
+      /** True when moveTo is an existing file, whose content the moved file replaces. */
+      readonly overwrites?: boolean;
       /** The whole file after its chunks. */
       readonly lines: TextLine[];
       /** The chunks and anchors that matched only at a tolerant rung, for the result. */
@@ -73,14 +75,18 @@ export function planPatch(operations: readonly PatchOperation[], workspace: Patc
         if (state.kind !== 'file') {
           refuse(`"*** Update File: ${operation.path}": ${state.kind === 'directory' ? 'that is a directory' : 'there is no such file'}. Check the path with workspace_glob, or use "*** Add File:" to create it.`);
         }
+        // A move onto an existing file replaces it, as every peer's patch does; the review shows it as such.
+        let overwrites = false;
         if (operation.moveTo !== undefined && workspace.key(operation.moveTo) !== workspace.key(operation.path)) {
           claim(operation.moveTo, 'Move to');
-          if (workspace.state(operation.moveTo).kind !== 'missing') {
-            refuse(`"*** Move to: ${operation.moveTo}" would overwrite an existing file. Move to a free path, or delete that file first in a separate patch.`);
+          const destination = workspace.state(operation.moveTo).kind;
+          if (destination === 'directory') {
+            refuse(`"*** Move to: ${operation.moveTo}" names a directory. Give the path of the file to move to.`);
           }
+          overwrites = destination === 'file';
         }
         const { lines, tolerances } = applyChunks(state.lines, operation.chunks, operation.path);
-        return { kind: 'update', path: operation.path, moveTo: operation.moveTo, lines, tolerances };
+        return { kind: 'update', path: operation.path, moveTo: operation.moveTo, ...(overwrites ? { overwrites } : {}), lines, tolerances };
       }
     }
   });
@@ -111,6 +117,68 @@ function seek(texts: readonly string[], pattern: readonly string[], from: number
   return loose.kind === 'found' ? { start: loose.start, tolerance: loose.tolerance } : loose.kind === 'ambiguous' ? 'ambiguous' : undefined;
 }
 
+/** A chunk placed with its "@@" lines: where it applies, and the anchors found only loosely on the way. */
+interface PlacedChunk {
+  readonly placed: Omit<LocatedChunk, 'number'>;
+  /** Just after the last "@@" line: where a chunk of added lines only goes. */
+  readonly afterAnchors: number;
+  readonly looseAnchors: readonly { readonly anchor: string; readonly tolerance: LineTolerance }[];
+}
+
+/**
+ * Places a chunk after its "@@" lines, from the cursor and before `limit` (where the next candidate
+ * of an outer "@@" line starts). An "@@" line found exactly takes its first occurrence; one found
+ * only loosely in several places is resolved together with the rest of the chunk: the chunk must
+ * fit after exactly one of them (before the next), and is refused when it fits after none or several.
+ */
+function placeAfterAnchors(texts: readonly string[], chunk: PatchChunk, anchorIndex: number, cursor: number, limit: number, path: string, which: string): PlacedChunk {
+  if (anchorIndex === chunk.anchors.length) {
+    const placed = locateChunk(texts, chunk, cursor, path, which);
+    if (placed.pattern.length > 0 && placed.start >= limit) {
+      refuse(chunkNotFound(texts, chunk.oldLines, path, which, cursor, false));
+    }
+    return { placed, afterAnchors: cursor, looseAnchors: [] };
+  }
+  const anchor = chunk.anchors[anchorIndex];
+  const within = anchorIndex > 0 ? ` after "@@ ${chunk.anchors[anchorIndex - 1]}" (line ${cursor})` : cursor > 0 ? ` after line ${cursor}` : '';
+  const exact = findLineWindows(texts, [anchor], 'exact', cursor).filter((start) => start < limit);
+  if (exact.length > 0) {
+    return placeAfterAnchors(texts, chunk, anchorIndex + 1, exact[0] + 1, limit, path, which);
+  }
+  const loose = findTolerantWindow(texts, [anchor], cursor);
+  const starts = loose.kind === 'found' ? [loose.start] : loose.kind === 'ambiguous' ? loose.starts.filter((start) => start < limit) : [];
+  if (loose.kind === 'missing' || starts.length === 0) {
+    refuse(`In ${path}, ${which}: the "@@ ${anchor}" line was not found${within}. Read the file again and give a line that exists in it.`);
+  }
+  const tolerance = loose.tolerance;
+  if (starts.length === 1) {
+    const rest = placeAfterAnchors(texts, chunk, anchorIndex + 1, starts[0] + 1, limit, path, which);
+    return { ...rest, looseAnchors: [{ anchor, tolerance }, ...rest.looseAnchors] };
+  }
+  const fits: { start: number; rest: PlacedChunk }[] = [];
+  starts.forEach((start, index) => {
+    try {
+      fits.push({ start, rest: placeAfterAnchors(texts, chunk, anchorIndex + 1, start + 1, starts[index + 1] ?? limit, path, which) });
+    } catch (error) {
+      if (!(error instanceof ToolError)) {
+        throw error;
+      }
+    }
+  });
+  const lines = (list: readonly number[]): string => list.map((start) => start + 1).join(', ');
+  if (fits.length === 0) {
+    refuse(
+      `In ${path}, ${which}: the "@@ ${anchor}" line was found only ${describeTolerance(tolerance)}, at lines ${lines(starts)}${within}, and the chunk's lines fit after none of them. Read the file again and regenerate the chunk with its exact current lines.`,
+    );
+  }
+  if (fits.length > 1) {
+    refuse(
+      `In ${path}, ${which}: the "@@ ${anchor}" line was found only ${describeTolerance(tolerance)}, at lines ${lines(starts)}${within}, and the chunk fits after ${fits.length} of them (lines ${lines(fits.map((fit) => fit.start))}). Give the "@@" line exactly as the file has it, or add unchanged lines that occur in only one of those places.`,
+    );
+  }
+  return { ...fits[0].rest, looseAnchors: [{ anchor, tolerance }, ...fits[0].rest.looseAnchors] };
+}
+
 function applyChunks(original: readonly TextLine[], chunks: readonly PatchChunk[], path: string): { lines: TextLine[]; tolerances: LooseMatch[] } {
   const texts = original.map((line) => line.text);
   const located: LocatedChunk[] = [];
@@ -119,25 +187,16 @@ function applyChunks(original: readonly TextLine[], chunks: readonly PatchChunk[
   chunks.forEach((chunk, chunkIndex) => {
     const number = chunkIndex + 1;
     const which = `chunk ${number} of ${chunks.length} (patch line ${chunk.patchLine})`;
-    chunk.anchors.forEach((anchor, anchorIndex) => {
-      const found = seek(texts, [anchor], cursor, false);
-      if (found === undefined || found === 'ambiguous') {
-        const within = anchorIndex > 0 ? ` after "@@ ${chunk.anchors[anchorIndex - 1]}" (line ${cursor})` : cursor > 0 ? ` after line ${cursor}` : '';
-        refuse(
-          `In ${path}, ${which}: the "@@ ${anchor}" line was ${found === 'ambiguous' ? 'found only loosely and in several places' : 'not found'}${within}. Read the file again and give a line that exists in it.`,
-        );
-      }
-      cursor = found.start + 1;
-      if (found.tolerance !== 'exact') {
-        tolerances.push({ chunk: number, anchor, tolerance: found.tolerance });
-      }
-    });
-    const placed = locateChunk(texts, chunk, cursor, path, which);
+    const { placed, afterAnchors, looseAnchors } = placeAfterAnchors(texts, chunk, 0, cursor, texts.length + 1, path, which);
+    tolerances.push(...looseAnchors.map(({ anchor, tolerance }) => ({ chunk: number, anchor, tolerance })));
     if (placed.pattern.length === 0) {
       // Only added lines: right after the last "@@" line, or else at the end of the file. The end
       // does not move the cursor, so a later chunk may still be found earlier in the file.
-      const at = chunk.anchors.length > 0 && !chunk.endOfFile ? cursor : texts.length;
+      const at = chunk.anchors.length > 0 && !chunk.endOfFile ? afterAnchors : texts.length;
       located.push({ number, start: at, pattern: [], replacement: placed.replacement, tolerance: 'exact' });
+      if (chunk.anchors.length > 0) {
+        cursor = afterAnchors;
+      }
       return;
     }
     if (placed.tolerance !== 'exact') {

@@ -11,6 +11,11 @@ export interface FileFingerprint {
   readonly sha256?: string;
   /** SHA-256 of the UTF-8 of an editor's unsaved text, when the agent read that instead of the file. */
   readonly textSha256?: string;
+  /**
+   * SHA-256 of the text with its line endings made LF, when the whole file was read as text: a file
+   * whose bytes differ only in line endings (git's autocrlf rewrote it) is the text the agent saw.
+   */
+  readonly lfTextSha256?: string;
 }
 
 /** Remembers what the tools have read during the session. */

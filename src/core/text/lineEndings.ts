@@ -91,6 +91,27 @@ export function normaliseLineEndings(text: string): string {
  * line's terminator was not part of what the caller replaced, so the last new line keeps it.
  * A new text that ends without a newline at the end of the file keeps the file without one.
  */
+/**
+ * A line ending in a lone CR followed by an empty line ending in LF would read back as one CRLF,
+ * and the empty line would be lost. In a file of mixed endings a replacement can make such a pair
+ * (the original cannot have one); the placed line of the pair takes an ending that keeps both.
+ */
+function keepEmptyLinesApart(before: TextLine | undefined, placed: TextLine[], after: TextLine | undefined): void {
+  const merges = (first: TextLine | undefined, second: TextLine | undefined): boolean => first?.eol === '\r' && second?.text === '' && second.eol.startsWith('\n');
+  if (placed.length > 0 && merges(before, placed[0])) {
+    placed[0] = { text: '', eol: '\r' };
+  }
+  for (let i = 0; i + 1 < placed.length; i += 1) {
+    if (merges(placed[i], placed[i + 1])) {
+      placed[i + 1] = { text: '', eol: '\r' };
+    }
+  }
+  const last = placed.length - 1;
+  if (last >= 0 && merges(placed[last], after)) {
+    placed[last] = { text: placed[last].text, eol: '\r\n' };
+  }
+}
+
 export function replaceLineRange(
   lines: readonly TextLine[],
   start: number,
@@ -131,6 +152,7 @@ export function replaceLineRange(
   if (keepLastEnding && last >= 0 && oldLast && newRegion[last].hasNewline === (oldLast.eol !== '')) {
     placed[last] = { text: placed[last].text, eol: oldLast.eol };
   }
+  keepEmptyLinesApart(lines[start - 1], placed, lines[end]);
   return [...lines.slice(0, start), ...placed, ...lines.slice(end)];
 }
 

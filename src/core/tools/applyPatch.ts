@@ -7,6 +7,7 @@ import type { GuardVerdict } from '../decisions';
 import { parsePatch, type PatchOperation } from '../edit/patchParser';
 import { describeTolerance, ignoresIndentation } from '../edit/lineMatching';
 import { planPatch, type LooseMatch, type PatchFileState } from '../edit/patchPlanner';
+import { refuseIntroducedPlaceholders } from '../edit/placeholders';
 import { BugError, throwIfCancelled, ToolError } from '../errors';
 import { judgeLocation } from '../guard/judgeLocation';
 import { denialMessage } from '../guard/rules';
@@ -82,10 +83,12 @@ export const applyPatchTool: Tool = defineTool<ApplyPatchInput>({
     const changes: PlannedFileChange[] = [];
     const summary: string[] = [];
     const notes: string[] = [...tolerated];
+    const replacedByMoves: string[] = [];
     for (const operation of plan) {
       const { target, baseline } = fileFor(operation.path);
       const alwaysAsk = alwaysAskFor([target.warning, operation.kind === 'delete' ? deleteWarning : undefined]);
       if (operation.kind === 'add') {
+        refuseIntroducedPlaceholders('', operation.text, target.shown, 'The patch');
         changes.push({ kind: 'create', location: target.resolved, shownPath: target.shown, after: plannedContent(operation.text, 'utf8'), alwaysAsk });
         summary.push(`A ${target.shown}`);
       } else if (operation.kind === 'delete') {
@@ -96,9 +99,22 @@ export const applyPatchTool: Tool = defineTool<ApplyPatchInput>({
         if (operation.tolerances.length > 0 && freshness(target, before, ctx) === 'changed') {
           throw new ToolError(`${changedMessage(target.shown)} (Some chunks of the patch only matched loosely.) Nothing was changed.`);
         }
+        refuseIntroducedPlaceholders(before.text, joinLines(operation.lines), target.shown, 'The patch');
         const after = plannedContent(joinLines(operation.lines), before.encoding);
         const destination = operation.moveTo === undefined ? undefined : fileFor(operation.moveTo).target;
         const moving = destination && locationKey(destination.resolved) !== locationKey(target.resolved) ? destination : undefined;
+        if (moving && operation.overwrites) {
+          // Onto an existing file: that file's content is replaced (its own diff shows what goes), and the source is deleted.
+          const replaced = requireBaseline(fileFor(operation.moveTo ?? '').baseline);
+          changes.push(
+            { kind: 'modify', location: moving.resolved, shownPath: moving.shown, before: replaced, after, alwaysAsk: alwaysAskFor([moving.warning]) },
+            { kind: 'delete', location: target.resolved, shownPath: target.shown, before, alwaysAsk },
+          );
+          summary.push(`M ${moving.shown}`, `D ${target.shown}`);
+          replacedByMoves.push(`${target.shown} was moved onto ${moving.shown}, which existed: its content was replaced.`);
+          notes.push(...operation.tolerances.map((loose) => describeLooseMatch(target.shown, loose)));
+          continue;
+        }
         changes.push({
           kind: 'modify',
           location: target.resolved,
@@ -116,7 +132,8 @@ export const applyPatchTool: Tool = defineTool<ApplyPatchInput>({
     const names = changes.map((change) => change.shownMoveTo ?? change.shownPath);
     await reviewAndApply({ tool: applyPatchTool, summary: `Patch ${names.length === 1 ? names[0] : `${names.length} files`}`, files: changes }, warnings, ctx);
     const read = notes.length > 0 ? `\nThe patch was read leniently:\n${notes.map((note) => `- ${note}`).join('\n')}` : '';
-    return textResult(`Success. Updated the following files:\n${summary.join('\n')}${read}`);
+    const moves = replacedByMoves.map((line) => `\n${line}`).join('');
+    return textResult(`Success. Updated the following files:\n${summary.join('\n')}${moves}${read}`);
   },
 });
 

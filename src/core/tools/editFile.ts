@@ -4,6 +4,7 @@ import { changedMessage, freshness } from '../changes/freshness';
 import { planCreate, planModify, targetWarnings } from '../changes/plannedChange';
 import { reviewAndApply } from '../changes/reviewAndApply';
 import { describeMatchLevel, editLabel, planTextEdits, type MultiEditOutcome, type TextEditRequest } from '../edit/editPlanner';
+import { refuseIntroducedPlaceholders } from '../edit/placeholders';
 import { ToolError } from '../errors';
 import { guardWriteTarget } from '../guard/writeGuard';
 import { joinLines, splitLines } from '../text/lineEndings';
@@ -91,6 +92,7 @@ export const editFileTool: Tool = defineTool<EditFileInput>({
       }
       // A new file: the first edit gives its content, the others edit that.
       const content = joinLines(planTextEdits([], requests, target.shown).lines);
+      refuseIntroducedPlaceholders('', content, target.shown, 'new_string');
       await reviewAndApply({ tool: editFileTool, summary: `Create ${target.shown}`, files: [planCreate(target, content)] }, warnings, ctx);
       return textResult(`Created ${target.shown} (${splitLines(content).length} lines)`);
     }
@@ -110,6 +112,7 @@ export const editFileTool: Tool = defineTool<EditFileInput>({
       throw new ToolError(changedMessage(target.shown));
     }
     const text = joinLines(outcome.lines);
+    refuseIntroducedPlaceholders(baseline.text, text, target.shown, requests.length === 1 ? 'new_string' : 'The edits');
     if (text === baseline.text) {
       throw new ToolError(`The edit would leave ${target.shown} unchanged: new_string differs from old_string only in line endings or in whitespace that the file keeps. Nothing was written.`);
     }

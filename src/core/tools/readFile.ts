@@ -1,12 +1,13 @@
+import { MAX_EDITABLE_BYTES } from '../changes/fileBaseline';
 import { bytesFingerprint, editorTextFingerprint } from '../changes/freshness';
 import type { ToolContext } from '../context';
 import { errorMessage, ToolError } from '../errors';
 import { guardPath } from '../guard/pathGuard';
 import { displayPath } from '../location';
-import { capChars, MAX_LINE_CHARS } from '../output/budget';
+import { capChars, MAX_LINE_CHARS, MAX_TEXT_PART_CHARS } from '../output/budget';
 import type { FileReader } from '../ports/fileSystem';
 import { sniffFileType } from '../read/fileType';
-import { readLineSlice, sliceLines, type LineSlice } from '../read/lineSlice';
+import { readLineChars, readLineSlice, sliceLineChars, sliceLines, type CharSlice, type LineSlice } from '../read/lineSlice';
 import { extractPdfPages } from '../read/pdfText';
 import { decodeText, detectEncoding, looksBinary } from '../text/encoding';
 import { formatSize } from '../text/format';
@@ -17,6 +18,8 @@ export interface ReadFileInput {
   file_path: string;
   offset?: number;
   limit?: number;
+  char_offset?: number;
+  char_limit?: number;
 }
 
 export const DEFAULT_READ_LIMIT = 2000;
@@ -25,6 +28,8 @@ const MAX_WHOLE_FILE_BYTES = 32 * 1024 * 1024;
 /** Local text files above this size are streamed instead of read whole. */
 const STREAM_THRESHOLD_BYTES = 1024 * 1024;
 const SNIFF_BYTES = 8192;
+/** Characters of the result budget kept for the header and the footer. */
+const FOOTER_ROOM = 500;
 const MAX_PDF_PAGES = 200;
 const MAX_PDF_CHARS = 100_000;
 
@@ -40,7 +45,8 @@ export const readFileTool: Tool = defineTool<ReadFileInput>({
     'Read a file from the workspace. Use this before editing or overwriting a file (writes to files you have not read are refused), and whenever you need exact file contents.',
     'file_path: a path relative to the workspace root (in a multi-root workspace, start with the folder name), or an absolute path.',
     'Text comes back like `cat -n`: the 1-based line number right-aligned in 6 columns, a tab, then the line. Never include the number prefix in old_string or content you pass to other tools.',
-    'By default up to 2000 lines are returned from the start; for longer files pass offset (1-based first line) and limit (number of lines) and follow the footer, which says which lines are shown and the offset to continue from. Lines longer than 2000 characters are cut with a marker.',
+    'By default up to 2000 lines are returned from the start; for longer files pass offset (1-based first line) and limit (number of lines) and follow the footer, which says which lines are shown and the offset to continue from.',
+    'Lines longer than 2000 characters are cut with a marker, and the footer says how to read one in full: pass offset (the line) and char_offset (the 1-based character to start at, e.g. 2001), and optionally char_limit; the result is that range of the line as raw text, with a footer giving the char_offset to continue from. This reads minified files and single-line JSON of any size.',
     'If the file is open in an editor with unsaved changes, the unsaved text is returned and the result says so. Images (PNG, JPEG, GIF, WebP) are returned as images, PDFs as text per page; other binary files are refused with their size. For a directory use workspace_list_directory; to find files use workspace_glob; to search contents use workspace_grep.',
   ].join('\n'),
   inputSchema: {
@@ -49,16 +55,24 @@ export const readFileTool: Tool = defineTool<ReadFileInput>({
       file_path: { type: 'string', description: 'The file to read: workspace-relative or absolute.' },
       offset: { type: 'integer', description: 'The 1-based line number to start reading at, at least 1. Default 1.' },
       limit: { type: 'integer', description: 'The number of lines to read, at least 1. Default 2000.' },
+      char_offset: { type: 'integer', description: 'Read characters of one long line (the line given by offset) from this 1-based character on, at least 1, instead of whole lines.' },
+      char_limit: { type: 'integer', description: `With char_offset: how many characters to read, at least 1. Default and most: ${MAX_TEXT_PART_CHARS - FOOTER_ROOM}.` },
     },
     required: ['file_path'],
     additionalProperties: false,
   },
-  bounds: { offset: { min: 1 }, limit: { min: 1 } },
+  bounds: { offset: { min: 1 }, limit: { min: 1 }, char_offset: { min: 1 }, char_limit: { min: 1 } },
   invocationMessage: (input) => `Reading ${input.file_path}`,
 
   async run(input, ctx) {
     const offset = input.offset ?? 1;
     const limit = input.limit ?? DEFAULT_READ_LIMIT;
+    if (input.char_limit !== undefined && input.char_offset === undefined) {
+      throw new ToolError('char_limit needs char_offset: pass offset (the line), char_offset (the first character, e.g. 2001) and char_limit.');
+    }
+    // One text part at most: a client shows parts as separate blocks (or spills long ones), which would break up a line.
+    const charRoom = Math.min(maxChars(ctx), MAX_TEXT_PART_CHARS - FOOTER_ROOM);
+    const chars = input.char_offset === undefined ? undefined : { offset: input.char_offset, limit: Math.min(input.char_limit ?? charRoom, charRoom) };
     const target = await guardPath(input.file_path, 'read', ctx);
     const shown = displayPath(target.literal, ctx.workspace);
     const dirty = ctx.host.buffers.dirtyText(target.literal) ?? ctx.host.buffers.dirtyText(target.resolved);
@@ -66,6 +80,10 @@ export const readFileTool: Tool = defineTool<ReadFileInput>({
       ctx.session.reads.record(target.resolved, editorTextFingerprint(dirty));
       const slice = sliceLines(dirty, offset, limit);
       const header = `[${shown} has unsaved changes in the editor; showing the editor's text, not the file on disk.]`;
+      if (chars) {
+        const formattedChars = formatChars(sliceLineChars(dirty, offset, chars.offset, chars.limit), shown);
+        return textResult(`${header}\n${formattedChars.text}`, formattedChars.continuation);
+      }
       const formatted = formatSlice(slice, shown, offset, maxChars(ctx));
       return textResult(`${header}\n${formatted.text}`, formatted.continuation);
     }
@@ -107,14 +125,26 @@ export const readFileTool: Tool = defineTool<ReadFileInput>({
       }
       if (reader && stat.size > STREAM_THRESHOLD_BYTES) {
         const { encoding, bomLength } = detectEncoding(head);
+        // A file the edit tools may change is remembered by its content, so touching it later is no change.
+        const editable = stat.size <= MAX_EDITABLE_BYTES ? await ctx.host.fs.readFile(target.resolved) : undefined;
+        const editableText = editable && decodeText(editable).text;
+        ctx.session.reads.record(target.resolved, editable ? bytesFingerprint(editable, stat.mtime, editableText) : { size: stat.size, mtime: stat.mtime });
+        if (chars) {
+          const slice = editableText === undefined ? await readLineChars(reader, encoding, bomLength, offset, chars.offset, chars.limit, ctx.call.token) : sliceLineChars(editableText, offset, chars.offset, chars.limit);
+          const formattedChars = formatChars(slice, shown);
+          return textResult(formattedChars.text, formattedChars.continuation);
+        }
         const slice = await readLineSlice(reader, encoding, bomLength, offset, limit, ctx.call.token);
-        ctx.session.reads.record(target.resolved, { size: stat.size, mtime: stat.mtime });
         const formatted = formatSlice(slice, shown, offset, maxChars(ctx));
         return textResult(formatted.text, formatted.continuation);
       }
       const bytes = await wholeFile();
-      ctx.session.reads.record(target.resolved, bytesFingerprint(bytes, stat.mtime));
       const { text } = decodeText(bytes);
+      ctx.session.reads.record(target.resolved, bytesFingerprint(bytes, stat.mtime, text));
+      if (chars) {
+        const formattedChars = formatChars(sliceLineChars(text, offset, chars.offset, chars.limit), shown);
+        return textResult(formattedChars.text, formattedChars.continuation);
+      }
       const formatted = formatSlice(sliceLines(text, offset, limit), shown, offset, maxChars(ctx));
       return textResult(formatted.text, formatted.continuation);
     } finally {
@@ -123,8 +153,6 @@ export const readFileTool: Tool = defineTool<ReadFileInput>({
   },
 });
 
-/** Characters of the result budget kept for the header and the footer. */
-const FOOTER_ROOM = 500;
 
 /** The result budget for the numbered lines. */
 function maxChars(ctx: ToolContext): number {
@@ -177,11 +205,34 @@ export function formatSlice(slice: LineSlice, shown: string, offset: number, max
   // A cut line is longer than the cap by its marker; a whole line is at most the cap.
   const cutShown = overBudget ? slice.lines.slice(0, numbered.length).filter((line) => line.length > MAX_LINE_CHARS).length : slice.cutLines;
   if (cutShown > 0) {
-    notes.push(`[${cutShown} line(s) longer than 2000 characters were cut.]`);
+    const cut = slice.firstCut;
+    const how = cut && cut.line <= lastShown ? ` Read line ${cut.line} (${cut.length} characters) in full with offset=${cut.line} and char_offset=${MAX_LINE_CHARS + 1}, then the char_offset each result gives.` : '';
+    notes.push(`[${cutShown} line(s) longer than ${MAX_LINE_CHARS} characters were cut.${how}]`);
+    // With no more lines to read, reading on by characters is how to continue.
+    continuation ??= how ? notes[notes.length - 1] : undefined;
   }
   const body = numbered.join('\n');
   const text = notes.length ? `${body}\n\n${notes.join('\n')}` : body;
   return continuation === undefined ? { text } : { text, continuation };
+}
+
+/** A range of one long line as raw text, and the footer that says how to go on (its continuation). */
+export function formatChars(slice: CharSlice, shown: string): { text: string; continuation?: string } {
+  if (!slice.lineExists) {
+    throw new ToolError(`offset ${slice.line} is past the end of ${shown}. Give the number of the long line as offset, as the footer of a read of it says.`);
+  }
+  const last = slice.firstChar + slice.text.length - 1;
+  const length = slice.lineLength === undefined ? 'more than ' + last : `${slice.lineLength}`;
+  if (slice.text.length === 0) {
+    throw new ToolError(`char_offset ${slice.firstChar} is past the end of line ${slice.line} of ${shown}, which has ${length} characters.`);
+  }
+  const next = slice.moreInLine
+    ? ` Use offset=${slice.line} and char_offset=${last + 1} to read more of it.`
+    : slice.moreLines
+      ? ` That is the end of the line; use offset=${slice.line + 1} (without char_offset) to read the lines after it.`
+      : ' That is the end of the line and of the file.';
+  const footer = `[Showing characters ${slice.firstChar}-${last} of line ${slice.line} (${length} characters).${next}]`;
+  return { text: `${slice.text}\n\n${footer}`, ...(slice.moreInLine || slice.moreLines ? { continuation: footer } : {}) };
 }
 
 async function readPdf(bytes: Uint8Array, shown: string): Promise<ToolResult> {

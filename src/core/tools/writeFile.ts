@@ -1,3 +1,4 @@
+import { refuseIntroducedPlaceholders } from '../edit/placeholders';
 import { countLineChanges } from '../changes/changeSummary';
 import { loadBaseline } from '../changes/fileBaseline';
 import { changedMessage, freshness, unreadMessage } from '../changes/freshness';
@@ -42,6 +43,7 @@ export const writeFileTool: Tool = defineTool<WriteFileInput>({
     const target = await guardWriteTarget(input.file_path, ctx);
     const baseline = await loadBaseline(target, ctx);
     const warnings = targetWarnings(target);
+    refuseIntroducedPlaceholders(baseline?.text ?? '', input.content, target.shown, 'content');
     if (!baseline) {
       await reviewAndApply({ tool: writeFileTool, summary: `Create ${target.shown}`, files: [planCreate(target, input.content)] }, warnings, ctx);
       return textResult(`Created ${target.shown} (${splitLines(input.content).length} lines)`);

@@ -56,4 +56,14 @@ describe('text/lineEndings', () => {
       assert.deepEqual(displayLines(''), []);
     });
   });
+
+  it('never writes a lone CR before an empty line ending in LF, which would read back as one CRLF and lose the empty line', () => {
+    // A kept line ending in CR, then an added empty line (the dominant ending is LF).
+    const kept = splitLines('x\nx\nx\rnext');
+    const replaced = replaceLineRange(kept, 2, 3, 'x\n\nchanged\n', '\n', true);
+    assert.deepEqual(splitLines(joinLines(replaced)).map((line) => line.text), ['x', 'x', 'x', '', 'changed', 'next']);
+    // A line emptied after a line ending in CR keeps being a line.
+    const emptied = replaceLineRange(splitLines('a\rdef\nb'), 1, 2, '\n', '\n');
+    assert.deepEqual(splitLines(joinLines(emptied)).map((line) => line.text), ['a', '', 'b']);
+  });
 });

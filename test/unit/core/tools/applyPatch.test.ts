@@ -54,9 +54,21 @@ describe('tools/applyPatch', () => {
       assert.equal(bytes('m.py').toString(), 'class A:\n    def f(self):\n        x = 2\n        return x\n');
     });
 
-    it('refuses to move onto an existing file', async () => {
+    it('moves onto an existing file, replacing its content: a change of that file and a deletion, both reviewed as one', async () => {
       const patch = '*** Begin Patch\n*** Update File: plain.txt\n*** Move to: crlf.txt\n@@\n-one\n+ONE\n*** End Patch';
-      await assert.rejects(run(applyPatchTool, { patch }), /Move to: crlf\.txt" would overwrite an existing file/);
+      assert.equal(await run(applyPatchTool, { patch }), 'Success. Updated the following files:\nM crlf.txt\nD plain.txt\nplain.txt was moved onto crlf.txt, which existed: its content was replaced.');
+      assert.equal(bytes('crlf.txt').toString(), 'ONE\ntwo\nthree\n');
+      assert.equal(fs.existsSync(file('plain.txt')), false);
+      const [review] = workspace.applier.reviewed;
+      assert.deepEqual(review.files.map((change) => [change.kind, change.shownPath]), [['modify', 'crlf.txt'], ['delete', 'plain.txt']]);
+      assert.equal(Buffer.from(review.files[0].before?.bytes ?? []).toString(), 'alpha\r\nbeta\r\ngamma\r\n', 'the review shows what is replaced');
+    });
+
+    it('refuses to move onto a directory', async () => {
+      fs.mkdirSync(file('folder'));
+      const patch = '*** Begin Patch\n*** Update File: plain.txt\n*** Move to: folder\n@@\n-one\n+ONE\n*** End Patch';
+      await assert.rejects(run(applyPatchTool, { patch }), /Move to: folder" names a directory/);
+      assert.equal(bytes('plain.txt').toString(), 'one\ntwo\nthree\n');
     });
 
     it('moves a file and reports it under its new path', async () => {

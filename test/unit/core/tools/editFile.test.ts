@@ -37,6 +37,12 @@ describe('tools/editFile', () => {
     assert.equal(await run(editFileTool, { file_path: 'plain.txt', old_string: 'three', new_string: 'THREE' }), 'Edited plain.txt: 1 replacement(s)\n     3\tTHREE');
   });
 
+  it("words a single edit's error as old_string's own, without an index into edits", async () => {
+    const error = await run(editFileTool, { file_path: 'plain.txt', old_string: 'no such text', new_string: 'x' }).then(() => '', (e: Error) => e.message);
+    assert.match(error, /^old_string was not found in plain\.txt/);
+    assert.doesNotMatch(error, /edits\[0\]|edit 1 of 1/);
+  });
+
   it('refuses an ambiguous match with the line numbers', async () => {
     fs.writeFileSync(file('dup.txt'), 'x = 1\ny\nx = 1\n');
     await assert.rejects(run(editFileTool, { file_path: 'dup.txt', old_string: 'x = 1', new_string: 'x = 2' }), /occurs 2 times in dup\.txt, starting at lines 1, 3/);

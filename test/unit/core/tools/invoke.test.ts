@@ -39,7 +39,7 @@ describe('tools/invoke', () => {
       const result = await invokeTool(readFileTool, { file_path: 'a.txt', wait_for_previous: true, safe: 1 }, testContext({ root: dir }));
       const texts = result.parts.map((part) => (part.kind === 'text' ? part.text : ''));
       assert.match(texts[0], /one/);
-      assert.equal(texts.at(-1), '\n[workspace_read_file ignored fields it does not take: "wait_for_previous", "safe". Its fields: file_path, offset, limit.]');
+      assert.equal(texts.at(-1), '\n[workspace_read_file ignored fields it does not take: "wait_for_previous", "safe". Its fields: file_path, offset, limit, char_offset, char_limit.]');
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }

@@ -76,7 +76,7 @@ describe('tools/readFile', () => {
     fs.writeFileSync(path.join(root, 'wide-long.txt'), `${'a'.repeat(5000)}\n${'b'.repeat(5000)}\n${'c'.repeat(5000)}\n${'d'.repeat(5000)}\n${'e'.repeat(5000)}\n${'f'.repeat(5000)}\n`);
     const text = await read({ file_path: 'wide-long.txt' }, { settings: { maxResultChars: 10_000 } });
     assert.match(text, /\[Showing lines 1-4 of 6\. Use offset=5 to read more\.\]/);
-    assert.match(text, /\[4 line\(s\) longer than 2000 characters were cut\.\]$/);
+    assert.match(text, /\[4 line\(s\) longer than 2000 characters were cut\. Read line 1 \(5000 characters\) in full with offset=1 and char_offset=2001, then the char_offset each result gives\.\]$/);
   });
 
   it('says when a file is empty', async () => {
