@@ -37,22 +37,16 @@ export function readToolSettings(): ToolSettings {
 }
 
 /**
- * The entries of VS Code's own chat.tools.terminal.autoApprove that ask: its defaults (unless
- * chat.tools.terminal.ignoreDefaultAutoApproveRules) with the user's entries over them, as VS Code
- * merges them (a user's `null` drops a default), then the workspace's and the folder's entries that
- * ask. Those count here although VS Code ignores them in Restricted Mode, as they can only make a
- * command ask; a workspace's `true` or `null` cannot take a rule away.
+ * The entries of VS Code's own chat.tools.terminal.autoApprove that a person wrote and that ask: the
+ * user's, the workspace's and the folder's. Those count here although VS Code ignores workspace
+ * entries in Restricted Mode, as they can only make a command ask. VS Code's defaults are not a
+ * floor: they are its terminal tool's coarse stand-in for a policy (`ps`, `jq` and `top` ask there),
+ * and the closed policy here already asks for every default that denies something that writes, kills
+ * or reaches the network (`rm`, `kill`, `curl`, `chmod`, `xargs`, `eval`, `sed -i`, `find -exec`).
  */
 function vscodeTerminalAskRules(): TerminalAskRule[] {
-  const config = vscode.workspace.getConfiguration('chat.tools.terminal');
-  const inspected = config.inspect<Record<string, unknown>>('autoApprove');
-  const objectOrEmpty = (layer: unknown): object => (layer !== null && typeof layer === 'object' ? layer : {});
-  const defaults = config.get<boolean>('ignoreDefaultAutoApproveRules') === true ? {} : objectOrEmpty(inspected?.defaultValue);
-  return [
-    ...terminalAskRules({ ...defaults, ...objectOrEmpty(inspected?.globalValue) }),
-    ...terminalAskRules(inspected?.workspaceValue),
-    ...terminalAskRules(inspected?.workspaceFolderValue),
-  ];
+  const inspected = vscode.workspace.getConfiguration('chat.tools.terminal').inspect<Record<string, unknown>>('autoApprove');
+  return [inspected?.globalValue, inspected?.workspaceValue, inspected?.workspaceFolderValue].flatMap((layer) => terminalAskRules(layer));
 }
 
 /** The MCP front's settings as they are now. */
