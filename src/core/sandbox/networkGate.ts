@@ -5,6 +5,7 @@
 // reached or refused, which the result's `Sandbox:` line counts.
 import type { CancellationSignal } from '../errors';
 import type { Approver } from '../ports/approval';
+import type { NetworkGate } from '../ports/process';
 import { oneLine } from '../text/truncate';
 import { isNamed, judgeDomain, type DomainRules, type NetworkTally } from './network';
 
@@ -13,10 +14,14 @@ export const ALLOW_FOR_SESSION = 'Allow for This Session';
 
 /** One window's network state: the domains allowed for the session, and the rules as they are now. */
 export class NetworkSession {
-  private readonly sessionAllowed = new Set<string>();
-
-  /** `rules` is read for every connection, so a change of settings applies at once. */
-  constructor(private readonly rules: () => DomainRules) {}
+  /**
+   * `rules` is read for every connection; `sessionAllowed` holds the domains allowed for the
+   * session (SandboxNetwork.sessionDomains: it outlives each command's session object).
+   */
+  constructor(
+    private readonly rules: () => DomainRules,
+    private readonly sessionAllowed: Set<string> = new Set(),
+  ) {}
 
   /** The gate of one command: `command` is its line as the question names it. */
   forCommand(command: string, approver: Approver, token: CancellationSignal): CommandNetwork {
@@ -38,7 +43,7 @@ export class NetworkSession {
 /** The proxy's answer for one connection: dial (`named`: a private address is allowed), or refuse with why. */
 export type Admission = { readonly allowed: true; readonly named: boolean } | { readonly allowed: false; readonly why: string };
 
-export class CommandNetwork {
+export class CommandNetwork implements NetworkGate {
   private readonly allowed = new Set<string>();
   private readonly declined = new Set<string>();
   private readonly questions = new Map<string, Promise<boolean>>();

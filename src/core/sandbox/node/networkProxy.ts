@@ -13,8 +13,8 @@ import * as http from 'node:http';
 import * as net from 'node:net';
 import * as path from 'node:path';
 import type { Duplex } from 'node:stream';
+import type { NetworkGate, ProxyEndpoint, SandboxNetwork } from '../../ports/process';
 import { checkAddresses, isValidHost, normalizeHost } from '../network';
-import type { CommandNetwork } from '../networkGate';
 
 /** How a connection is dialled or why not. */
 type Dialled = { readonly socket: net.Socket } | { readonly refused: string };
@@ -24,25 +24,27 @@ export type Resolver = (host: string) => Promise<string[]>;
 
 const systemResolver: Resolver = async (host) => (await lookup(host, { all: true, verbatim: true })).map((entry) => entry.address);
 
-/** Where one command's proxies listen. */
-export type ProxyEndpoint =
-  | { readonly transport: 'unix'; readonly directory: string; readonly http: string; readonly socks: string; close(): Promise<void> }
-  | { readonly transport: 'tcp'; readonly http: number; readonly socks: number; close(): Promise<void> };
-
 /** The file names of the two sockets in an endpoint's folder. */
 export const HTTP_SOCKET = 'http.sock';
 export const SOCKS_SOCKET = 'socks.sock';
 
 const CONNECT_TIMEOUT_MS = 30_000;
 
-export class NetworkProxy {
+export class NetworkProxy implements SandboxNetwork {
+  readonly sessionDomains = new Set<string>();
   private resolver: Resolver = systemResolver;
   /** Names a test maps to loopback servers: they stand in for public hosts, so their addresses are not refused as loopback. */
   private standIns = new Map<string, string>();
   private readonly open = new Set<ProxyEndpoint>();
 
-  /** `folder` is made (0700) when the first unix endpoint is opened; each endpoint gets a folder inside it. */
-  constructor(private readonly folder: () => string) {}
+  /**
+   * `folder` is made (0700) when the first unix endpoint is opened; each endpoint gets a folder
+   * inside it. `relay` is the program and script bubblewrap runs first (see SandboxNetwork.relay).
+   */
+  constructor(
+    private readonly folder: () => string,
+    readonly relay: { readonly program: string; readonly script: string },
+  ) {}
 
   /**
    * Tests only (the extension registers the command that calls it in its test mode): names resolved
@@ -53,7 +55,7 @@ export class NetworkProxy {
   }
 
   /** Listens for one command; `close` stops listening and ends the command's connections. */
-  async openEndpoint(gate: CommandNetwork, transport: 'unix' | 'tcp'): Promise<ProxyEndpoint> {
+  async openEndpoint(gate: NetworkGate, transport: 'unix' | 'tcp'): Promise<ProxyEndpoint> {
     const sockets = new Set<Duplex>();
     const track = (socket: Duplex): void => {
       sockets.add(socket);
@@ -118,7 +120,7 @@ export class NetworkProxy {
   }
 
   /** Judges, resolves, checks and dials host:port for a command; what it reached or refused goes to its tally. */
-  async dial(gate: CommandNetwork, rawHost: string, port: number): Promise<Dialled> {
+  async dial(gate: NetworkGate, rawHost: string, port: number): Promise<Dialled> {
     const host = normalizeHost(rawHost);
     if (!isValidHost(host) || !Number.isInteger(port) || port < 1 || port > 65535) {
       return { refused: `${rawHost}:${port} is not a host and port` };
@@ -160,7 +162,7 @@ export class NetworkProxy {
     });
   }
 
-  private httpServer(gate: CommandNetwork, track: (socket: Duplex) => void): http.Server {
+  private httpServer(gate: NetworkGate, track: (socket: Duplex) => void): http.Server {
     const server = http.createServer((request, response) => {
       void this.forward(gate, request, response, track);
     });
@@ -192,7 +194,7 @@ export class NetworkProxy {
   }
 
   /** A plain `GET http://host/path` through the proxy: the request is sent on to the checked address. */
-  private async forward(gate: CommandNetwork, request: http.IncomingMessage, response: http.ServerResponse, track: (socket: Duplex) => void): Promise<void> {
+  private async forward(gate: NetworkGate, request: http.IncomingMessage, response: http.ServerResponse, track: (socket: Duplex) => void): Promise<void> {
     let url: URL;
     try {
       url = new URL(request.url ?? '');
@@ -228,7 +230,7 @@ export class NetworkProxy {
     request.pipe(upstream);
   }
 
-  private socksServer(gate: CommandNetwork, track: (socket: Duplex) => void): Socks5Server {
+  private socksServer(gate: NetworkGate, track: (socket: Duplex) => void): Socks5Server {
     const server = createSocksServer();
     server.setConnectionHandler((connection, sendStatus) => {
       track(connection.socket);

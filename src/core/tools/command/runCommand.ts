@@ -67,7 +67,7 @@ export const runCommandTool: Tool = defineTool<RunCommandInput>({
       return textResult(ran.value.report.text, ran.value.report.continuation);
     }
     const { outcome, status } = ran.value;
-    const report = formatOutcome(outcome, status, approved.cwd.shown, sandboxLine(placement, verdict, approved.withheld.length), placementFailureHint(placement, outcome));
+    const report = formatOutcome(outcome, status, approved.cwd.shown, sandboxLine(placement, verdict, approved.withheld.length, ran.network()), placementFailureHint(placement, outcome));
     let text = report.text;
     if (!verdict.readOnly) {
       // After the release: a protected entry the command created (the sandbox cannot stop that).

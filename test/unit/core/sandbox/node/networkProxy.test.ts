@@ -9,7 +9,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { NEVER_CANCELLED } from '../../../../../src/core/errors';
 import { NetworkSession } from '../../../../../src/core/sandbox/networkGate';
-import { NetworkProxy, parseAuthority, type ProxyEndpoint } from '../../../../../src/core/sandbox/node/networkProxy';
+import type { ProxyEndpoint } from '../../../../../src/core/ports/process';
+import { NetworkProxy, parseAuthority } from '../../../../../src/core/sandbox/node/networkProxy';
 import { ScriptedApprover } from '../../../support/context';
 
 const RELAY = path.resolve(__dirname, '../../../../../src/core/sandbox/node/proxyRelay.js');
@@ -97,7 +98,7 @@ describe('sandbox network proxy', function () {
     echoPort = await listen(echo);
     web = http.createServer((request, response) => response.end(`host=${request.headers.host} path=${request.url}`));
     webPort = await listen(web);
-    proxy = new NetworkProxy(() => path.join(folder, 'proxy'));
+    proxy = new NetworkProxy(() => path.join(folder, 'proxy'), { program: process.execPath, script: RELAY });
     proxy.mapNames({ 'allowed.test': '127.0.0.1', 'asked.test': '127.0.0.1', 'denied.test': '127.0.0.1', 'inward.test': '10.0.0.1' });
     approver = new ScriptedApprover(false);
     allowed = ['allowed.test'];
