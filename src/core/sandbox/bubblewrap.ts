@@ -3,6 +3,8 @@
 // name resolution needs bound back), then /tmp, the writable folders, the pinned folders inside
 // them (shallowest first), what stays read-only inside them, and the secrets last, so no bind can
 // uncover them.
+import * as path from 'node:path';
+import { isInsidePath } from '../location';
 import type { SandboxPlan } from './plan';
 
 /** Where the proxy's socket folder appears inside the sandbox: in bubblewrap's own /dev, made fresh for each command. */
@@ -56,6 +58,13 @@ export function bubblewrapLauncher(executable: string, plan: SandboxPlan, cwd: s
   const proxy = plan.network && plan.proxy?.transport === 'unix' ? plan.proxy : undefined;
   if (proxy) {
     args.push('--ro-bind', proxy.directory, PROXY_MOUNT, '--setenv', 'ELECTRON_RUN_AS_NODE', '1');
+    // The relay's program or script under the host's /tmp (a Node or an extension kept there) is
+    // covered by the private /tmp: its folder is bound back, read-only.
+    for (const folder of new Set([path.posix.dirname(proxy.relay.program), path.posix.dirname(proxy.relay.script)])) {
+      if (isInsidePath(folder, '/tmp') && folder !== '/tmp') {
+        args.push('--ro-bind', folder, folder);
+      }
+    }
   }
   args.push('--setenv', 'TMPDIR', '/tmp', '--chdir', cwd, '--');
   if (proxy) {

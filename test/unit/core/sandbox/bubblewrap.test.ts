@@ -54,6 +54,11 @@ describe('sandbox/bubblewrap', () => {
     const command = approved.indexOf('--chdir') + 3;
     assert.deepEqual(approved.slice(command), ['/opt/code/node', '/ext/dist/proxyRelay.js', `${PROXY_MOUNT}/http.sock`, '3128', `${PROXY_MOUNT}/socks.sock`, '1080', '--']);
     assert.deepEqual(approved.slice(approved.indexOf('ELECTRON_RUN_AS_NODE') - 1, approved.indexOf('ELECTRON_RUN_AS_NODE') + 2), ['--setenv', 'ELECTRON_RUN_AS_NODE', '1']);
+    assert.equal(approved.filter((arg) => arg === '/opt/code').length, 0, 'a relay outside /tmp is seen at its own path');
+    const underTmp = bubblewrapLauncher('bwrap', { ...plan, network: true, proxy: { transport: 'unix', directory: '/d', relay: { program: '/tmp/clone/.cache/node/bin/node', script: '/ext/dist/proxyRelay.js' } } }, '/tmp/ws');
+    const nodeBind = underTmp.indexOf('/tmp/clone/.cache/node/bin');
+    assert.deepEqual(underTmp.slice(nodeBind - 1, nodeBind + 2), ['--ro-bind', '/tmp/clone/.cache/node/bin', '/tmp/clone/.cache/node/bin']);
+    assert.ok(nodeBind > underTmp.indexOf('/tmp'), 'bound after the private /tmp, which would cover it');
     // A plan without the network never gets the relay, whatever proxy it names.
     const unasked = bubblewrapLauncher('bwrap', { ...plan, proxy: { transport: 'unix', directory: '/p', relay } }, '/tmp/ws');
     assert.ok(!unasked.includes('/p') && !unasked.includes(relay.script));
