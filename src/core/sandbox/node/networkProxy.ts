@@ -17,7 +17,7 @@ import type { NetworkGate, ProxyEndpoint, SandboxNetwork } from '../../ports/pro
 import { checkAddresses, isValidHost, normalizeHost } from '../network';
 
 /** How a connection is dialled or why not. */
-type Dialled = { readonly socket: net.Socket } | { readonly refused: string };
+type Dialled = { readonly socket: net.Socket; readonly address: string } | { readonly refused: string };
 
 /** Names to addresses: the system's resolver, or a test's map (see NetworkProxy.mapNames). */
 export type Resolver = (host: string) => Promise<string[]>;
@@ -156,7 +156,7 @@ export class NetworkProxy implements SandboxNetwork {
       socket.once('connect', () => {
         socket.setTimeout(0);
         gate.noteReached(host);
-        resolve({ socket });
+        resolve({ socket, address: checked.address });
       });
       socket.once('error', (error) => resolve({ refused: `${host}:${port} could not be reached: ${error.message}` }));
     });
@@ -215,8 +215,14 @@ export class NetworkProxy implements SandboxNetwork {
     const headers = { ...request.headers };
     delete headers['proxy-connection'];
     delete headers['proxy-authorization'];
-    // The dialled socket is the connection: nothing is resolved again.
-    const upstream = http.request({ createConnection: () => dialled.socket, method: request.method, path: `${url.pathname}${url.search}`, headers: { ...headers, host: url.host } });
+    // The dialled socket is the connection, through an agent of its own (VS Code replaces the
+    // default agent in the extension host); host and port are the checked address all the same.
+    const agent = new DialledAgent(dialled.socket);
+    const upstream = http.request({ agent, host: dialled.address, port: Number(url.port || 80), method: request.method, path: `${url.pathname}${url.search}`, headers: { ...headers, host: url.host, connection: 'close' } });
+    upstream.on('close', () => {
+      dialled.socket.destroy();
+      agent.destroy();
+    });
     upstream.on('response', (answer) => {
       response.writeHead(answer.statusCode ?? 502, answer.headers);
       answer.pipe(response);
@@ -252,6 +258,17 @@ export class NetworkProxy implements SandboxNetwork {
       });
     });
     return server;
+  }
+}
+
+/** An agent whose one connection is the socket the proxy dialled after its checks. */
+class DialledAgent extends http.Agent {
+  constructor(private readonly socket: net.Socket) {
+    super({ keepAlive: false });
+  }
+
+  override createConnection(): net.Socket {
+    return this.socket;
   }
 }
 
