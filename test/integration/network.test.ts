@@ -142,14 +142,24 @@ describe('network by domain (extension host)', function () {
   });
 
   it('gives a command that ran without asking no network at all, allowed domains included', async () => {
-    await withSettings({ 'runCommand.allow': ['curl'], 'runCommand.allowedDomains': ['allowed.test'] }, async () => {
+    // bash's /dev/tcp: VS Code 1.139's chat.tools.terminal.autoApprove defaults make curl ask whatever runCommand.allow says.
+    await withSettings({ 'runCommand.allow': ['bash'], 'runCommand.allowedDomains': ['allowed.test'] }, async () => {
       const before = host('allowed.test').hits;
-      const { text } = await invoke(TOOL, { command: `curl -sS --max-time 20 ${url('allowed.test', '/unasked')}` });
+      const target = host('allowed.test');
+      let settled = false;
+      const call = invoke(TOOL, { command: `bash -c 'echo "proxy=\${HTTP_PROXY:-none}"; exec 3<>/dev/tcp/${target.address}/${target.port} && echo reached || echo "no connection: E"'` }).finally(() => (settled = true));
+      await until(async () => settled || (await pending()).length > 0, 'the command to end or ask');
+      if (!settled) {
+        await vscode.commands.executeCommand(CommandId.reject);
+        await call.catch(() => undefined);
+        assert.fail('the command asked, so this test proves nothing: it must run without asking');
+      }
+      const { text } = await call;
       assert.match(text, /^Sandbox: bubblewrap: .*no network/m);
-      assert.doesNotMatch(text, /hello from allowed\.test/);
-      assert.match(text, /curl: \(\d+\)/);
+      assert.match(text, /^proxy=none$/m);
+      assert.match(text, /no connection: E/);
+      assert.doesNotMatch(text, /^reached$/m);
       assert.equal(host('allowed.test').hits, before);
-      assert.deepEqual(await pending(), []);
     });
   });
 });
