@@ -9,6 +9,9 @@ import type { NetworkGate } from '../ports/process';
 import { oneLine } from '../text/truncate';
 import { isNamed, judgeDomain, type DomainRules, type NetworkTally } from './network';
 
+/** The most domain questions one command may ask: a command that tries many names is refused the rest without asking. */
+export const MAX_QUESTIONS_PER_COMMAND = 10;
+
 /** The answer that allows a domain for the rest of the session (the question's third answer). */
 export const ALLOW_FOR_SESSION = 'Allow for This Session';
 
@@ -72,6 +75,9 @@ export class CommandNetwork implements NetworkGate {
       return { allowed: false, why: `the user did not allow ${host} for this command` };
     }
     let question = this.questions.get(host);
+    if (!question && this.questions.size >= MAX_QUESTIONS_PER_COMMAND) {
+      return { allowed: false, why: `${host} is not in the allowed domains, and this command already asked about ${MAX_QUESTIONS_PER_COMMAND} domains; add it to workspaceAgentTools.runCommand.allowedDomains to reach it` };
+    }
     if (!question) {
       question = this.ask(host, port);
       this.questions.set(host, question);

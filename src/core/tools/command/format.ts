@@ -116,7 +116,7 @@ export function sandboxFailureHint(outcome: ProcessOutcome, network: boolean): s
   if (!network && /could not resolve|name resolution|network is unreachable|getaddrinfo|ENOTFOUND|EAI_AGAIN|ENETUNREACH|connection refused|ECONNREFUSED/i.test(text)) {
     return 'The sandbox may have caused this failure: commands that run without asking have no network. If it needs the network, call again with permissions: "network" (the user is asked).';
   }
-  if (network && /403 Forbidden|Workspace Agent Tools proxy|CONNECT tunnel failed|proxy|could not resolve|getaddrinfo|ENOTFOUND|EAI_AGAIN|ENETUNREACH/i.test(text)) {
+  if (network && /Workspace Agent Tools proxy|CONNECT tunnel failed|403 Forbidden|could not resolve|getaddrinfo|ENOTFOUND|EAI_AGAIN|ENETUNREACH|network is unreachable/i.test(text)) {
     return 'The sandbox may have caused this failure: the command reaches the network only through the extension\'s proxy (HTTP_PROXY, HTTPS_PROXY, ALL_PROXY), which allows the workspace\'s package registries, its git remotes and the domains the user allowed, and refuses private addresses. A program that ignores the proxy variables has no network; tell the user which domain it needs.';
   }
   return undefined;

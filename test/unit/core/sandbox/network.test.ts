@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { NEVER_CANCELLED } from '../../../../src/core/errors';
 import { checkAddresses, classifyAddress, describeNetwork, ecosystemDomains, gitRemoteHosts, judgeDomain, matchesDomain, normalizeHost, type DomainRules } from '../../../../src/core/sandbox/network';
-import { NetworkSession } from '../../../../src/core/sandbox/networkGate';
+import { MAX_QUESTIONS_PER_COMMAND, NetworkSession } from '../../../../src/core/sandbox/networkGate';
 import { ScriptedApprover } from '../../support/context';
 
 const rules = (allowed: string[] = [], denied: string[] = [], defaults: string[] = []): DomainRules => ({ allowed, denied, defaults });
@@ -137,5 +137,17 @@ describe('sandbox network gate', () => {
     command.noteRefused('denied.example');
     command.noteReached('ok.example');
     assert.equal(describeNetwork(command.tally()), 'network through the proxy: 1 domain reached (ok.example), 1 refused (denied.example)');
+  });
+
+  it('refuses new domains without asking once a command has asked about the most it may', async () => {
+    const session = new NetworkSession(() => rules());
+    const approver = new ScriptedApprover(false);
+    const command = session.forCommand('a loop over names', approver, NEVER_CANCELLED);
+    for (let index = 0; index < MAX_QUESTIONS_PER_COMMAND; index += 1) {
+      assert.equal((await command.admit(`n${index}.example`, 443)).allowed, false);
+    }
+    const beyond = await command.admit('one-more.example', 443);
+    assert.ok(!beyond.allowed && /already asked about 10 domains/.test(beyond.why));
+    assert.equal(approver.asked.length, MAX_QUESTIONS_PER_COMMAND);
   });
 });
