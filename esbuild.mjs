@@ -49,11 +49,21 @@ const relayOptions = {
   define: { MCP_RELAY_VERSION: JSON.stringify(version) },
 };
 
+// The network relay a sandboxed command's first process runs (the extension's own Node, in the
+// sandbox's network namespace): node built-ins only.
+/** @satisfies {esbuild.BuildOptions} */
+const proxyRelayOptions = {
+  ...options,
+  entryPoints: ['src/core/sandbox/node/proxyRelay.ts'],
+  outfile: 'dist/proxyRelay.js',
+  external: [],
+};
+
 if (watch) {
-  for (const each of [options, relayOptions]) {
+  for (const each of [options, relayOptions, proxyRelayOptions]) {
     const ctx = await esbuild.context(each);
     await ctx.watch();
   }
 } else {
-  await Promise.all([esbuild.build(options), esbuild.build(relayOptions)]);
+  await Promise.all([esbuild.build(options), esbuild.build(relayOptions), esbuild.build(proxyRelayOptions)]);
 }

@@ -100,7 +100,20 @@ export function activate(context: vscode.ExtensionContext): void {
       // The MCP front reports a folder it cannot use; a missing store folder is made by the store.
     }
   }
-  const sandbox = new MachineSandbox(ripgrepPath, privateFolders);
+  // Approved commands reach the network through the sandbox's proxy, which a relay run by the
+  // extension's own Node serves inside each sandbox (the proxy listens only once a command needs it).
+  const relayScript = path.join(context.extensionPath, 'dist', 'proxyRelay.js');
+  const sandbox = new MachineSandbox(ripgrepPath, privateFolders, process.platform, existsSync(relayScript) ? { program: process.execPath, script: relayScript } : undefined);
+  if (context.extensionMode === vscode.ExtensionMode.Test) {
+    // Tests stand local servers in for hosts: names resolve to 127.0.0.x in the proxy only.
+    context.subscriptions.push(
+      vscode.commands.registerCommand(CommandId.mapNetworkNamesForTests, (names?: unknown) => {
+        const entries = names !== null && typeof names === 'object' ? Object.entries(names).filter((entry): entry is [string, string] => typeof entry[1] === 'string') : [];
+        sandbox.network?.mapNames(Object.fromEntries(entries));
+        return sandbox.network !== undefined;
+      }),
+    );
+  }
   const recordDirectory = groupRecordDirectory(context);
   // Groups a crashed window left running are ended (only where pid and start time still match).
   void endOrphanedGroups(recordDirectory, SHUTDOWN_GRACE_MS).catch(() => undefined);

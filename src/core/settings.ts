@@ -44,6 +44,10 @@ export interface ToolSettings {
   readonly runCommandDeny: readonly string[];
   /** Secret environment variables commands still get, by exact name (user settings only). */
   readonly runCommandPassEnvironment: readonly string[];
+  /** Domains an approved sandboxed command reaches without a question (user settings only); `*.example.com` for names under one. */
+  readonly runCommandAllowedDomains: readonly string[];
+  /** Domains an approved sandboxed command never reaches (user settings only). */
+  readonly runCommandDeniedDomains: readonly string[];
   /** VS Code's own chat.tools.terminal.autoApprove entries that deny or ask: commands they match ask here too. */
   readonly terminalAskRules: readonly TerminalAskRule[];
   /** Whether commands run in the OS sandbox (user or machine settings only). */
@@ -90,6 +94,8 @@ export const DEFAULT_SETTINGS: ToolSettings = {
   runCommandAllow: [],
   runCommandDeny: DEFAULT_DENY_PATTERNS,
   runCommandPassEnvironment: [],
+  runCommandAllowedDomains: [],
+  runCommandDeniedDomains: [],
   terminalAskRules: [],
   runCommandSandbox: 'auto',
   bubblewrapPath: '',
@@ -117,6 +123,8 @@ export const SETTING_KEYS: Readonly<Record<Exclude<keyof ToolSettings, 'filesExc
   runCommandAllow: 'runCommand.allow',
   runCommandDeny: 'runCommand.deny',
   runCommandPassEnvironment: 'runCommand.passEnvironment',
+  runCommandAllowedDomains: 'runCommand.allowedDomains',
+  runCommandDeniedDomains: 'runCommand.deniedDomains',
   runCommandSandbox: 'runCommand.sandbox',
   bubblewrapPath: 'runCommand.bubblewrapPath',
   autoApprove: 'autoApprove',

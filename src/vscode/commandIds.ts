@@ -69,6 +69,12 @@ export const CommandId = {
   activityViewRows: 'workspaceAgentTools.activityViewRows',
   /** Runs what deactivate runs for commands: every background group ended (tests; not in package.json). */
   stopCommandsAsOnShutdown: 'workspaceAgentTools.stopCommandsAsOnShutdown',
+  /**
+   * Maps names to addresses in the sandbox proxy's resolver, standing in for public hosts
+   * (argument: `{ [name]: address }`). Registered only when the extension runs in test mode
+   * (tests; not in package.json).
+   */
+  mapNetworkNamesForTests: 'workspaceAgentTools.mapNetworkNamesForTests',
 } as const;
 
 /** Commands registered but not contributed in package.json: for tests only. */
@@ -78,6 +84,7 @@ export const UNLISTED_COMMANDS: readonly string[] = [
   CommandId.listBackgroundCommands,
   CommandId.activityViewRows,
   CommandId.stopCommandsAsOnShutdown,
+  CommandId.mapNetworkNamesForTests,
 ];
 
 /** Context keys the extension sets for `when` clauses. */

@@ -82,8 +82,11 @@ describe('background commands (extension host)', function () {
   });
 
   it('serves a foreground command from a server started with wait_for, reads its output once, and frees the port on stop', async () => {
+    // Every sandboxed command has a network namespace of its own, so a server another command (and
+    // this host) reaches runs outside the sandbox, and the client reaches it through the proxy,
+    // where 127.0.0.1 is named in allowedDomains.
     const approvedServer = answerNextApproval(true);
-    const started = await invoke(RUN, { command: `${nodeBinary()} server.js`, cwd: 'background-scratch', background: true, wait_for: '^listening on \\d+$' });
+    const started = await invoke(RUN, { command: `${nodeBinary()} server.js`, cwd: 'background-scratch', background: true, wait_for: '^listening on \\d+$', permissions: 'unsandboxed' });
     await approvedServer;
     assert.match(started.text, /^Started in the background; a line matched wait_for/);
     assert.match(started.text, /^Status: running$/m);
@@ -94,7 +97,7 @@ describe('background commands (extension host)', function () {
     const seen: string[] = [stdoutOf(started.text)];
     for (let request = 1; request <= 3; request += 1) {
       const approvedClient = answerNextApproval(true);
-      const client = await invoke(RUN, { command: `curl -s http://127.0.0.1:${port}/r${request}` });
+      const client = await withSettings({ 'runCommand.allowedDomains': ['127.0.0.1'] }, () => invoke(RUN, { command: `curl -s --noproxy '' http://127.0.0.1:${port}/r${request}` }));
       await approvedClient;
       assert.match(client.text, /^Exit code: 0/);
       assert.match(stdoutOf(client.text), new RegExp(`^hello from the background server ${request}$`));

@@ -133,11 +133,13 @@ describe('the command sandbox (extension host)', function () {
       });
     });
 
-    it('is reached by a command the user approved', async () => {
+    it('is not reached directly by a command the user approved either: its only way out is the proxy (network.test.ts)', async () => {
       const answered = answerNextApproval(true);
       const { text } = await invoke(TOOL, { command: probe() });
       await answered;
-      assert.match(text, /hello over loopback/);
+      assert.match(text, /no connection: E/);
+      assert.doesNotMatch(text, /hello over loopback/);
+      assert.match(text, /network through the proxy: 0 domains reached, 0 refused/);
     });
   });
 

@@ -3,8 +3,8 @@ import type { CancellationSignal } from '../errors';
 
 /** A question for the user; the answer decides whether the tool goes on. */
 export interface ApprovalRequest {
-  /** Why approval is needed: a guard warning, a file change or a command. */
-  readonly kind: 'guard' | 'change' | 'command' | 'restore';
+  /** Why approval is needed: a guard warning, a file change, a command, a restore, or a domain a sandboxed command wants to reach. */
+  readonly kind: 'guard' | 'change' | 'command' | 'restore' | 'network';
   /** One line naming the tool and the subject. */
   readonly title: string;
   /** The reason, with the rule id where a guard rule asked. */
@@ -20,6 +20,11 @@ export interface ApprovalRequest {
    * question then also offers "Always Allow", which shows them before saving them to user settings.
    */
   readonly allowRules?: readonly string[];
+  /**
+   * Domains for runCommand.allowedDomains, for a network question: it then offers "Always Allow",
+   * which shows them before saving them to user settings, and answers 'accept'.
+   */
+  readonly allowDomains?: readonly string[];
 }
 
 /** A question with a third answer besides yes and no, such as "Run Outside the Sandbox". */

@@ -184,6 +184,33 @@ export interface SandboxHost {
    * `finally`, or when a background command ends.
    */
   acquireMountPoints(folders: readonly string[]): MountPointLease;
+  /** The proxy approved commands reach the network through; undefined where there is none (they then have no network). */
+  readonly network?: SandboxNetwork;
+}
+
+/** What one command's proxy asks before it dials: sandbox/networkGate.ts's CommandNetwork. */
+export interface NetworkGate {
+  /** Whether host:port may be dialled (`named`: its domain is in allowedDomains, so a private address may be too); may ask the user. */
+  admit(host: string, port: number): Promise<{ readonly allowed: true; readonly named: boolean } | { readonly allowed: false; readonly why: string }>;
+  /** A connection to the domain was opened. */
+  noteReached(host: string): void;
+  /** The proxy refused the domain. */
+  noteRefused(host: string): void;
+}
+
+/** Where one command's proxy listens: unix sockets (bubblewrap binds their folder) or loopback TCP ports (Seatbelt allows only them). */
+export type ProxyEndpoint =
+  | { readonly transport: 'unix'; readonly directory: string; readonly http: string; readonly socks: string; close(): Promise<void> }
+  | { readonly transport: 'tcp'; readonly http: number; readonly socks: number; close(): Promise<void> };
+
+/** The machine side of the network by domain: the proxy, the relay, the session's answers. */
+export interface SandboxNetwork {
+  /** Listens for one command; its connections go through the gate. `close` ends them. */
+  openEndpoint(gate: NetworkGate, transport: 'unix' | 'tcp'): Promise<ProxyEndpoint>;
+  /** The program (the extension's own Node) and script that serve a unix endpoint on loopback ports inside bubblewrap. */
+  readonly relay: { readonly program: string; readonly script: string };
+  /** Domains the user allowed for this session (a question's "Allow for This Session"). */
+  readonly sessionDomains: Set<string>;
 }
 
 /** What workspace_run_command needs from the host: a shell, an environment, a place for logs, a terminal, a runner, a sandbox. */

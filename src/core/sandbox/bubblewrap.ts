@@ -3,7 +3,15 @@
 // name resolution needs bound back), then /tmp, the writable folders, the pinned folders inside
 // them (shallowest first), what stays read-only inside them, and the secrets last, so no bind can
 // uncover them.
+import * as path from 'node:path';
+import { isInsidePath } from '../location';
 import type { SandboxPlan } from './plan';
+
+/** Where the proxy's socket folder appears inside the sandbox: in bubblewrap's own /dev, made fresh for each command. */
+export const PROXY_MOUNT = '/dev/wat-proxy';
+/** The loopback ports the relay serves the proxy on, in the command's own network namespace. */
+export const RELAY_HTTP_PORT = 3128;
+export const RELAY_SOCKS_PORT = 1080;
 
 /** The argv that runs the rest of the command line (the shell and its arguments) inside bubblewrap. */
 export function bubblewrapLauncher(executable: string, plan: SandboxPlan, cwd: string): string[] {
@@ -26,9 +34,8 @@ export function bubblewrapLauncher(executable: string, plan: SandboxPlan, cwd: s
     args.push('--remount-ro', folder);
   }
   args.push('--bind', plan.tempDirectory, '/tmp');
-  if (!plan.network) {
-    args.push('--unshare-net');
-  }
+  // Every command has a network namespace of its own: an approved one reaches only the proxy, through the relay.
+  args.push('--unshare-net');
   for (const folder of plan.writable) {
     args.push('--bind', folder, folder);
   }
@@ -48,6 +55,20 @@ export function bubblewrapLauncher(executable: string, plan: SandboxPlan, cwd: s
   for (const file of plan.hiddenFiles) {
     args.push('--ro-bind', '/dev/null', file);
   }
+  const proxy = plan.network && plan.proxy?.transport === 'unix' ? plan.proxy : undefined;
+  if (proxy) {
+    args.push('--ro-bind', proxy.directory, PROXY_MOUNT, '--setenv', 'ELECTRON_RUN_AS_NODE', '1');
+    // The relay's program or script under the host's /tmp (a Node or an extension kept there) is
+    // covered by the private /tmp: its folder is bound back, read-only.
+    for (const folder of new Set([path.posix.dirname(proxy.relay.program), path.posix.dirname(proxy.relay.script)])) {
+      if (isInsidePath(folder, '/tmp') && folder !== '/tmp') {
+        args.push('--ro-bind', folder, folder);
+      }
+    }
+  }
   args.push('--setenv', 'TMPDIR', '/tmp', '--chdir', cwd, '--');
+  if (proxy) {
+    args.push(proxy.relay.program, proxy.relay.script, `${PROXY_MOUNT}/http.sock`, String(RELAY_HTTP_PORT), `${PROXY_MOUNT}/socks.sock`, String(RELAY_SOCKS_PORT), '--');
+  }
   return args;
 }

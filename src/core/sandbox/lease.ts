@@ -2,11 +2,15 @@
 // workspace, the protected folders held as mount points, the plan and the launcher. The caller
 // releases it in a `finally` (a foreground command), when the command ends (a background one), or
 // at once when it cannot start; release is idempotent, so every path may call it.
+import * as path from 'node:path';
 import type { ToolContext } from '../context';
+import type { CancellationSignal } from '../errors';
 import { fileLocation } from '../location';
-import type { SandboxAvailability, SandboxHost } from '../ports/process';
+import type { ProxyEndpoint, SandboxAvailability, SandboxHost } from '../ports/process';
 import { sandboxLaunch, type SandboxLaunch } from './launcher';
-import { planSandbox, scanWorkspace, writableFolders, type SandboxPlan, type SessionSockets, type WorkspaceScan } from './plan';
+import { ecosystemDomains, gitRemoteHosts, type NetworkTally } from './network';
+import { NetworkSession, type CommandNetwork } from './networkGate';
+import { planSandbox, scanWorkspace, writableFolders, type SandboxPlan, type SandboxProxy, type SessionSockets, type WorkspaceScan } from './plan';
 
 export interface SandboxLease {
   readonly plan: SandboxPlan;
@@ -19,6 +23,8 @@ export interface SandboxLease {
    * repository or a `.gitattributes` in a folder that had none. Call it after release.
    */
   addedSince(): Promise<string[]>;
+  /** What the command's proxy reached and refused so far; undefined without the network. */
+  network(): NetworkTally | undefined;
 }
 
 /** What the lease needs to know about the command. */
@@ -28,6 +34,8 @@ export interface LeaseRequest {
   readonly cwd: string;
   /** The command's environment, for the session's sockets it names. */
   readonly env: SessionSockets;
+  /** The command line, as a domain's question names it. */
+  readonly command?: string;
 }
 
 export async function acquireSandboxLease(ctx: ToolContext, host: SandboxHost, request: LeaseRequest): Promise<SandboxLease> {
@@ -35,18 +43,90 @@ export async function acquireSandboxLease(ctx: ToolContext, host: SandboxHost, r
   const scan = await scanWorkspace(ctx, host, writable);
   // Held last, after everything that may fail on its own; from here on, a failure releases.
   const mountPoints = host.acquireMountPoints(scan.mustExist);
+  let proxy: { gate: CommandNetwork; endpoint: ProxyEndpoint; end(): void } | undefined;
+  const release = async (): Promise<void> => {
+    proxy?.end();
+    await Promise.all([mountPoints.release(), proxy?.endpoint.close()]);
+  };
   try {
-    const plan = await planSandbox(ctx, host, request.network, request.env, writable, scan, mountPoints.missing);
+    const planned = await planSandbox(ctx, host, request.network, request.env, writable, scan, mountPoints.missing);
+    proxy = request.network && host.network ? await openProxy(ctx, host, request, writable) : undefined;
+    const plan: SandboxPlan = proxy && host.network ? { ...planned, proxy: sandboxProxy(proxy.endpoint, host.network.relay) } : planned;
+    let released: Promise<void> | undefined;
     return {
       plan,
       launch: sandboxLaunch(request.sandbox, plan, request.cwd),
-      release: () => mountPoints.release(),
+      release: () => (released ??= release()),
       addedSince: () => addedSince(ctx, host, writable, scan),
+      network: () => proxy?.gate.tally(),
     };
   } catch (error) {
-    await mountPoints.release();
+    await release();
     throw error;
   }
+}
+
+/**
+ * The command's proxy endpoint and its gate: the rules from user settings and the workspace's
+ * defaults (its ecosystems' registries, its git remotes' hosts), questions through the call's
+ * approver until the lease is released (then a waiting question is answered no).
+ */
+async function openProxy(ctx: ToolContext, host: SandboxHost, request: LeaseRequest, writable: readonly string[]): Promise<{ gate: CommandNetwork; endpoint: ProxyEndpoint; end(): void }> {
+  const network = host.network;
+  if (!network) {
+    throw new Error('openProxy without a proxy');
+  }
+  const defaults = await workspaceDomains(ctx, writable);
+  const session = new NetworkSession(() => ({ allowed: ctx.settings.runCommandAllowedDomains, denied: ctx.settings.runCommandDeniedDomains, defaults }), network.sessionDomains);
+  const ended = endSignal();
+  const gate = session.forCommand(request.command ?? 'a command', ctx.session.approver, ended.signal);
+  const endpoint = await network.openEndpoint(gate, request.sandbox.kind === 'bubblewrap' ? 'unix' : 'tcp');
+  return { gate, endpoint, end: ended.end };
+}
+
+function sandboxProxy(endpoint: ProxyEndpoint, relay: { readonly program: string; readonly script: string }): SandboxProxy {
+  return endpoint.transport === 'unix' ? { transport: 'unix', directory: endpoint.directory, relay } : { transport: 'tcp', http: endpoint.http, socks: endpoint.socks };
+}
+
+/** A signal that fires once, when the lease ends. */
+function endSignal(): { signal: CancellationSignal; end(): void } {
+  const listeners = new Set<() => void>();
+  let ended = false;
+  return {
+    signal: {
+      get isCancellationRequested() {
+        return ended;
+      },
+      onCancellationRequested: (listener) => {
+        listeners.add(listener);
+        return { dispose: () => listeners.delete(listener) };
+      },
+    },
+    end: () => {
+      if (!ended) {
+        ended = true;
+        listeners.forEach((listener) => listener());
+      }
+    },
+  };
+}
+
+/**
+ * The domains the workspace needs by default: the registries of the ecosystems whose files lie at
+ * the top of a writable folder, and the hosts of its repository's remotes, read from `.git/config`
+ * as text (git never runs for this).
+ */
+export async function workspaceDomains(ctx: ToolContext, writable: readonly string[]): Promise<string[]> {
+  const domains = new Set<string>();
+  for (const root of writable) {
+    const entries = await ctx.host.fs.readDirectory(fileLocation(root)).catch(() => []);
+    ecosystemDomains(entries.map((entry) => entry.name)).forEach((domain) => domains.add(domain));
+    const config = await ctx.host.fs.readFile(fileLocation(path.posix.join(root, '.git', 'config'))).catch(() => undefined);
+    if (config) {
+      gitRemoteHosts(new TextDecoder().decode(config)).forEach((domain) => domains.add(domain));
+    }
+  }
+  return [...domains];
 }
 
 async function addedSince(ctx: ToolContext, host: SandboxHost, writable: readonly string[], before: WorkspaceScan): Promise<string[]> {

@@ -40,7 +40,21 @@ export interface SandboxPlan {
   readonly emptyDirectory: string;
   /** False for commands that ran without asking: no network at all, loopback included. */
   readonly network: boolean;
+  /**
+   * How an approved command (network: true) reaches the extension's proxy, its only way out; none
+   * when the machine has no proxy, and then it has no network either.
+   */
+  readonly proxy?: SandboxProxy;
 }
+
+/**
+ * The proxy as the launcher needs it: on Linux the folder of the command's unix sockets, bound into
+ * its own network namespace, and the relay that serves them there on loopback ports; on macOS the
+ * proxy's loopback TCP ports, the only network the profile allows.
+ */
+export type SandboxProxy =
+  | { readonly transport: 'unix'; readonly directory: string; readonly relay: { readonly program: string; readonly script: string } }
+  | { readonly transport: 'tcp'; readonly http: number; readonly socks: number };
 
 /** What the walk of the writable folders found, before the missing folders are held. */
 export interface WorkspaceScan {

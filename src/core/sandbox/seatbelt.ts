@@ -39,14 +39,11 @@ export function seatbeltProfile(plan: SandboxPlan): string {
   if (plan.keptRuntime.length) {
     lines.push(`(allow file-read*\n  ${plan.keptRuntime.map((folder) => `(subpath ${profileString(folder)})`).join('\n  ')})`);
   }
-  // Connecting to a unix socket is network-outbound to its path, not a file read: with the network
-  // on, the agents' and the session's sockets are refused here too (without it, everything is).
-  const sockets = [...plan.hiddenFiles.map((file) => `(literal ${profileString(file)})`), ...[...plan.emptiedRuntime, ...plan.hiddenDirectories].map((folder) => `(subpath ${profileString(folder)})`)];
-  if (plan.network && sockets.length) {
-    lines.push(`(deny network-outbound\n  ${sockets.join('\n  ')})`);
-  }
-  if (!plan.network) {
-    lines.push('(deny network*)');
+  // Every other connection is refused: an approved command reaches only the proxy's two loopback
+  // ports (the proxy judges each domain), a command that ran without asking nothing at all.
+  lines.push('(deny network*)');
+  if (plan.network && plan.proxy?.transport === 'tcp') {
+    lines.push(`(allow network-outbound\n  (remote ip "localhost:${plan.proxy.http}")\n  (remote ip "localhost:${plan.proxy.socks}"))`);
   }
   return `${lines.join('\n')}\n`;
 }

@@ -21,6 +21,8 @@ export function readToolSettings(): ToolSettings {
     runCommandDeny: read('runCommandDeny'),
     // Application-scoped in package.json: a repository cannot let secrets through for itself.
     runCommandPassEnvironment: stringEntries(read('runCommandPassEnvironment')),
+    runCommandAllowedDomains: stringEntries(read('runCommandAllowedDomains')),
+    runCommandDeniedDomains: stringEntries(read('runCommandDeniedDomains')),
     terminalAskRules: vscodeTerminalAskRules(),
     // Both are machine-scoped in package.json: VS Code ignores workspace values of them.
     runCommandSandbox: SANDBOX_MODES.includes(sandbox) ? sandbox : DEFAULT_SETTINGS.runCommandSandbox,

@@ -49,3 +49,29 @@ export function registerAllowRulesCommand(id: string): vscode.Disposable {
     return saved;
   });
 }
+
+/**
+ * "Always Allow" for a domain's question: the domains are shown in a modal dialog and added to
+ * workspaceAgentTools.runCommand.allowedDomains in user settings only when the person says so
+ * (`shown`: the caller already showed these exact domains). Resolves to true when they are saved.
+ */
+export async function saveAllowedDomains(domains: readonly string[], shown = false): Promise<boolean> {
+  if (domains.length === 0) {
+    return false;
+  }
+  if (!shown) {
+    const detail =
+      `These domains will be added to workspaceAgentTools.runCommand.allowedDomains in your user settings:\n\n${domains.map((domain) => `  ${domain}`).join('\n')}\n\n` +
+      'Every command you approve, in every workspace, will reach them through the sandbox\'s proxy without asking, even where they resolve to a private address. You can edit or remove them in Settings.';
+    const choice = await vscode.window.showWarningMessage('Always allow these domains?', { modal: true, detail }, SAVE);
+    if (choice !== SAVE) {
+      return false;
+    }
+  }
+  const config = vscode.workspace.getConfiguration(SETTINGS_SECTION);
+  const key = SETTING_KEYS.runCommandAllowedDomains;
+  const existing = config.inspect<unknown>(key)?.globalValue;
+  const current = Array.isArray(existing) ? existing.filter((entry): entry is string => typeof entry === 'string') : [];
+  await config.update(key, [...current, ...domains.filter((domain) => !current.includes(domain))], vscode.ConfigurationTarget.Global);
+  return true;
+}

@@ -3,7 +3,7 @@ import * as vscode from 'vscode';
 import type { CancellationSignal } from '../../core/errors';
 import type { ApprovalAnswer, ApprovalRequest, Approver, ChoiceRequest } from '../../core/ports/approval';
 import { CommandId, ContextKey } from '../commandIds';
-import { registerAllowRulesCommand, saveAllowRules } from './allowRules';
+import { registerAllowRulesCommand, saveAllowedDomains, saveAllowRules } from './allowRules';
 
 /** The button of a command's question that saves its allow rules (see ApprovalRequest.allowRules). */
 const ALWAYS_ALLOW = 'Always Allow...';
@@ -106,13 +106,14 @@ export class PendingApprovals implements Approver, vscode.Disposable {
    * when none offers rules, or the person did not save them.
    */
   async answerOldestAlways(rules?: readonly string[]): Promise<boolean> {
-    const entry = this.pending.find((candidate) => candidate.request.allowRules?.length);
-    const offered = entry?.request.allowRules;
-    if (!entry || !offered) {
+    const entry = this.pending.find((candidate) => candidate.request.allowRules?.length || candidate.request.allowDomains?.length);
+    if (!entry) {
       return false;
     }
+    const domains = entry.request.allowDomains;
+    const offered = domains ?? entry.request.allowRules ?? [];
     const named = rules !== undefined && rules.length === offered.length && rules.every((rule, index) => rule === offered[index]);
-    if (!(await saveAllowRules(offered, named)) || !this.pending.includes(entry)) {
+    if (!(await (domains ? saveAllowedDomains(domains, named) : saveAllowRules(offered, named))) || !this.pending.includes(entry)) {
       return false;
     }
     entry.settle('accept');
@@ -140,17 +141,17 @@ export class PendingApprovals implements Approver, vscode.Disposable {
     const { request } = entry;
     const asked = request.rule ? `Workspace Agent Tools, rule ${request.rule}: ${request.detail}` : `Workspace Agent Tools: ${request.title}. ${request.detail}`;
     const message = request.caller ? `Workspace Agent Tools: ${request.caller} wants to ${request.title}${request.rule ? ` (rule ${request.rule})` : ''}. ${request.detail}` : asked;
-    const allow = request.kind === 'guard' ? 'Allow' : 'Accept';
-    const deny = request.kind === 'guard' ? 'Deny' : 'Reject';
+    const allow = request.kind === 'guard' ? 'Allow' : request.kind === 'network' ? 'Allow for This Command' : 'Accept';
+    const deny = request.kind === 'guard' || request.kind === 'network' ? 'Deny' : 'Reject';
     const alternative = 'alternative' in request ? [request.alternative] : [];
     const actions = entry.presenter?.actions ?? [];
-    const always = request.allowRules?.length ? [ALWAYS_ALLOW] : [];
+    const always = request.allowRules?.length || request.allowDomains?.length ? [ALWAYS_ALLOW] : [];
     void vscode.window.showWarningMessage(message, allow, deny, ...alternative, ...always, ...actions.map((action) => action.label)).then(async (choice) => {
       if (choice === allow) {
         entry.settle('accept');
-      } else if (choice === ALWAYS_ALLOW && request.allowRules) {
+      } else if (choice === ALWAYS_ALLOW && (request.allowRules || request.allowDomains)) {
         // Saved: yes to this question too. Not saved: the question comes back.
-        if (await saveAllowRules(request.allowRules)) {
+        if (await (request.allowDomains ? saveAllowedDomains(request.allowDomains) : saveAllowRules(request.allowRules ?? []))) {
           entry.settle('accept');
         } else if (this.pending.includes(entry)) {
           this.notify(entry);

@@ -9,6 +9,7 @@ import * as path from 'node:path';
 import type { CancellationSignal } from '../../errors';
 import type { MountPointLease, SandboxAvailability, SandboxHost } from '../../ports/process';
 import { runRipgrep } from '../../search/ripgrep/node/run';
+import { NetworkProxy } from './networkProxy';
 
 /** Where bubblewrap is when the user names no path. */
 const SYSTEM_BUBBLEWRAP = ['/usr/bin/bwrap', '/usr/local/bin/bwrap'];
@@ -63,11 +64,19 @@ export class MachineSandbox implements SandboxHost {
   /** Protected folders that exist only as the sandbox's mount points. */
   private readonly madeMountPoints = new Set<string>();
 
+  /** The proxy approved commands reach the network through; it listens only once a command needs it. */
+  readonly network: NetworkProxy | undefined;
+
+  /** `relay`: the program and script that serve the proxy inside bubblewrap; without it approved commands get no network. */
   constructor(
     private readonly ripgrepPath: string | undefined,
     readonly privateFolders: readonly string[] = [],
     private readonly platform: NodeJS.Platform = process.platform,
-  ) {}
+    relay?: { readonly program: string; readonly script: string },
+  ) {
+    // The proxy's sockets live in the window's private folder (0700), beside tmp/ and empty/.
+    this.network = relay ? new NetworkProxy(() => path.join(this.folders(), 'proxy'), relay) : undefined;
+  }
 
   get tempDirectory(): string {
     return path.join(this.folders(), 'tmp');
@@ -164,8 +173,9 @@ export class MachineSandbox implements SandboxHost {
     }
   }
 
-  /** Removes the private /tmp and the empty folder (extension deactivation). */
+  /** Closes the proxy's endpoints, and removes the private /tmp and the empty folder (extension deactivation). */
   dispose(): void {
+    void this.network?.dispose();
     if (this.base) {
       rmSync(this.base, { recursive: true, force: true });
     }

@@ -25,7 +25,7 @@ export async function approve(prepared: PreparedCommand, ctx: ToolContext): Prom
   if (placement.approval === 'own') {
     const consequence = placement.where === 'host'
       ? 'It would run OUTSIDE the sandbox, with all your rights: it could change any of your files, read your secrets and use the network'
-      : 'It would run in the sandbox WITH the network';
+      : 'It would run in the sandbox WITH network access through the extension\'s proxy (the workspace\'s package registries and git remotes, runCommand.allowedDomains; any other domain asks)';
     const policy = verdict.decision === 'ask' ? ` The command policy also asks because: ${reasons}.` : '';
     const approved = await ctx.session.approver.confirm({ kind: 'command', title, detail: `In ${where}: ${consequence}, because ${placement.why}.${policy} Run it?` }, ctx.call.token);
     throwIfCancelled(ctx.call.token);
@@ -38,7 +38,7 @@ export async function approve(prepared: PreparedCommand, ctx: ToolContext): Prom
   // A rule saved from "Always Allow" lets the command run without asking: in the sandbox, so it is offered only here.
   const allowRules = placement.where === 'sandbox' && verdict.allowRules ? { allowRules: verdict.allowRules } : {};
   if (placement.where === 'sandbox' && placement.canLeave) {
-    const answer = await ctx.session.approver.choose({ kind: 'command', title, detail: `${detail} Accept runs it in the sandbox with the network; ${LEAVE_SANDBOX} runs it with all your rights.`, alternative: LEAVE_SANDBOX, ...allowRules }, ctx.call.token);
+    const answer = await ctx.session.approver.choose({ kind: 'command', title, detail: `${detail} Accept runs it in the sandbox with network access through the extension's proxy (the workspace's package registries and git remotes, runCommand.allowedDomains; any other domain asks); ${LEAVE_SANDBOX} runs it with all your rights.`, alternative: LEAVE_SANDBOX, ...allowRules }, ctx.call.token);
     throwIfCancelled(ctx.call.token);
     if (answer === 'reject') {
       throw declined();

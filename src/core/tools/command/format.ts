@@ -42,8 +42,8 @@ export function noRoomStatusLine(cause: 'timeout' | 'due' | 'waiting', elapsed: 
 }
 
 /** `Sandbox: ...` (where it runs, how many secret variables were withheld), and the git note when the policy gave git its safety options. */
-export function sandboxLine(placement: Exclude<Placement, { where: 'refused' }>, verdict: CommandVerdict, withheld = 0): string {
-  const where = placement.where === 'sandbox' ? `Sandbox: ${sandboxSummary(placement.sandbox, placement.network)}` : `Sandbox: none, it ran outside the sandbox (${placement.why})`;
+export function sandboxLine(placement: Exclude<Placement, { where: 'refused' }>, verdict: CommandVerdict, withheld = 0, network?: string): string {
+  const where = placement.where === 'sandbox' ? `Sandbox: ${sandboxSummary(placement.sandbox, network ?? placement.network)}` : `Sandbox: none, it ran outside the sandbox (${placement.why})`;
   const secrets = withheld === 0 ? '' : `; ${withheld} secret environment variable${withheld === 1 ? '' : 's'} withheld (runCommand.passEnvironment lets named ones through)`;
   return where + secrets + (verdict.commandLine ? `\n${GIT_SAFETY_NOTE}` : '');
 }
@@ -115,6 +115,9 @@ export function sandboxFailureHint(outcome: ProcessOutcome, network: boolean): s
   }
   if (!network && /could not resolve|name resolution|network is unreachable|getaddrinfo|ENOTFOUND|EAI_AGAIN|ENETUNREACH|connection refused|ECONNREFUSED/i.test(text)) {
     return 'The sandbox may have caused this failure: commands that run without asking have no network. If it needs the network, call again with permissions: "network" (the user is asked).';
+  }
+  if (network && /Workspace Agent Tools proxy|CONNECT tunnel failed|403 Forbidden|could not resolve|getaddrinfo|ENOTFOUND|EAI_AGAIN|ENETUNREACH|network is unreachable/i.test(text)) {
+    return 'The sandbox may have caused this failure: the command reaches the network only through the extension\'s proxy (HTTP_PROXY, HTTPS_PROXY, ALL_PROXY), which allows the workspace\'s package registries, its git remotes and the domains the user allowed, and refuses private addresses. A program that ignores the proxy variables has no network; tell the user which domain it needs.';
   }
   return undefined;
 }

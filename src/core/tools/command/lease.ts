@@ -9,6 +9,7 @@ import type { ProcessRequest } from '../../ports/process';
 import { argumentSizeProblem } from '../../process/argumentLimits';
 import { commandLogPath } from '../../process/commandLogs';
 import { acquireSandboxLease, type SandboxLease } from '../../sandbox/lease';
+import { describeNetwork } from '../../sandbox/network';
 import { refuseOversized, type PreparedCommand } from './prepare';
 
 const KILL_GRACE_MS = 2000;
@@ -33,12 +34,14 @@ export interface HeldLease {
 export interface LeaseOutcome<T> {
   readonly value: T;
   addedSince(): Promise<string[]>;
+  /** How the command's network went: what its proxy reached and refused (the `Sandbox:` line's words). */
+  network(): string | undefined;
 }
 
 export async function withCommandLease<T>(prepared: PreparedCommand, ctx: ToolContext, step: (held: HeldLease) => Promise<T>): Promise<LeaseOutcome<T>> {
   const { host, placement } = prepared;
   const lease = placement.where === 'sandbox'
-    ? await acquireSandboxLease(ctx, host.sandbox, { sandbox: placement.sandbox, network: placement.network, cwd: prepared.cwd.path, env: host.environment() })
+    ? await acquireSandboxLease(ctx, host.sandbox, { sandbox: placement.sandbox, network: placement.network, cwd: prepared.cwd.path, env: host.environment(), command: prepared.command })
     : undefined;
   let released: Promise<void> | undefined;
   const release = (): Promise<void> => (released ??= lease?.release() ?? Promise.resolve());
@@ -52,12 +55,20 @@ export async function withCommandLease<T>(prepared: PreparedCommand, ctx: ToolCo
         return release;
       },
     });
-    return { value, addedSince: () => (lease ? lease.addedSince().catch(() => []) : Promise.resolve([])) };
+    return { value, addedSince: () => (lease ? lease.addedSince().catch(() => []) : Promise.resolve([])), network: () => (lease ? networkWords(lease) : undefined) };
   } finally {
     if (!handedOff) {
       await release();
     }
   }
+}
+
+/** The `Sandbox:` line's words for the network: none, or what the proxy reached and refused. */
+export function networkWords(lease: SandboxLease): string {
+  if (!lease.plan.network) {
+    return 'no network';
+  }
+  return lease.plan.proxy ? describeNetwork(lease.network()) : 'no network (this machine has no proxy for it)';
 }
 
 function launchRequest(prepared: PreparedCommand, lease: SandboxLease | undefined, ctx: ToolContext): BaseProcessRequest {

@@ -25,7 +25,7 @@ export const runCommandTool: Tool = defineTool<RunCommandInput>({
     'Run a shell command line non-interactively in the workspace (builds, tests, git, package scripts); the user watches it in a terminal. Use this instead of the built-in terminal tools, and not to read, search or edit files: the workspace_* file tools are faster and safer.',
     'Commands that only read run at once under a closed policy; others (deleting, network, installing, interpreters with inline code) ask the user first. No TTY; pagers and colours are off. A command waiting for input (a prompt, a REPL) returns within 6 s: "waiting for input: <prompt>" and its id; answer with workspace_send_input.',
     'A command still running at timeout is not killed: it moves to the background; the result has its output so far, "still running" and "id: bg<n>" (on_timeout: "kill" stops it instead). Servers and watchers: never append "&"; pass background: true and a wait_for regex for their ready line (e.g. "listening on|ready in"); the call returns when it matches, the process exits or timeout passes, with the output so far and the id. Read on with workspace_command_output (wait_for, timeout); stop it with workspace_stop_command when done.',
-    `Sandbox: commands write only in the workspace folders and /tmp, cannot change, move or replace ${describeProtected()}, cannot read secrets (${describeSecrets()}) or reach the session's sockets, and have no network unless the user approved the command. Programs are never found by name in a folder a command can write: run a workspace script by its path, e.g. ./scripts/build.sh. permissions: only after a run failed because of the sandbox.`,
+    `Sandbox: commands write only in the workspace folders and /tmp, cannot change, move or replace ${describeProtected()}, cannot read secrets (${describeSecrets()}) or reach the session's sockets, and have no network unless approved (then via a proxy). Programs are never found by name in a folder a command can write: run a workspace script by its path, e.g. ./scripts/build.sh. permissions: only after a run failed because of the sandbox.`,
     'Result: sandboxed or not, exit code, duration, stdout, stderr. Long output is reduced (passing tests, progress, repeats; never errors), then keeps start and end; the full log has every line.',
   ].join('\n'),
   inputSchema: {
@@ -67,7 +67,7 @@ export const runCommandTool: Tool = defineTool<RunCommandInput>({
       return textResult(ran.value.report.text, ran.value.report.continuation);
     }
     const { outcome, status } = ran.value;
-    const report = formatOutcome(outcome, status, approved.cwd.shown, sandboxLine(placement, verdict, approved.withheld.length), placementFailureHint(placement, outcome));
+    const report = formatOutcome(outcome, status, approved.cwd.shown, sandboxLine(placement, verdict, approved.withheld.length, ran.network()), placementFailureHint(placement, outcome));
     let text = report.text;
     if (!verdict.readOnly) {
       // After the release: a protected entry the command created (the sandbox cannot stop that).

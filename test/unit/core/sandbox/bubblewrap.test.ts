@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { bubblewrapLauncher } from '../../../../src/core/sandbox/bubblewrap';
+import { PROXY_MOUNT, bubblewrapLauncher } from '../../../../src/core/sandbox/bubblewrap';
 import type { SandboxPlan } from '../../../../src/core/sandbox/plan';
 
 const plan: SandboxPlan = {
@@ -39,10 +39,28 @@ describe('sandbox/bubblewrap', () => {
     assert.deepEqual(args.slice(-3), ['--chdir', '/tmp/ws/sub', '--']);
   });
 
-  it('gives a command the network only when the plan says so, and always its own pid namespace', () => {
+  it('gives every command its own network namespace and pid namespace; an approved one reaches only the proxy, through the relay', () => {
     assert.ok(bubblewrapLauncher('bwrap', plan, '/tmp/ws').includes('--unshare-net'));
-    const approved = bubblewrapLauncher('bwrap', { ...plan, network: true }, '/tmp/ws');
-    assert.equal(approved.includes('--unshare-net'), false);
-    assert.ok(approved.includes('--unshare-pid') && approved.includes('--die-with-parent'));
+    const noProxy = bubblewrapLauncher('bwrap', { ...plan, network: true }, '/tmp/ws');
+    assert.ok(noProxy.includes('--unshare-net'));
+    assert.equal(noProxy.at(-1), '--');
+    const relay = { program: '/opt/code/node', script: '/ext/dist/proxyRelay.js' };
+    const approved = bubblewrapLauncher('bwrap', { ...plan, network: true, proxy: { transport: 'unix', directory: '/tmp/wat-sandbox-x/proxy/c-1', relay } }, '/tmp/ws');
+    assert.ok(approved.includes('--unshare-net') && approved.includes('--unshare-pid') && approved.includes('--die-with-parent'));
+    const bind = approved.indexOf('/tmp/wat-sandbox-x/proxy/c-1');
+    assert.deepEqual(approved.slice(bind - 1, bind + 2), ['--ro-bind', '/tmp/wat-sandbox-x/proxy/c-1', PROXY_MOUNT]);
+    // The secrets are bound before the proxy folder, which is bound into bubblewrap's own /dev.
+    assert.ok(bind > approved.lastIndexOf('/dev/null'));
+    const command = approved.indexOf('--chdir') + 3;
+    assert.deepEqual(approved.slice(command), ['/opt/code/node', '/ext/dist/proxyRelay.js', `${PROXY_MOUNT}/http.sock`, '3128', `${PROXY_MOUNT}/socks.sock`, '1080', '--']);
+    assert.deepEqual(approved.slice(approved.indexOf('ELECTRON_RUN_AS_NODE') - 1, approved.indexOf('ELECTRON_RUN_AS_NODE') + 2), ['--setenv', 'ELECTRON_RUN_AS_NODE', '1']);
+    assert.equal(approved.filter((arg) => arg === '/opt/code').length, 0, 'a relay outside /tmp is seen at its own path');
+    const underTmp = bubblewrapLauncher('bwrap', { ...plan, network: true, proxy: { transport: 'unix', directory: '/d', relay: { program: '/tmp/clone/.cache/node/bin/node', script: '/ext/dist/proxyRelay.js' } } }, '/tmp/ws');
+    const nodeBind = underTmp.indexOf('/tmp/clone/.cache/node/bin');
+    assert.deepEqual(underTmp.slice(nodeBind - 1, nodeBind + 2), ['--ro-bind', '/tmp/clone/.cache/node/bin', '/tmp/clone/.cache/node/bin']);
+    assert.ok(nodeBind > underTmp.indexOf('/tmp'), 'bound after the private /tmp, which would cover it');
+    // A plan without the network never gets the relay, whatever proxy it names.
+    const unasked = bubblewrapLauncher('bwrap', { ...plan, proxy: { transport: 'unix', directory: '/p', relay } }, '/tmp/ws');
+    assert.ok(!unasked.includes('/p') && !unasked.includes(relay.script));
   });
 });

@@ -63,16 +63,21 @@ describe('sandbox/seatbelt', () => {
     assert.match(profile, /\(allow file-read\* \(regex #"[^"]*\(\[eE\]\[xX\]\[aA\]\[mM\]\[pP\]\[lL\]\[eE\]\|[^"]*\)\$"\)\)/);
   });
 
-  it('cuts the network off unless the command was approved', () => {
+  it('cuts the network off, and lets an approved command reach only the proxy\'s loopback ports', () => {
     assert.match(profile, /\(deny network\*\)/);
-    assert.doesNotMatch(seatbeltProfile({ ...plan, network: true }), /\(deny network\*\)/);
+    assert.doesNotMatch(profile, /allow network/);
+    const noProxy = seatbeltProfile({ ...plan, network: true });
+    assert.match(noProxy, /\(deny network\*\)/);
+    assert.doesNotMatch(noProxy, /allow network/);
+    const approved = seatbeltProfile({ ...plan, network: true, proxy: { transport: 'tcp', http: 50123, socks: 50124 } });
+    assert.ok(approved.indexOf('(allow network-outbound') > approved.indexOf('(deny network*)'));
+    assert.equal(rule(approved, '(allow network-outbound'), '(allow network-outbound\n  (remote ip "localhost:50123")\n  (remote ip "localhost:50124"))');
   });
 
-  it('refuses an approved command the hidden sockets and the emptied runtime folders, which a connect reaches without reading a file', () => {
-    const approved = seatbeltProfile({ ...plan, network: true, hiddenFiles: ['/private/tmp/agent.sock'], emptiedRuntime: ['/run/user/501'] });
-    const sockets = rule(approved, '(deny network-outbound');
-    assert.match(sockets, /\(literal "\/private\/tmp\/agent\.sock"\)/);
-    assert.match(sockets, /\(subpath "\/run\/user\/501"\)/);
+  it('refuses an approved command every unix socket (hidden sockets, the emptied runtime folders), which a connect reaches without reading a file', () => {
+    const approved = seatbeltProfile({ ...plan, network: true, proxy: { transport: 'tcp', http: 50123, socks: 50124 }, hiddenFiles: ['/private/tmp/agent.sock'], emptiedRuntime: ['/run/user/501'] });
+    assert.match(approved, /\(deny network\*\)/);
+    assert.doesNotMatch(approved, /unix-socket|allow network\*|allow network-outbound \(literal/);
   });
 
   it('escapes quotes and backslashes of paths, so a folder name cannot end a string early', () => {

@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import type { BackgroundCommand, KeptOutput, ProcessOutcome } from '../../../../../src/core/ports/process';
 import { commandLabel } from '../../../../../src/core/process/backgroundCommands';
 import { formatBackground } from '../../../../../src/core/tools/command/backgroundResults';
-import { formatOutcome, SINCE_LAST_READ, streamSection, WHOLE_RUN } from '../../../../../src/core/tools/command/format';
+import { formatOutcome, sandboxFailureHint, SINCE_LAST_READ, streamSection, WHOLE_RUN } from '../../../../../src/core/tools/command/format';
 
 const kept = (text: string, totalChars = text.length, omittedChars = 0): KeptOutput => ({ text, totalChars, omittedChars });
 
@@ -51,6 +51,16 @@ describe('tools/command/format', () => {
     const command = { id: 'bg4', commandLine: 'npm run dev', cwdShown: '.', sandboxLine: 'Sandbox: none', logPath: '/logs/y.log', status: () => ({ state: 'running' }), waitingForInput: () => undefined, inputClosed: false } as unknown as BackgroundCommand;
     assert.match(formatBackground(command, 'Started.', { stdout: kept('ready', 700, 100), stderr: kept('') }).continuation ?? '', /^\[100 characters of output were left out\. All of it is in \/logs\/y\.log: /);
     assert.equal(formatBackground(command, 'Started.', { stdout: kept('ready'), stderr: kept('') }).continuation, undefined);
+  });
+
+  it('explains a refusal of the proxy to an approved command, and a missing network to an unasked one', () => {
+    const failed = (stderr: string): ProcessOutcome => ({ exitCode: 22, signal: null, leftoversStopped: false, durationMs: 10, stdout: kept(''), stderr: kept(stderr), logPath: '/l', logTruncated: false });
+    const refused = failed('curl: (56) CONNECT tunnel failed, response 403');
+    assert.match(sandboxFailureHint(refused, true) ?? '', /only through the extension's proxy .*tell the user which domain it needs/);
+    assert.match(sandboxFailureHint(failed('Workspace Agent Tools proxy: x.example is in workspaceAgentTools.runCommand.deniedDomains'), true) ?? '', /extension's proxy/);
+    assert.match(sandboxFailureHint(failed('getaddrinfo ENOTFOUND registry.npmjs.org'), false) ?? '', /permissions: "network"/);
+    assert.equal(sandboxFailureHint(failed('error: the proxy setting of the app is wrong'), true), undefined);
+    assert.equal(sandboxFailureHint({ ...refused, exitCode: 0 }, true), undefined);
   });
 
   it('labels a running command by its id and the start of its line', () => {

@@ -2,6 +2,7 @@
 // command still cannot do, the network rule, and who is asked when the sandbox is left or missing.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
+import * as http from 'node:http';
 import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -107,6 +108,8 @@ describe('tools/runCommand in the sandbox', () => {
     let server: net.Server;
     let port = 0;
     let connections = 0;
+    let web: http.Server;
+    let webPort = 0;
     before(async () => {
       server = net.createServer((socket) => {
         connections += 1;
@@ -114,10 +117,17 @@ describe('tools/runCommand in the sandbox', () => {
       });
       await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
       port = (server.address() as net.AddressInfo).port;
+      web = http.createServer((_request, response) => response.end('hello through the proxy\n'));
+      await new Promise<void>((resolve) => web.listen(0, '127.0.0.1', resolve));
+      webPort = (web.address() as net.AddressInfo).port;
     });
-    after(() => server.close());
+    after(() => {
+      server.close();
+      web.close();
+    });
 
     const probe = (): string => `${process.execPath} -e "require('net').connect(${port}, '127.0.0.1').on('data', (d) => process.stdout.write(String(d))).on('error', (e) => { console.log('no connection: ' + e.code); process.exit(3); })"`;
+    const viaProxy = (): string => `curl -sS --max-time 20 --noproxy '' http://127.0.0.1:${webPort}/; echo " status=$?"`;
 
     it('is cut off, loopback included, for a command that ran without asking', async () => {
       const { text, approver } = await run({ command: probe() }, { settings: { runCommandAllow: ['node'] } });
@@ -128,19 +138,28 @@ describe('tools/runCommand in the sandbox', () => {
       assert.match(text, /permissions: "network"/);
     });
 
-    it('is there for a command the user approved', async () => {
-      const { text, approver } = await run({ command: probe() });
-      assert.equal(approver.asked.length, 1);
-      assert.match(text, /hello from loopback/);
-      assert.match(text, /network on/);
+    it('is only the proxy for a command the user approved: a direct connection fails, loopback through the proxy only when named in allowedDomains', async () => {
+      const direct = await run({ command: probe() });
+      assert.equal(direct.approver.asked.length, 1);
+      assert.match(direct.text, /no connection: E/);
+      assert.equal(connections, 0);
+      assert.match(direct.text, /network through the proxy: 0 domains reached, 0 refused/);
+      const refused = await run({ command: viaProxy() });
+      assert.equal(refused.approver.asked.length, 1, 'a loopback address is refused without a domain question');
+      assert.doesNotMatch(refused.text, /hello through the proxy/);
+      assert.match(refused.text, /network through the proxy: 0 domains reached, 1 refused \(127\.0\.0\.1\)/);
+      const named = await run({ command: viaProxy() }, { settings: { runCommandAllowedDomains: ['127.0.0.1'] } });
+      assert.match(named.text, /hello through the proxy/);
+      assert.match(named.text, /network through the proxy: 1 domain reached \(127\.0\.0\.1\), 0 refused/);
     });
 
     it('is given to a command that did not ask only through the extension\'s own question, never a chat confirmation', async () => {
-      const declined = await run({ command: probe(), permissions: 'network' }, { approve: false, confirmedInChat: true, settings: { runCommandAllow: ['node'] } });
+      const line = `curl -sS --max-time 20 --noproxy '' http://127.0.0.1:${webPort}/`;
+      const declined = await run({ command: line, permissions: 'network' }, { approve: false, confirmedInChat: true, settings: { runCommandAllow: ['curl'], runCommandAllowedDomains: ['127.0.0.1'] } });
       assert.match(declined.text, /^ERROR The user declined/);
-      assert.match(declined.approver.asked[0]?.detail ?? '', /in the sandbox WITH the network, because the call asked for the network/);
-      const approved = await run({ command: probe(), permissions: 'network' }, { settings: { runCommandAllow: ['node'] } });
-      assert.match(approved.text, /hello from loopback/);
+      assert.match(declined.approver.asked[0]?.detail ?? '', /in the sandbox WITH network access through the extension's proxy .*, because the call asked for the network/);
+      const approved = await run({ command: line, permissions: 'network' }, { settings: { runCommandAllow: ['curl'], runCommandAllowedDomains: ['127.0.0.1'] } });
+      assert.match(approved.text, /hello through the proxy/);
     });
   });
 
