@@ -11,7 +11,7 @@ import { pruneCommandLogs } from './core/process/node/pruneCommandLogs';
 import { endOrphanedGroups, GroupRecordFile } from './core/process/node/groupRecords';
 import { nodeProcessRunner, stopAllCommands } from './core/process/node/processRunner';
 import { chooseCommandShell } from './core/process/shellChoice';
-import { MachineSandbox } from './core/sandbox/node/machineSandbox';
+import { MachineSandbox, privateCacheDirectory } from './core/sandbox/node/machineSandbox';
 import { runtimeFolder } from './mcp/privateFolder';
 import { LocalFirstSearchEngines } from './core/search/engines';
 import { TOOLS } from './core/tools';
@@ -100,7 +100,8 @@ export function activate(context: vscode.ExtensionContext): void {
       // The MCP front reports a folder it cannot use; a missing store folder is made by the store.
     }
   }
-  const sandbox = new MachineSandbox(ripgrepPath, privateFolders);
+  // Package managers' caches: private copies per user, bound over the real folders in the sandbox.
+  const sandbox = new MachineSandbox(ripgrepPath, privateFolders, process.platform, privateCacheDirectory());
   const recordDirectory = groupRecordDirectory(context);
   // Groups a crashed window left running are ended (only where pid and start time still match).
   void endOrphanedGroups(recordDirectory, SHUTDOWN_GRACE_MS).catch(() => undefined);

@@ -184,6 +184,16 @@ export interface SandboxHost {
    * `finally`, or when a background command ends.
    */
   acquireMountPoints(folders: readonly string[]): MountPointLease;
+  /**
+   * The folder of this user's private copies of package caches (sandbox/caches.ts), one folder per
+   * cache, or undefined when commands get no caches.
+   */
+  readonly cacheDirectory: string | undefined;
+  /**
+   * Makes the cache folders that are missing (mode 0700, kept: they are where the tools put their
+   * caches anyway), and answers those that are folders now; a folder it cannot make is left out.
+   */
+  prepareCacheFolders(folders: readonly string[]): Promise<string[]>;
 }
 
 /** What workspace_run_command needs from the host: a shell, an environment, a place for logs, a terminal, a runner, a sandbox. */

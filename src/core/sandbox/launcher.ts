@@ -2,6 +2,7 @@
 import { describeProtected, describeSecrets } from '../guard/protectedNames';
 import type { SandboxAvailability } from '../ports/process';
 import { bubblewrapLauncher } from './bubblewrap';
+import { cacheVariables } from './caches';
 import type { SandboxPlan } from './plan';
 import { seatbeltLauncher } from './seatbelt';
 
@@ -16,11 +17,12 @@ export function sandboxLaunch(availability: Exclude<SandboxAvailability, { kind:
     // bubblewrap sets TMPDIR=/tmp itself (the private folder is bound there).
     return { argv: bubblewrapLauncher(availability.executable, plan, cwd), env: {} };
   }
-  return { argv: seatbeltLauncher(availability.executable, plan), env: { TMPDIR: plan.tempDirectory } };
+  // Seatbelt cannot bind: the tools are pointed at the private copies of their caches instead.
+  return { argv: seatbeltLauncher(availability.executable, plan), env: { ...cacheVariables(plan.caches), TMPDIR: plan.tempDirectory } };
 }
 
 /** The sandbox's name and what it allows, for results and questions. */
 export function sandboxSummary(availability: Exclude<SandboxAvailability, { kind: 'none' }>, network: boolean): string {
   const name = availability.kind === 'bubblewrap' ? 'bubblewrap' : 'macOS sandbox-exec';
-  return `${name}: writes only in the workspace folders and a private /tmp; ${describeProtected('brief')} read-only; secrets (${describeSecrets()}) and the session's sockets hidden; ${network ? 'network on' : 'no network'}`;
+  return `${name}: writes only in the workspace folders, a private /tmp and package managers' caches; ${describeProtected('brief')} read-only; secrets (${describeSecrets()}) and the session's sockets hidden; ${network ? 'network on' : 'no network'}`;
 }

@@ -5,6 +5,8 @@
 import type { ToolContext } from '../context';
 import { fileLocation } from '../location';
 import type { SandboxAvailability, SandboxHost } from '../ports/process';
+import { sensitiveLocalPaths } from '../guard/protectedNames';
+import { cacheBinds, type CacheBind, type CacheEnvironment } from './caches';
 import { sandboxLaunch, type SandboxLaunch } from './launcher';
 import { planSandbox, scanWorkspace, writableFolders, type SandboxPlan, type SessionSockets, type WorkspaceScan } from './plan';
 
@@ -26,17 +28,18 @@ export interface LeaseRequest {
   readonly sandbox: Exclude<SandboxAvailability, { kind: 'none' }>;
   readonly network: boolean;
   readonly cwd: string;
-  /** The command's environment, for the session's sockets it names. */
-  readonly env: SessionSockets;
+  /** The command's environment, for the session's sockets and the package caches it names. */
+  readonly env: SessionSockets & CacheEnvironment;
 }
 
 export async function acquireSandboxLease(ctx: ToolContext, host: SandboxHost, request: LeaseRequest): Promise<SandboxLease> {
   const writable = await writableFolders(ctx);
   const scan = await scanWorkspace(ctx, host, writable);
   // Held last, after everything that may fail on its own; from here on, a failure releases.
+  const caches = await packageCaches(ctx, host, request, writable);
   const mountPoints = host.acquireMountPoints(scan.mustExist);
   try {
-    const plan = await planSandbox(ctx, host, request.network, request.env, writable, scan, mountPoints.missing);
+    const plan = await planSandbox(ctx, host, request.network, request.env, writable, scan, mountPoints.missing, caches);
     return {
       plan,
       launch: sandboxLaunch(request.sandbox, plan, request.cwd),
@@ -47,6 +50,23 @@ export async function acquireSandboxLease(ctx: ToolContext, host: SandboxHost, r
     await mountPoints.release();
     throw error;
   }
+}
+
+/** The package caches the command gets, with their folders made (caches.ts). */
+async function packageCaches(ctx: ToolContext, host: SandboxHost, request: LeaseRequest, writable: readonly string[]): Promise<CacheBind[]> {
+  const home = ctx.workspace.home;
+  const runtime = ['/run', '/var/run', request.env.XDG_RUNTIME_DIR].filter((folder): folder is string => Boolean(folder?.startsWith('/')));
+  const binds = await cacheBinds(ctx, {
+    env: request.env,
+    home,
+    platform: request.sandbox.kind === 'seatbelt' ? 'darwin' : 'linux',
+    privateRoot: host.cacheDirectory,
+    real: ctx.settings.runCommandRealCaches,
+    writable,
+    hidden: [...sensitiveLocalPaths(home), ...host.privateFolders, ...runtime],
+  });
+  const ready = new Set(await host.prepareCacheFolders([...new Set(binds.flatMap((bind) => [bind.source, bind.target]))]));
+  return binds.filter((bind) => ready.has(bind.source) && ready.has(bind.target));
 }
 
 async function addedSince(ctx: ToolContext, host: SandboxHost, writable: readonly string[], before: WorkspaceScan): Promise<string[]> {
