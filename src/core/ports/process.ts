@@ -190,10 +190,11 @@ export interface SandboxHost {
    */
   readonly cacheDirectory: string | undefined;
   /**
-   * Makes the cache folders that are missing (mode 0700, kept: they are where the tools put their
-   * caches anyway), and answers those that are folders now; a folder it cannot make is left out.
+   * Makes the folders that are missing (mode 0700, kept): the package caches, which are where the
+   * tools put them anyway, and a folder the user made writable for one command. Answers those
+   * that are folders now; a folder it cannot make is left out.
    */
-  prepareCacheFolders(folders: readonly string[]): Promise<string[]>;
+  makeFolders(folders: readonly string[]): Promise<string[]>;
 }
 
 /** What workspace_run_command needs from the host: a shell, an environment, a place for logs, a terminal, a runner, a sandbox. */

@@ -3,6 +3,7 @@
 // releases it in a `finally` (a foreground command), when the command ends (a background one), or
 // at once when it cannot start; release is idempotent, so every path may call it.
 import type { ToolContext } from '../context';
+import { ToolError } from '../errors';
 import { fileLocation } from '../location';
 import type { SandboxAvailability, SandboxHost } from '../ports/process';
 import { sensitiveLocalPaths } from '../guard/protectedNames';
@@ -28,12 +29,19 @@ export interface LeaseRequest {
   readonly sandbox: Exclude<SandboxAvailability, { kind: 'none' }>;
   readonly network: boolean;
   readonly cwd: string;
+  /** Folders outside the workspace the user made writable for this command (grants.ts). */
+  readonly granted?: readonly string[];
   /** The command's environment, for the session's sockets and the package caches it names. */
   readonly env: SessionSockets & CacheEnvironment;
 }
 
 export async function acquireSandboxLease(ctx: ToolContext, host: SandboxHost, request: LeaseRequest): Promise<SandboxLease> {
-  const writable = await writableFolders(ctx);
+  const granted = request.granted?.length ? await host.makeFolders(request.granted) : [];
+  if (granted.length !== (request.granted?.length ?? 0)) {
+    throw new ToolError(`The sandbox could not be prepared: ${request.granted?.filter((folder) => !granted.includes(folder)).join(', ')} could not be made as a folder.`);
+  }
+  // A granted folder is one more writable folder: its secrets and execution config are found and kept as the workspace's.
+  const writable = [...(await writableFolders(ctx)), ...granted];
   const scan = await scanWorkspace(ctx, host, writable);
   // Held last, after everything that may fail on its own; from here on, a failure releases.
   const caches = await packageCaches(ctx, host, request, writable);
@@ -65,7 +73,7 @@ async function packageCaches(ctx: ToolContext, host: SandboxHost, request: Lease
     writable,
     hidden: [...sensitiveLocalPaths(home), ...host.privateFolders, ...runtime],
   });
-  const ready = new Set(await host.prepareCacheFolders([...new Set(binds.flatMap((bind) => [bind.source, bind.target]))]));
+  const ready = new Set(await host.makeFolders([...new Set(binds.flatMap((bind) => [bind.source, bind.target]))]));
   return binds.filter((bind) => ready.has(bind.source) && ready.has(bind.target));
 }
 

@@ -82,7 +82,7 @@ export class MachineSandbox implements SandboxHost {
     readonly cacheDirectory: string | undefined = undefined,
   ) {}
 
-  async prepareCacheFolders(folders: readonly string[]): Promise<string[]> {
+  async makeFolders(folders: readonly string[]): Promise<string[]> {
     const ready: string[] = [];
     for (const folder of folders) {
       try {

@@ -14,6 +14,8 @@ import { displayPath, fileLocation, isInside, isInsidePath } from '../../locatio
 import type { CommandHost } from '../../ports/process';
 import { argumentSizeProblem, type ArgumentSizeProblem } from '../../process/argumentLimits';
 import { nonInteractiveEnvironment, withoutSecrets } from '../../process/commandEnvironment';
+import { sensitiveLocalPaths } from '../../guard/protectedNames';
+import { refusedGrant } from '../../sandbox/grants';
 import { placeCommand, type ExtraPermission, type Placement } from '../../sandbox/placement';
 import { compileWaitFor } from './backgroundResults';
 import { bulleted } from './format';
@@ -23,6 +25,8 @@ export interface RunCommandInput {
   cwd?: string;
   timeout?: number;
   permissions?: ExtraPermission;
+  /** One folder outside the workspace made writable in the sandbox for this run (sandbox/grants.ts). */
+  writable_path?: string;
   background?: boolean;
   wait_for?: string;
   on_timeout?: OnTimeout;
@@ -57,6 +61,8 @@ export interface PreparedCommand {
   readonly verdict: CommandVerdict;
   /** Where it runs; `approve` returns the command with the placement the user chose. */
   readonly placement: RunnablePlacement;
+  /** The folder outside the workspace the call asked to make writable in the sandbox (the extension's own question asks). */
+  readonly grant?: string;
   readonly background: boolean;
   readonly waitFor: ((line: string) => boolean) | undefined;
   /** The foreground's time limit, or how long a background start waits. */
@@ -92,9 +98,33 @@ export async function prepareCommand(input: RunCommandInput, ctx: ToolContext): 
   if (placement.where === 'refused') {
     throw new ToolError(`The command was not run: ${placement.why}. Ask the user to install the sandbox or change the setting, or to run the command themselves.`);
   }
+  const grant = input.writable_path === undefined ? undefined : await grantedFolder(input.writable_path, host, ctx);
   const background = input.background ?? false;
   const timeoutSeconds = input.timeout ?? (background ? DEFAULT_BACKGROUND_WAIT_SECONDS : DEFAULT_TIMEOUT_SECONDS);
-  return { host, command, cwd, env, withheld, verdict, placement, background, waitFor, timeoutSeconds, onTimeout: input.on_timeout ?? 'background' };
+  // Widening the sandbox is asked in the extension's own question, like leaving it; outside the sandbox there is nothing to widen.
+  const granted = grant && placement.where === 'sandbox'
+    ? { grant, placement: { ...placement, approval: 'own' as const, why: `the call asked to make ${grant} writable` } }
+    : { placement };
+  return { host, command, cwd, env, withheld, verdict, background, waitFor, timeoutSeconds, onTimeout: input.on_timeout ?? 'background', ...granted };
+}
+
+/** The folder writable_path names, checked (a ToolError says why it cannot be granted). */
+async function grantedFolder(input: string, host: CommandHost, ctx: ToolContext): Promise<string> {
+  const home = ctx.workspace.home;
+  const folder = path.posix.normalize(input.startsWith('~/') ? path.posix.join(home, input.slice(2)) : input).replace(/(.)\/$/, '$1');
+  const roots = (await resolveRoots('write', ctx)).map((root) => ctx.host.fs.localPath(root)).filter((root): root is string => root !== undefined);
+  if (roots.some((root) => isInsidePath(folder, root))) {
+    throw new ToolError(`writable_path ${input} is inside the workspace, which commands can write already. Leave writable_path out.`);
+  }
+  const refused = refusedGrant(folder, home, [...sensitiveLocalPaths(home), ...host.sandbox.privateFolders]);
+  if (refused) {
+    throw new ToolError(`writable_path cannot be granted: ${refused}. Ask the user to run the command, or call again with permissions: "unsandboxed" (the user is asked).`);
+  }
+  const stat = await ctx.host.fs.stat(fileLocation(folder));
+  if (stat && stat.kind !== 'directory') {
+    throw new ToolError(`writable_path ${input} is not a folder; name the folder the command writes in.`);
+  }
+  return folder;
 }
 
 /**

@@ -7,10 +7,16 @@ import { oneLine } from '../../text/truncate';
 import { defineTool, textResult, type Tool } from '../toolSpec';
 import { approve, commandConfirmation } from './approve';
 import { startInBackground } from './background';
-import { describeAdded, formatOutcome, placementFailureHint, sandboxLine } from './format';
+import { describeAdded, formatOutcome, placementFailureHint, sandboxLine, type GrantOffer } from './format';
 import { runInForeground } from './foreground';
 import { withCommandLease } from './lease';
-import { prepareCommand, type RunCommandInput } from './prepare';
+import { prepareCommand, type PreparedCommand, type RunCommandInput } from './prepare';
+import type { ToolContext } from '../../context';
+import { resolveRoots } from '../../guard/judgeLocation';
+import { sensitiveLocalPaths } from '../../guard/protectedNames';
+import { fileLocation } from '../../location';
+import type { ProcessOutcome } from '../../ports/process';
+import { deniedWritePath, grantFor } from '../../sandbox/grants';
 
 export const runCommandTool: Tool = defineTool<RunCommandInput>({
   name: 'workspace_run_command',
@@ -35,6 +41,7 @@ export const runCommandTool: Tool = defineTool<RunCommandInput>({
       cwd: { type: 'string', description: 'The folder to run in, workspace-relative. Default: the workspace root.' },
       timeout: { type: 'integer', description: 'Seconds to wait for the command to end, from 1 to 1800. Default 120. Still running then: it moves to the background and the result gives its id (or it is stopped, with on_timeout: "kill"). With background: seconds to wait for wait_for or the end before returning (the process keeps running), default 30.' },
       permissions: { type: 'string', enum: ['network', 'unsandboxed'], description: 'Leave it out, unless a sandboxed run failed because of the sandbox: "network" runs it in the sandbox with the network, "unsandboxed" outside the sandbox. The user is asked every time.' },
+      writable_path: { type: 'string', description: 'Leave it out, unless a sandboxed run failed on a write outside the workspace and its result named the folder: that absolute folder is also writable in the sandbox for this run. The user is asked every time.' },
       background: { type: 'boolean', description: 'Start a long-running process (a server, a watcher) and return while it keeps running in its own terminal, with an id for workspace_command_output and workspace_stop_command; stop what you started. At most a few run at once (workspaceAgentTools.runCommand.maxBackground, default 5). Default false.' },
       wait_for: { type: 'string', description: 'With background: a regular expression (RE2 syntax) matched against each output line; the call returns as soon as one matches, e.g. the server\'s ready line.' },
       on_timeout: { type: 'string', enum: ['background', 'kill'], description: 'What happens to a foreground command still running at timeout: "background" (default) keeps it running as a background command and returns its id; "kill" stops it and every process it started.' },
@@ -67,7 +74,8 @@ export const runCommandTool: Tool = defineTool<RunCommandInput>({
       return textResult(ran.value.report.text, ran.value.report.continuation);
     }
     const { outcome, status } = ran.value;
-    const report = formatOutcome(outcome, status, approved.cwd.shown, sandboxLine(placement, verdict, approved.withheld.length), placementFailureHint(placement, outcome));
+    const grant = placement.where === 'sandbox' ? await grantOffer(outcome, ctx, approved) : undefined;
+    const report = formatOutcome(outcome, status, approved.cwd.shown, sandboxLine(placement, verdict, approved.withheld.length, approved.grant), placementFailureHint(placement, outcome, grant));
     let text = report.text;
     if (!verdict.readOnly) {
       // After the release: a protected entry the command created (the sandbox cannot stop that).
@@ -79,3 +87,19 @@ export const runCommandTool: Tool = defineTool<RunCommandInput>({
     return textResult(text, report.continuation);
   },
 });
+
+/** The folder a retry could make writable, when a sandboxed run failed on a write outside the writable folders. */
+async function grantOffer(outcome: ProcessOutcome, ctx: ToolContext, prepared: PreparedCommand): Promise<GrantOffer | undefined> {
+  if (outcome.exitCode === 0 || outcome.stopped) {
+    return undefined;
+  }
+  const fs = ctx.host.fs;
+  const writable = (await resolveRoots('write', ctx)).map((root) => fs.localPath(root)).filter((root): root is string => root !== undefined);
+  const denied = deniedWritePath(`${outcome.stdout.text}\n${outcome.stderr.text}`, [...writable, ...(prepared.grant ? [prepared.grant] : [])]);
+  if (!denied) {
+    return undefined;
+  }
+  const home = ctx.workspace.home;
+  const folder = await grantFor(denied, home, [...sensitiveLocalPaths(home), ...prepared.host.sandbox.privateFolders], async (p) => (await fs.stat(fileLocation(p)))?.kind);
+  return folder ? { denied, folder } : undefined;
+}

@@ -35,7 +35,7 @@ describe('tools/command/lease: one acquire, one release', () => {
           privateFolders: host.sandbox.privateFolders,
           emptyDirectory: host.sandbox.emptyDirectory,
           cacheDirectory: host.sandbox.cacheDirectory,
-          prepareCacheFolders: (folders) => host.sandbox.prepareCacheFolders(folders),
+          makeFolders: (folders) => host.sandbox.makeFolders(folders),
           acquireMountPoints: (folders): MountPointLease => {
             acquired += 1;
             const inner = host.sandbox.acquireMountPoints(folders);

@@ -1,0 +1,167 @@
+// The dev-workflow corpus (devWorkflowCorpus.ts) in the real extension host: every command through
+// vscode.lm.invokeTool, each question answered with workspaceAgentTools.approve (the sandboxed
+// choice), offline. It passes when at least 95% of the cases that could run here succeeded in the
+// sandbox (exit code 0, the expected output, and a `Sandbox: bubblewrap` line: none left it);
+// the table of every case and its reason is printed either way. Also here: the caches are private
+// copies, and runCommand.realCaches binds the real folder instead.
+import * as assert from 'assert';
+import { execFileSync } from 'child_process';
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import * as vscode from 'vscode';
+import { CommandId } from '../../src/vscode/commandIds';
+import { CASES, CORPUS_FOLDER, EXECUTABLES, FILES, type CorpusCase } from './devWorkflowCorpus';
+import { invoke, REPO, withSettings, workspaceRoot } from './support/tools';
+
+const TOOL = 'workspace_run_command';
+const PASS_RATE = 0.95;
+
+/** Runs a command through the tool, answering every question it asks with the sandboxed choice. */
+async function runApproved(command: string, cwd: string, timeout = 300): Promise<{ text: string; asked: number }> {
+  let finished = false;
+  let asked = 0;
+  const call = invoke(TOOL, { command, cwd, timeout, on_timeout: 'kill' }).finally(() => {
+    finished = true;
+  });
+  while (!finished) {
+    if (await vscode.commands.executeCommand<boolean>(CommandId.approve)) asked += 1;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return { text: (await call).text, asked };
+}
+
+function onPath(program: string): boolean {
+  return (process.env.PATH ?? '').split(':').some((folder) => folder.startsWith('/') && fs.existsSync(path.join(folder, program)));
+}
+
+/** Why a case cannot run on this machine, or undefined. */
+function missing(requirement: string | undefined, typescript: string | undefined): string | undefined {
+  if (!requirement) return undefined;
+  if (requirement === 'tsc-local') return typescript ? undefined : 'typescript is not in the repository\'s node_modules';
+  if (requirement === 'pytest') {
+    if (!onPath('python3')) return 'python3 is not installed';
+    try {
+      execFileSync('python3', ['-m', 'pytest', '--version'], { stdio: 'ignore' });
+      return undefined;
+    } catch {
+      return 'pytest is not installed for python3';
+    }
+  }
+  return onPath(requirement) ? undefined : `${requirement} is not installed`;
+}
+
+interface Row {
+  readonly name: string;
+  readonly outcome: 'pass' | 'fail' | 'skip';
+  readonly why: string;
+}
+
+/** The reason a run failed, from its result: the status line and the last error line. */
+function failure(text: string, expect: RegExp | undefined): string {
+  const status = /^(Exit code: \d+|Timed out.*|Killed.*)$/m.exec(text)?.[1] ?? 'no status';
+  const stderr = /--- stderr ---\n([\s\S]*?)\n\nFull log/.exec(text)?.[1] ?? '';
+  const last = stderr.split('\n').filter((line) => line.trim() && line !== '(empty)').slice(-2).join(' / ');
+  const sandbox = /^Sandbox: (\S+)/m.exec(text)?.[1] ?? '?';
+  if (status === 'Exit code: 0' && expect) return `output did not match ${expect}`;
+  return `${status}${sandbox === 'bubblewrap:' ? '' : ` (sandbox: ${sandbox})`}${last ? `: ${last.slice(0, 200)}` : ''}`;
+}
+
+function table(rows: readonly Row[]): string {
+  const width = Math.max(...rows.map((row) => row.name.length));
+  return rows.map((row) => `${row.outcome.toUpperCase().padEnd(4)}  ${row.name.padEnd(width)}  ${row.why}`).join('\n');
+}
+
+describe('the dev-workflow corpus in the sandbox (extension host)', function () {
+  let corpus: string;
+  let typescript: string | undefined;
+
+  before(function () {
+    if (!vscode.workspace.isTrusted || process.platform !== 'linux') this.skip();
+    corpus = path.join(workspaceRoot(), CORPUS_FOLDER);
+    fs.rmSync(corpus, { recursive: true, force: true });
+    for (const [file, text] of Object.entries(FILES)) {
+      fs.mkdirSync(path.dirname(path.join(corpus, file)), { recursive: true });
+      fs.writeFileSync(path.join(corpus, file), text, { mode: EXECUTABLES.includes(file) ? 0o755 : 0o644 });
+    }
+    // The TypeScript the repository installed, linked in as a project's local dependency.
+    const installed = path.join(REPO, 'node_modules', 'typescript');
+    if (fs.existsSync(path.join(installed, 'bin', 'tsc'))) {
+      typescript = installed;
+      fs.mkdirSync(path.join(corpus, 'ts', 'node_modules', '.bin'), { recursive: true });
+      fs.symlinkSync(installed, path.join(corpus, 'ts', 'node_modules', 'typescript'));
+      fs.symlinkSync('../typescript/bin/tsc', path.join(corpus, 'ts', 'node_modules', '.bin', 'tsc'));
+    }
+  });
+
+  after(() => {
+    if (corpus) fs.rmSync(corpus, { recursive: true, force: true });
+  });
+
+  it(`runs at least ${PASS_RATE * 100}% of the corpus approved in the sandbox, none outside it`, async function () {
+    this.timeout(30 * 60_000);
+    assert.ok(CASES.length >= 40, `the corpus has ${CASES.length} cases; the issue asks for 40 at least`);
+    const rows: Row[] = [];
+    await withSettings({ 'checkpoints.enabled': false }, async () => {
+      for (const item of CASES) rows.push(await runCase(item));
+    });
+    const ran = rows.filter((row) => row.outcome !== 'skip');
+    const passed = ran.filter((row) => row.outcome === 'pass');
+    const summary = `dev-workflow corpus on VS Code ${vscode.version}: ${passed.length}/${ran.length} passed in the sandbox (${rows.length - ran.length} skipped)\n${table(rows)}`;
+    console.log(summary);
+    fs.writeFileSync(path.join(os.tmpdir(), `wat-dev-workflow-${vscode.version}.txt`), `${summary}\n`);
+    assert.ok(ran.length >= 40, `only ${ran.length} cases could run here\n${summary}`);
+    assert.ok(passed.length >= PASS_RATE * ran.length, summary);
+    // A case the README lists as stopped by the sandbox that now passes means the README is wrong.
+    const knownPassing = rows.filter((row) => row.outcome === 'pass' && CASES.find((item) => item.name === row.name)?.known);
+    assert.deepEqual(knownPassing.map((row) => row.name), [], summary);
+  });
+
+  async function runCase(item: CorpusCase): Promise<Row> {
+    const absent = missing(item.requires, typescript);
+    if (absent) return { name: item.name, outcome: 'skip', why: absent };
+    const cwd = path.posix.join(CORPUS_FOLDER, item.cwd);
+    const { text } = await runApproved(item.command, cwd);
+    const inSandbox = /^Sandbox: bubblewrap: /m.test(text);
+    const ok = inSandbox && /^Exit code: 0$/m.test(text) && (!item.expect || item.expect.test(text));
+    if (ok) return { name: item.name, outcome: 'pass', why: item.known ? `expected to fail: ${item.known}` : '' };
+    return { name: item.name, outcome: 'fail', why: item.known ? `known: ${item.known} (${failure(text, item.expect)})` : failure(text, item.expect) };
+  }
+});
+
+describe('package caches in the sandbox (extension host)', function () {
+  const probe = `wat-cache-probe-${process.pid}`;
+  const realNpm = path.join(os.homedir(), '.npm');
+  const privateNpm = (): string => path.join(process.env.XDG_CACHE_HOME ?? path.join(os.homedir(), '.cache'), 'workspace-agent-tools', 'sandbox-caches', 'npm');
+
+  before(function () {
+    if (!vscode.workspace.isTrusted || process.platform !== 'linux') this.skip();
+  });
+
+  afterEach(() => {
+    fs.rmSync(path.join(realNpm, probe), { force: true });
+  });
+
+  it('gives an approved command a private copy of ~/.npm: it writes there, the real folder never sees it, and ~/.npmrc stays hidden', async () => {
+    const { text } = await runApproved(`echo cached > ~/.npm/${probe} && cat ~/.npm/${probe}; cat ~/.npmrc; echo npmrc-done`, '.');
+    assert.match(text, /^Sandbox: bubblewrap: /m);
+    assert.match(text, /^cached\nnpmrc-done$/m);
+    assert.equal(fs.existsSync(path.join(realNpm, probe)), false);
+    assert.equal(fs.readFileSync(path.join(privateNpm(), probe), 'utf8'), 'cached\n');
+    assert.equal(fs.statSync(privateNpm()).mode & 0o777, 0o700);
+  });
+
+  it('binds the real folder for a cache runCommand.realCaches names', async () => {
+    await withSettings({ 'runCommand.realCaches': ['npm'] }, async () => {
+      const { text } = await runApproved(`echo shared > ~/.npm/${probe}`, '.');
+      assert.match(text, /^Exit code: 0$/m);
+    });
+    assert.equal(fs.readFileSync(path.join(realNpm, probe), 'utf8'), 'shared\n');
+  });
+
+  it('still keeps an approved command from writing in the home folder outside the caches', async () => {
+    const { text } = await runApproved(`echo x > ~/${probe}`, '.');
+    assert.match(text, /Read-only file system/);
+    assert.equal(fs.existsSync(path.join(os.homedir(), probe)), false);
+  });
+});
