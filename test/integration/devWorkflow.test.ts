@@ -18,10 +18,10 @@ const TOOL = 'workspace_run_command';
 const PASS_RATE = 0.95;
 
 /** Runs a command through the tool, answering every question it asks with the sandboxed choice. */
-async function runApproved(command: string, cwd: string, timeout = 300): Promise<{ text: string; asked: number }> {
+async function runApproved(command: string, cwd: string, extra: { writable_path?: string } = {}, timeout = 300): Promise<{ text: string; asked: number }> {
   let finished = false;
   let asked = 0;
-  const call = invoke(TOOL, { command, cwd, timeout, on_timeout: 'kill' }).finally(() => {
+  const call = invoke(TOOL, { command, cwd, timeout, on_timeout: 'kill', ...extra }).finally(() => {
     finished = true;
   });
   while (!finished) {
@@ -76,8 +76,13 @@ describe('the dev-workflow corpus in the sandbox (extension host)', function () 
   let corpus: string;
   let typescript: string | undefined;
 
+  // pip install --user, retried with ~/.local writable, installs into the real ~/.local: undone in after().
+  const local = path.join(os.homedir(), '.local');
+  let hadLocal = true;
+
   before(function () {
     if (!vscode.workspace.isTrusted || process.platform !== 'linux') this.skip();
+    hadLocal = fs.existsSync(local);
     corpus = path.join(workspaceRoot(), CORPUS_FOLDER);
     fs.rmSync(corpus, { recursive: true, force: true });
     for (const [file, text] of Object.entries(FILES)) {
@@ -96,6 +101,17 @@ describe('the dev-workflow corpus in the sandbox (extension host)', function () 
 
   after(() => {
     if (corpus) fs.rmSync(corpus, { recursive: true, force: true });
+    if (!hadLocal) {
+      fs.rmSync(local, { recursive: true, force: true });
+      return;
+    }
+    const lib = path.join(local, 'lib');
+    for (const python of fs.existsSync(lib) ? fs.readdirSync(lib) : []) {
+      const site = path.join(lib, python, 'site-packages');
+      for (const entry of fs.existsSync(site) ? fs.readdirSync(site) : []) {
+        if (entry.startsWith('wat_tiny')) fs.rmSync(path.join(site, entry), { recursive: true, force: true });
+      }
+    }
   });
 
   it(`runs at least ${PASS_RATE * 100}% of the corpus approved in the sandbox, none outside it`, async function () {
@@ -121,10 +137,16 @@ describe('the dev-workflow corpus in the sandbox (extension host)', function () 
     const absent = missing(item.requires, typescript);
     if (absent) return { name: item.name, outcome: 'skip', why: absent };
     const cwd = path.posix.join(CORPUS_FOLDER, item.cwd);
-    const { text } = await runApproved(item.command, cwd);
-    const inSandbox = /^Sandbox: bubblewrap: /m.test(text);
-    const ok = inSandbox && /^Exit code: 0$/m.test(text) && (!item.expect || item.expect.test(text));
-    if (ok) return { name: item.name, outcome: 'pass', why: item.known ? `expected to fail: ${item.known}` : '' };
+    let { text } = await runApproved(item.command, cwd);
+    const passed = (): boolean => /^Sandbox: bubblewrap: /m.test(text) && /^Exit code: 0$/m.test(text) && (!item.expect || item.expect.test(text));
+    let granted = '';
+    const offered = /call again with writable_path: "([^"]+)"/.exec(text)?.[1];
+    if (!passed() && item.retryWithGrant && offered) {
+      ({ text } = await runApproved(item.command, cwd, { writable_path: offered }));
+      granted = passed() ? `after the retry with writable_path ${offered}` : `retried with writable_path ${offered}`;
+    }
+    if (passed()) return { name: item.name, outcome: 'pass', why: item.known ? `expected to fail: ${item.known}` : granted };
+    if (item.retryWithGrant && !granted) return { name: item.name, outcome: 'fail', why: `no writable_path offered (${failure(text, item.expect)})` };
     return { name: item.name, outcome: 'fail', why: item.known ? `known: ${item.known} (${failure(text, item.expect)})` : failure(text, item.expect) };
   }
 });
@@ -143,7 +165,8 @@ describe('package caches in the sandbox (extension host)', function () {
   });
 
   it('gives an approved command a private copy of ~/.npm: it writes there, the real folder never sees it, and ~/.npmrc stays hidden', async () => {
-    const { text } = await runApproved(`echo cached > ~/.npm/${probe} && cat ~/.npm/${probe}; cat ~/.npmrc; echo npmrc-done`, '.');
+    // Through sh, so the policy asks (it refuses a plain `cat ~/.npmrc`) and the sandbox is what hides it.
+    const { text } = await runApproved(`sh -c 'echo cached > ~/.npm/${probe} && cat ~/.npm/${probe}; cat ~/.npmrc; echo npmrc-done'`, '.');
     assert.match(text, /^Sandbox: bubblewrap: /m);
     assert.match(text, /^cached\nnpmrc-done$/m);
     assert.equal(fs.existsSync(path.join(realNpm, probe)), false);
@@ -153,14 +176,14 @@ describe('package caches in the sandbox (extension host)', function () {
 
   it('binds the real folder for a cache runCommand.realCaches names', async () => {
     await withSettings({ 'runCommand.realCaches': ['npm'] }, async () => {
-      const { text } = await runApproved(`echo shared > ~/.npm/${probe}`, '.');
+      const { text } = await runApproved(`sh -c 'echo shared > ~/.npm/${probe}'`, '.');
       assert.match(text, /^Exit code: 0$/m);
     });
     assert.equal(fs.readFileSync(path.join(realNpm, probe), 'utf8'), 'shared\n');
   });
 
   it('still keeps an approved command from writing in the home folder outside the caches', async () => {
-    const { text } = await runApproved(`echo x > ~/${probe}`, '.');
+    const { text } = await runApproved(`sh -c 'echo x > ~/${probe}'`, '.');
     assert.match(text, /Read-only file system/);
     assert.equal(fs.existsSync(path.join(os.homedir(), probe)), false);
   });

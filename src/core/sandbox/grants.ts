@@ -19,7 +19,7 @@ const SYSTEM_FOLDERS = ['/usr', '/etc', '/bin', '/sbin', '/lib', '/lib32', '/lib
  * The first absolute path the output says a write was refused to, outside the folders the command
  * could write (and /tmp, /dev and /proc, which are not the sandbox's doing); undefined when none.
  */
-export function deniedWritePath(output: string, writable: readonly string[]): string | undefined {
+export function deniedWritePath(output: string, writable: readonly string[]): DeniedWrite | undefined {
   for (const line of output.split('\n')) {
     if (!READ_ONLY.test(line)) {
       continue;
@@ -27,18 +27,28 @@ export function deniedWritePath(output: string, writable: readonly string[]): st
     const candidates = [...line.matchAll(QUOTED_PATH), ...line.matchAll(BARE_PATH)].map((match) => path.posix.normalize(match[1].replace(/[.]+$/, '')));
     const found = candidates.find((candidate) => candidate !== '/' && ![...writable, '/tmp', '/dev', '/proc'].some((folder) => isInsidePath(candidate, folder)));
     if (found) {
-      return found;
+      return { path: found, folder: MAKING_FOLDER.test(line) };
     }
   }
   return undefined;
 }
 
+/** A refused write, and whether it was making a folder (mkdir, Python's makedirs) rather than a file. */
+export interface DeniedWrite {
+  readonly path: string;
+  readonly folder: boolean;
+}
+
+/** Lines about making a folder: then a missing path may be offered as a new folder. */
+const MAKING_FOLDER = /mkdir|create directory|makedirs|\[Errno 30\]/i;
+
 /**
  * The folder to offer for a refused path: the path itself when it is a folder, else the nearest
  * folder that exists above it unless that one may not be granted, else the path itself (made as a
- * folder). `kind` answers what is at a path.
+ * folder) when the command was making a folder there. `kind` answers what is at a path.
  */
-export async function grantFor(denied: string, home: string, secrets: readonly string[], kind: (p: string) => Promise<'file' | 'directory' | 'other' | undefined>): Promise<string | undefined> {
+export async function grantFor(refused: DeniedWrite, home: string, secrets: readonly string[], kind: (p: string) => Promise<'file' | 'directory' | 'other' | undefined>): Promise<string | undefined> {
+  const denied = refused.path;
   const here = await kind(denied);
   if (here === 'directory') {
     return refusedGrant(denied, home, secrets) ? undefined : denied;
@@ -50,7 +60,7 @@ export async function grantFor(denied: string, home: string, secrets: readonly s
   if (!refusedGrant(parent, home, secrets)) {
     return parent;
   }
-  return here === undefined && !refusedGrant(denied, home, secrets) ? denied : undefined;
+  return here === undefined && refused.folder && !refusedGrant(denied, home, secrets) ? denied : undefined;
 }
 
 /**

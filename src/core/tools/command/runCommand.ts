@@ -101,5 +101,5 @@ async function grantOffer(outcome: ProcessOutcome, ctx: ToolContext, prepared: P
   }
   const home = ctx.workspace.home;
   const folder = await grantFor(denied, home, [...sensitiveLocalPaths(home), ...prepared.host.sandbox.privateFolders], async (p) => (await fs.stat(fileLocation(p)))?.kind);
-  return folder ? { denied, folder } : undefined;
+  return folder ? { denied: denied.path, folder } : undefined;
 }
