@@ -124,7 +124,9 @@ describe('the dev-workflow corpus in the sandbox (extension host)', function () 
     const ran = rows.filter((row) => row.outcome !== 'skip');
     const passed = ran.filter((row) => row.outcome === 'pass');
     const summary = `dev-workflow corpus on VS Code ${vscode.version}: ${passed.length}/${ran.length} passed in the sandbox (${rows.length - ran.length} skipped)\n${table(rows)}`;
-    console.log(summary);
+    // Into the report the runner streams (console.log from the host shows only when a pass fails), and a file.
+    if (process.env.WAT_TEST_REPORT) fs.appendFileSync(process.env.WAT_TEST_REPORT, `\n${summary}\n\n`);
+    else console.log(summary);
     fs.writeFileSync(path.join(os.tmpdir(), `wat-dev-workflow-${vscode.version}.txt`), `${summary}\n`);
     assert.ok(ran.length >= 40, `only ${ran.length} cases could run here\n${summary}`);
     assert.ok(passed.length >= PASS_RATE * ran.length, summary);
@@ -147,7 +149,8 @@ describe('the dev-workflow corpus in the sandbox (extension host)', function () 
     }
     if (passed()) return { name: item.name, outcome: 'pass', why: item.known ? `expected to fail: ${item.known}` : granted };
     if (item.retryWithGrant && !granted) return { name: item.name, outcome: 'fail', why: `no writable_path offered (${failure(text, item.expect)})` };
-    return { name: item.name, outcome: 'fail', why: item.known ? `known: ${item.known} (${failure(text, item.expect)})` : failure(text, item.expect) };
+    const why = item.known ? `known: ${item.known} (${failure(text, item.expect)})` : failure(text, item.expect);
+    return { name: item.name, outcome: 'fail', why: granted ? `${granted}: ${why}` : why };
   }
 });
 
