@@ -61,7 +61,9 @@ interface Row {
 function failure(text: string, expect: RegExp | undefined): string {
   const status = /^(Exit code: \d+|Timed out.*|Killed.*)$/m.exec(text)?.[1] ?? 'no status';
   const stderr = /--- stderr ---\n([\s\S]*?)\n\nFull log/.exec(text)?.[1] ?? '';
-  const last = stderr.split('\n').filter((line) => line.trim() && line !== '(empty)').slice(-2).join(' / ');
+  const lines = stderr.split('\n').filter((line) => line.trim() && line !== '(empty)' && !/^WARNING: Running pip as the 'root' user/.test(line));
+  const errors = lines.filter((line) => /error|cannot|denied|read-only|writable|not found/i.test(line));
+  const last = (errors.length ? errors : lines).slice(-2).join(' / ');
   const sandbox = /^Sandbox: (\S+)/m.exec(text)?.[1] ?? '?';
   if (status === 'Exit code: 0' && expect) return `output did not match ${expect}`;
   return `${status}${sandbox === 'bubblewrap:' ? '' : ` (sandbox: ${sandbox})`}${last ? `: ${last.slice(0, 200)}` : ''}`;

@@ -7,7 +7,7 @@ import * as path from 'node:path';
 import { isInsidePath } from '../location';
 
 /** Lines that say the sandbox refused a write (bubblewrap's read-only root). */
-const READ_ONLY = /read-only file system|EROFS|\[Errno 30\]/i;
+const READ_ONLY = /read-only file system|EROFS|\[Errno 30\]|isn't writable|is not writable/i;
 /** Absolute paths on such a line: quoted, or bare up to a space, quote or colon. */
 const QUOTED_PATH = /['"`‘’](\/[^'"`‘’\n]*)['"`‘’]/g;
 const BARE_PATH = /(?:^|[\s(=])(\/[^\s'"`:,;()]+)/g;
@@ -47,28 +47,29 @@ const MAKING_FOLDER = /mkdir|create directory|makedirs|\[Errno 30\]/i;
  * folder that exists above it unless that one may not be granted, else the path itself (made as a
  * folder) when the command was making a folder there. `kind` answers what is at a path.
  */
-export async function grantFor(refused: DeniedWrite, home: string, secrets: readonly string[], kind: (p: string) => Promise<'file' | 'directory' | 'other' | undefined>): Promise<string | undefined> {
+export async function grantFor(refused: DeniedWrite, home: string, secrets: readonly string[], searchPath: readonly string[], kind: (p: string) => Promise<'file' | 'directory' | 'other' | undefined>): Promise<string | undefined> {
   const denied = refused.path;
   const here = await kind(denied);
   if (here === 'directory') {
-    return refusedGrant(denied, home, secrets) ? undefined : denied;
+    return refusedGrant(denied, home, secrets, searchPath) ? undefined : denied;
   }
   let parent = path.posix.dirname(denied);
   while (parent !== '/' && !(await kind(parent))) {
     parent = path.posix.dirname(parent);
   }
-  if (!refusedGrant(parent, home, secrets)) {
+  if (!refusedGrant(parent, home, secrets, searchPath)) {
     return parent;
   }
-  return here === undefined && refused.folder && !refusedGrant(denied, home, secrets) ? denied : undefined;
+  return here === undefined && refused.folder && !refusedGrant(denied, home, secrets, searchPath) ? denied : undefined;
 }
 
 /**
  * Why a folder may not be made writable in the sandbox, or undefined when it may (after the user's
  * yes). `secrets` are the hidden paths (credential folders, the extension's storage): a folder
- * inside one would uncover it; one that holds them keeps them hidden.
+ * inside one would uncover it; one that holds them keeps them hidden. `searchPath` are PATH's
+ * folders: a program a command put in one would run outside the sandbox when its name is typed.
  */
-export function refusedGrant(folder: string, home: string, secrets: readonly string[]): string | undefined {
+export function refusedGrant(folder: string, home: string, secrets: readonly string[], searchPath: readonly string[] = []): string | undefined {
   if (!folder.startsWith('/') || path.posix.normalize(folder) !== folder.replace(/(.)\/$/, '$1')) {
     return `${folder} is not an absolute, normalised path`;
   }
@@ -79,9 +80,18 @@ export function refusedGrant(folder: string, home: string, secrets: readonly str
   if (system) {
     return `${folder} is a system folder (${system})`;
   }
+  const program = searchPath.find((entry) => entry.startsWith('/') && isInsidePath(folder, entry));
+  if (program) {
+    return `${folder} is on your PATH (${program}): a program the command put there would run outside the sandbox`;
+  }
   const secret = secrets.find((hidden) => isInsidePath(folder, hidden));
   if (secret) {
     return `${folder} lies in ${secret}, which commands cannot read`;
   }
   return undefined;
+}
+
+/** The absolute folders of the host's PATH (the user's, before commands get theirs). */
+export function searchPathOf(host: { environment(): Readonly<Record<string, string | undefined>> }): string[] {
+  return (host.environment().PATH ?? '').split(':').filter((entry) => entry.startsWith('/')).map((entry) => path.posix.normalize(entry).replace(/(.)\/$/, '$1'));
 }

@@ -4,6 +4,7 @@
 import type { ToolContext } from '../../context';
 import { errorMessage, throwIfCancelled, ToolError } from '../../errors';
 import { approvalReasons, type CommandVerdict } from '../../guard/command/verdict';
+import { isInsidePath } from '../../location';
 import { argumentSizeProblem } from '../../process/argumentLimits';
 import { sandboxSummary } from '../../sandbox/launcher';
 import { oneLine } from '../../text/truncate';
@@ -63,7 +64,10 @@ export async function approve(prepared: PreparedCommand, ctx: ToolContext): Prom
 async function approveGrant(prepared: PreparedCommand, grant: string, ctx: ToolContext, title: string, where: string, declined: () => ToolError): Promise<PreparedCommand> {
   const { verdict, placement } = prepared;
   const policy = verdict.decision === 'ask' ? ` The command policy also asks because: ${approvalReasons(verdict).join('; ')}.` : '';
-  const detail = `In ${where}: run it in the sandbox with ${grant} writable too (secrets and execution config in it stay hidden and read-only)${placement.where === 'sandbox' && placement.network ? ', with the network' : ''}.${policy}`;
+  // What is written there stays, and the user's own tools use it outside the sandbox: a program on PATH most of all.
+  const onPath = (prepared.host.environment().PATH ?? '').split(':').filter((entry) => entry.startsWith('/') && isInsidePath(entry, grant));
+  const pathWarning = onPath.length ? ` It holds ${onPath.join(', ')}, on your PATH: a program the command puts there runs outside the sandbox when you type its name.` : '';
+  const detail = `In ${where}: run it in the sandbox with ${grant} writable too (secrets and execution config in it stay hidden and read-only)${placement.where === 'sandbox' && placement.network ? ', with the network' : ''}. What it writes there stays after it ends and is used by your tools outside the sandbox.${pathWarning}${policy}`;
   if (placement.where === 'sandbox' && placement.canLeave) {
     const answer = await ctx.session.approver.choose({ kind: 'command', title, path: grant, detail: `${detail} Accept runs it so; ${LEAVE_SANDBOX} runs it with all your rights.`, alternative: LEAVE_SANDBOX }, ctx.call.token);
     throwIfCancelled(ctx.call.token);

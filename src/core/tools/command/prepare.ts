@@ -15,7 +15,7 @@ import type { CommandHost } from '../../ports/process';
 import { argumentSizeProblem, type ArgumentSizeProblem } from '../../process/argumentLimits';
 import { nonInteractiveEnvironment, withoutSecrets } from '../../process/commandEnvironment';
 import { sensitiveLocalPaths } from '../../guard/protectedNames';
-import { refusedGrant } from '../../sandbox/grants';
+import { refusedGrant, searchPathOf } from '../../sandbox/grants';
 import { placeCommand, type ExtraPermission, type Placement } from '../../sandbox/placement';
 import { compileWaitFor } from './backgroundResults';
 import { bulleted } from './format';
@@ -87,7 +87,8 @@ export async function prepareCommand(input: RunCommandInput, ctx: ToolContext): 
   }
   const cwd = await resolveCommandCwd(input.cwd, ctx);
   // Secrets stay out of every command's environment, sandboxed or not (env, printenv, /proc/self/environ).
-  const { env, withheld } = withoutSecrets(nonInteractiveEnvironment(host.environment(), await writableSearchPathEntries(host, ctx)), ctx.settings.runCommandPassEnvironment);
+  const grant = input.writable_path === undefined ? undefined : await grantedFolder(input.writable_path, host, ctx);
+  const { env, withheld } = withoutSecrets(nonInteractiveEnvironment(host.environment(), await writableSearchPathEntries(host, ctx, grant)), ctx.settings.runCommandPassEnvironment);
   // Refused before anyone is asked: the kernel would not start it, and nothing may be held for it.
   refuseOversized(argumentSizeProblem([host.shell, '-c', command], env));
   const verdict = await judgeCommand(command, cwd.path, ctx);
@@ -98,7 +99,6 @@ export async function prepareCommand(input: RunCommandInput, ctx: ToolContext): 
   if (placement.where === 'refused') {
     throw new ToolError(`The command was not run: ${placement.why}. Ask the user to install the sandbox or change the setting, or to run the command themselves.`);
   }
-  const grant = input.writable_path === undefined ? undefined : await grantedFolder(input.writable_path, host, ctx);
   const background = input.background ?? false;
   const timeoutSeconds = input.timeout ?? (background ? DEFAULT_BACKGROUND_WAIT_SECONDS : DEFAULT_TIMEOUT_SECONDS);
   // Widening the sandbox is asked in the extension's own question, like leaving it; outside the sandbox there is nothing to widen.
@@ -116,7 +116,7 @@ async function grantedFolder(input: string, host: CommandHost, ctx: ToolContext)
   if (roots.some((root) => isInsidePath(folder, root))) {
     throw new ToolError(`writable_path ${input} is inside the workspace, which commands can write already. Leave writable_path out.`);
   }
-  const refused = refusedGrant(folder, home, [...sensitiveLocalPaths(home), ...host.sandbox.privateFolders]);
+  const refused = refusedGrant(folder, home, [...sensitiveLocalPaths(home), ...host.sandbox.privateFolders], searchPathOf(host));
   if (refused) {
     throw new ToolError(`writable_path cannot be granted: ${refused}. Ask the user to run the command, or call again with permissions: "unsandboxed" (the user is asked).`);
   }
@@ -145,10 +145,10 @@ export function refuseOversized(problem: ArgumentSizeProblem | undefined, stage:
   throw new ToolError(`${what}, so it was not run and nothing was asked. Write the long text to a file with workspace_write_file and run a short command or script that reads it (e.g. \`sh ./script.sh\` or \`node ./generate.js\`).`);
 }
 
-/** The PATH entries a command could write to: inside the writable folders, /tmp and the private /tmp, followed through links. */
-async function writableSearchPathEntries(host: CommandHost, ctx: ToolContext): Promise<(entry: string) => boolean> {
+/** The PATH entries a command could write to: inside the writable folders, /tmp and the private /tmp, and a folder granted for this run, followed through links. */
+async function writableSearchPathEntries(host: CommandHost, ctx: ToolContext, grant: string | undefined): Promise<(entry: string) => boolean> {
   const fs = ctx.host.fs;
-  const writable = [...(await resolveRoots('write', ctx)).map((root) => fs.localPath(root)).filter((root): root is string => root !== undefined), '/tmp', '/var/tmp', '/dev/shm', host.sandbox.tempDirectory];
+  const writable = [...(await resolveRoots('write', ctx)).map((root) => fs.localPath(root)).filter((root): root is string => root !== undefined), '/tmp', '/var/tmp', '/dev/shm', host.sandbox.tempDirectory, ...(grant ? [grant] : [])];
   const inside = (entry: string): boolean => writable.some((root) => isInsidePath(entry, root));
   const dropped = new Set<string>();
   for (const entry of (host.environment().PATH ?? '').split(':')) {

@@ -16,7 +16,7 @@ import { resolveRoots } from '../../guard/judgeLocation';
 import { sensitiveLocalPaths } from '../../guard/protectedNames';
 import { fileLocation } from '../../location';
 import type { ProcessOutcome } from '../../ports/process';
-import { deniedWritePath, grantFor } from '../../sandbox/grants';
+import { deniedWritePath, grantFor, searchPathOf } from '../../sandbox/grants';
 
 export const runCommandTool: Tool = defineTool<RunCommandInput>({
   name: 'workspace_run_command',
@@ -100,6 +100,6 @@ async function grantOffer(outcome: ProcessOutcome, ctx: ToolContext, prepared: P
     return undefined;
   }
   const home = ctx.workspace.home;
-  const folder = await grantFor(denied, home, [...sensitiveLocalPaths(home), ...prepared.host.sandbox.privateFolders], async (p) => (await fs.stat(fileLocation(p)))?.kind);
+  const folder = await grantFor(denied, home, [...sensitiveLocalPaths(home), ...prepared.host.sandbox.privateFolders], searchPathOf(prepared.host), async (p) => (await fs.stat(fileLocation(p)))?.kind);
   return folder ? { denied: denied.path, folder } : undefined;
 }

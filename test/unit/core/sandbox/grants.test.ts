@@ -17,11 +17,11 @@ describe('sandbox/grants', () => {
     const tree: Record<string, 'directory' | 'file'> = { '/home/u': 'directory', '/home/u/.local': 'directory', '/srv/data': 'directory' };
     const kind = async (p: string) => tree[p];
     const folder = (p: string) => ({ path: p, folder: true });
-    assert.equal(await grantFor(folder('/srv/data'), '/home/u', [], kind), '/srv/data');
-    assert.equal(await grantFor(folder('/home/u/.local/lib/python3'), '/home/u', [], kind), '/home/u/.local');
-    assert.equal(await grantFor(folder('/home/u/.cargo-new'), '/home/u', [], kind), '/home/u/.cargo-new', 'home itself is never offered');
-    assert.equal(await grantFor({ path: '/home/u/out.txt', folder: false }, '/home/u', [], kind), undefined, 'a file in the home folder: no folder to offer');
-    assert.equal(await grantFor(folder('/usr/lib/node_modules/x'), '/home/u', [], kind), undefined);
+    assert.equal(await grantFor(folder('/srv/data'), '/home/u', [], [], kind), '/srv/data');
+    assert.equal(await grantFor(folder('/home/u/.local/lib/python3'), '/home/u', [], [], kind), '/home/u/.local');
+    assert.equal(await grantFor(folder('/home/u/.cargo-new'), '/home/u', [], [], kind), '/home/u/.cargo-new', 'home itself is never offered');
+    assert.equal(await grantFor({ path: '/home/u/out.txt', folder: false }, '/home/u', [], [], kind), undefined, 'a file in the home folder: no folder to offer');
+    assert.equal(await grantFor(folder('/usr/lib/node_modules/x'), '/home/u', [], [], kind), undefined);
   });
 
   it('never grants the home folder or what holds it, a system folder, or a folder inside a secret one', () => {
@@ -34,5 +34,8 @@ describe('sandbox/grants', () => {
     assert.match(refusedGrant('/home/u/../x', '/home/u', []) ?? '', /normalised/);
     assert.equal(refusedGrant('/home/u/.local', '/home/u', ['/home/u/.local/share/keyrings']), undefined, 'a secret inside stays hidden');
     assert.equal(refusedGrant('/var/tmp/build', '/home/u', []), undefined);
+    assert.match(refusedGrant('/home/u/.pyenv/shims', '/home/u', [], ['/home/u/.pyenv/shims', '/usr/bin']) ?? '', /on your PATH/);
+    assert.match(refusedGrant('/home/u/.local/bin/sub', '/home/u', [], ['/home/u/.local/bin']) ?? '', /on your PATH/);
+    assert.equal(refusedGrant('/home/u/.local', '/home/u', [], ['/home/u/.local/bin']), undefined, 'one that holds a PATH folder is asked with a warning');
   });
 });

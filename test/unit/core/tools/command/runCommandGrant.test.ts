@@ -32,10 +32,23 @@ describe('workspace_run_command: a folder made writable for one sandboxed run', 
     assert.equal(approver.asked[0].path, outside);
     assert.equal((approver.asked[0] as { alternative?: string }).alternative, 'Run Outside the Sandbox');
     assert.match(approver.asked[0].detail, /in the sandbox with .* writable too/);
+    assert.match(approver.asked[0].detail, /used by your tools outside the sandbox/);
     assert.match(text, new RegExp(`^Sandbox: bubblewrap: .*; also writable: ${outside}`, 'm'));
     assert.match(text, /^done$/m);
     assert.doesNotMatch(text, /canary/);
     assert.equal(fs.readFileSync(path.join(outside, 'out.txt'), 'utf8'), 'hi\n');
+  });
+
+  it('refuses a folder on PATH, warns about one that holds a PATH folder, and drops that folder from the command\'s PATH', async () => {
+    const bin = path.join(outside, 'bin');
+    fs.mkdirSync(bin, { recursive: true });
+    const environment = { ...process.env, PATH: `${bin}:${process.env.PATH ?? '/usr/bin:/bin'}` };
+    const refused = workspace.setup({ approve: true, environment });
+    await assert.rejects(invokeTool(runCommandTool, { command: 'pwd', writable_path: bin }, refused.ctx), /on your PATH/);
+    const { text, approver } = await workspace.run({ command: 'sh -c \'echo "PATH=$PATH"\'', writable_path: outside }, { approve: true, environment });
+    assert.ok(approver.asked[0].detail.includes(`It holds ${bin}, on your PATH`), approver.asked[0].detail);
+    assert.match(text, /^PATH=/m);
+    assert.doesNotMatch(text, new RegExp(`^PATH=.*${bin}`, 'm'));
   });
 
   it('asks even for a command the policy would run without asking, and runs nothing when the user declines', async () => {
