@@ -39,13 +39,19 @@ function onPath(program: string): boolean {
 function missing(requirement: string | undefined, typescript: string | undefined): string | undefined {
   if (!requirement) return undefined;
   if (requirement === 'tsc-local') return typescript ? undefined : 'typescript is not in the repository\'s node_modules';
-  if (requirement === 'pytest') {
+  const modules: Record<string, [string, string]> = {
+    pytest: ['pytest', 'pytest is not installed for python3'],
+    venv: ['ensurepip', 'python3 has no ensurepip, which venv needs (Debian: python3-venv)'],
+    pip: ['pip', 'python3 has no pip (Debian: python3-pip)'],
+  };
+  const module = modules[requirement];
+  if (module) {
     if (!onPath('python3')) return 'python3 is not installed';
     try {
-      execFileSync('python3', ['-m', 'pytest', '--version'], { stdio: 'ignore' });
+      execFileSync('python3', ['-c', `import ${module[0]}`], { stdio: 'ignore' });
       return undefined;
     } catch {
-      return 'pytest is not installed for python3';
+      return module[1];
     }
   }
   return onPath(requirement) ? undefined : `${requirement} is not installed`;

@@ -10,7 +10,10 @@ export interface CorpusCase {
   /** The folder it runs in, relative to the corpus folder. */
   readonly cwd: string;
   readonly command: string;
-  /** A program that must be on PATH (or `pytest`: python3's module; `tsc-local`: typescript in node_modules), else the case is skipped. */
+  /**
+   * A program that must be on PATH, else the case is skipped; or `pytest`, `venv` (ensurepip) and
+   * `pip`: python3's modules; `tsc-local`: typescript in the repository's node_modules.
+   */
   readonly requires?: string;
   /** What the output must show besides exit code 0. */
   readonly expect?: RegExp;
@@ -127,15 +130,15 @@ export const CASES: readonly CorpusCase[] = [
   { name: 'node built output', cwd: 'ts', command: 'node out/main.js', requires: 'tsc-local', expect: /hello from tsc/ },
   // Python: a venv, a wheel built here, pip without an index, the test runners.
   { name: 'python3 build script (wheel)', cwd: 'py', command: 'python3 make_wheel.py', requires: 'python3', expect: /wat_tiny-1\.0-py3-none-any\.whl/ },
-  { name: 'python3 -m venv', cwd: 'py', command: 'python3 -m venv .venv', requires: 'python3' },
-  { name: 'pip install wheel --no-index', cwd: 'py', command: '.venv/bin/pip install --no-index dist/wat_tiny-1.0-py3-none-any.whl', requires: 'python3', expect: /Successfully installed wat-tiny-1\.0/ },
-  { name: 'venv python imports it', cwd: 'py', command: '.venv/bin/python -c "import wat_tiny; print(wat_tiny.hello())"', requires: 'python3', expect: /hello from the wat-tiny wheel/ },
-  { name: 'pip --find-links --no-index', cwd: 'py', command: '.venv/bin/pip install --no-index --find-links dist --force-reinstall wat-tiny', requires: 'python3', expect: /Successfully installed wat-tiny-1\.0/ },
-  { name: 'pip list', cwd: 'py', command: '.venv/bin/pip list', requires: 'python3', expect: /wat-tiny/ },
+  { name: 'python3 -m venv', cwd: 'py', command: 'python3 -m venv .venv', requires: 'venv' },
+  { name: 'pip install wheel --no-index', cwd: 'py', command: '.venv/bin/pip install --no-index dist/wat_tiny-1.0-py3-none-any.whl', requires: 'venv', expect: /Successfully installed wat-tiny-1\.0/ },
+  { name: 'venv python imports it', cwd: 'py', command: '.venv/bin/python -c "import wat_tiny; print(wat_tiny.hello())"', requires: 'venv', expect: /hello from the wat-tiny wheel/ },
+  { name: 'pip --find-links --no-index', cwd: 'py', command: '.venv/bin/pip install --no-index --find-links dist --force-reinstall wat-tiny', requires: 'venv', expect: /Successfully installed wat-tiny-1\.0/ },
+  { name: 'pip list', cwd: 'py', command: '.venv/bin/pip list', requires: 'venv', expect: /wat-tiny/ },
   { name: 'python3 -m unittest', cwd: 'py', command: 'python3 -m unittest discover -s tests', requires: 'python3', expect: /OK/ },
   { name: 'python3 -m pytest', cwd: 'py', command: 'python3 -m pytest -q -p no:cacheprovider tests', requires: 'pytest', expect: /1 passed/ },
   { name: 'python3 -m compileall', cwd: 'py', command: 'python3 -m compileall -q tests', requires: 'python3' },
-  { name: 'pip install --user (grant)', cwd: 'py', command: 'python3 -m pip install --user --no-index dist/wat_tiny-1.0-py3-none-any.whl', requires: 'python3', retryWithGrant: true, expect: /Successfully installed wat-tiny-1\.0/ },
+  { name: 'pip install --user (grant)', cwd: 'py', command: 'python3 -m pip install --user --break-system-packages --no-index dist/wat_tiny-1.0-py3-none-any.whl', requires: 'pip', retryWithGrant: true, expect: /Successfully installed wat-tiny-1\.0/ },
   // C and make.
   { name: 'gcc', cwd: 'c', command: 'gcc -Wall -o hello hello.c', requires: 'gcc' },
   { name: 'run the build', cwd: 'c', command: './hello', requires: 'gcc', expect: /hello from C/ },
