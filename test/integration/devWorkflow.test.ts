@@ -12,7 +12,7 @@ import * as path from 'path';
 import * as vscode from 'vscode';
 import { CommandId } from '../../src/vscode/commandIds';
 import { CASES, CORPUS_FOLDER, EXECUTABLES, FILES, type CorpusCase } from './devWorkflowCorpus';
-import { invoke, REPO, withSettings, workspaceRoot } from './support/tools';
+import { invoke, REPO, until, withSettings, workspaceRoot } from './support/tools';
 
 const TOOL = 'workspace_run_command';
 const PASS_RATE = 0.95;
@@ -197,5 +197,42 @@ describe('package caches in the sandbox (extension host)', function () {
     const { text } = await runApproved(`sh -c 'echo x > ~/${probe}'`, '.');
     assert.match(text, /Read-only file system/);
     assert.equal(fs.existsSync(path.join(os.homedir(), probe)), false);
+  });
+});
+
+describe('a folder made writable for one sandboxed run (extension host)', function () {
+  this.timeout(120_000);
+  let outside: string;
+
+  before(function () {
+    if (!vscode.workspace.isTrusted || process.platform !== 'linux') this.skip();
+    // Outside /tmp (the sandbox's private /tmp hides the real one) and outside the home folder.
+    outside = fs.mkdtempSync(path.join(fs.existsSync('/var/tmp') ? '/var/tmp' : os.homedir(), 'wat-grant-'));
+    fs.writeFileSync(path.join(outside, '.env'), 'GRANT_CANARY=grant-dotenv-canary\n');
+  });
+
+  after(() => {
+    if (outside) fs.rmSync(outside, { recursive: true, force: true });
+  });
+
+  it('offers the refused folder, asks its own question with the sandboxed choice first, and runs in the sandbox with it writable', async () => {
+    const command = `sh -c 'mkdir -p ${outside}/out && echo granted > ${outside}/out/file && echo finished; cat ${outside}/.env; test -f ${outside}/out/file'`;
+    const first = await runApproved(command, '.');
+    assert.match(first.text, /Read-only file system/);
+    const offered = /call again with writable_path: "([^"]+)"/.exec(first.text)?.[1];
+    assert.equal(offered, outside, first.text);
+    assert.equal(fs.existsSync(path.join(outside, 'out')), false);
+
+    const call = invoke(TOOL, { command, cwd: '.', writable_path: offered });
+    let questions: Array<{ kind: string; title: string; detail: string }> = [];
+    await until(async () => (questions = (await vscode.commands.executeCommand<typeof questions>(CommandId.listPendingApprovals)) ?? []).length > 0, 'the grant question');
+    assert.match(questions[0].detail, new RegExp(`in the sandbox with ${outside} writable too`));
+    assert.match(questions[0].detail, /Run Outside the Sandbox runs it with all your rights/);
+    assert.ok(await vscode.commands.executeCommand<boolean>(CommandId.approve));
+    const { text } = await call;
+    assert.match(text, new RegExp(`^Sandbox: bubblewrap: .*; also writable: ${outside}`, 'm'));
+    assert.match(text, /^finished$/m);
+    assert.doesNotMatch(text, /grant-dotenv-canary/);
+    assert.equal(fs.readFileSync(path.join(outside, 'out', 'file'), 'utf8'), 'granted\n');
   });
 });
