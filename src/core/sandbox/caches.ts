@@ -42,7 +42,8 @@ export const CACHE_TABLE: readonly CacheRow[] = [
     folder: (env, home, platform) => absolute(env.XDG_CACHE_HOME) ?? (platform === 'darwin' ? path.posix.join(home, 'Library', 'Caches') : path.posix.join(home, '.cache')),
     variable: 'XDG_CACHE_HOME',
   },
-  { id: 'pnpm-store', users: 'pnpm', folder: (env, home) => path.posix.join(absolute(env.XDG_DATA_HOME) ?? path.posix.join(home, '.local', 'share'), 'pnpm'), programs: ['pnpm'] },
+  // The store only: pnpm's own folder above it is PNPM_HOME, which its installer puts on PATH.
+  { id: 'pnpm-store', users: 'pnpm', folder: (env, home) => path.posix.join(absolute(env.XDG_DATA_HOME) ?? path.posix.join(home, '.local', 'share'), 'pnpm', 'store'), programs: ['pnpm'] },
   { id: 'yarn-berry', users: 'yarn 2+', folder: (_env, home) => path.posix.join(home, '.yarn', 'berry'), programs: ['yarn'] },
   { id: 'bun', users: 'bun', folder: (env, home) => path.posix.join(absolute(env.BUN_INSTALL) ?? path.posix.join(home, '.bun'), 'install', 'cache'), programs: ['bun'] },
   { id: 'cargo-registry', users: 'cargo', folder: (env, home) => path.posix.join(cargoHome(env, home), 'registry'), programs: ['cargo'] },
@@ -80,6 +81,8 @@ export interface CacheRequest {
   /** Folders a cache must neither hold nor lie in: the writable folders, the hidden ones, the emptied runtime. */
   readonly writable: readonly string[];
   readonly hidden: readonly string[];
+  /** PATH's folders: a cache that holds or lies in one is not bound (a program put there would run by name). */
+  readonly searchPath?: readonly string[];
 }
 
 /** True when the program is a file in one of PATH's absolute folders. */
@@ -109,9 +112,10 @@ export async function cacheBinds(ctx: ToolContext, request: CacheRequest): Promi
       continue;
     }
     // Binding over a folder that holds the home folder, the workspace or a secret would hide or
-    // expose them; one inside the workspace is writable anyway.
+    // expose them; one inside the workspace is writable anyway; one on PATH would let a command
+    // plant a program that runs by name (outside the sandbox too, for a real folder).
     const overlaps = (folder: string): boolean => isInsidePath(folder, target) || isInsidePath(target, folder);
-    if (isInsidePath(request.home, target) || (isInsidePath(privateRoot, target) && row.id !== 'cache') || request.writable.some(overlaps) || request.hidden.some(overlaps)) {
+    if (isInsidePath(request.home, target) || (isInsidePath(privateRoot, target) && row.id !== 'cache') || request.writable.some(overlaps) || request.hidden.some(overlaps) || (request.searchPath ?? []).some(overlaps)) {
       continue;
     }
     const present = !row.programs

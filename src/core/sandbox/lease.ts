@@ -72,6 +72,7 @@ async function packageCaches(ctx: ToolContext, host: SandboxHost, request: Lease
     real: ctx.settings.runCommandRealCaches,
     writable,
     hidden: [...sensitiveLocalPaths(home), ...host.privateFolders, ...runtime],
+    searchPath: (request.env.PATH ?? '').split(':').filter((entry) => entry.startsWith('/')),
   });
   const ready = new Set(await host.makeFolders([...new Set(binds.flatMap((bind) => [bind.source, bind.target]))]));
   return binds.filter((bind) => ready.has(bind.source) && ready.has(bind.target));

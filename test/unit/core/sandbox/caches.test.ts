@@ -39,6 +39,9 @@ describe('sandbox/caches', () => {
     const binds = await cacheBinds(ctx(), request());
     const byId = Object.fromEntries(binds.map((bind) => [bind.id, bind]));
     assert.deepEqual(Object.keys(byId).sort(), ['cache', 'cargo-git', 'cargo-registry', 'maven', 'npm']);
+    program('pnpm');
+    const pnpm = (await cacheBinds(ctx(), request())).find((bind) => bind.id === 'pnpm-store');
+    assert.equal(pnpm?.target, path.join(home, '.local', 'share', 'pnpm', 'store'), 'the store, not PNPM_HOME, which is on PATH');
     assert.deepEqual(byId.npm, { id: 'npm', target: path.join(home, '.npm'), source: path.join(privateRoot, 'npm'), real: false });
     assert.equal(byId.cache.target, path.join(home, '.cache'));
     assert.equal(byId['cargo-registry'].target, path.join(home, '.cargo', 'registry'));
@@ -63,6 +66,9 @@ describe('sandbox/caches', () => {
     const hidden = await cacheBinds(ctx(), request({ env: { PATH: bin, XDG_CACHE_HOME: path.join(home, '.ssh', 'c') } }));
     assert.deepEqual(hidden.map((bind) => bind.id), []);
     assert.deepEqual(await cacheBinds(ctx(), request({ privateRoot: undefined })), []);
+    program('npm');
+    const onPath = await cacheBinds(ctx(), request({ searchPath: [path.join(home, '.npm', 'bin'), path.join(home, '.cache')] }));
+    assert.deepEqual(onPath.map((bind) => bind.id), [], 'a cache that holds or is a PATH folder is left alone');
   });
 
   it('points the tools at the private copies where the sandbox cannot bind (Seatbelt), and lets them write there', async () => {
