@@ -11,7 +11,7 @@ import { pruneCommandLogs } from './core/process/node/pruneCommandLogs';
 import { endOrphanedGroups, GroupRecordFile } from './core/process/node/groupRecords';
 import { nodeProcessRunner, stopAllCommands } from './core/process/node/processRunner';
 import { chooseCommandShell } from './core/process/shellChoice';
-import { MachineSandbox } from './core/sandbox/node/machineSandbox';
+import { MachineSandbox, privateCacheDirectory } from './core/sandbox/node/machineSandbox';
 import { runtimeFolder } from './mcp/privateFolder';
 import { LocalFirstSearchEngines } from './core/search/engines';
 import { TOOLS } from './core/tools';
@@ -102,8 +102,12 @@ export function activate(context: vscode.ExtensionContext): void {
   }
   // Approved commands reach the network through the sandbox's proxy, which a relay run by the
   // extension's own Node serves inside each sandbox (the proxy listens only once a command needs it).
+  // Package managers' caches: private copies per user, bound over the real folders in the sandbox.
   const relayScript = path.join(context.extensionPath, 'dist', 'proxyRelay.js');
-  const sandbox = new MachineSandbox(ripgrepPath, privateFolders, process.platform, existsSync(relayScript) ? { program: process.execPath, script: relayScript } : undefined);
+  const sandbox = new MachineSandbox(ripgrepPath, privateFolders, process.platform, {
+    ...(existsSync(relayScript) ? { relay: { program: process.execPath, script: relayScript } } : {}),
+    cacheDirectory: privateCacheDirectory(),
+  });
   if (context.extensionMode === vscode.ExtensionMode.Test) {
     // Tests stand local servers in for hosts: names resolve to 127.0.0.x in the proxy only.
     context.subscriptions.push(

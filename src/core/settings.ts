@@ -54,6 +54,8 @@ export interface ToolSettings {
   readonly runCommandSandbox: SandboxMode;
   /** Where bubblewrap is; empty: the system's (/usr/bin/bwrap, /usr/local/bin/bwrap). */
   readonly bubblewrapPath: string;
+  /** Package caches (sandbox/caches.ts ids, or `*`) sandboxed commands write in the real folder instead of a private copy (user or machine settings only). */
+  readonly runCommandRealCaches: readonly string[];
   /** Globs of workspace-relative paths mapped to true (write without review) or false (always review). */
   readonly autoApprove: Readonly<Record<string, boolean>>;
   /** The most characters of text one tool result may hold. */
@@ -99,6 +101,7 @@ export const DEFAULT_SETTINGS: ToolSettings = {
   terminalAskRules: [],
   runCommandSandbox: 'auto',
   bubblewrapPath: '',
+  runCommandRealCaches: [],
   autoApprove: {},
   // About 25k tokens, what the peers allow one read.
   maxResultChars: 100_000,
@@ -127,6 +130,7 @@ export const SETTING_KEYS: Readonly<Record<Exclude<keyof ToolSettings, 'filesExc
   runCommandDeniedDomains: 'runCommand.deniedDomains',
   runCommandSandbox: 'runCommand.sandbox',
   bubblewrapPath: 'runCommand.bubblewrapPath',
+  runCommandRealCaches: 'runCommand.realCaches',
   autoApprove: 'autoApprove',
   maxResultChars: 'output.maxResultChars',
   commandOutputChars: 'output.commandOutputChars',

@@ -186,6 +186,17 @@ export interface SandboxHost {
   acquireMountPoints(folders: readonly string[]): MountPointLease;
   /** The proxy approved commands reach the network through; undefined where there is none (they then have no network). */
   readonly network?: SandboxNetwork;
+  /**
+   * The folder of this user's private copies of package caches (sandbox/caches.ts), one folder per
+   * cache, or undefined when commands get no caches.
+   */
+  readonly cacheDirectory: string | undefined;
+  /**
+   * Makes the folders that are missing (mode 0700, kept): the package caches, which are where the
+   * tools put them anyway, and a folder the user made writable for one command. Answers those
+   * that are folders now; a folder it cannot make is left out.
+   */
+  makeFolders(folders: readonly string[]): Promise<string[]>;
 }
 
 /** What one command's proxy asks before it dials: sandbox/networkGate.ts's CommandNetwork. */

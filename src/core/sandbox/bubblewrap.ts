@@ -1,8 +1,8 @@
 // The sandbox plan as bubblewrap arguments (Linux). Order matters: later mounts cover earlier ones,
 // so the root is bound read-only first, then the session's runtime folders are emptied (and what
 // name resolution needs bound back), then /tmp, the writable folders, the pinned folders inside
-// them (shallowest first), what stays read-only inside them, and the secrets last, so no bind can
-// uncover them.
+// them (shallowest first), what stays read-only inside them, the package caches, and the secrets
+// last, so no bind can uncover them.
 import * as path from 'node:path';
 import { isInsidePath } from '../location';
 import type { SandboxPlan } from './plan';
@@ -48,6 +48,10 @@ export function bubblewrapLauncher(executable: string, plan: SandboxPlan, cwd: s
   }
   for (const folder of plan.readOnlyMissing) {
     args.push('--ro-bind', plan.emptyDirectory, folder);
+  }
+  // The private copy (or the real folder) at the cache's usual path (caches.ts).
+  for (const cache of plan.caches) {
+    args.push('--bind', cache.source, cache.target);
   }
   for (const folder of plan.hiddenDirectories) {
     args.push('--tmpfs', folder, '--remount-ro', folder);

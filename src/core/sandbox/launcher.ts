@@ -2,6 +2,7 @@
 import { describeProtected, describeSecrets } from '../guard/protectedNames';
 import type { SandboxAvailability } from '../ports/process';
 import { bubblewrapLauncher, RELAY_HTTP_PORT, RELAY_SOCKS_PORT } from './bubblewrap';
+import { cacheVariables } from './caches';
 import { describeNetwork } from './network';
 import type { SandboxPlan } from './plan';
 import { seatbeltLauncher } from './seatbelt';
@@ -19,7 +20,8 @@ export function sandboxLaunch(availability: Exclude<SandboxAvailability, { kind:
     return { argv: bubblewrapLauncher(availability.executable, plan, cwd), env: proxied ? proxyEnvironment(RELAY_HTTP_PORT, RELAY_SOCKS_PORT) : {} };
   }
   const proxied = plan.network && plan.proxy?.transport === 'tcp' ? proxyEnvironment(plan.proxy.http, plan.proxy.socks) : {};
-  return { argv: seatbeltLauncher(availability.executable, plan), env: { TMPDIR: plan.tempDirectory, ...proxied } };
+  // Seatbelt cannot bind: the tools are pointed at the private copies of their caches instead.
+  return { argv: seatbeltLauncher(availability.executable, plan), env: { ...cacheVariables(plan.caches), TMPDIR: plan.tempDirectory, ...proxied } };
 }
 
 /**
@@ -46,5 +48,5 @@ export function proxyEnvironment(httpPort: number, socksPort: number): Record<st
 export function sandboxSummary(availability: Exclude<SandboxAvailability, { kind: 'none' }>, network: boolean | string): string {
   const name = availability.kind === 'bubblewrap' ? 'bubblewrap' : 'macOS sandbox-exec';
   const reach = typeof network === 'string' ? network : network ? describeNetwork(undefined) : 'no network';
-  return `${name}: writes only in the workspace folders and a private /tmp; ${describeProtected('brief')} read-only; secrets (${describeSecrets()}) and the session's sockets hidden; ${reach}`;
+  return `${name}: writes only in the workspace folders, a private /tmp and package managers' caches; ${describeProtected('brief')} read-only; secrets (${describeSecrets()}) and the session's sockets hidden; ${reach}`;
 }

@@ -4,9 +4,11 @@
 // at once when it cannot start; release is idempotent, so every path may call it.
 import * as path from 'node:path';
 import type { ToolContext } from '../context';
-import type { CancellationSignal } from '../errors';
+import { ToolError, type CancellationSignal } from '../errors';
 import { fileLocation } from '../location';
 import type { ProxyEndpoint, SandboxAvailability, SandboxHost } from '../ports/process';
+import { sensitiveLocalPaths } from '../guard/protectedNames';
+import { cacheBinds, type CacheBind, type CacheEnvironment } from './caches';
 import { sandboxLaunch, type SandboxLaunch } from './launcher';
 import { ecosystemDomains, gitRemoteHosts, type NetworkTally } from './network';
 import { NetworkSession, type CommandNetwork } from './networkGate';
@@ -32,16 +34,24 @@ export interface LeaseRequest {
   readonly sandbox: Exclude<SandboxAvailability, { kind: 'none' }>;
   readonly network: boolean;
   readonly cwd: string;
-  /** The command's environment, for the session's sockets it names. */
-  readonly env: SessionSockets;
+  /** The command's environment, for the session's sockets and the package caches it names. */
+  readonly env: SessionSockets & CacheEnvironment;
   /** The command line, as a domain's question names it. */
   readonly command?: string;
+  /** Folders outside the workspace the user made writable for this command (grants.ts). */
+  readonly granted?: readonly string[];
 }
 
 export async function acquireSandboxLease(ctx: ToolContext, host: SandboxHost, request: LeaseRequest): Promise<SandboxLease> {
-  const writable = await writableFolders(ctx);
+  const granted = request.granted?.length ? await host.makeFolders(request.granted) : [];
+  if (granted.length !== (request.granted?.length ?? 0)) {
+    throw new ToolError(`The sandbox could not be prepared: ${request.granted?.filter((folder) => !granted.includes(folder)).join(', ')} could not be made as a folder.`);
+  }
+  // A granted folder is one more writable folder: its secrets and execution config are found and kept as the workspace's.
+  const writable = [...(await writableFolders(ctx)), ...granted];
   const scan = await scanWorkspace(ctx, host, writable);
   // Held last, after everything that may fail on its own; from here on, a failure releases.
+  const caches = await packageCaches(ctx, host, request, writable);
   const mountPoints = host.acquireMountPoints(scan.mustExist);
   let proxy: { gate: CommandNetwork; endpoint: ProxyEndpoint; end(): void } | undefined;
   const release = async (): Promise<void> => {
@@ -49,7 +59,7 @@ export async function acquireSandboxLease(ctx: ToolContext, host: SandboxHost, r
     await Promise.all([mountPoints.release(), proxy?.endpoint.close()]);
   };
   try {
-    const planned = await planSandbox(ctx, host, request.network, request.env, writable, scan, mountPoints.missing);
+    const planned = await planSandbox(ctx, host, request.network, request.env, writable, scan, mountPoints.missing, caches);
     proxy = request.network && host.network ? await openProxy(ctx, host, request, writable) : undefined;
     const plan: SandboxPlan = proxy && host.network ? { ...planned, proxy: sandboxProxy(proxy.endpoint, host.network.relay) } : planned;
     let released: Promise<void> | undefined;
@@ -127,6 +137,24 @@ export async function workspaceDomains(ctx: ToolContext, writable: readonly stri
     }
   }
   return [...domains];
+}
+
+/** The package caches the command gets, with their folders made (caches.ts). */
+async function packageCaches(ctx: ToolContext, host: SandboxHost, request: LeaseRequest, writable: readonly string[]): Promise<CacheBind[]> {
+  const home = ctx.workspace.home;
+  const runtime = ['/run', '/var/run', request.env.XDG_RUNTIME_DIR].filter((folder): folder is string => Boolean(folder?.startsWith('/')));
+  const binds = await cacheBinds(ctx, {
+    env: request.env,
+    home,
+    platform: request.sandbox.kind === 'seatbelt' ? 'darwin' : 'linux',
+    privateRoot: host.cacheDirectory,
+    real: ctx.settings.runCommandRealCaches,
+    writable,
+    hidden: [...sensitiveLocalPaths(home), ...host.privateFolders, ...runtime],
+    searchPath: (request.env.PATH ?? '').split(':').filter((entry) => entry.startsWith('/')),
+  });
+  const ready = new Set(await host.makeFolders([...new Set(binds.flatMap((bind) => [bind.source, bind.target]))]));
+  return binds.filter((bind) => ready.has(bind.source) && ready.has(bind.target));
 }
 
 async function addedSince(ctx: ToolContext, host: SandboxHost, writable: readonly string[], before: WorkspaceScan): Promise<string[]> {

@@ -8,6 +8,7 @@ import type { ToolContext } from '../context';
 import { ToolError } from '../errors';
 import { fileLocation, isInsidePath } from '../location';
 import type { SandboxHost } from '../ports/process';
+import type { CacheBind } from './caches';
 import { resolveRoots } from '../guard/judgeLocation';
 import { isGitDirectory } from '../guard/gitDirectories';
 import { GIT_DIRECTORY_CONFIG, GIT_DIRECTORY_MARKER, isSecretFile, protectedEntryOf, sensitiveLocalPaths, workspaceScanGlobs } from '../guard/protectedNames';
@@ -34,6 +35,8 @@ export interface SandboxPlan {
   readonly emptiedRuntime: readonly string[];
   /** Folders under an emptied one bound back read-only: the folder of /etc/resolv.conf's target, for commands with the network. */
   readonly keptRuntime: readonly string[];
+  /** Package managers' caches, bound writable at their usual folders (caches.ts). */
+  readonly caches: readonly CacheBind[];
   /** The private folder the command gets as /tmp. */
   readonly tempDirectory: string;
   /** An empty folder to bind where a protected folder is missing. */
@@ -205,7 +208,7 @@ async function runtimePlan(ctx: ToolContext, env: SessionSockets, writable: read
 }
 
 /** The plan for one command, once its missing protected folders are known (see lease.ts). */
-export async function planSandbox(ctx: ToolContext, host: SandboxHost, network: boolean, env: SessionSockets, writable: readonly string[], scan: WorkspaceScan, missing: readonly string[]): Promise<SandboxPlan> {
+export async function planSandbox(ctx: ToolContext, host: SandboxHost, network: boolean, env: SessionSockets, writable: readonly string[], scan: WorkspaceScan, missing: readonly string[], caches: readonly CacheBind[] = []): Promise<SandboxPlan> {
   const fs = ctx.host.fs;
   const hiddenDirectories: string[] = [];
   const hiddenFiles: string[] = [];
@@ -235,6 +238,7 @@ export async function planSandbox(ctx: ToolContext, host: SandboxHost, network: 
     hiddenFiles: hiddenFiles.filter((file) => !covered(file)),
     emptiedRuntime: runtime.emptiedRuntime,
     keptRuntime: runtime.keptRuntime,
+    caches,
     tempDirectory: host.tempDirectory,
     emptyDirectory: host.emptyDirectory,
     network,

@@ -21,7 +21,7 @@ const DEVICES = ['/dev/null', '/dev/zero', '/dev/tty', '/dev/stdout', '/dev/stde
 
 export function seatbeltProfile(plan: SandboxPlan): string {
   const lines = ['(version 1)', '(allow default)', '(deny file-write*)'];
-  const writable = [...DEVICES.map((device) => `(literal ${profileString(device)})`), '(regex #"^/dev/fd/")', `(subpath ${profileString(plan.tempDirectory)})`, ...plan.writable.map((folder) => `(subpath ${profileString(folder)})`)];
+  const writable = [...DEVICES.map((device) => `(literal ${profileString(device)})`), '(regex #"^/dev/fd/")', `(subpath ${profileString(plan.tempDirectory)})`, ...plan.caches.map((cache) => `(subpath ${profileString(cache.source)})`), ...plan.writable.map((folder) => `(subpath ${profileString(folder)})`)];
   lines.push(`(allow file-write*\n  ${writable.join('\n  ')})`);
   const protectedRules = [
     ...[...plan.readOnly, ...plan.readOnlyMissing].map((entry) => `(subpath ${profileString(entry)})`),

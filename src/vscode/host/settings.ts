@@ -27,6 +27,8 @@ export function readToolSettings(): ToolSettings {
     // Both are machine-scoped in package.json: VS Code ignores workspace values of them.
     runCommandSandbox: SANDBOX_MODES.includes(sandbox) ? sandbox : DEFAULT_SETTINGS.runCommandSandbox,
     bubblewrapPath: typeof read('bubblewrapPath') === 'string' ? read('bubblewrapPath') : '',
+    // Machine-scoped too: a repository cannot point the sandbox at the user's real caches.
+    runCommandRealCaches: stringEntries(read('runCommandRealCaches')),
     autoApprove: booleanEntries(read('autoApprove')),
     maxResultChars: within(read('maxResultChars'), SETTING_BOUNDS.maxResultChars),
     commandOutputChars: within(read('commandOutputChars'), SETTING_BOUNDS.commandOutputChars),

@@ -82,7 +82,7 @@ export function commandWorkspace(): CommandWorkspace {
     privateFolder = fs.mkdtempSync(path.join(fs.existsSync('/var/tmp') ? '/var/tmp' : os.homedir(), 'wat-private-'));
     fs.writeFileSync(path.join(privateFolder, 'endpoint.lock'), 'NONCE-BYTES\n', { mode: 0o600 });
     // Approved commands reach the network through the proxy, served inside by the compiled relay.
-    sandbox = new MachineSandbox(RIPGREP, [privateFolder], process.platform, { program: process.execPath, script: path.resolve(__dirname, '../../../src/core/sandbox/node/proxyRelay.js') });
+    sandbox = new MachineSandbox(RIPGREP, [privateFolder], process.platform, { relay: { program: process.execPath, script: path.resolve(__dirname, '../../../src/core/sandbox/node/proxyRelay.js') } });
     // Commands run in the real sandbox, as they do for users: without it these tests mean nothing.
     const availability = await sandbox.availability('');
     if (availability.kind === 'none') {

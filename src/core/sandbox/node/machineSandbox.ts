@@ -1,9 +1,10 @@
 // The machine side of the command sandbox (an adapter: it runs programs and touches the disk):
 // finds bubblewrap or sandbox-exec and tries it once, lists the workspace's secret and protected
-// files with ripgrep, owns the private /tmp and the empty folder the sandbox binds, and keeps count
-// of the mount points bubblewrap makes for folders that were missing.
+// files with ripgrep, owns the private /tmp and the empty folder the sandbox binds, keeps count
+// of the mount points bubblewrap makes for folders that were missing, and makes the package cache
+// folders (the user's private copies, and the real folders they are bound over).
 import { execFile } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmdirSync, rmSync, statSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { CancellationSignal } from '../../errors';
@@ -55,6 +56,16 @@ async function probeSeatbelt(): Promise<SandboxAvailability> {
   return probe.code === 0 ? { kind: 'seatbelt', executable: SANDBOX_EXEC } : { kind: 'none', reason: `sandbox-exec does not work here: ${probe.stderr}` };
 }
 
+/**
+ * Where this user's private copies of package caches live: under the user's cache folder
+ * ($XDG_CACHE_HOME or ~/.cache; ~/Library/Caches on macOS), owned by the extension, mode 0700.
+ */
+export function privateCacheDirectory(env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform): string {
+  const xdg = env.XDG_CACHE_HOME && path.isAbsolute(env.XDG_CACHE_HOME) ? env.XDG_CACHE_HOME : undefined;
+  const base = xdg ?? (platform === 'darwin' ? path.join(os.homedir(), 'Library', 'Caches') : path.join(os.homedir(), '.cache'));
+  return path.join(base, 'workspace-agent-tools', 'sandbox-caches');
+}
+
 export class MachineSandbox implements SandboxHost {
   /** The window's folder holding tmp/ and empty/, made when the first sandboxed command needs it. */
   private base: string | undefined;
@@ -67,15 +78,41 @@ export class MachineSandbox implements SandboxHost {
   /** The proxy approved commands reach the network through; it listens only once a command needs it. */
   readonly network: NetworkProxy | undefined;
 
-  /** `relay`: the program and script that serve the proxy inside bubblewrap; without it approved commands get no network. */
+  /** The user's private copies of package caches, or undefined: commands get no caches. */
+  readonly cacheDirectory: string | undefined;
+
   constructor(
     private readonly ripgrepPath: string | undefined,
     readonly privateFolders: readonly string[] = [],
     private readonly platform: NodeJS.Platform = process.platform,
-    relay?: { readonly program: string; readonly script: string },
+    options: {
+      /** The program and script that serve the proxy inside bubblewrap; without them approved commands get no network. */
+      readonly relay?: { readonly program: string; readonly script: string };
+      /** The user's private copies of package caches (see privateCacheDirectory); none: commands get no caches. */
+      readonly cacheDirectory?: string;
+    } = {},
   ) {
+    this.cacheDirectory = options.cacheDirectory;
     // The proxy's sockets live in the window's private folder (0700), beside tmp/ and empty/.
+    const relay = options.relay;
     this.network = relay ? new NetworkProxy(() => path.join(this.folders(), 'proxy'), relay) : undefined;
+  }
+
+  async makeFolders(folders: readonly string[]): Promise<string[]> {
+    const ready: string[] = [];
+    for (const folder of folders) {
+      try {
+        if (!existsSync(folder)) {
+          mkdirSync(folder, { recursive: true, mode: 0o700 });
+        }
+        if (statSync(folder).isDirectory()) {
+          ready.push(folder);
+        }
+      } catch {
+        // Not ours to make (a read-only or foreign folder): the cache stays read-only.
+      }
+    }
+    return ready;
   }
 
   get tempDirectory(): string {

@@ -4,6 +4,7 @@
 import type { ToolContext } from '../../context';
 import { errorMessage, throwIfCancelled, ToolError } from '../../errors';
 import { approvalReasons, type CommandVerdict } from '../../guard/command/verdict';
+import { isInsidePath } from '../../location';
 import { argumentSizeProblem } from '../../process/argumentLimits';
 import { sandboxSummary } from '../../sandbox/launcher';
 import { oneLine } from '../../text/truncate';
@@ -22,6 +23,9 @@ export async function approve(prepared: PreparedCommand, ctx: ToolContext): Prom
     return prepared;
   }
   const reasons = approvalReasons(verdict).join('; ');
+  if (placement.approval === 'own' && placement.where === 'sandbox' && prepared.grant) {
+    return approveGrant(prepared, prepared.grant, ctx, title, where, declined);
+  }
   if (placement.approval === 'own') {
     const consequence = placement.where === 'host'
       ? 'It would run OUTSIDE the sandbox, with all your rights: it could change any of your files, read your secrets and use the network'
@@ -53,6 +57,33 @@ export async function approve(prepared: PreparedCommand, ctx: ToolContext): Prom
   return prepared;
 }
 
+/**
+ * A call that asks to make one folder outside the workspace writable: the extension's own question,
+ * whose first choice runs it in the sandbox with that folder writable too, before leaving it.
+ */
+async function approveGrant(prepared: PreparedCommand, grant: string, ctx: ToolContext, title: string, where: string, declined: () => ToolError): Promise<PreparedCommand> {
+  const { verdict, placement } = prepared;
+  const policy = verdict.decision === 'ask' ? ` The command policy also asks because: ${approvalReasons(verdict).join('; ')}.` : '';
+  // What is written there stays, and the user's own tools use it outside the sandbox: a program on PATH most of all.
+  const onPath = (prepared.host.environment().PATH ?? '').split(':').filter((entry) => entry.startsWith('/') && isInsidePath(entry, grant));
+  const pathWarning = onPath.length ? ` It holds ${onPath.join(', ')}, on your PATH: a program the command puts there runs outside the sandbox when you type its name.` : '';
+  const detail = `In ${where}: run it in the sandbox with ${grant} writable too (secrets and execution config in it stay hidden and read-only)${placement.where === 'sandbox' && placement.network ? ', with the network' : ''}. What it writes there stays after it ends and is used by your tools outside the sandbox.${pathWarning}${policy}`;
+  if (placement.where === 'sandbox' && placement.canLeave) {
+    const answer = await ctx.session.approver.choose({ kind: 'command', title, path: grant, detail: `${detail} Accept runs it so; ${LEAVE_SANDBOX} runs it with all your rights.`, alternative: LEAVE_SANDBOX }, ctx.call.token);
+    throwIfCancelled(ctx.call.token);
+    if (answer === 'reject') {
+      throw declined();
+    }
+    return answer === 'alternative' ? { ...prepared, grant: undefined, placement: { where: 'host', approval: 'own', why: 'the user chose to run it outside the sandbox' } } : prepared;
+  }
+  const approved = await ctx.session.approver.confirm({ kind: 'command', title, path: grant, detail: `${detail} Run it?` }, ctx.call.token);
+  throwIfCancelled(ctx.call.token);
+  if (!approved) {
+    throw declined();
+  }
+  return prepared;
+}
+
 /** The chat confirmation for a call, or undefined when the policy lets it run without asking or only the extension's own question may answer. */
 export async function commandConfirmation(input: RunCommandInput, ctx: ToolContext): Promise<{ title: string; message: string } | undefined> {
   let cwdShown = input.cwd ?? '.';
@@ -71,7 +102,8 @@ export async function commandConfirmation(input: RunCommandInput, ctx: ToolConte
     return undefined;
   }
   const placement = host ? await placeFor('ask', input.permissions, ctx, host) : undefined;
-  if (placement && placement.where !== 'sandbox') {
+  // A folder made writable is the extension's own question, which no chat confirmation answers.
+  if ((placement && placement.where !== 'sandbox') || (placement && input.writable_path !== undefined)) {
     return undefined;
   }
   const sandboxed = placement?.where === 'sandbox' ? `\n\nIt runs in the sandbox (${sandboxSummary(placement.sandbox, true)}).` : '';

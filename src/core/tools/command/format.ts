@@ -42,8 +42,9 @@ export function noRoomStatusLine(cause: 'timeout' | 'due' | 'waiting', elapsed: 
 }
 
 /** `Sandbox: ...` (where it runs, how many secret variables were withheld), and the git note when the policy gave git its safety options. */
-export function sandboxLine(placement: Exclude<Placement, { where: 'refused' }>, verdict: CommandVerdict, withheld = 0, network?: string): string {
-  const where = placement.where === 'sandbox' ? `Sandbox: ${sandboxSummary(placement.sandbox, network ?? placement.network)}` : `Sandbox: none, it ran outside the sandbox (${placement.why})`;
+export function sandboxLine(placement: Exclude<Placement, { where: 'refused' }>, verdict: CommandVerdict, withheld = 0, network?: string, grant?: string): string {
+  const also = grant ? `; also writable: ${grant}` : '';
+  const where = placement.where === 'sandbox' ? `Sandbox: ${sandboxSummary(placement.sandbox, network ?? placement.network)}${also}` : `Sandbox: none, it ran outside the sandbox (${placement.why})`;
   const secrets = withheld === 0 ? '' : `; ${withheld} secret environment variable${withheld === 1 ? '' : 's'} withheld (runCommand.passEnvironment lets named ones through)`;
   return where + secrets + (verdict.commandLine ? `\n${GIT_SAFETY_NOTE}` : '');
 }
@@ -105,11 +106,14 @@ export function formatOutcome(outcome: ProcessOutcome, status: string, cwdShown:
  * When a sandboxed command failed with an error the sandbox causes (a read-only file system, no
  * network), says so and how to go on; undefined when the failure looks like the command's own.
  */
-export function sandboxFailureHint(outcome: ProcessOutcome, network: boolean): string | undefined {
+export function sandboxFailureHint(outcome: ProcessOutcome, network: boolean, grant?: GrantOffer): string | undefined {
   if (outcome.exitCode === 0 || outcome.stopped) {
     return undefined;
   }
   const text = `${outcome.stdout.text}\n${outcome.stderr.text}`;
+  if (grant) {
+    return `The sandbox caused this failure: it refused a write to ${grant.denied}, outside the workspace folders, /tmp and the package caches. To run it again in the sandbox with ${grant.folder} writable too, call again with writable_path: "${grant.folder}" (the user is asked); only if that is not enough, permissions: "unsandboxed".`;
+  }
   if (/read-only file system|EROFS|device or resource busy|EBUSY/i.test(text)) {
     return `The sandbox may have caused this failure: the command tried to write outside the workspace folders and /tmp, or to change, move or replace a protected file (${describeProtected('brief')}). If it must, call again with permissions: "unsandboxed" (the user is asked), or ask the user to run it.`;
   }
@@ -122,9 +126,15 @@ export function sandboxFailureHint(outcome: ProcessOutcome, network: boolean): s
   return undefined;
 }
 
+/** A refused write outside the writable folders, and the folder a retry could make writable (sandbox/grants.ts). */
+export interface GrantOffer {
+  readonly denied: string;
+  readonly folder: string;
+}
+
 /** The hint for a command that ran in the sandbox; none outside it. */
-export function placementFailureHint(placement: Exclude<Placement, { where: 'refused' }>, outcome: ProcessOutcome): string | undefined {
-  return placement.where === 'sandbox' ? sandboxFailureHint(outcome, placement.network) : undefined;
+export function placementFailureHint(placement: Exclude<Placement, { where: 'refused' }>, outcome: ProcessOutcome, grant?: GrantOffer): string | undefined {
+  return placement.where === 'sandbox' ? sandboxFailureHint(outcome, placement.network, grant) : undefined;
 }
 
 /** The note for protected entries an approved command created: the sandbox could not stop that. */

@@ -41,7 +41,7 @@ export interface LeaseOutcome<T> {
 export async function withCommandLease<T>(prepared: PreparedCommand, ctx: ToolContext, step: (held: HeldLease) => Promise<T>): Promise<LeaseOutcome<T>> {
   const { host, placement } = prepared;
   const lease = placement.where === 'sandbox'
-    ? await acquireSandboxLease(ctx, host.sandbox, { sandbox: placement.sandbox, network: placement.network, cwd: prepared.cwd.path, env: host.environment(), command: prepared.command })
+    ? await acquireSandboxLease(ctx, host.sandbox, { sandbox: placement.sandbox, network: placement.network, cwd: prepared.cwd.path, env: host.environment(), command: prepared.command, granted: prepared.grant ? [prepared.grant] : [] })
     : undefined;
   let released: Promise<void> | undefined;
   const release = (): Promise<void> => (released ??= lease?.release() ?? Promise.resolve());

@@ -14,6 +14,8 @@ import { displayPath, fileLocation, isInside, isInsidePath } from '../../locatio
 import type { CommandHost } from '../../ports/process';
 import { argumentSizeProblem, type ArgumentSizeProblem } from '../../process/argumentLimits';
 import { nonInteractiveEnvironment, withoutSecrets } from '../../process/commandEnvironment';
+import { sensitiveLocalPaths } from '../../guard/protectedNames';
+import { refusedGrant, searchPathOf } from '../../sandbox/grants';
 import { placeCommand, type ExtraPermission, type Placement } from '../../sandbox/placement';
 import { compileWaitFor } from './backgroundResults';
 import { bulleted } from './format';
@@ -23,6 +25,8 @@ export interface RunCommandInput {
   cwd?: string;
   timeout?: number;
   permissions?: ExtraPermission;
+  /** One folder outside the workspace made writable in the sandbox for this run (sandbox/grants.ts). */
+  writable_path?: string;
   background?: boolean;
   wait_for?: string;
   on_timeout?: OnTimeout;
@@ -57,6 +61,8 @@ export interface PreparedCommand {
   readonly verdict: CommandVerdict;
   /** Where it runs; `approve` returns the command with the placement the user chose. */
   readonly placement: RunnablePlacement;
+  /** The folder outside the workspace the call asked to make writable in the sandbox (the extension's own question asks). */
+  readonly grant?: string;
   readonly background: boolean;
   readonly waitFor: ((line: string) => boolean) | undefined;
   /** The foreground's time limit, or how long a background start waits. */
@@ -81,7 +87,8 @@ export async function prepareCommand(input: RunCommandInput, ctx: ToolContext): 
   }
   const cwd = await resolveCommandCwd(input.cwd, ctx);
   // Secrets stay out of every command's environment, sandboxed or not (env, printenv, /proc/self/environ).
-  const { env, withheld } = withoutSecrets(nonInteractiveEnvironment(host.environment(), await writableSearchPathEntries(host, ctx)), ctx.settings.runCommandPassEnvironment);
+  const grant = input.writable_path === undefined ? undefined : await grantedFolder(input.writable_path, host, ctx);
+  const { env, withheld } = withoutSecrets(nonInteractiveEnvironment(host.environment(), await writableSearchPathEntries(host, ctx, grant)), ctx.settings.runCommandPassEnvironment);
   // Refused before anyone is asked: the kernel would not start it, and nothing may be held for it.
   refuseOversized(argumentSizeProblem([host.shell, '-c', command], env));
   const verdict = await judgeCommand(command, cwd.path, ctx);
@@ -94,7 +101,30 @@ export async function prepareCommand(input: RunCommandInput, ctx: ToolContext): 
   }
   const background = input.background ?? false;
   const timeoutSeconds = input.timeout ?? (background ? DEFAULT_BACKGROUND_WAIT_SECONDS : DEFAULT_TIMEOUT_SECONDS);
-  return { host, command, cwd, env, withheld, verdict, placement, background, waitFor, timeoutSeconds, onTimeout: input.on_timeout ?? 'background' };
+  // Widening the sandbox is asked in the extension's own question, like leaving it; outside the sandbox there is nothing to widen.
+  const granted = grant && placement.where === 'sandbox'
+    ? { grant, placement: { ...placement, approval: 'own' as const, why: `the call asked to make ${grant} writable` } }
+    : { placement };
+  return { host, command, cwd, env, withheld, verdict, background, waitFor, timeoutSeconds, onTimeout: input.on_timeout ?? 'background', ...granted };
+}
+
+/** The folder writable_path names, checked (a ToolError says why it cannot be granted). */
+async function grantedFolder(input: string, host: CommandHost, ctx: ToolContext): Promise<string> {
+  const home = ctx.workspace.home;
+  const folder = path.posix.normalize(input.startsWith('~/') ? path.posix.join(home, input.slice(2)) : input).replace(/(.)\/$/, '$1');
+  const roots = (await resolveRoots('write', ctx)).map((root) => ctx.host.fs.localPath(root)).filter((root): root is string => root !== undefined);
+  if (roots.some((root) => isInsidePath(folder, root))) {
+    throw new ToolError(`writable_path ${input} is inside the workspace, which commands can write already. Leave writable_path out.`);
+  }
+  const refused = refusedGrant(folder, home, [...sensitiveLocalPaths(home), ...host.sandbox.privateFolders], searchPathOf(host));
+  if (refused) {
+    throw new ToolError(`writable_path cannot be granted: ${refused}. Ask the user to run the command, or call again with permissions: "unsandboxed" (the user is asked).`);
+  }
+  const stat = await ctx.host.fs.stat(fileLocation(folder));
+  if (stat && stat.kind !== 'directory') {
+    throw new ToolError(`writable_path ${input} is not a folder; name the folder the command writes in.`);
+  }
+  return folder;
 }
 
 /**
@@ -115,10 +145,10 @@ export function refuseOversized(problem: ArgumentSizeProblem | undefined, stage:
   throw new ToolError(`${what}, so it was not run and nothing was asked. Write the long text to a file with workspace_write_file and run a short command or script that reads it (e.g. \`sh ./script.sh\` or \`node ./generate.js\`).`);
 }
 
-/** The PATH entries a command could write to: inside the writable folders, /tmp and the private /tmp, followed through links. */
-async function writableSearchPathEntries(host: CommandHost, ctx: ToolContext): Promise<(entry: string) => boolean> {
+/** The PATH entries a command could write to: inside the writable folders, /tmp and the private /tmp, and a folder granted for this run, followed through links. */
+async function writableSearchPathEntries(host: CommandHost, ctx: ToolContext, grant: string | undefined): Promise<(entry: string) => boolean> {
   const fs = ctx.host.fs;
-  const writable = [...(await resolveRoots('write', ctx)).map((root) => fs.localPath(root)).filter((root): root is string => root !== undefined), '/tmp', '/var/tmp', '/dev/shm', host.sandbox.tempDirectory];
+  const writable = [...(await resolveRoots('write', ctx)).map((root) => fs.localPath(root)).filter((root): root is string => root !== undefined), '/tmp', '/var/tmp', '/dev/shm', host.sandbox.tempDirectory, ...(grant ? [grant] : [])];
   const inside = (entry: string): boolean => writable.some((root) => isInsidePath(entry, root));
   const dropped = new Set<string>();
   for (const entry of (host.environment().PATH ?? '').split(':')) {

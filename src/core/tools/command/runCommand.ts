@@ -7,10 +7,16 @@ import { oneLine } from '../../text/truncate';
 import { defineTool, textResult, type Tool } from '../toolSpec';
 import { approve, commandConfirmation } from './approve';
 import { startInBackground } from './background';
-import { describeAdded, formatOutcome, placementFailureHint, sandboxLine } from './format';
+import { describeAdded, formatOutcome, placementFailureHint, sandboxLine, type GrantOffer } from './format';
 import { runInForeground } from './foreground';
 import { withCommandLease } from './lease';
-import { prepareCommand, type RunCommandInput } from './prepare';
+import { prepareCommand, type PreparedCommand, type RunCommandInput } from './prepare';
+import type { ToolContext } from '../../context';
+import { resolveRoots } from '../../guard/judgeLocation';
+import { sensitiveLocalPaths } from '../../guard/protectedNames';
+import { fileLocation } from '../../location';
+import type { ProcessOutcome } from '../../ports/process';
+import { deniedWritePath, grantFor, searchPathOf } from '../../sandbox/grants';
 
 export const runCommandTool: Tool = defineTool<RunCommandInput>({
   name: 'workspace_run_command',
@@ -25,7 +31,7 @@ export const runCommandTool: Tool = defineTool<RunCommandInput>({
     'Run a shell command line non-interactively in the workspace (builds, tests, git, package scripts); the user watches it in a terminal. Use this instead of the built-in terminal tools, and not to read, search or edit files: the workspace_* file tools are faster and safer.',
     'Commands that only read run at once under a closed policy; others (deleting, network, installing, interpreters with inline code) ask the user first. No TTY; pagers and colours are off. A command waiting for input (a prompt, a REPL) returns within 6 s: "waiting for input: <prompt>" and its id; answer with workspace_send_input.',
     'A command still running at timeout is not killed: it moves to the background; the result has its output so far, "still running" and "id: bg<n>" (on_timeout: "kill" stops it instead). Servers and watchers: never append "&"; pass background: true and a wait_for regex for their ready line (e.g. "listening on|ready in"); the call returns when it matches, the process exits or timeout passes, with the output so far and the id. Read on with workspace_command_output (wait_for, timeout); stop it with workspace_stop_command when done.',
-    `Sandbox: commands write only in the workspace folders and /tmp, cannot change, move or replace ${describeProtected()}, cannot read secrets (${describeSecrets()}) or reach the session's sockets, and have no network unless approved (then via a proxy). Programs are never found by name in a folder a command can write: run a workspace script by its path, e.g. ./scripts/build.sh. permissions: only after a run failed because of the sandbox.`,
+    `Sandbox: commands write only in the workspace folders, /tmp and package caches, cannot change, move or replace ${describeProtected()}, cannot read secrets (${describeSecrets()}) or reach the session's sockets, and have no network unless approved (then via a proxy). Run workspace scripts by path (./scripts/build.sh), never by name from a writable folder. permissions, writable_path: only after a run failed because of the sandbox.`,
     'Result: sandboxed or not, exit code, duration, stdout, stderr. Long output is reduced (passing tests, progress, repeats; never errors), then keeps start and end; the full log has every line.',
   ].join('\n'),
   inputSchema: {
@@ -35,6 +41,7 @@ export const runCommandTool: Tool = defineTool<RunCommandInput>({
       cwd: { type: 'string', description: 'The folder to run in, workspace-relative. Default: the workspace root.' },
       timeout: { type: 'integer', description: 'Seconds to wait for the command to end, from 1 to 1800. Default 120. Still running then: it moves to the background and the result gives its id (or it is stopped, with on_timeout: "kill"). With background: seconds to wait for wait_for or the end before returning (the process keeps running), default 30.' },
       permissions: { type: 'string', enum: ['network', 'unsandboxed'], description: 'Leave it out, unless a sandboxed run failed because of the sandbox: "network" runs it in the sandbox with the network, "unsandboxed" outside the sandbox. The user is asked every time.' },
+      writable_path: { type: 'string', description: 'Leave it out, unless a sandboxed run failed on a write outside the workspace and its result named the folder: that absolute folder is also writable in the sandbox for this run. The user is asked every time.' },
       background: { type: 'boolean', description: 'Start a long-running process (a server, a watcher) and return while it keeps running in its own terminal, with an id for workspace_command_output and workspace_stop_command; stop what you started. At most a few run at once (workspaceAgentTools.runCommand.maxBackground, default 5). Default false.' },
       wait_for: { type: 'string', description: 'With background: a regular expression (RE2 syntax) matched against each output line; the call returns as soon as one matches, e.g. the server\'s ready line.' },
       on_timeout: { type: 'string', enum: ['background', 'kill'], description: 'What happens to a foreground command still running at timeout: "background" (default) keeps it running as a background command and returns its id; "kill" stops it and every process it started.' },
@@ -67,7 +74,8 @@ export const runCommandTool: Tool = defineTool<RunCommandInput>({
       return textResult(ran.value.report.text, ran.value.report.continuation);
     }
     const { outcome, status } = ran.value;
-    const report = formatOutcome(outcome, status, approved.cwd.shown, sandboxLine(placement, verdict, approved.withheld.length, ran.network()), placementFailureHint(placement, outcome));
+    const grant = placement.where === 'sandbox' ? await grantOffer(outcome, ctx, approved) : undefined;
+    const report = formatOutcome(outcome, status, approved.cwd.shown, sandboxLine(placement, verdict, approved.withheld.length, ran.network(), approved.grant), placementFailureHint(placement, outcome, grant));
     let text = report.text;
     if (!verdict.readOnly) {
       // After the release: a protected entry the command created (the sandbox cannot stop that).
@@ -79,3 +87,19 @@ export const runCommandTool: Tool = defineTool<RunCommandInput>({
     return textResult(text, report.continuation);
   },
 });
+
+/** The folder a retry could make writable, when a sandboxed run failed on a write outside the writable folders. */
+async function grantOffer(outcome: ProcessOutcome, ctx: ToolContext, prepared: PreparedCommand): Promise<GrantOffer | undefined> {
+  if (outcome.exitCode === 0 || outcome.stopped) {
+    return undefined;
+  }
+  const fs = ctx.host.fs;
+  const writable = (await resolveRoots('write', ctx)).map((root) => fs.localPath(root)).filter((root): root is string => root !== undefined);
+  const denied = deniedWritePath(`${outcome.stdout.text}\n${outcome.stderr.text}`, [...writable, ...(prepared.grant ? [prepared.grant] : [])]);
+  if (!denied) {
+    return undefined;
+  }
+  const home = ctx.workspace.home;
+  const folder = await grantFor(denied, home, [...sensitiveLocalPaths(home), ...prepared.host.sandbox.privateFolders], searchPathOf(prepared.host), async (p) => (await fs.stat(fileLocation(p)))?.kind);
+  return folder ? { denied: denied.path, folder } : undefined;
+}

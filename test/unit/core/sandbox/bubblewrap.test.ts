@@ -9,6 +9,7 @@ const plan: SandboxPlan = {
   pinned: [],
   emptiedRuntime: [],
   keptRuntime: [],
+  caches: [],
   hiddenDirectories: ['/home/u/.ssh'],
   hiddenFiles: ['/tmp/ws/.env'],
   tempDirectory: '/tmp/wat-sandbox-x/tmp',

@@ -9,6 +9,7 @@ const plan: SandboxPlan = {
   pinned: [],
   emptiedRuntime: [],
   keptRuntime: [],
+  caches: [],
   hiddenDirectories: ['/Users/u/.ssh'],
   hiddenFiles: ['/Users/u/.netrc'],
   tempDirectory: '/private/var/folders/xy/T/wat-sandbox-1/tmp',

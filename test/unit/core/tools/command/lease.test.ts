@@ -34,6 +34,8 @@ describe('tools/command/lease: one acquire, one release', () => {
           tempDirectory: host.sandbox.tempDirectory,
           privateFolders: host.sandbox.privateFolders,
           emptyDirectory: host.sandbox.emptyDirectory,
+          cacheDirectory: host.sandbox.cacheDirectory,
+          makeFolders: (folders) => host.sandbox.makeFolders(folders),
           acquireMountPoints: (folders): MountPointLease => {
             acquired += 1;
             const inner = host.sandbox.acquireMountPoints(folders);

@@ -44,7 +44,7 @@ describe('tools/runCommand', () => {
     assert.ok(fs.existsSync(path.join(workspace.root, 'sub')));
     const { text } = await run({ command: 'echo hi', safe: true });
     assert.match(text, /--- stdout ---\nhi\n/);
-    assert.match(text, /\[workspace_run_command ignored a field it does not take: "safe"\. Its fields: command, cwd, timeout, permissions, background, wait_for, on_timeout\.\]$/);
+    assert.match(text, /\[workspace_run_command ignored a field it does not take: "safe"\. Its fields: command, cwd, timeout, permissions, writable_path, background, wait_for, on_timeout\.\]$/);
   });
 
   it('shows the live output in the terminal and the status at the end', async () => {
