@@ -2,12 +2,20 @@
 // classifyStatus() → stage() → commitState() → keepUnderCap(), every git call of the folder one at a
 // time. The private index is kept between checkpoints as a stat cache, which is what makes a
 // checkpoint of an unchanged tree cost one `git status`.
+//
+// A nested repository (a folder with its own `.git`: a clone, a submodule's work tree) is a work
+// tree git will not enter from the folder's, so it is recorded as a work tree of its own: the same
+// private repository (objects, config) with an index of its own, `GIT_WORK_TREE` at its root. Its
+// tree is grafted into the folder's at its path (ls-tree and mktree along that path only), so a
+// checkpoint is still one commit and diffs and restores see its files as any others. git skips
+// every `.git` entry, so the user's repository (objects, refs, index, stash, config) is neither
+// read nor written. A folder without nested repositories costs nothing more.
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { BugError } from '../../../errors';
 import type { CheckpointLimits, RecordedEntry } from '../../../ports/checkpoints';
-import { excludeLines } from '../../excludes';
+import { excludeLines, excludeLinesUnder } from '../../excludes';
 import { CONFIG, joinNul, PRIVATE_ATTRIBUTES, refusedPath, runGit, shown, splitNul, storeEnvironment } from './gitRunner';
 import { StatusPaths } from './statusPaths';
 
@@ -22,15 +30,48 @@ const MAX_REFUSED_PATHS = 20;
 interface Staging {
   readonly update: Buffer[];
   readonly forget: Buffer[];
+  /** Nested repositories' roots, relative to the work tree. */
+  readonly nested: Buffer[];
+}
+
+/** What one checkpoint adds up over the folder and its nested repositories. */
+interface Totals {
   addedBytes: number;
+  files: number;
   readonly notes: string[];
+}
+
+/** A work tree the store records: the folder (empty prefix), or a nested repository at `prefix` (ending in `/`). */
+interface WorkTree {
+  readonly prefix: Buffer;
+  readonly env: Record<string, string>;
+  /** The exclude file of this work tree (files.exclude re-rooted at it). */
+  readonly excludesFile: string;
+}
+
+/** How deep nested repositories inside nested repositories are followed. */
+const MAX_NESTING = 8;
+/** The folder of the store that holds the nested repositories' indexes and exclude files. */
+const NESTED_FOLDER = 'nested';
+
+/** A relative path's components. */
+function splitPath(rawPath: Buffer): Buffer[] {
+  const parts: Buffer[] = [];
+  let start = 0;
+  for (let i = 0; i <= rawPath.length; i += 1) {
+    if (i === rawPath.length || rawPath[i] === 0x2f) {
+      parts.push(rawPath.subarray(start, i));
+      start = i + 1;
+    }
+  }
+  return parts;
 }
 
 /** One folder's private repository; every git call of a folder runs one at a time. */
 export class FolderStore {
   private queue: Promise<unknown> = Promise.resolve();
   private ready = false;
-  private excludesWritten: string | undefined;
+  private readonly excludesWritten = new Map<string, string>();
   readonly gitDir: string;
 
   constructor(readonly folder: string, storeRoot: string) {
@@ -45,18 +86,38 @@ export class FolderStore {
     return next;
   }
 
-  async git(args: readonly string[], input?: Buffer, okCodes: readonly number[] = [0]): Promise<Buffer> {
+  async git(args: readonly string[], input?: Buffer, okCodes: readonly number[] = [0], env: Record<string, string> = this.rootTree.env): Promise<Buffer> {
     // Run from the store, never from the workspace: on Windows a program is looked up in the
     // working folder first, and the workspace may hold a git.exe the model wrote.
-    const result = await runGit(args, storeEnvironment(this.gitDir, this.folder), this.gitDir, input);
+    const result = await runGit(args, env, this.gitDir, input);
     if (!okCodes.includes(result.code)) {
       throw new Error(`git ${args[0]} failed in the checkpoint store of ${this.folder} (exit ${result.code}): ${result.stderr.trim()}`);
     }
     return result.stdout;
   }
 
-  /** Creates the private repository once, and rewrites its exclude file when files.exclude changed. */
-  private async prepare(excludes: readonly string[]): Promise<void> {
+  /** The folder as a work tree: the private index `checkpoint-index`, the folder's exclude lines. */
+  private get rootTree(): WorkTree {
+    return { prefix: Buffer.alloc(0), env: storeEnvironment(this.gitDir, this.folder), excludesFile: path.join(this.gitDir, 'info', 'exclude-folder') };
+  }
+
+  /** A nested repository at `prefix` as a work tree of the same private repository, with an index of its own; undefined when its path cannot be passed to git (not UTF-8). */
+  private nestedTree(prefix: Buffer): WorkTree | undefined {
+    const relative = prefix.toString('utf8');
+    if (!Buffer.from(relative).equals(prefix)) {
+      return undefined;
+    }
+    const key = createHash('sha256').update(prefix).digest('hex').slice(0, 16);
+    const folder = path.join(NESTED_FOLDER, key);
+    return {
+      prefix,
+      env: { ...storeEnvironment(this.gitDir, path.join(this.folder, relative)), GIT_INDEX_FILE: path.join(this.gitDir, `${folder}.index`) },
+      excludesFile: path.join(this.gitDir, `${folder}.exclude`),
+    };
+  }
+
+  /** Creates the private repository once. */
+  private async prepare(): Promise<void> {
     if (!this.ready) {
       if (!fs.existsSync(path.join(this.gitDir, 'HEAD'))) {
         // Owner-only: the store holds every recorded file, .env files included.
@@ -74,15 +135,22 @@ export class FolderStore {
         await this.git(['config', key, value]);
       }
       fs.mkdirSync(path.join(this.gitDir, 'info'), { recursive: true });
+      fs.mkdirSync(path.join(this.gitDir, NESTED_FOLDER), { recursive: true });
       fs.writeFileSync(path.join(this.gitDir, 'info', 'attributes'), PRIVATE_ATTRIBUTES);
+      // Every work tree reads info/exclude: files.exclude goes in each work tree's own file (core.excludesFile).
+      fs.writeFileSync(path.join(this.gitDir, 'info', 'exclude'), '');
       // Hooks of the template are never run (core.hooksPath), but keep the store free of them.
       fs.rmSync(path.join(this.gitDir, 'hooks'), { recursive: true, force: true });
       this.ready = true;
     }
-    const lines = excludeLines(excludes).join('\n');
-    if (lines !== this.excludesWritten) {
-      fs.writeFileSync(path.join(this.gitDir, 'info', 'exclude'), `${lines}\n`);
-      this.excludesWritten = lines;
+  }
+
+  /** Writes a work tree's exclude file when files.exclude changed. */
+  private writeExcludes(tree: WorkTree, excludes: readonly string[]): void {
+    const lines = excludeLinesUnder(excludeLines(excludes), tree.prefix.toString('utf8')).join('\n');
+    if (this.excludesWritten.get(tree.excludesFile) !== lines) {
+      fs.writeFileSync(tree.excludesFile, `${lines}\n`);
+      this.excludesWritten.set(tree.excludesFile, lines);
     }
   }
 
@@ -94,77 +162,16 @@ export class FolderStore {
 
   /** Records the folder now; returns the commit and what it could not record. */
   async take(id: string, limits: CheckpointLimits, keep: ReadonlySet<string>): Promise<{ state: string; notes: string[] }> {
-    await this.prepare(limits.excludes);
-    const staging = await this.classifyStatus(limits);
-    await this.stage(staging);
-    const { state, head } = await this.commitState(id, staging);
-    if (state !== head) {
-      staging.notes.push(...(await this.keepUnderCap(staging.addedBytes, limits.maxTotalBytes, new Set([...keep, id]), head === undefined)));
-    }
-    return { state, notes: staging.notes };
-  }
-
-  /** What `git status` says changed since the last checkpoint: paths to record, paths to forget, notes. */
-  private async classifyStatus(limits: CheckpointLimits): Promise<Staging> {
-    const status = splitNul(await this.git(['status', '--porcelain=v1', '-z', '--untracked-files=all', '--no-renames', '--ignore-submodules=all']));
-    const staging: Staging = { update: [], forget: [], addedBytes: 0, notes: [] };
-    const paths = new StatusPaths(this.folder, limits.maxFileBytes);
-    for (const field of status) {
-      if (field.length < 4) {
-        continue;
-      }
-      const rawPath = field.subarray(3);
-      const verdict = paths.verdict(rawPath);
-      if (verdict.record) {
-        staging.update.push(rawPath);
-        staging.addedBytes += verdict.bytes;
-        continue;
-      }
-      if (verdict.note) {
-        staging.notes.push(verdict.note);
-      }
-      // An untracked path ('??') is not in the private index: nothing to forget.
-      if (verdict.forget && field.subarray(0, 2).toString('latin1') !== '??') {
-        staging.forget.push(rawPath);
-      }
-    }
-    if (staging.addedBytes > limits.maxTotalBytes) {
-      // A folder far larger than the store may hold (a home folder opened as the workspace): refuse before hashing anything.
-      throw new Error(`the files to record in ${path.basename(this.folder)} (${(staging.addedBytes / MB).toFixed(0)} MB in ${staging.update.length} files) exceed the checkpoint store's cap of ${(limits.maxTotalBytes / MB).toFixed(0)} MB; exclude large folders with .gitignore or files.exclude, or raise workspaceAgentTools.checkpoints.maxTotalSizeMB`);
-    }
-    return staging;
-  }
-
-  /** Writes the paths to record into the private index and drops the ones to forget. */
-  private async stage(staging: Staging): Promise<void> {
-    const { update, forget } = staging;
-    // A path git refuses (a symlinked .gitmodules, say) is noted and left out, so it cannot fail every checkpoint.
-    for (let refused = 0; update.length; refused += 1) {
-      const result = await runGit(['update-index', '--add', '--remove', '--replace', '-z', '--stdin'], storeEnvironment(this.gitDir, this.folder), this.gitDir, joinNul(update));
-      if (result.code === 0) {
-        break;
-      }
-      const named = refusedPath(result.stderrBytes);
-      const index = named === undefined ? -1 : update.findIndex((candidate) => candidate.toString('latin1') === named);
-      if (index < 0 || refused >= MAX_REFUSED_PATHS) {
-        throw new Error(`git update-index failed in the checkpoint store of ${this.folder} (exit ${result.code}): ${result.stderr.trim()}`);
-      }
-      const [skipped] = update.splice(index, 1);
-      staging.notes.push(`${shown(skipped)} was not recorded: git refused it (${result.stderr.split('\n')[0].replace(/^error: /, '')}).`);
-      forget.push(skipped);
-    }
-    if (forget.length) {
-      await this.git(['update-index', '--force-remove', '-z', '--stdin'], joinNul(forget));
-    }
-  }
-
-  /** The index as a commit (the last one when nothing changed), named by the checkpoint's ref. */
-  private async commitState(id: string, staging: Staging): Promise<{ state: string; head: string | undefined }> {
+    await this.prepare();
+    const totals: Totals = { addedBytes: 0, files: 0, notes: [] };
+    const root = this.rootTree;
+    const staging = await this.classifyStatus(root, limits, totals);
+    await this.stage(root, staging, totals);
     const head = await this.head();
     let state = head;
     // Nothing changed since the last checkpoint: the same state, without writing a tree.
-    if (!head || staging.update.length || staging.forget.length) {
-      const tree = (await this.git(['write-tree'])).toString('utf8').trim();
+    if (!head || staging.update.length || staging.forget.length || staging.nested.length) {
+      const tree = await this.treeOf(root, staging, limits, totals, 0);
       if (!head || (await this.git(['rev-parse', `${head}^{tree}`])).toString('utf8').trim() !== tree) {
         state = (await this.git(['commit-tree', tree, '-m', `checkpoint ${id}`])).toString('utf8').trim();
         await this.git(['update-ref', '--no-deref', 'HEAD', state]);
@@ -174,7 +181,117 @@ export class FolderStore {
       throw new BugError('no checkpoint state after recording');
     }
     await this.git(['update-ref', `${REF_PREFIX}${id}`, state]);
-    return { state, head };
+    if (state !== head) {
+      totals.notes.push(...(await this.keepUnderCap(totals.addedBytes, limits.maxTotalBytes, new Set([...keep, id]), head === undefined)));
+    }
+    return { state, notes: totals.notes };
+  }
+
+  /** The work tree's staged index as a tree, with the trees of the nested repositories it holds grafted in at their paths. */
+  private async treeOf(tree: WorkTree, staging: Staging, limits: CheckpointLimits, totals: Totals, depth: number): Promise<string> {
+    let written = (await this.git(['write-tree'], undefined, [0], tree.env)).toString('utf8').trim();
+    for (const root of staging.nested) {
+      const prefix = Buffer.concat([tree.prefix, root, Buffer.from('/')]);
+      const nested = depth < MAX_NESTING ? this.nestedTree(prefix) : undefined;
+      if (!nested) {
+        totals.notes.push(`${shown(prefix)} is a nested git repository ${depth < MAX_NESTING ? 'whose path is not UTF-8' : `more than ${MAX_NESTING} repositories deep`}; its files are not recorded in checkpoints.`);
+        continue;
+      }
+      const nestedStaging = await this.classifyStatus(nested, limits, totals);
+      await this.stage(nested, nestedStaging, totals);
+      const child = await this.treeOf(nested, nestedStaging, limits, totals, depth + 1);
+      // A repository without recorded files is an empty folder to git: no entry.
+      if (child !== (await this.emptyTree())) {
+        written = await this.graft(written, splitPath(root), child);
+      }
+    }
+    return written;
+  }
+
+  private emptyTreeId: string | undefined;
+
+  private async emptyTree(): Promise<string> {
+    this.emptyTreeId ??= (await this.git(['mktree', '-z'], Buffer.alloc(0))).toString('utf8').trim();
+    return this.emptyTreeId;
+  }
+
+  /** `tree` with `child` at the path `parts` (replacing whatever was there), rewriting only the trees along that path. */
+  private async graft(tree: string | undefined, parts: readonly Buffer[], child: string): Promise<string> {
+    const [name, ...rest] = parts;
+    const entries = tree ? splitNul(await this.git(['ls-tree', '-z', tree])) : [];
+    let existing: string | undefined;
+    const kept = entries.filter((line) => {
+      const tab = line.indexOf(0x09);
+      if (!line.subarray(tab + 1).equals(name)) {
+        return true;
+      }
+      const [, type, sha] = line.subarray(0, tab).toString('latin1').split(' ');
+      existing = type === 'tree' ? sha : undefined;
+      return false;
+    });
+    const sub = rest.length ? await this.graft(existing, rest, child) : child;
+    const entry = Buffer.concat([Buffer.from(`040000 tree ${sub}\t`), name]);
+    return (await this.git(['mktree', '-z'], joinNul([...kept, entry]))).toString('utf8').trim();
+  }
+
+  /** What `git status` says changed in a work tree since its last checkpoint: paths to record, paths to forget, nested repositories, notes. */
+  private async classifyStatus(tree: WorkTree, limits: CheckpointLimits, totals: Totals): Promise<Staging> {
+    this.writeExcludes(tree, limits.excludes);
+    const status = splitNul(await this.git(['-c', `core.excludesFile=${tree.excludesFile}`, 'status', '--porcelain=v1', '-z', '--untracked-files=all', '--no-renames', '--ignore-submodules=all'], undefined, [0], tree.env));
+    const staging: Staging = { update: [], forget: [], nested: [] };
+    const paths = new StatusPaths(this.folder, limits.maxFileBytes, tree.prefix);
+    for (const field of status) {
+      if (field.length < 4) {
+        continue;
+      }
+      const rawPath = field.subarray(3);
+      const verdict = paths.verdict(rawPath);
+      if (verdict.record === 'nested') {
+        staging.nested.push(verdict.root);
+        continue;
+      }
+      if (verdict.record) {
+        staging.update.push(rawPath);
+        totals.addedBytes += verdict.bytes;
+        totals.files += 1;
+        continue;
+      }
+      if (verdict.note) {
+        totals.notes.push(verdict.note);
+      }
+      // An untracked path ('??') is not in the private index: nothing to forget.
+      if (verdict.forget && field.subarray(0, 2).toString('latin1') !== '??') {
+        staging.forget.push(rawPath);
+      }
+    }
+    if (totals.addedBytes > limits.maxTotalBytes) {
+      // A folder far larger than the store may hold (a home folder opened as the workspace): refuse before hashing anything.
+      throw new Error(`the files to record in ${path.basename(this.folder)} (${(totals.addedBytes / MB).toFixed(0)} MB in ${totals.files} files) exceed the checkpoint store's cap of ${(limits.maxTotalBytes / MB).toFixed(0)} MB; exclude large folders with .gitignore or files.exclude, or raise workspaceAgentTools.checkpoints.maxTotalSizeMB`);
+    }
+    return staging;
+  }
+
+  /** Writes the paths to record into the work tree's private index and drops the ones to forget. */
+  private async stage(tree: WorkTree, staging: Staging, totals: Totals): Promise<void> {
+    const { update, forget } = staging;
+    // A path git refuses (a symlinked .gitmodules, say) is noted and left out, so it cannot fail every checkpoint.
+    for (let refused = 0; update.length; refused += 1) {
+      const result = await runGit(['update-index', '--add', '--remove', '--replace', '-z', '--stdin'], tree.env, this.gitDir, joinNul(update));
+      if (result.code === 0) {
+        break;
+      }
+      const named = refusedPath(result.stderrBytes);
+      const index = named === undefined ? -1 : update.findIndex((candidate) => candidate.toString('latin1') === named);
+      if (index < 0 || refused >= MAX_REFUSED_PATHS) {
+        throw new Error(`git update-index failed in the checkpoint store of ${this.folder} (exit ${result.code}): ${result.stderr.trim()}`);
+      }
+      const [skipped] = update.splice(index, 1);
+      totals.notes.push(`${shown(Buffer.concat([tree.prefix, skipped]))} was not recorded: git refused it (${result.stderr.split('\n')[0].replace(/^error: /, '')}).`);
+      forget.push(skipped);
+    }
+    if (forget.length) {
+      await this.git(['update-index', '--force-remove', '-z', '--stdin'], joinNul(forget), [0], tree.env);
+    }
   }
 
   /**
