@@ -3,11 +3,12 @@
 // background) or background → the result.
 import { throwIfCancelled } from '../../errors';
 import { describeProtected, describeSecrets } from '../../guard/protectedNames';
+import { displayPath, fileLocation } from '../../location';
 import { oneLine } from '../../text/truncate';
 import { defineTool, textResult, type Tool } from '../toolSpec';
 import { approve, commandConfirmation } from './approve';
 import { startInBackground } from './background';
-import { describeAdded, formatOutcome, placementFailureHint, sandboxLine } from './format';
+import { describeConfigChanges, formatOutcome, placementFailureHint, sandboxLine } from './format';
 import { runInForeground } from './foreground';
 import { withCommandLease } from './lease';
 import { prepareCommand, type RunCommandInput } from './prepare';
@@ -70,10 +71,11 @@ export const runCommandTool: Tool = defineTool<RunCommandInput>({
     const report = formatOutcome(outcome, status, approved.cwd.shown, sandboxLine(placement, verdict, approved.withheld.length), placementFailureHint(placement, outcome));
     let text = report.text;
     if (!verdict.readOnly) {
-      // After the release: a protected entry the command created (the sandbox cannot stop that).
-      const added = await ran.addedSince();
-      if (added.length) {
-        text += `\n\n${describeAdded(added, ctx)}`;
+      // After the release: a protected entry the command created (the sandbox cannot stop that), or changed outside it.
+      const changes = await ran.configChanges();
+      if (changes.length) {
+        text += `\n\n${describeConfigChanges(changes, ctx)}`;
+        ctx.call.observer?.onExecutionConfigChanged(changes.map((entry) => ({ path: displayPath(fileLocation(entry.path), ctx.workspace), change: entry.change })));
       }
     }
     return textResult(text, report.continuation);
