@@ -84,8 +84,14 @@ describe('nested repositories (extension host)', function () {
   let source: string;
   let counter = 0;
 
-  before(function () {
+  let gitEnabled: boolean | undefined;
+
+  before(async function () {
     if (!vscode.workspace.isTrusted || process.platform !== 'linux') this.skip();
+    // VS Code's own git extension opens repositories it finds and writes their config (a
+    // submodule's `vscode-merge-base`): off, so what changes is only what the tools did.
+    gitEnabled = vscode.workspace.getConfiguration('git').inspect<boolean>('enabled')?.globalValue;
+    await vscode.workspace.getConfiguration('git').update('enabled', false, vscode.ConfigurationTarget.Global);
     root = workspaceRoot();
     // The submodule's upstream lives outside the workspace, as a remote would.
     source = fs.mkdtempSync(path.join(os.tmpdir(), 'wat-nested-source-'));
@@ -94,8 +100,9 @@ describe('nested repositories (extension host)', function () {
     git(source, 'add', '.');
     git(source, 'commit', '-q', '-m', 'module');
   });
-  after(() => {
+  after(async () => {
     if (source) fs.rmSync(source, { recursive: true, force: true });
+    if (root) await vscode.workspace.getConfiguration('git').update('enabled', gitEnabled, vscode.ConfigurationTarget.Global);
   });
 
   /** A fresh folder of the workspace (relative) holding app/ (a clone with a commit, a stash, changes, an ignored folder), store/ (a bare repository) and super/ with the submodule super/mod. */
@@ -159,6 +166,31 @@ describe('nested repositories (extension host)', function () {
     assert.match(text, /^approved-ran$/m);
     assert.equal(fs.readFileSync(path.join(base, 'fresh/.git/config'), 'utf8'), config);
     assert.equal(fs.existsSync(path.join(base, 'fresh/.git/hooks/pre-commit')), false);
+  });
+
+  it('reports a repository\'s config and hook an approved command changed outside the sandbox, in its result and on its activity record, which offers Restore', async () => {
+    const dir = repositories();
+    const answered = (async () => {
+      for (let tries = 0; tries < 200; tries += 1) {
+        if (await vscode.commands.executeCommand<boolean>(CommandId.approveAlternative)) return;
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      throw new Error('no question offered to run outside the sandbox');
+    })();
+    // At risk level high the guard asks before these writes instead of refusing them.
+    const { text } = await withSettings({ riskLevel: 'high' }, () => invoke(TOOL, { command: `cd ${dir} && printf '[core]\\n\\tfsmonitor = true\\n' >> app/.git/config && echo evil > super/.git/modules/mod/hooks/post-checkout && echo x > app/made.txt` }));
+    await answered;
+    assert.match(text, /Sandbox: none/);
+    assert.match(text, /Warning: the command changed execution config/);
+    assert.match(text, new RegExp(`- changed ${dir}/app/\\.git/config: `));
+    assert.match(text, new RegExp(`- created ${dir}/super/\\.git/modules/mod/hooks/post-checkout: `));
+    const record = await latestRecord();
+    assert.deepEqual(record.executionConfig, [
+      { path: `${dir}/app/.git/config`, change: 'changed' },
+      { path: `${dir}/super/.git/modules/mod/hooks/post-checkout`, change: 'created' },
+    ]);
+    assert.ok(record.checkpoint?.before && record.checkpoint.after, 'Restore to Before This Call is offered');
+    assert.deepEqual(record.changedPaths.map((file) => file.path), [`${dir}/app/made.txt`]);
   });
 
   it('restores every byte a command deleted, created and changed inside them, and leaves their .git, status, stash and refs as they were', async () => {
