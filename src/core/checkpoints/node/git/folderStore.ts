@@ -49,6 +49,22 @@ interface WorkTree {
   readonly excludesFile: string;
 }
 
+/** A work tree whose private index is up to date, and the nested repositories inside it. */
+interface RecordedTree {
+  readonly tree: WorkTree;
+  readonly staging: Staging;
+  readonly children: readonly { readonly root: Buffer; readonly recorded: RecordedTree }[];
+}
+
+function hasChanges(recorded: RecordedTree): boolean {
+  return recorded.staging.update.length > 0 || recorded.staging.forget.length > 0 || recorded.children.some((child) => hasChanges(child.recorded));
+}
+
+/** Every nested repository's path in the folder, as one string to compare. */
+function nestedRootsOf(recorded: RecordedTree): string {
+  return recorded.children.map((child) => `${child.recorded.tree.prefix.toString('latin1')}\0${nestedRootsOf(child.recorded)}`).join('');
+}
+
 /** How deep nested repositories inside nested repositories are followed. */
 const MAX_NESTING = 8;
 /** The folder of the store that holds the nested repositories' indexes and exclude files. */
@@ -164,14 +180,13 @@ export class FolderStore {
   async take(id: string, limits: CheckpointLimits, keep: ReadonlySet<string>): Promise<{ state: string; notes: string[] }> {
     await this.prepare();
     const totals: Totals = { addedBytes: 0, files: 0, notes: [] };
-    const root = this.rootTree;
-    const staging = await this.classifyStatus(root, limits, totals);
-    await this.stage(root, staging, totals);
+    const recorded = await this.record(this.rootTree, limits, totals, 0);
     const head = await this.head();
+    const nestedRoots = nestedRootsOf(recorded);
     let state = head;
-    // Nothing changed since the last checkpoint: the same state, without writing a tree.
-    if (!head || staging.update.length || staging.forget.length || staging.nested.length) {
-      const tree = await this.treeOf(root, staging, limits, totals, 0);
+    // Nothing changed since the last checkpoint, in the folder or any nested repository: the same state, without writing a tree.
+    if (!head || hasChanges(recorded) || nestedRoots !== this.headNestedRoots) {
+      const tree = await this.treeOf(recorded);
       if (!head || (await this.git(['rev-parse', `${head}^{tree}`])).toString('utf8').trim() !== tree) {
         state = (await this.git(['commit-tree', tree, '-m', `checkpoint ${id}`])).toString('utf8').trim();
         await this.git(['update-ref', '--no-deref', 'HEAD', state]);
@@ -180,6 +195,7 @@ export class FolderStore {
     if (!state) {
       throw new BugError('no checkpoint state after recording');
     }
+    this.headNestedRoots = nestedRoots;
     await this.git(['update-ref', `${REF_PREFIX}${id}`, state]);
     if (state !== head) {
       totals.notes.push(...(await this.keepUnderCap(totals.addedBytes, limits.maxTotalBytes, new Set([...keep, id]), head === undefined)));
@@ -187,9 +203,14 @@ export class FolderStore {
     return { state, notes: totals.notes };
   }
 
-  /** The work tree's staged index as a tree, with the trees of the nested repositories it holds grafted in at their paths. */
-  private async treeOf(tree: WorkTree, staging: Staging, limits: CheckpointLimits, totals: Totals, depth: number): Promise<string> {
-    let written = (await this.git(['write-tree'], undefined, [0], tree.env)).toString('utf8').trim();
+  /** The nested repositories HEAD's tree holds (as nestedRootsOf says); unknown until this window wrote or confirmed HEAD. */
+  private headNestedRoots: string | undefined;
+
+  /** Brings a work tree's private index up to date, and those of the nested repositories inside it. */
+  private async record(tree: WorkTree, limits: CheckpointLimits, totals: Totals, depth: number): Promise<RecordedTree> {
+    const staging = await this.classifyStatus(tree, limits, totals);
+    await this.stage(tree, staging, totals);
+    const children: RecordedTree['children'][number][] = [];
     for (const root of staging.nested) {
       const prefix = Buffer.concat([tree.prefix, root, Buffer.from('/')]);
       const nested = depth < MAX_NESTING ? this.nestedTree(prefix) : undefined;
@@ -197,9 +218,16 @@ export class FolderStore {
         totals.notes.push(`${shown(prefix)} is a nested git repository ${depth < MAX_NESTING ? 'whose path is not UTF-8' : `more than ${MAX_NESTING} repositories deep`}; its files are not recorded in checkpoints.`);
         continue;
       }
-      const nestedStaging = await this.classifyStatus(nested, limits, totals);
-      await this.stage(nested, nestedStaging, totals);
-      const child = await this.treeOf(nested, nestedStaging, limits, totals, depth + 1);
+      children.push({ root, recorded: await this.record(nested, limits, totals, depth + 1) });
+    }
+    return { tree, staging, children };
+  }
+
+  /** The work tree's index as a tree, with the trees of the nested repositories it holds grafted in at their paths. */
+  private async treeOf(recorded: RecordedTree): Promise<string> {
+    let written = (await this.git(['write-tree'], undefined, [0], recorded.tree.env)).toString('utf8').trim();
+    for (const { root, recorded: nested } of recorded.children) {
+      const child = await this.treeOf(nested);
       // A repository without recorded files is an empty folder to git: no entry.
       if (child !== (await this.emptyTree())) {
         written = await this.graft(written, splitPath(root), child);

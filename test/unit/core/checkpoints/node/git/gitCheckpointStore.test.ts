@@ -368,6 +368,19 @@ describe('GitCheckpointStore', () => {
       assert.equal(second.folders[0].state, first.folders[0].state);
     });
 
+    it('records a nested repository removed whole as its files deleted, and a restore writes them back (not its .git)', async () => {
+      userRepository(path.join(folder, 'lib'));
+      fs.writeFileSync(path.join(folder, 'top.txt'), 'top\n');
+      const before = await store.take([folder], LIMITS);
+      fs.rmSync(path.join(folder, 'lib'), { recursive: true });
+      const after = await store.take([folder], LIMITS);
+      assert.notEqual(after.folders[0].state, before.folders[0].state);
+      assert.deepEqual((await store.changes(before, after)).map((c) => `${c.kind} ${c.path}`).sort(), ['deleted lib/.gitignore', 'deleted lib/run.sh', 'deleted lib/tracked.txt', 'deleted lib/untracked.txt']);
+      await applySteps(await store.restoreSteps(before, after));
+      assert.equal(fs.readFileSync(path.join(folder, 'lib/tracked.txt'), 'utf8'), 'v2\n');
+      assert.equal(fs.existsSync(path.join(folder, 'lib/.git')), false);
+    });
+
     it('applies files.exclude to a nested repository from the folder, not from the repository\'s root', async () => {
       userRepository(path.join(folder, 'lib'));
       const limits = { ...LIMITS, excludes: ['tracked.txt', 'lib/run.sh', '**/*.tmp'] };
