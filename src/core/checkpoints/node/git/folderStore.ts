@@ -179,13 +179,16 @@ export class FolderStore {
   /** Records the folder now; returns the commit and what it could not record. */
   async take(id: string, limits: CheckpointLimits, keep: ReadonlySet<string>): Promise<{ state: string; notes: string[] }> {
     await this.prepare();
+    // Until this checkpoint is committed, HEAD is not known to match the indexes (a failure half-way).
+    const known = this.headNestedRoots;
+    this.headNestedRoots = undefined;
     const totals: Totals = { addedBytes: 0, files: 0, notes: [] };
     const recorded = await this.record(this.rootTree, limits, totals, 0);
     const head = await this.head();
     const nestedRoots = nestedRootsOf(recorded);
     let state = head;
     // Nothing changed since the last checkpoint, in the folder or any nested repository: the same state, without writing a tree.
-    if (!head || hasChanges(recorded) || nestedRoots !== this.headNestedRoots) {
+    if (!head || hasChanges(recorded) || nestedRoots !== known) {
       const tree = await this.treeOf(recorded);
       if (!head || (await this.git(['rev-parse', `${head}^{tree}`])).toString('utf8').trim() !== tree) {
         state = (await this.git(['commit-tree', tree, '-m', `checkpoint ${id}`])).toString('utf8').trim();
@@ -203,7 +206,7 @@ export class FolderStore {
     return { state, notes: totals.notes };
   }
 
-  /** The nested repositories HEAD's tree holds (as nestedRootsOf says); unknown until this window wrote or confirmed HEAD. */
+  /** The nested repositories HEAD's tree holds (as nestedRootsOf says), HEAD being the indexes' tree; unknown until this window wrote or confirmed HEAD. */
   private headNestedRoots: string | undefined;
 
   /** Brings a work tree's private index up to date, and those of the nested repositories inside it. */
@@ -270,6 +273,11 @@ export class FolderStore {
     const paths = new StatusPaths(this.folder, limits.maxFileBytes, tree.prefix);
     for (const field of status) {
       if (field.length < 4) {
+        continue;
+      }
+      // The second column compares the work tree with this work tree's index; the first compares the
+      // index with HEAD, which holds the other work trees too (nested repositories grafted in): ignored.
+      if (field[1] === 0x20) {
         continue;
       }
       const rawPath = field.subarray(3);
