@@ -47,6 +47,8 @@ interface WorkTree {
   readonly env: Record<string, string>;
   /** The exclude file of this work tree (files.exclude re-rooted at it). */
   readonly excludesFile: string;
+  /** A nested repository's own private git directory (its index and HEAD; objects are the folder store's), and its name there. */
+  readonly nested?: { readonly gitDir: string; readonly key: string };
 }
 
 /** A work tree whose private index is up to date, and the nested repositories inside it. */
@@ -69,6 +71,8 @@ function nestedRootsOf(recorded: RecordedTree): string {
 const MAX_NESTING = 8;
 /** The folder of the store that holds the nested repositories' indexes and exclude files. */
 const NESTED_FOLDER = 'nested';
+/** Refs of the folder store that keep each nested repository's private HEAD from pruning. */
+const NESTED_REF_PREFIX = 'refs/nested/';
 
 /** A relative path's components. */
 function splitPath(rawPath: Buffer): Buffer[] {
@@ -117,19 +121,50 @@ export class FolderStore {
     return { prefix: Buffer.alloc(0), env: storeEnvironment(this.gitDir, this.folder), excludesFile: path.join(this.gitDir, 'info', 'exclude-folder') };
   }
 
-  /** A nested repository at `prefix` as a work tree of the same private repository, with an index of its own; undefined when its path cannot be passed to git (not UTF-8). */
+  /**
+   * A nested repository at `prefix` as a work tree with a private git directory of its own (config,
+   * index, HEAD: its status compares with its own last tree, not the whole folder's) whose objects
+   * are the folder store's; undefined when its path cannot be passed to git (not UTF-8).
+   */
   private nestedTree(prefix: Buffer): WorkTree | undefined {
     const relative = prefix.toString('utf8');
     if (!Buffer.from(relative).equals(prefix)) {
       return undefined;
     }
     const key = createHash('sha256').update(prefix).digest('hex').slice(0, 16);
-    const folder = path.join(NESTED_FOLDER, key);
+    const gitDir = path.join(this.gitDir, NESTED_FOLDER, key);
+    if (!this.preparedNested.has(key)) {
+      fs.mkdirSync(path.join(gitDir, 'refs'), { recursive: true });
+      fs.mkdirSync(path.join(gitDir, 'info'), { recursive: true });
+      fs.copyFileSync(path.join(this.gitDir, 'config'), path.join(gitDir, 'config'));
+      fs.writeFileSync(path.join(gitDir, 'info', 'attributes'), PRIVATE_ATTRIBUTES);
+      fs.writeFileSync(path.join(gitDir, 'info', 'exclude'), '');
+      if (!fs.existsSync(path.join(gitDir, 'HEAD'))) {
+        fs.writeFileSync(path.join(gitDir, 'HEAD'), 'ref: refs/heads/checkpoint\n');
+      }
+      this.preparedNested.add(key);
+    }
     return {
       prefix,
-      env: { ...storeEnvironment(this.gitDir, path.join(this.folder, relative)), GIT_INDEX_FILE: path.join(this.gitDir, `${folder}.index`) },
-      excludesFile: path.join(this.gitDir, `${folder}.exclude`),
+      env: { ...storeEnvironment(gitDir, path.join(this.folder, relative)), GIT_OBJECT_DIRECTORY: path.join(this.gitDir, 'objects') },
+      excludesFile: path.join(gitDir, 'exclude-folder'),
+      nested: { gitDir, key },
     };
+  }
+
+  private readonly preparedNested = new Set<string>();
+  /** Per nested repository, the tree its private HEAD holds (as this window last wrote it). */
+  private readonly nestedHeads = new Map<string, string>();
+
+  /** Makes a nested repository's private HEAD its index's tree, kept from pruning by a ref of the folder store. */
+  private async moveNestedHead(tree: WorkTree, own: string): Promise<void> {
+    if (!tree.nested || this.nestedHeads.get(tree.nested.key) === own) {
+      return;
+    }
+    const commit = (await this.git(['commit-tree', own, '-m', 'nested repository'], undefined, [0], tree.env)).toString('utf8').trim();
+    await this.git(['update-ref', `${NESTED_REF_PREFIX}${tree.nested.key}`, commit]);
+    fs.writeFileSync(path.join(tree.nested.gitDir, 'HEAD'), `${commit}\n`);
+    this.nestedHeads.set(tree.nested.key, own);
   }
 
   /** Creates the private repository once. */
@@ -228,16 +263,33 @@ export class FolderStore {
 
   /** The work tree's index as a tree, with the trees of the nested repositories it holds grafted in at their paths. */
   private async treeOf(recorded: RecordedTree): Promise<string> {
-    let written = (await this.git(['write-tree'], undefined, [0], recorded.tree.env)).toString('utf8').trim();
-    for (const { root, recorded: nested } of recorded.children) {
-      const child = await this.treeOf(nested);
+    const nested = recorded.tree.nested;
+    const roots = nestedRootsOf(recorded);
+    const cached = nested && this.nestedTrees.get(nested.key);
+    // A nested repository whose index and nested repositories did not change since this window wrote its tree.
+    if (cached && cached.roots === roots && !hasChanges(recorded)) {
+      return cached.tree;
+    }
+    const written = (await this.git(['write-tree'], undefined, [0], recorded.tree.env)).toString('utf8').trim();
+    await this.moveNestedHead(recorded.tree, written);
+    const grafts: { parts: Buffer[]; child: string }[] = [];
+    const empty = await this.emptyTree();
+    for (const { root, recorded: child } of recorded.children) {
+      const childTree = await this.treeOf(child);
       // A repository without recorded files is an empty folder to git: no entry.
-      if (child !== (await this.emptyTree())) {
-        written = await this.graft(written, splitPath(root), child);
+      if (childTree !== empty) {
+        grafts.push({ parts: splitPath(root), child: childTree });
       }
     }
-    return written;
+    const tree = grafts.length ? await this.graft(written, grafts) : written;
+    if (nested) {
+      this.nestedTrees.set(nested.key, { roots, tree });
+    }
+    return tree;
   }
+
+  /** Per nested repository, its tree with its own nested repositories grafted in, as this window last wrote it. */
+  private readonly nestedTrees = new Map<string, { readonly roots: string; readonly tree: string }>();
 
   private emptyTreeId: string | undefined;
 
@@ -246,23 +298,44 @@ export class FolderStore {
     return this.emptyTreeId;
   }
 
-  /** `tree` with `child` at the path `parts` (replacing whatever was there), rewriting only the trees along that path. */
-  private async graft(tree: string | undefined, parts: readonly Buffer[], child: string): Promise<string> {
-    const [name, ...rest] = parts;
+  /**
+   * `tree` with each child tree at its path (replacing whatever was there), rewriting only the trees
+   * along those paths: one ls-tree and one mktree per tree rewritten, however many children it gets.
+   */
+  private async graft(tree: string | undefined, grafts: readonly { readonly parts: readonly Buffer[]; readonly child: string }[]): Promise<string> {
+    const byName = new Map<string, { name: Buffer; child?: string; deeper: { parts: readonly Buffer[]; child: string }[] }>();
+    for (const { parts, child } of grafts) {
+      const [name, ...rest] = parts;
+      const key = name.toString('latin1');
+      const group = byName.get(key) ?? { name, deeper: [] };
+      if (rest.length) {
+        group.deeper.push({ parts: rest, child });
+      } else {
+        group.child = child;
+      }
+      byName.set(key, group);
+    }
     const entries = tree ? splitNul(await this.git(['ls-tree', '-z', tree])) : [];
-    let existing: string | undefined;
+    const existing = new Map<string, string>();
     const kept = entries.filter((line) => {
       const tab = line.indexOf(0x09);
-      if (!line.subarray(tab + 1).equals(name)) {
+      const key = line.subarray(tab + 1).toString('latin1');
+      if (!byName.has(key)) {
         return true;
       }
       const [, type, sha] = line.subarray(0, tab).toString('latin1').split(' ');
-      existing = type === 'tree' ? sha : undefined;
+      if (type === 'tree') {
+        existing.set(key, sha);
+      }
       return false;
     });
-    const sub = rest.length ? await this.graft(existing, rest, child) : child;
-    const entry = Buffer.concat([Buffer.from(`040000 tree ${sub}\t`), name]);
-    return (await this.git(['mktree', '-z'], joinNul([...kept, entry]))).toString('utf8').trim();
+    const added: Buffer[] = [];
+    for (const [key, group] of byName) {
+      // A nested repository inside another one is grafted into that one's tree already (treeOf); here only paths of this tree.
+      const sub = group.child ?? (await this.graft(existing.get(key), group.deeper));
+      added.push(Buffer.concat([Buffer.from(`040000 tree ${sub}\t`), group.name]));
+    }
+    return (await this.git(['mktree', '-z'], joinNul([...kept, ...added]))).toString('utf8').trim();
   }
 
   /** What `git status` says changed in a work tree since its last checkpoint: paths to record, paths to forget, nested repositories, notes. */

@@ -361,6 +361,20 @@ describe('GitCheckpointStore', () => {
       assert.deepEqual(tree(folder, true), original);
     });
 
+    it('records several nested repositories side by side and at different depths, and only what changed in one of them', async () => {
+      for (const dir of ['a/x', 'a/y', 'b', 'a/deep/er/z']) userRepository(path.join(folder, dir));
+      fs.writeFileSync(path.join(folder, 'a/plain.txt'), 'plain\n');
+      const original = tree(folder, true);
+      const before = await store.take([folder], LIMITS);
+      fs.writeFileSync(path.join(folder, 'a/y/tracked.txt'), 'changed\n');
+      fs.rmSync(path.join(folder, 'a/deep/er/z/run.sh'));
+      const after = await store.take([folder], LIMITS);
+      assert.deepEqual((await store.changes(before, after)).map((c) => `${c.kind} ${c.path}`).sort(), ['deleted a/deep/er/z/run.sh', 'modified a/y/tracked.txt']);
+      await applySteps(await store.restoreSteps(before, after));
+      assert.deepEqual(tree(folder, true), original);
+      assert.deepEqual(await store.changes(before, await store.take([folder], LIMITS)), []);
+    });
+
     it('takes an unchanged tree with a nested repository as the same state', async () => {
       userRepository(path.join(folder, 'lib'));
       const first = await store.take([folder], LIMITS);
