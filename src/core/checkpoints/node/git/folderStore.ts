@@ -4,12 +4,13 @@
 // checkpoint of an unchanged tree cost one `git status`.
 //
 // A nested repository (a folder with its own `.git`: a clone, a submodule's work tree) is a work
-// tree git will not enter from the folder's, so it is recorded as a work tree of its own: the same
-// private repository (objects, config) with an index of its own, `GIT_WORK_TREE` at its root. Its
-// tree is grafted into the folder's at its path (ls-tree and mktree along that path only), so a
-// checkpoint is still one commit and diffs and restores see its files as any others. git skips
-// every `.git` entry, so the user's repository (objects, refs, index, stash, config) is neither
-// read nor written. A folder without nested repositories costs nothing more.
+// tree git will not enter from the folder's, so it is recorded as a work tree of its own: a private
+// git directory under `nested/` (the same config, its own index and HEAD) over the folder store's
+// objects, `GIT_WORK_TREE` at its root. Its tree is grafted into the folder's at its path (ls-tree
+// and mktree along the paths only), so a checkpoint is still one commit and diffs and restores see
+// its files as any others. git skips every `.git` entry, so the user's repository (objects, refs,
+// index, stash, config) is never recorded or written. A folder without nested repositories costs
+// nothing more; each nested one costs a `git status` of its own files.
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
