@@ -375,6 +375,25 @@ describe('GitCheckpointStore', () => {
       assert.deepEqual(await store.changes(before, await store.take([folder], LIMITS)), []);
     });
 
+    it('keeps recording a nested repository after pruning, in this window and the next', async () => {
+      userRepository(path.join(folder, 'lib'));
+      const limits = { ...LIMITS, maxTotalBytes: 300 * 1024 };
+      let last = await store.take([folder], limits);
+      for (let i = 0; i < 6; i += 1) {
+        fs.writeFileSync(path.join(folder, 'lib/data.bin'), Buffer.from(Array.from({ length: 100 * 1024 }, () => Math.floor(Math.random() * 256))));
+        last = await store.take([folder], limits);
+      }
+      fs.writeFileSync(path.join(folder, 'top.txt'), 'top\n');
+      const next = await store.take([folder], limits);
+      assert.deepEqual((await store.changes(last, next)).map((c) => c.path), ['top.txt']);
+      const nextWindow = new GitCheckpointStore(path.join(base, 'store'));
+      const first = await nextWindow.take([folder], limits);
+      fs.writeFileSync(path.join(folder, 'lib/tracked.txt'), 'after a restart\n');
+      const second = await nextWindow.take([folder], limits);
+      assert.deepEqual((await nextWindow.changes(first, second)).map((c) => `${c.kind} ${c.path}`), ['modified lib/tracked.txt']);
+      assert.equal((await nextWindow.entry(second, folder, Buffer.from('lib/run.sh')))?.executable, true);
+    });
+
     it('takes an unchanged tree with a nested repository as the same state', async () => {
       userRepository(path.join(folder, 'lib'));
       const first = await store.take([folder], LIMITS);
