@@ -37,6 +37,13 @@ export interface CheckpointRecord {
   readonly omittedPaths?: number;
 }
 
+/** An execution-config file (a repository's config or hook, `.vscode`, a workspace file) a command created or changed. */
+export interface ExecutionConfigRecord {
+  /** Workspace-relative, as changedPaths. */
+  readonly path: string;
+  readonly change: 'created' | 'changed';
+}
+
 /** The most changed files one activity record lists. */
 export const MAX_CHANGED_PATHS = 500;
 
@@ -60,6 +67,8 @@ export interface ActivityRecord {
   readonly changedPaths: readonly ChangedPathRecord[];
   /** For calls that could change files, while checkpoints are on. */
   readonly checkpoint?: CheckpointRecord;
+  /** Execution config the call created or changed (a command outside the sandbox, or one that made a repository): git or VS Code obey it. */
+  readonly executionConfig?: readonly ExecutionConfigRecord[];
   /** Who called: `chat`, `extension` (vscode.lm.invokeTool without a chat token: the palette, other extensions) or `mcp:<client name>`. */
   readonly client?: string;
 }
@@ -110,5 +119,6 @@ export function describeRecord(record: ActivityRecord): string {
   const redactions = record.redactions.length ? ` redacted=${record.redactions.map((r) => `${r.kind}@${r.line}`).join(',')}` : '';
   const outcome = record.outcome === 'ok' ? `ok ${record.resultChars} chars` : `error: ${record.error ?? ''}`;
   const client = record.client ? ` client=${record.client}` : '';
-  return `${record.startedAt} ${record.tool}${client} ${record.input}${guard}${approvals}${redactions} ${record.durationMs}ms ${outcome}`;
+  const config = record.executionConfig?.length ? ` execution-config=${record.executionConfig.map((entry) => `${entry.change}:${entry.path}`).join(',')}` : '';
+  return `${record.startedAt} ${record.tool}${client} ${record.input}${guard}${approvals}${redactions}${config} ${record.durationMs}ms ${outcome}`;
 }

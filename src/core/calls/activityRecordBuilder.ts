@@ -1,6 +1,6 @@
 // The one place an activity record is assembled: a tool call's (runCall.ts) and a restore's
 // (restore.ts), and the fields a call's checkpoints add to it, at once or later by amending.
-import { MAX_CHANGED_PATHS, summarizeInput, type ActivityRecord, type ChangedPathRecord, type CheckpointRecord, type RecordedApproval, type RecordedChange, type RecordedVerdict } from '../activity/activityRecord';
+import { MAX_CHANGED_PATHS, summarizeInput, type ActivityRecord, type ChangedPathRecord, type CheckpointRecord, type ExecutionConfigRecord, type RecordedApproval, type RecordedChange, type RecordedVerdict } from '../activity/activityRecord';
 import { shownChangedPath } from '../checkpoints/callCheckpoint';
 import type { WorkspaceFolder } from '../location';
 import type { CallCheckpointOutcome } from '../ports/checkpoints';
@@ -29,6 +29,7 @@ export interface RecordParts {
   readonly result: { readonly resultChars: number } | { readonly error: string };
   readonly redactions: readonly Redaction[];
   readonly changes: ChangeFields;
+  readonly executionConfig?: readonly ExecutionConfigRecord[];
 }
 
 /** The activity record of a call or a restore. */
@@ -49,6 +50,7 @@ export function buildActivityRecord(parts: RecordParts): ActivityRecord {
     redactions: parts.redactions,
     changedPaths: changes.changedPaths,
     ...(changes.checkpoint ? { checkpoint: changes.checkpoint } : {}),
+    ...(parts.executionConfig?.length ? { executionConfig: [...parts.executionConfig] } : {}),
   };
 }
 

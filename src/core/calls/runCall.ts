@@ -3,7 +3,7 @@
 // to change; the call's checkpoints before and after (a background command's deferred "after"
 // amends the record later); the checkpoint notes appended to the result; and the activity record,
 // whatever the outcome. The host builds the context and adapts the result; everything else is here.
-import type { ActivityRecorder, RecordedApproval, RecordedChange, RecordedVerdict } from '../activity/activityRecord';
+import type { ActivityRecorder, ExecutionConfigRecord, RecordedApproval, RecordedChange, RecordedVerdict } from '../activity/activityRecord';
 import { CallCheckpoints, checkpointFolders, checkpointLimits } from '../checkpoints/callCheckpoint';
 import type { SessionServices, ToolContext } from '../context';
 import { BugError, errorMessage, ToolError } from '../errors';
@@ -45,6 +45,7 @@ interface CallTrace {
   readonly verdicts: RecordedVerdict[];
   readonly approvals: RecordedApproval[];
   readonly changes: RecordedChange[];
+  readonly executionConfig: ExecutionConfigRecord[];
 }
 
 /**
@@ -100,6 +101,7 @@ function tracingObserver(trace: CallTrace): CallObserver {
   return {
     onGuardVerdict: (verdict, subject) => trace.verdicts.push({ decision: verdict.decision, rule: verdict.rule, subject }),
     onChangePlanned: (plan) => trace.changes.push(...plannedChanges(plan)),
+    onExecutionConfigChanged: (changes) => trace.executionConfig.push(...changes),
   };
 }
 
@@ -131,7 +133,7 @@ function resultChars(result: ToolResult): number {
 export async function runCall(tool: Tool, input: unknown, services: CallServices, origin: CallOrigin): Promise<ToolResult> {
   const base = services.context;
   const clock = base.host.clock;
-  const trace: CallTrace = { verdicts: [], approvals: [], changes: [] };
+  const trace: CallTrace = { verdicts: [], approvals: [], changes: [], executionConfig: [] };
   const started = clock.now();
   const traced: ToolContext = {
     ...base,
@@ -173,7 +175,7 @@ export async function runCall(tool: Tool, input: unknown, services: CallServices
       return;
     }
     recordId = activity.newId();
-    const parts: RecordParts = { id: recordId, tool: tool.name, client: origin.client, input, startedAt: started, finishedAt: clock.now(), verdicts: trace.verdicts, approvals: trace.approvals, ...end };
+    const parts: RecordParts = { id: recordId, tool: tool.name, client: origin.client, input, startedAt: started, finishedAt: clock.now(), verdicts: trace.verdicts, approvals: trace.approvals, executionConfig: trace.executionConfig, ...end };
     activity.add(buildActivityRecord(parts), input, trace.changes);
     if (lateOutcome) {
       activity.amend(recordId, checkpointFields(lateOutcome, folders));

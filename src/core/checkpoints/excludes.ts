@@ -17,6 +17,18 @@ export function excludeLines(globs: readonly string[]): string[] {
   return lines;
 }
 
+/**
+ * Exclude lines of a folder for a work tree at `prefix` inside it (a nested repository, `prefix`
+ * ending in `/`): lines for any depth stay, lines anchored under the prefix are re-anchored, the
+ * rest cannot match there (or cannot be told to, a glob on the way: then it is recorded).
+ */
+export function excludeLinesUnder(lines: readonly string[], prefix: string): string[] {
+  if (!prefix) {
+    return [...lines];
+  }
+  return lines.flatMap((line) => (line.startsWith('**/') ? [line] : line.startsWith(`/${prefix}`) ? [`/${line.slice(prefix.length + 1)}`] : []));
+}
+
 /** `a/{b,c}/*.{x,y}` as its alternatives; unbalanced braces are kept literally. */
 function expandBraces(glob: string): string[] {
   const open = glob.indexOf('{');

@@ -24,7 +24,7 @@ export interface Checkpoint {
   readonly id: string;
   readonly takenAt: number;
   readonly folders: readonly FolderCheckpoint[];
-  /** What was not recorded and why (a file over the size cap, a nested repository, the store over its cap). */
+  /** What was not recorded and why (a file over the size cap, the store over its cap). */
   readonly notes: readonly string[];
 }
 

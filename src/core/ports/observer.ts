@@ -8,4 +8,6 @@ export interface CallObserver {
   onGuardVerdict(verdict: GuardVerdict, subject: string): void;
   /** A change was planned and is about to be reviewed (or auto-approved). */
   onChangePlanned(plan: ChangePlan): void;
+  /** A command created or changed execution config (paths workspace-relative): its record says so. */
+  onExecutionConfigChanged(changes: readonly { readonly path: string; readonly change: 'created' | 'changed' }[]): void;
 }

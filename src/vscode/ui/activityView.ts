@@ -85,6 +85,13 @@ export class ActivityTreeProvider implements vscode.TreeDataProvider<ActivityNod
     item.tooltip = new vscode.MarkdownString(['```', describeRecord(record), '```'].join('\n'));
     const notes = record.checkpoint?.notes?.length ? ` · ${record.checkpoint.notes.length} not recorded` : '';
     item.description += notes;
+    // A repository's config or hook a command wrote: git runs what they name. Restore is offered with the rest of the call.
+    const config = record.executionConfig ?? [];
+    if (config.length) {
+      item.description += ` · ${config.some((entry) => entry.change === 'changed') ? 'changed' : 'created'} execution config`;
+      item.iconPath = new vscode.ThemeIcon('warning', new vscode.ThemeColor('problemsWarningIcon.foreground'));
+      item.tooltip.appendMarkdown(`\n\nExecution config ${config.map((entry) => `${entry.change}: \`${entry.path}\``).join(', ')}. Read them before git or VS Code runs anything; Restore to Before This Call puts back the workspace files.`);
+    }
     item.contextValue = record.checkpoint ? 'activityCall.checkpoint' : this.log.changesOf(record.id).length ? 'activityCall.change' : 'activityCall';
     if (record.checkpoint && record.changedPaths.length) {
       item.collapsibleState = vscode.TreeItemCollapsibleState.Collapsed;

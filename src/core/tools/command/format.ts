@@ -7,6 +7,7 @@ import { describeProtected, whyProtected } from '../../guard/protectedNames';
 import type { CommandVerdict } from '../../guard/command/verdict';
 import { displayPath, fileLocation } from '../../location';
 import type { KeptOutput, ProcessOutcome } from '../../ports/process';
+import type { ExecutionConfigChange } from '../../sandbox/configWatch';
 import { sandboxSummary } from '../../sandbox/launcher';
 import type { Placement } from '../../sandbox/placement';
 
@@ -137,15 +138,18 @@ export function placementFailureHint(placement: Exclude<Placement, { where: 'ref
   return placement.where === 'sandbox' ? sandboxFailureHint(outcome, placement.network, grant) : undefined;
 }
 
-/** The note for protected entries an approved command created: the sandbox could not stop that. */
-export function describeAdded(added: readonly string[], ctx: ToolContext): string {
-  const shown = added.slice(0, 20).map((entry) => `- ${displayPath(fileLocation(entry), ctx.workspace)}: ${whyProtected(entry)}`);
-  const more = added.length > shown.length ? [`- and ${added.length - shown.length} more`] : [];
+/** The note for execution config an approved command created (the sandbox cannot stop that) or changed (outside the sandbox). */
+export function describeConfigChanges(changes: readonly ExecutionConfigChange[], ctx: ToolContext): string {
+  const shown = changes.slice(0, 20).map((entry) => `- ${entry.change} ${displayPath(fileLocation(entry.path), ctx.workspace)}: ${whyProtected(entry.path)}`);
+  const more = changes.length > shown.length ? [`- and ${changes.length - shown.length} more`] : [];
+  const changed = changes.some((entry) => entry.change === 'changed');
   return [
-    'Warning: the command created execution config that VS Code or git obey; the sandbox keeps existing ones read-only but cannot stop a command from creating new ones:',
+    changed
+      ? 'Warning: the command changed execution config that VS Code or git obey (it ran outside the sandbox, which keeps existing ones read-only):'
+      : 'Warning: the command created execution config that VS Code or git obey; the sandbox keeps existing ones read-only but cannot stop a command from creating new ones:',
     ...shown,
     ...more,
-    'Tell the user about these files and why they were made before anything opens or runs them; delete them if they were not intended.',
+    'Tell the user about these files and why they were made or changed before anything opens or runs them; undo them if they were not intended (the activity record lists them).',
   ].join('\n');
 }
 

@@ -2,12 +2,14 @@
 // step that runs the command gets the request to launch with and, for a background command, takes
 // over the release with handOff(); otherwise this step releases in its `finally`. Either way the
 // lease is released exactly once on every path (the release is guarded), and only after that may
-// addedSince look for execution config the command created.
+// configChanges look for execution config the command created. A changing command that runs
+// outside the sandbox is watched instead (sandbox/configWatch.ts): it may also change what exists.
 import type { ToolContext } from '../../context';
 import { headAndTailShares } from '../../output/budget';
 import type { ProcessRequest } from '../../ports/process';
 import { argumentSizeProblem } from '../../process/argumentLimits';
 import { commandLogPath } from '../../process/commandLogs';
+import { watchExecutionConfig, type ExecutionConfigChange } from '../../sandbox/configWatch';
 import { acquireSandboxLease, type SandboxLease } from '../../sandbox/lease';
 import { describeNetwork } from '../../sandbox/network';
 import { refuseOversized, type PreparedCommand } from './prepare';
@@ -30,10 +32,10 @@ export interface HeldLease {
   handOff(): () => Promise<void>;
 }
 
-/** The run step's value, and the protected entries the command created (call it after the step: the lease is released by then). */
+/** The run step's value, and the execution config the command created or changed (call it after the step: the lease is released by then). */
 export interface LeaseOutcome<T> {
   readonly value: T;
-  addedSince(): Promise<string[]>;
+  configChanges(): Promise<ExecutionConfigChange[]>;
   /** How the command's network went: what its proxy reached and refused (the `Sandbox:` line's words). */
   network(): string | undefined;
 }
@@ -43,6 +45,8 @@ export async function withCommandLease<T>(prepared: PreparedCommand, ctx: ToolCo
   const lease = placement.where === 'sandbox'
     ? await acquireSandboxLease(ctx, host.sandbox, { sandbox: placement.sandbox, network: placement.network, cwd: prepared.cwd.path, env: host.environment(), command: prepared.command, granted: prepared.grant ? [prepared.grant] : [] })
     : undefined;
+  // Outside the sandbox nothing keeps a command from rewriting a repository's config or hooks: look before and after.
+  const watch = placement.where === 'host' && !prepared.verdict.readOnly ? await watchExecutionConfig(ctx, host.sandbox).catch(() => undefined) : undefined;
   let released: Promise<void> | undefined;
   const release = (): Promise<void> => (released ??= lease?.release() ?? Promise.resolve());
   let handedOff = false;
@@ -55,7 +59,14 @@ export async function withCommandLease<T>(prepared: PreparedCommand, ctx: ToolCo
         return release;
       },
     });
-    return { value, addedSince: () => (lease ? lease.addedSince().catch(() => []) : Promise.resolve([])), network: () => (lease ? networkWords(lease) : undefined) };
+    const configChanges = async (): Promise<ExecutionConfigChange[]> => {
+      if (watch) {
+        return watch.changesSince().catch(() => []);
+      }
+      const added = lease ? await lease.addedSince().catch(() => []) : [];
+      return added.map((entry) => ({ path: entry, change: 'created' as const }));
+    };
+    return { value, configChanges, network: () => (lease ? networkWords(lease) : undefined) };
   } finally {
     if (!handedOff) {
       await release();

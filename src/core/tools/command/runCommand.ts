@@ -2,19 +2,18 @@
 // where it runs) → approve → the sandbox lease → foreground (which may move the command to the
 // background) or background → the result.
 import { throwIfCancelled } from '../../errors';
-import { describeProtected, describeSecrets } from '../../guard/protectedNames';
+import { describeProtected, describeSecrets, sensitiveLocalPaths } from '../../guard/protectedNames';
+import { displayPath, fileLocation } from '../../location';
 import { oneLine } from '../../text/truncate';
 import { defineTool, textResult, type Tool } from '../toolSpec';
 import { approve, commandConfirmation } from './approve';
 import { startInBackground } from './background';
-import { describeAdded, formatOutcome, placementFailureHint, sandboxLine, type GrantOffer } from './format';
+import { describeConfigChanges, formatOutcome, placementFailureHint, sandboxLine, type GrantOffer } from './format';
 import { runInForeground } from './foreground';
 import { withCommandLease } from './lease';
 import { prepareCommand, type PreparedCommand, type RunCommandInput } from './prepare';
 import type { ToolContext } from '../../context';
 import { resolveRoots } from '../../guard/judgeLocation';
-import { sensitiveLocalPaths } from '../../guard/protectedNames';
-import { fileLocation } from '../../location';
 import type { ProcessOutcome } from '../../ports/process';
 import { deniedWritePath, grantFor, searchPathOf } from '../../sandbox/grants';
 
@@ -78,10 +77,11 @@ export const runCommandTool: Tool = defineTool<RunCommandInput>({
     const report = formatOutcome(outcome, status, approved.cwd.shown, sandboxLine(placement, verdict, approved.withheld.length, ran.network(), approved.grant), placementFailureHint(placement, outcome, grant));
     let text = report.text;
     if (!verdict.readOnly) {
-      // After the release: a protected entry the command created (the sandbox cannot stop that).
-      const added = await ran.addedSince();
-      if (added.length) {
-        text += `\n\n${describeAdded(added, ctx)}`;
+      // After the release: a protected entry the command created (the sandbox cannot stop that), or changed outside it.
+      const changes = await ran.configChanges();
+      if (changes.length) {
+        text += `\n\n${describeConfigChanges(changes, ctx)}`;
+        ctx.call.observer?.onExecutionConfigChanged(changes.map((entry) => ({ path: displayPath(fileLocation(entry.path), ctx.workspace), change: entry.change })));
       }
     }
     return textResult(text, report.continuation);

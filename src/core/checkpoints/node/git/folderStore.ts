@@ -2,12 +2,21 @@
 // classifyStatus() → stage() → commitState() → keepUnderCap(), every git call of the folder one at a
 // time. The private index is kept between checkpoints as a stat cache, which is what makes a
 // checkpoint of an unchanged tree cost one `git status`.
+//
+// A nested repository (a folder with its own `.git`: a clone, a submodule's work tree) is a work
+// tree git will not enter from the folder's, so it is recorded as a work tree of its own: a private
+// git directory under `nested/` (the same config, its own index and HEAD) over the folder store's
+// objects, `GIT_WORK_TREE` at its root. Its tree is grafted into the folder's at its path (ls-tree
+// and mktree along the paths only), so a checkpoint is still one commit and diffs and restores see
+// its files as any others. git skips every `.git` entry, so the user's repository (objects, refs,
+// index, stash, config) is never recorded or written. A folder without nested repositories costs
+// nothing more; each nested one costs a `git status` of its own files.
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { BugError } from '../../../errors';
 import type { CheckpointLimits, RecordedEntry } from '../../../ports/checkpoints';
-import { excludeLines } from '../../excludes';
+import { excludeLines, excludeLinesUnder } from '../../excludes';
 import { CONFIG, joinNul, PRIVATE_ATTRIBUTES, refusedPath, runGit, shown, splitNul, storeEnvironment } from './gitRunner';
 import { StatusPaths } from './statusPaths';
 
@@ -22,15 +31,68 @@ const MAX_REFUSED_PATHS = 20;
 interface Staging {
   readonly update: Buffer[];
   readonly forget: Buffer[];
+  /** Nested repositories' roots, relative to the work tree. */
+  readonly nested: Buffer[];
+}
+
+/** What one checkpoint adds up over the folder and its nested repositories. */
+interface Totals {
   addedBytes: number;
+  files: number;
   readonly notes: string[];
+}
+
+/** A work tree the store records: the folder (empty prefix), or a nested repository at `prefix` (ending in `/`). */
+interface WorkTree {
+  readonly prefix: Buffer;
+  readonly env: Record<string, string>;
+  /** The exclude file of this work tree (files.exclude re-rooted at it). */
+  readonly excludesFile: string;
+  /** A nested repository's own private git directory (its index and HEAD; objects are the folder store's), and its name there. */
+  readonly nested?: { readonly gitDir: string; readonly key: string };
+}
+
+/** A work tree whose private index is up to date, and the nested repositories inside it. */
+interface RecordedTree {
+  readonly tree: WorkTree;
+  readonly staging: Staging;
+  readonly children: readonly { readonly root: Buffer; readonly recorded: RecordedTree }[];
+}
+
+function hasChanges(recorded: RecordedTree): boolean {
+  return recorded.staging.update.length > 0 || recorded.staging.forget.length > 0 || recorded.children.some((child) => hasChanges(child.recorded));
+}
+
+/** Every nested repository's path in the folder, as one string to compare. */
+function nestedRootsOf(recorded: RecordedTree): string {
+  return recorded.children.map((child) => `${child.recorded.tree.prefix.toString('latin1')}\0${nestedRootsOf(child.recorded)}`).join('');
+}
+
+/** How deep nested repositories inside nested repositories are followed. */
+const MAX_NESTING = 8;
+/** The folder of the store that holds the nested repositories' indexes and exclude files. */
+const NESTED_FOLDER = 'nested';
+/** Refs of the folder store that keep each nested repository's private HEAD from pruning. */
+const NESTED_REF_PREFIX = 'refs/nested/';
+
+/** A relative path's components. */
+function splitPath(rawPath: Buffer): Buffer[] {
+  const parts: Buffer[] = [];
+  let start = 0;
+  for (let i = 0; i <= rawPath.length; i += 1) {
+    if (i === rawPath.length || rawPath[i] === 0x2f) {
+      parts.push(rawPath.subarray(start, i));
+      start = i + 1;
+    }
+  }
+  return parts;
 }
 
 /** One folder's private repository; every git call of a folder runs one at a time. */
 export class FolderStore {
   private queue: Promise<unknown> = Promise.resolve();
   private ready = false;
-  private excludesWritten: string | undefined;
+  private readonly excludesWritten = new Map<string, string>();
   readonly gitDir: string;
 
   constructor(readonly folder: string, storeRoot: string) {
@@ -45,18 +107,69 @@ export class FolderStore {
     return next;
   }
 
-  async git(args: readonly string[], input?: Buffer, okCodes: readonly number[] = [0]): Promise<Buffer> {
+  async git(args: readonly string[], input?: Buffer, okCodes: readonly number[] = [0], env: Record<string, string> = this.rootTree.env): Promise<Buffer> {
     // Run from the store, never from the workspace: on Windows a program is looked up in the
     // working folder first, and the workspace may hold a git.exe the model wrote.
-    const result = await runGit(args, storeEnvironment(this.gitDir, this.folder), this.gitDir, input);
+    const result = await runGit(args, env, this.gitDir, input);
     if (!okCodes.includes(result.code)) {
       throw new Error(`git ${args[0]} failed in the checkpoint store of ${this.folder} (exit ${result.code}): ${result.stderr.trim()}`);
     }
     return result.stdout;
   }
 
-  /** Creates the private repository once, and rewrites its exclude file when files.exclude changed. */
-  private async prepare(excludes: readonly string[]): Promise<void> {
+  /** The folder as a work tree: the private index `checkpoint-index`, the folder's exclude lines. */
+  private get rootTree(): WorkTree {
+    return { prefix: Buffer.alloc(0), env: storeEnvironment(this.gitDir, this.folder), excludesFile: path.join(this.gitDir, 'info', 'exclude-folder') };
+  }
+
+  /**
+   * A nested repository at `prefix` as a work tree with a private git directory of its own (config,
+   * index, HEAD: its status compares with its own last tree, not the whole folder's) whose objects
+   * are the folder store's; undefined when its path cannot be passed to git (not UTF-8).
+   */
+  private nestedTree(prefix: Buffer): WorkTree | undefined {
+    const relative = prefix.toString('utf8');
+    if (!Buffer.from(relative).equals(prefix)) {
+      return undefined;
+    }
+    const key = createHash('sha256').update(prefix).digest('hex').slice(0, 16);
+    const gitDir = path.join(this.gitDir, NESTED_FOLDER, key);
+    if (!this.preparedNested.has(key)) {
+      fs.mkdirSync(path.join(gitDir, 'refs'), { recursive: true });
+      fs.mkdirSync(path.join(gitDir, 'info'), { recursive: true });
+      fs.copyFileSync(path.join(this.gitDir, 'config'), path.join(gitDir, 'config'));
+      fs.writeFileSync(path.join(gitDir, 'info', 'attributes'), PRIVATE_ATTRIBUTES);
+      fs.writeFileSync(path.join(gitDir, 'info', 'exclude'), '');
+      if (!fs.existsSync(path.join(gitDir, 'HEAD'))) {
+        fs.writeFileSync(path.join(gitDir, 'HEAD'), 'ref: refs/heads/checkpoint\n');
+      }
+      this.preparedNested.add(key);
+    }
+    return {
+      prefix,
+      env: { ...storeEnvironment(gitDir, path.join(this.folder, relative)), GIT_OBJECT_DIRECTORY: path.join(this.gitDir, 'objects') },
+      excludesFile: path.join(gitDir, 'exclude-folder'),
+      nested: { gitDir, key },
+    };
+  }
+
+  private readonly preparedNested = new Set<string>();
+  /** Per nested repository, the tree its private HEAD holds (as this window last wrote it). */
+  private readonly nestedHeads = new Map<string, string>();
+
+  /** Makes a nested repository's private HEAD its index's tree, kept from pruning by a ref of the folder store. */
+  private async moveNestedHead(tree: WorkTree, own: string): Promise<void> {
+    if (!tree.nested || this.nestedHeads.get(tree.nested.key) === own) {
+      return;
+    }
+    const commit = (await this.git(['commit-tree', own, '-m', 'nested repository'], undefined, [0], tree.env)).toString('utf8').trim();
+    await this.git(['update-ref', `${NESTED_REF_PREFIX}${tree.nested.key}`, commit]);
+    fs.writeFileSync(path.join(tree.nested.gitDir, 'HEAD'), `${commit}\n`);
+    this.nestedHeads.set(tree.nested.key, own);
+  }
+
+  /** Creates the private repository once. */
+  private async prepare(): Promise<void> {
     if (!this.ready) {
       if (!fs.existsSync(path.join(this.gitDir, 'HEAD'))) {
         // Owner-only: the store holds every recorded file, .env files included.
@@ -74,15 +187,22 @@ export class FolderStore {
         await this.git(['config', key, value]);
       }
       fs.mkdirSync(path.join(this.gitDir, 'info'), { recursive: true });
+      fs.mkdirSync(path.join(this.gitDir, NESTED_FOLDER), { recursive: true });
       fs.writeFileSync(path.join(this.gitDir, 'info', 'attributes'), PRIVATE_ATTRIBUTES);
+      // Every work tree reads info/exclude: files.exclude goes in each work tree's own file (core.excludesFile).
+      fs.writeFileSync(path.join(this.gitDir, 'info', 'exclude'), '');
       // Hooks of the template are never run (core.hooksPath), but keep the store free of them.
       fs.rmSync(path.join(this.gitDir, 'hooks'), { recursive: true, force: true });
       this.ready = true;
     }
-    const lines = excludeLines(excludes).join('\n');
-    if (lines !== this.excludesWritten) {
-      fs.writeFileSync(path.join(this.gitDir, 'info', 'exclude'), `${lines}\n`);
-      this.excludesWritten = lines;
+  }
+
+  /** Writes a work tree's exclude file when files.exclude changed. */
+  private writeExcludes(tree: WorkTree, excludes: readonly string[]): void {
+    const lines = excludeLinesUnder(excludeLines(excludes), tree.prefix.toString('utf8')).join('\n');
+    if (this.excludesWritten.get(tree.excludesFile) !== lines) {
+      fs.writeFileSync(tree.excludesFile, `${lines}\n`);
+      this.excludesWritten.set(tree.excludesFile, lines);
     }
   }
 
@@ -94,53 +214,179 @@ export class FolderStore {
 
   /** Records the folder now; returns the commit and what it could not record. */
   async take(id: string, limits: CheckpointLimits, keep: ReadonlySet<string>): Promise<{ state: string; notes: string[] }> {
-    await this.prepare(limits.excludes);
-    const staging = await this.classifyStatus(limits);
-    await this.stage(staging);
-    const { state, head } = await this.commitState(id, staging);
-    if (state !== head) {
-      staging.notes.push(...(await this.keepUnderCap(staging.addedBytes, limits.maxTotalBytes, new Set([...keep, id]), head === undefined)));
+    await this.prepare();
+    // Until this checkpoint is committed, HEAD is not known to match the indexes (a failure half-way).
+    const known = this.headNestedRoots;
+    this.headNestedRoots = undefined;
+    const totals: Totals = { addedBytes: 0, files: 0, notes: [] };
+    const recorded = await this.record(this.rootTree, limits, totals, 0);
+    const head = await this.head();
+    const nestedRoots = nestedRootsOf(recorded);
+    let state = head;
+    // Nothing changed since the last checkpoint, in the folder or any nested repository: the same state, without writing a tree.
+    if (!head || hasChanges(recorded) || nestedRoots !== known) {
+      const tree = await this.treeOf(recorded);
+      if (!head || (await this.git(['rev-parse', `${head}^{tree}`])).toString('utf8').trim() !== tree) {
+        state = (await this.git(['commit-tree', tree, '-m', `checkpoint ${id}`])).toString('utf8').trim();
+        await this.git(['update-ref', '--no-deref', 'HEAD', state]);
+      }
     }
-    return { state, notes: staging.notes };
+    if (!state) {
+      throw new BugError('no checkpoint state after recording');
+    }
+    this.headNestedRoots = nestedRoots;
+    await this.git(['update-ref', `${REF_PREFIX}${id}`, state]);
+    if (state !== head) {
+      totals.notes.push(...(await this.keepUnderCap(totals.addedBytes, limits.maxTotalBytes, new Set([...keep, id]), head === undefined)));
+    }
+    return { state, notes: totals.notes };
   }
 
-  /** What `git status` says changed since the last checkpoint: paths to record, paths to forget, notes. */
-  private async classifyStatus(limits: CheckpointLimits): Promise<Staging> {
-    const status = splitNul(await this.git(['status', '--porcelain=v1', '-z', '--untracked-files=all', '--no-renames', '--ignore-submodules=all']));
-    const staging: Staging = { update: [], forget: [], addedBytes: 0, notes: [] };
-    const paths = new StatusPaths(this.folder, limits.maxFileBytes);
+  /** The nested repositories HEAD's tree holds (as nestedRootsOf says), HEAD being the indexes' tree; unknown until this window wrote or confirmed HEAD. */
+  private headNestedRoots: string | undefined;
+
+  /** Brings a work tree's private index up to date, and those of the nested repositories inside it. */
+  private async record(tree: WorkTree, limits: CheckpointLimits, totals: Totals, depth: number): Promise<RecordedTree> {
+    const staging = await this.classifyStatus(tree, limits, totals);
+    await this.stage(tree, staging, totals);
+    const children: RecordedTree['children'][number][] = [];
+    for (const root of staging.nested) {
+      const prefix = Buffer.concat([tree.prefix, root, Buffer.from('/')]);
+      const nested = depth < MAX_NESTING ? this.nestedTree(prefix) : undefined;
+      if (!nested) {
+        totals.notes.push(`${shown(prefix)} is a nested git repository ${depth < MAX_NESTING ? 'whose path is not UTF-8' : `more than ${MAX_NESTING} repositories deep`}; its files are not recorded in checkpoints.`);
+        continue;
+      }
+      children.push({ root, recorded: await this.record(nested, limits, totals, depth + 1) });
+    }
+    return { tree, staging, children };
+  }
+
+  /** The work tree's index as a tree, with the trees of the nested repositories it holds grafted in at their paths. */
+  private async treeOf(recorded: RecordedTree): Promise<string> {
+    const nested = recorded.tree.nested;
+    const roots = nestedRootsOf(recorded);
+    const cached = nested && this.nestedTrees.get(nested.key);
+    // A nested repository whose index and nested repositories did not change since this window wrote its tree.
+    if (cached && cached.roots === roots && !hasChanges(recorded)) {
+      return cached.tree;
+    }
+    const written = (await this.git(['write-tree'], undefined, [0], recorded.tree.env)).toString('utf8').trim();
+    await this.moveNestedHead(recorded.tree, written);
+    const grafts: { parts: Buffer[]; child: string }[] = [];
+    const empty = await this.emptyTree();
+    for (const { root, recorded: child } of recorded.children) {
+      const childTree = await this.treeOf(child);
+      // A repository without recorded files is an empty folder to git: no entry.
+      if (childTree !== empty) {
+        grafts.push({ parts: splitPath(root), child: childTree });
+      }
+    }
+    const tree = grafts.length ? await this.graft(written, grafts) : written;
+    if (nested) {
+      this.nestedTrees.set(nested.key, { roots, tree });
+    }
+    return tree;
+  }
+
+  /** Per nested repository, its tree with its own nested repositories grafted in, as this window last wrote it. */
+  private readonly nestedTrees = new Map<string, { readonly roots: string; readonly tree: string }>();
+
+  private emptyTreeId: string | undefined;
+
+  private async emptyTree(): Promise<string> {
+    this.emptyTreeId ??= (await this.git(['mktree', '-z'], Buffer.alloc(0))).toString('utf8').trim();
+    return this.emptyTreeId;
+  }
+
+  /**
+   * `tree` with each child tree at its path (replacing whatever was there), rewriting only the trees
+   * along those paths: one ls-tree and one mktree per tree rewritten, however many children it gets.
+   */
+  private async graft(tree: string | undefined, grafts: readonly { readonly parts: readonly Buffer[]; readonly child: string }[]): Promise<string> {
+    const byName = new Map<string, { name: Buffer; child?: string; deeper: { parts: readonly Buffer[]; child: string }[] }>();
+    for (const { parts, child } of grafts) {
+      const [name, ...rest] = parts;
+      const key = name.toString('latin1');
+      const group = byName.get(key) ?? { name, deeper: [] };
+      if (rest.length) {
+        group.deeper.push({ parts: rest, child });
+      } else {
+        group.child = child;
+      }
+      byName.set(key, group);
+    }
+    const entries = tree ? splitNul(await this.git(['ls-tree', '-z', tree])) : [];
+    const existing = new Map<string, string>();
+    const kept = entries.filter((line) => {
+      const tab = line.indexOf(0x09);
+      const key = line.subarray(tab + 1).toString('latin1');
+      if (!byName.has(key)) {
+        return true;
+      }
+      const [, type, sha] = line.subarray(0, tab).toString('latin1').split(' ');
+      if (type === 'tree') {
+        existing.set(key, sha);
+      }
+      return false;
+    });
+    const added: Buffer[] = [];
+    for (const [key, group] of byName) {
+      // A nested repository inside another one is grafted into that one's tree already (treeOf); here only paths of this tree.
+      const sub = group.child ?? (await this.graft(existing.get(key), group.deeper));
+      added.push(Buffer.concat([Buffer.from(`040000 tree ${sub}\t`), group.name]));
+    }
+    return (await this.git(['mktree', '-z'], joinNul([...kept, ...added]))).toString('utf8').trim();
+  }
+
+  /** What `git status` says changed in a work tree since its last checkpoint: paths to record, paths to forget, nested repositories, notes. */
+  private async classifyStatus(tree: WorkTree, limits: CheckpointLimits, totals: Totals): Promise<Staging> {
+    this.writeExcludes(tree, limits.excludes);
+    const status = splitNul(await this.git(['-c', `core.excludesFile=${tree.excludesFile}`, 'status', '--porcelain=v1', '-z', '--untracked-files=all', '--no-renames', '--ignore-submodules=all'], undefined, [0], tree.env));
+    const staging: Staging = { update: [], forget: [], nested: [] };
+    const paths = new StatusPaths(this.folder, limits.maxFileBytes, tree.prefix);
     for (const field of status) {
       if (field.length < 4) {
         continue;
       }
+      // The second column compares the work tree with this work tree's index; the first compares the
+      // index with HEAD, which holds the other work trees too (nested repositories grafted in): ignored.
+      if (field[1] === 0x20) {
+        continue;
+      }
       const rawPath = field.subarray(3);
       const verdict = paths.verdict(rawPath);
+      if (verdict.record === 'nested') {
+        staging.nested.push(verdict.root);
+        continue;
+      }
       if (verdict.record) {
         staging.update.push(rawPath);
-        staging.addedBytes += verdict.bytes;
+        totals.addedBytes += verdict.bytes;
+        totals.files += 1;
         continue;
       }
       if (verdict.note) {
-        staging.notes.push(verdict.note);
+        totals.notes.push(verdict.note);
       }
       // An untracked path ('??') is not in the private index: nothing to forget.
       if (verdict.forget && field.subarray(0, 2).toString('latin1') !== '??') {
         staging.forget.push(rawPath);
       }
     }
-    if (staging.addedBytes > limits.maxTotalBytes) {
+    if (totals.addedBytes > limits.maxTotalBytes) {
       // A folder far larger than the store may hold (a home folder opened as the workspace): refuse before hashing anything.
-      throw new Error(`the files to record in ${path.basename(this.folder)} (${(staging.addedBytes / MB).toFixed(0)} MB in ${staging.update.length} files) exceed the checkpoint store's cap of ${(limits.maxTotalBytes / MB).toFixed(0)} MB; exclude large folders with .gitignore or files.exclude, or raise workspaceAgentTools.checkpoints.maxTotalSizeMB`);
+      throw new Error(`the files to record in ${path.basename(this.folder)} (${(totals.addedBytes / MB).toFixed(0)} MB in ${totals.files} files) exceed the checkpoint store's cap of ${(limits.maxTotalBytes / MB).toFixed(0)} MB; exclude large folders with .gitignore or files.exclude, or raise workspaceAgentTools.checkpoints.maxTotalSizeMB`);
     }
     return staging;
   }
 
-  /** Writes the paths to record into the private index and drops the ones to forget. */
-  private async stage(staging: Staging): Promise<void> {
+  /** Writes the paths to record into the work tree's private index and drops the ones to forget. */
+  private async stage(tree: WorkTree, staging: Staging, totals: Totals): Promise<void> {
     const { update, forget } = staging;
     // A path git refuses (a symlinked .gitmodules, say) is noted and left out, so it cannot fail every checkpoint.
     for (let refused = 0; update.length; refused += 1) {
-      const result = await runGit(['update-index', '--add', '--remove', '--replace', '-z', '--stdin'], storeEnvironment(this.gitDir, this.folder), this.gitDir, joinNul(update));
+      const result = await runGit(['update-index', '--add', '--remove', '--replace', '-z', '--stdin'], tree.env, this.gitDir, joinNul(update));
       if (result.code === 0) {
         break;
       }
@@ -150,31 +396,12 @@ export class FolderStore {
         throw new Error(`git update-index failed in the checkpoint store of ${this.folder} (exit ${result.code}): ${result.stderr.trim()}`);
       }
       const [skipped] = update.splice(index, 1);
-      staging.notes.push(`${shown(skipped)} was not recorded: git refused it (${result.stderr.split('\n')[0].replace(/^error: /, '')}).`);
+      totals.notes.push(`${shown(Buffer.concat([tree.prefix, skipped]))} was not recorded: git refused it (${result.stderr.split('\n')[0].replace(/^error: /, '')}).`);
       forget.push(skipped);
     }
     if (forget.length) {
-      await this.git(['update-index', '--force-remove', '-z', '--stdin'], joinNul(forget));
+      await this.git(['update-index', '--force-remove', '-z', '--stdin'], joinNul(forget), [0], tree.env);
     }
-  }
-
-  /** The index as a commit (the last one when nothing changed), named by the checkpoint's ref. */
-  private async commitState(id: string, staging: Staging): Promise<{ state: string; head: string | undefined }> {
-    const head = await this.head();
-    let state = head;
-    // Nothing changed since the last checkpoint: the same state, without writing a tree.
-    if (!head || staging.update.length || staging.forget.length) {
-      const tree = (await this.git(['write-tree'])).toString('utf8').trim();
-      if (!head || (await this.git(['rev-parse', `${head}^{tree}`])).toString('utf8').trim() !== tree) {
-        state = (await this.git(['commit-tree', tree, '-m', `checkpoint ${id}`])).toString('utf8').trim();
-        await this.git(['update-ref', '--no-deref', 'HEAD', state]);
-      }
-    }
-    if (!state) {
-      throw new BugError('no checkpoint state after recording');
-    }
-    await this.git(['update-ref', `${REF_PREFIX}${id}`, state]);
-    return { state, head };
   }
 
   /**

@@ -6,9 +6,10 @@
 // written: git skips every `.git` entry of the work tree. One folder's repository: folderStore.ts.
 //
 // Recorded: regular files (bytes and the executable bit) and symlinks (their target), tracked or
-// untracked, not ignored by the folder's `.gitignore` files or `files.exclude`. Not recorded, and
-// noted: files over the size cap, and nested repositories (a folder with its own `.git`: git would
-// record only its commit, not its files). Empty folders are not recorded (git has no entry for them).
+// untracked, not ignored by the folder's `.gitignore` files or `files.exclude`, nested repositories'
+// files included (recorded as their own work trees and grafted in: folderStore.ts), never their
+// `.git`. Not recorded, and noted: files over the size cap. Empty folders are not recorded (git has
+// no entry for them).
 import type { ChangedFile, ChangeKind, Checkpoint, CheckpointLimits, CheckpointStore, FolderCheckpoint, RecordedEntry, RestoreStep } from '../../../ports/checkpoints';
 import { FolderStore } from './folderStore';
 import { shown } from './gitRunner';

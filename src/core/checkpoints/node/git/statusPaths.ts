@@ -1,35 +1,45 @@
 // What a checkpoint does with each path `git status` names: record it, forget it (drop it from the
-// private index), or leave it, with a note when the model should know. Looked at with lstat, never
-// through a symlinked folder.
+// private index), leave it, with a note when the model should know, or record it as a work tree of
+// its own (a nested repository, which git names with a trailing slash and would not enter). Looked
+// at with lstat, never through a symlinked folder.
 import * as fs from 'node:fs';
 import { shown } from './gitRunner';
 
 const MB = 1024 * 1024;
 
-/** One path of `git status`: recorded (with its size), or not (and then maybe forgotten, maybe noted). */
+/**
+ * One path of `git status`: recorded (with its size), not (and then maybe forgotten, maybe noted),
+ * or a nested repository's root (without its trailing slash), whose files are recorded on their own.
+ */
 export type PathVerdict =
   | { readonly record: true; readonly bytes: number }
-  | { readonly record: false; readonly forget: boolean; readonly note?: string };
+  | { readonly record: false; readonly forget: boolean; readonly note?: string }
+  | { readonly record: 'nested'; readonly root: Buffer };
 
-/** Classifies the paths of one folder's `git status`; it caches which folders are real. */
+/**
+ * Classifies the paths of one work tree's `git status` (a workspace folder, or a nested repository
+ * `prefix` inside it); it caches which folders are real. Notes name paths from the folder.
+ */
 export class StatusPaths {
   private readonly realFolders = new Map<string, boolean>();
   private readonly root: Buffer;
 
-  constructor(folder: string, private readonly maxFileBytes: number) {
-    this.root = Buffer.from(folder.endsWith('/') ? folder : `${folder}/`);
+  constructor(folder: string, private readonly maxFileBytes: number, private readonly prefix: Buffer = Buffer.alloc(0)) {
+    this.root = Buffer.concat([Buffer.from(folder.endsWith('/') ? folder : `${folder}/`), prefix]);
   }
 
   verdict(rawPath: Buffer): PathVerdict {
     if (rawPath[rawPath.length - 1] === 0x2f) {
-      return { record: false, forget: false, note: `${shown(rawPath)} is a nested git repository; its files are not recorded in checkpoints.` };
+      const root = rawPath.subarray(0, rawPath.length - 1);
+      // git names a folder with its own `.git` this way; entered only when it is a real folder on a real path.
+      return this.lstat(root)?.isDirectory() ? { record: 'nested', root } : { record: false, forget: false };
     }
     const stat = this.lstat(rawPath);
     if (!stat) {
       return { record: false, forget: true };
     }
     if (stat.isFile() && stat.size > this.maxFileBytes) {
-      const note = `${shown(rawPath)} (${(stat.size / MB).toFixed(1)} MB) is over the checkpoint size cap of ${(this.maxFileBytes / MB).toFixed(0)} MB and was not recorded; a restore leaves it as it is.`;
+      const note = `${shown(Buffer.concat([this.prefix, rawPath]))} (${(stat.size / MB).toFixed(1)} MB) is over the checkpoint size cap of ${(this.maxFileBytes / MB).toFixed(0)} MB and was not recorded; a restore leaves it as it is.`;
       return { record: false, forget: true, note };
     }
     if (!stat.isFile() && !stat.isSymbolicLink()) {

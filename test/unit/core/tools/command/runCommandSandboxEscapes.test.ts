@@ -102,6 +102,14 @@ describe('tools/runCommand in the sandbox, against a hostile approved command', 
       assert.equal(read('.git/modules/vendor/lib/hooks/pre-commit'), undefined);
     });
 
+    it('keeps a repository one command created read-only to the next', async () => {
+      const made = await attack('git init -q made');
+      assert.match(made.text, /- created made\/\.git\/config: /);
+      await attack('echo "[core] fsmonitor = evil" >> made/.git/config; echo evil > made/.git/hooks/pre-commit');
+      assert.doesNotMatch(read('made/.git/config') ?? '', /evil/);
+      assert.equal(read('made/.git/hooks/pre-commit'), undefined);
+    });
+
     it('keeps .gitmodules and a subfolder\'s .gitattributes read-only', async () => {
       write('.gitmodules', '[submodule "a"]\n\tpath = a\n');
       write('src/deep/.gitattributes', '*.txt text\n');
@@ -176,12 +184,25 @@ describe('tools/runCommand in the sandbox, against a hostile approved command', 
   describe('what it cannot stop, it reports', () => {
     it('names a new *.code-workspace the command made, and why it matters', async () => {
       const { text } = await attack('echo "{}" > evil.code-workspace');
-      assert.match(text, /Warning: the command created execution config[^\n]*\n- evil\.code-workspace: a workspace's folders, settings and tasks/);
+      assert.match(text, /Warning: the command created execution config[^\n]*\n- created evil\.code-workspace: a workspace's folders, settings and tasks/);
     });
 
     it('names a new repository the command made', async () => {
       const { text } = await attack('mkdir -p tool/.git/objects tool/.git/refs && echo "ref: refs/heads/main" > tool/.git/HEAD && echo "[core]" > tool/.git/config');
-      assert.match(text, /- tool\/\.git\/config: the repository's configuration/);
+      assert.match(text, /- created tool\/\.git\/config: the repository's configuration/);
+    });
+
+    it('names a repository\'s config and hook a command outside the sandbox changed, and puts them on the call\'s record', async () => {
+      repository('libs/nested/.git');
+      repository('mirror');
+      write('attack.sh', 'echo "[core] fsmonitor = evil" >> libs/nested/.git/config; echo evil > mirror/hooks/pre-commit.sample; echo attack-ran\n');
+      const changes: unknown[] = [];
+      const { ctx } = workspace.setup({ approve: true, settings: { runCommandSandbox: 'off' } });
+      const call = { ...ctx, workspace: { ...ctx.workspace, home }, call: { ...ctx.call, observer: { onGuardVerdict: () => undefined, onChangePlanned: () => undefined, onExecutionConfigChanged: (entries: readonly unknown[]) => changes.push(...entries) } } };
+      const text = resultText(await invokeTool(runCommandTool, { command: 'sh attack.sh' }, call));
+      assert.match(text, /attack-ran/);
+      assert.match(text, /Warning: the command changed execution config[^\n]*\n- changed libs\/nested\/\.git\/config: the repository's configuration[^\n]*\n- changed mirror\/hooks\/pre-commit\.sample: /);
+      assert.deepEqual(changes, [{ path: 'libs/nested/.git/config', change: 'changed' }, { path: 'mirror/hooks/pre-commit.sample', change: 'changed' }]);
     });
 
     it('says nothing when the command made no execution config', async () => {

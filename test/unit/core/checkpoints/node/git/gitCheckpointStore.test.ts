@@ -28,13 +28,14 @@ async function applySteps(steps: readonly RestoreStep[]): Promise<void> {
   }
 }
 
-function tree(root: string): Record<string, string> {
+/** Every file under `root` with its mode and bytes; `.git` at the root skipped, or every `.git` with `everyGit`. */
+function tree(root: string, everyGit = false): Record<string, string> {
   const out: Record<string, string> = {};
   const walk = (dir: Buffer, rel: string): void => {
     for (const name of fs.readdirSync(dir, { encoding: 'buffer' })) {
       const full = Buffer.concat([dir, Buffer.from('/'), name]);
       const key = `${rel}${name.toString('latin1')}`;
-      if (key === '.git') continue;
+      if (key === '.git' || (everyGit && name.toString('latin1') === '.git')) continue;
       const stat = fs.lstatSync(full);
       if (stat.isSymbolicLink()) out[key] = `link:${fs.readlinkSync(full, { encoding: 'buffer' }).toString('hex')}`;
       else if (stat.isDirectory()) walk(full, `${key}/`);
@@ -266,14 +267,165 @@ describe('GitCheckpointStore', () => {
     assert.deepEqual(await store.restoreSteps(before, after), []);
   });
 
-  it('notes a nested repository instead of recording it as a commit', async () => {
-    fs.mkdirSync(path.join(folder, 'vendor/lib'), { recursive: true });
-    git(path.join(folder, 'vendor/lib'), 'init', '-q');
-    fs.writeFileSync(path.join(folder, 'vendor/lib/x.c'), 'int x;\n');
-    fs.writeFileSync(path.join(folder, 'top.txt'), 'top\n');
-    const checkpoint = await store.take([folder], LIMITS);
-    assert.match(checkpoint.notes.join('\n'), /vendor\/lib\/ is a nested git repository/);
-    assert.equal((await store.entry(checkpoint, folder, Buffer.from('top.txt')))?.type, 'file');
+  describe('nested repositories', () => {
+    /** A repository at `dir` with a commit, a stash, a change, an untracked and an ignored file. */
+    function userRepository(dir: string): void {
+      fs.mkdirSync(dir, { recursive: true });
+      git(dir, 'init', '-q');
+      fs.writeFileSync(path.join(dir, 'tracked.txt'), 'v1\n');
+      fs.writeFileSync(path.join(dir, 'run.sh'), '#!/bin/sh\n', { mode: 0o755 });
+      fs.writeFileSync(path.join(dir, '.gitignore'), 'build/\n');
+      git(dir, 'add', '.');
+      git(dir, 'commit', '-q', '-m', 'one');
+      fs.writeFileSync(path.join(dir, 'tracked.txt'), 'stashed\n');
+      git(dir, 'stash', '-q');
+      fs.writeFileSync(path.join(dir, 'tracked.txt'), 'v2\n');
+      fs.writeFileSync(path.join(dir, 'untracked.txt'), 'u\n');
+      fs.mkdirSync(path.join(dir, 'build'));
+      fs.writeFileSync(path.join(dir, 'build/out.o'), 'ignored\n');
+      git(dir, 'update-index', '-q', '--refresh');
+    }
+
+    /** What the user's repository at `dir` is: its .git byte for byte, status, stash and refs. */
+    function repositoryState(dir: string): string[] {
+      return [
+        hashTree(git(dir, 'rev-parse', '--absolute-git-dir').trim()),
+        git(dir, '--no-optional-locks', 'status', '--porcelain', '--ignored'),
+        git(dir, 'stash', 'list'),
+        git(dir, 'for-each-ref'),
+      ];
+    }
+
+    it('records a nested repository\'s files (not a commit of it) and restores them, its .git, status, stash and refs untouched', async () => {
+      const lib = path.join(folder, 'vendor/lib');
+      userRepository(lib);
+      fs.writeFileSync(path.join(folder, 'top.txt'), 'top\n');
+      const original = tree(folder, true);
+      const state = repositoryState(lib);
+
+      const before = await store.take([folder], LIMITS);
+      assert.deepEqual(before.notes, []);
+      assert.equal((await store.entry(before, folder, Buffer.from('vendor/lib/tracked.txt')))?.type, 'file');
+      assert.equal(await store.entry(before, folder, Buffer.from('vendor/lib/build/out.o')), undefined, 'its .gitignore is honoured');
+      assert.deepEqual(repositoryState(lib), state);
+
+      fs.rmSync(path.join(lib, 'untracked.txt'));
+      fs.writeFileSync(path.join(lib, 'tracked.txt'), 'changed by a command\n');
+      fs.chmodSync(path.join(lib, 'run.sh'), 0o644);
+      fs.writeFileSync(path.join(lib, 'created.txt'), 'new\n');
+      const after = await store.take([folder], LIMITS);
+      const changed = (await store.changes(before, after)).map((c) => `${c.kind} ${c.path}`).sort();
+      assert.deepEqual(changed, ['created vendor/lib/created.txt', 'deleted vendor/lib/untracked.txt', 'modified vendor/lib/run.sh', 'modified vendor/lib/tracked.txt']);
+
+      await applySteps(await store.restoreSteps(before, after));
+      assert.deepEqual(tree(folder, true), original);
+      assert.deepEqual(repositoryState(lib), state);
+    });
+
+    it('records repositories inside nested repositories and a work tree whose .git is a file (a submodule\'s)', async () => {
+      userRepository(path.join(folder, 'outer'));
+      userRepository(path.join(folder, 'outer/inner'));
+      const modules = path.join(base, 'modules/sub');
+      userRepository(path.join(folder, 'sub'));
+      fs.mkdirSync(path.dirname(modules), { recursive: true });
+      fs.renameSync(path.join(folder, 'sub/.git'), modules);
+      fs.writeFileSync(path.join(folder, 'sub/.git'), `gitdir: ${modules}\n`);
+      git(path.join(folder, 'sub'), 'config', 'core.worktree', path.join(folder, 'sub'));
+      const original = tree(folder, true);
+      const states = ['outer', 'outer/inner', 'sub'].map((dir) => repositoryState(path.join(folder, dir)));
+
+      const before = await store.take([folder], LIMITS);
+      assert.deepEqual(before.notes, []);
+      for (const dir of ['outer', 'outer/inner', 'sub']) {
+        fs.rmSync(path.join(folder, dir, 'tracked.txt'));
+        fs.writeFileSync(path.join(folder, dir, 'made.txt'), dir);
+      }
+      const after = await store.take([folder], LIMITS);
+      assert.equal((await store.changes(before, after)).length, 6);
+      await applySteps(await store.restoreSteps(before, after));
+
+      assert.deepEqual(tree(folder, true), original);
+      assert.equal(fs.readFileSync(path.join(folder, 'sub/.git'), 'utf8'), `gitdir: ${modules}\n`);
+      assert.deepEqual(['outer', 'outer/inner', 'sub'].map((dir) => repositoryState(path.join(folder, dir))), states);
+    });
+
+    it('records a bare repository\'s files as files, its config and hooks included', async () => {
+      git(base, 'init', '-q', '--bare', path.join(folder, 'store-of-mine'));
+      fs.writeFileSync(path.join(folder, 'store-of-mine/hooks/post-update'), '#!/bin/sh\n', { mode: 0o755 });
+      const original = tree(folder, true);
+      const before = await store.take([folder], LIMITS);
+      fs.appendFileSync(path.join(folder, 'store-of-mine/config'), '[core]\n\tfsmonitor = /tmp/x\n');
+      fs.rmSync(path.join(folder, 'store-of-mine/hooks/post-update'));
+      const after = await store.take([folder], LIMITS);
+      await applySteps(await store.restoreSteps(before, after));
+      assert.deepEqual(tree(folder, true), original);
+    });
+
+    it('records several nested repositories side by side and at different depths, and only what changed in one of them', async () => {
+      for (const dir of ['a/x', 'a/y', 'b', 'a/deep/er/z']) userRepository(path.join(folder, dir));
+      fs.writeFileSync(path.join(folder, 'a/plain.txt'), 'plain\n');
+      const original = tree(folder, true);
+      const before = await store.take([folder], LIMITS);
+      fs.writeFileSync(path.join(folder, 'a/y/tracked.txt'), 'changed\n');
+      fs.rmSync(path.join(folder, 'a/deep/er/z/run.sh'));
+      const after = await store.take([folder], LIMITS);
+      assert.deepEqual((await store.changes(before, after)).map((c) => `${c.kind} ${c.path}`).sort(), ['deleted a/deep/er/z/run.sh', 'modified a/y/tracked.txt']);
+      await applySteps(await store.restoreSteps(before, after));
+      assert.deepEqual(tree(folder, true), original);
+      assert.deepEqual(await store.changes(before, await store.take([folder], LIMITS)), []);
+    });
+
+    it('keeps recording a nested repository after pruning, in this window and the next', async () => {
+      userRepository(path.join(folder, 'lib'));
+      const limits = { ...LIMITS, maxTotalBytes: 300 * 1024 };
+      let last = await store.take([folder], limits);
+      for (let i = 0; i < 6; i += 1) {
+        fs.writeFileSync(path.join(folder, 'lib/data.bin'), Buffer.from(Array.from({ length: 100 * 1024 }, () => Math.floor(Math.random() * 256))));
+        last = await store.take([folder], limits);
+      }
+      fs.writeFileSync(path.join(folder, 'top.txt'), 'top\n');
+      const next = await store.take([folder], limits);
+      assert.deepEqual((await store.changes(last, next)).map((c) => c.path), ['top.txt']);
+      const nextWindow = new GitCheckpointStore(path.join(base, 'store'));
+      const first = await nextWindow.take([folder], limits);
+      fs.writeFileSync(path.join(folder, 'lib/tracked.txt'), 'after a restart\n');
+      const second = await nextWindow.take([folder], limits);
+      assert.deepEqual((await nextWindow.changes(first, second)).map((c) => `${c.kind} ${c.path}`), ['modified lib/tracked.txt']);
+      assert.equal((await nextWindow.entry(second, folder, Buffer.from('lib/run.sh')))?.executable, true);
+    });
+
+    it('takes an unchanged tree with a nested repository as the same state', async () => {
+      userRepository(path.join(folder, 'lib'));
+      const first = await store.take([folder], LIMITS);
+      const second = await store.take([folder], LIMITS);
+      assert.equal(second.folders[0].state, first.folders[0].state);
+    });
+
+    it('records a nested repository removed whole as its files deleted, and a restore writes them back (not its .git)', async () => {
+      userRepository(path.join(folder, 'lib'));
+      fs.writeFileSync(path.join(folder, 'top.txt'), 'top\n');
+      const before = await store.take([folder], LIMITS);
+      fs.rmSync(path.join(folder, 'lib'), { recursive: true });
+      const after = await store.take([folder], LIMITS);
+      assert.notEqual(after.folders[0].state, before.folders[0].state);
+      assert.deepEqual((await store.changes(before, after)).map((c) => `${c.kind} ${c.path}`).sort(), ['deleted lib/.gitignore', 'deleted lib/run.sh', 'deleted lib/tracked.txt', 'deleted lib/untracked.txt']);
+      await applySteps(await store.restoreSteps(before, after));
+      assert.equal(fs.readFileSync(path.join(folder, 'lib/tracked.txt'), 'utf8'), 'v2\n');
+      assert.equal(fs.existsSync(path.join(folder, 'lib/.git')), false);
+    });
+
+    it('applies files.exclude to a nested repository from the folder, not from the repository\'s root', async () => {
+      userRepository(path.join(folder, 'lib'));
+      const limits = { ...LIMITS, excludes: ['tracked.txt', 'lib/run.sh', '**/*.tmp'] };
+      fs.writeFileSync(path.join(folder, 'lib/a.tmp'), 'x');
+      fs.writeFileSync(path.join(folder, 'tracked.txt'), 'top');
+      const checkpoint = await store.take([folder], limits);
+      const recorded = async (p: string): Promise<boolean> => (await store.entry(checkpoint, folder, Buffer.from(p))) !== undefined;
+      assert.equal(await recorded('lib/tracked.txt'), true, 'an anchored glob of the folder does not reach into the repository');
+      assert.equal(await recorded('tracked.txt'), false);
+      assert.equal(await recorded('lib/run.sh'), false);
+      assert.equal(await recorded('lib/a.tmp'), false);
+    });
   });
 
   it('prunes the oldest checkpoints when the store grows past its cap, and keeps the newest', async () => {
