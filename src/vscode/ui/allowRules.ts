@@ -1,5 +1,6 @@
-// "Always Allow" for a command's question: the runCommand.allow entries that would stop it are
-// shown to the person in a modal dialog, and saved to user settings only when they say so.
+// "Always Allow" for a command's or a domain's question: the runCommand.allow entries or the
+// allowedDomains that would stop it are shown to the person in a modal dialog, and saved to user
+// settings only when they say so.
 import * as vscode from 'vscode';
 import { SETTING_KEYS, SETTINGS_SECTION } from '../../core/settings';
 
@@ -12,25 +13,33 @@ const SAVE = 'Save to User Settings';
  * when they are saved.
  */
 export async function saveAllowRules(rules: readonly string[], shown = false): Promise<boolean> {
-  if (rules.length === 0) {
+  const detail =
+    `These entries will be added to workspaceAgentTools.runCommand.allow in your user settings:\n\n${listed(rules)}\n\n` +
+    'Commands they match will run without asking, in every workspace, inside the sandbox and without the network. ' +
+    'A plain entry is a prefix of whole words; /^...$/ allows exactly that command. You can edit or remove them in Settings.';
+  return appendToUserSetting(SETTING_KEYS.runCommandAllow, rules, shown ? undefined : { title: 'Always allow these commands?', detail });
+}
+
+function listed(entries: readonly string[]): string {
+  return entries.map((entry) => `  ${entry}`).join('\n');
+}
+
+/**
+ * Adds entries to a list setting of the user's (never a workspace's), after a modal dialog that
+ * shows them, unless `dialog` is undefined (the caller already showed these exact entries).
+ * Resolves to true when they are saved.
+ */
+async function appendToUserSetting(key: string, entries: readonly string[], dialog: { readonly title: string; readonly detail: string } | undefined): Promise<boolean> {
+  if (entries.length === 0) {
     return false;
   }
-  if (!shown) {
-    const listed = rules.map((rule) => `  ${rule}`).join('\n');
-    const detail =
-      `These entries will be added to workspaceAgentTools.runCommand.allow in your user settings:\n\n${listed}\n\n` +
-      'Commands they match will run without asking, in every workspace, inside the sandbox and without the network. ' +
-      'A plain entry is a prefix of whole words; /^...$/ allows exactly that command. You can edit or remove them in Settings.';
-    const choice = await vscode.window.showWarningMessage('Always allow these commands?', { modal: true, detail }, SAVE);
-    if (choice !== SAVE) {
-      return false;
-    }
+  if (dialog && (await vscode.window.showWarningMessage(dialog.title, { modal: true, detail: dialog.detail }, SAVE)) !== SAVE) {
+    return false;
   }
   const config = vscode.workspace.getConfiguration(SETTINGS_SECTION);
-  const key = SETTING_KEYS.runCommandAllow;
   const existing = config.inspect<unknown>(key)?.globalValue;
   const current = Array.isArray(existing) ? existing.filter((entry): entry is string => typeof entry === 'string') : [];
-  await config.update(key, [...current, ...rules.filter((rule) => !current.includes(rule))], vscode.ConfigurationTarget.Global);
+  await config.update(key, [...current, ...entries.filter((entry) => !current.includes(entry))], vscode.ConfigurationTarget.Global);
   return true;
 }
 
@@ -56,22 +65,8 @@ export function registerAllowRulesCommand(id: string): vscode.Disposable {
  * (`shown`: the caller already showed these exact domains). Resolves to true when they are saved.
  */
 export async function saveAllowedDomains(domains: readonly string[], shown = false): Promise<boolean> {
-  if (domains.length === 0) {
-    return false;
-  }
-  if (!shown) {
-    const detail =
-      `These domains will be added to workspaceAgentTools.runCommand.allowedDomains in your user settings:\n\n${domains.map((domain) => `  ${domain}`).join('\n')}\n\n` +
-      'Every command you approve, in every workspace, will reach them through the sandbox\'s proxy without asking, even where they resolve to a private address. You can edit or remove them in Settings.';
-    const choice = await vscode.window.showWarningMessage('Always allow these domains?', { modal: true, detail }, SAVE);
-    if (choice !== SAVE) {
-      return false;
-    }
-  }
-  const config = vscode.workspace.getConfiguration(SETTINGS_SECTION);
-  const key = SETTING_KEYS.runCommandAllowedDomains;
-  const existing = config.inspect<unknown>(key)?.globalValue;
-  const current = Array.isArray(existing) ? existing.filter((entry): entry is string => typeof entry === 'string') : [];
-  await config.update(key, [...current, ...domains.filter((domain) => !current.includes(domain))], vscode.ConfigurationTarget.Global);
-  return true;
+  const detail =
+    `These domains will be added to workspaceAgentTools.runCommand.allowedDomains in your user settings:\n\n${listed(domains)}\n\n` +
+    'Every command you approve, in every workspace, will reach them through the sandbox\'s proxy without asking, even where they resolve to a private address. You can edit or remove them in Settings.';
+  return appendToUserSetting(SETTING_KEYS.runCommandAllowedDomains, domains, shown ? undefined : { title: 'Always allow these domains?', detail });
 }
