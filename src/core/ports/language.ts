@@ -76,8 +76,12 @@ export interface LanguageFeatures {
    * changed, `done()` holds (when given), and they then stayed quiet for a moment.
    */
   settleDiagnostics(locations: readonly Location[], ms: number, token: CancellationSignal, done?: () => boolean): Promise<void>;
-  /** Opens the document (so its language service looks at it) and returns its language id, e.g. `typescript`. */
-  open(location: Location): Promise<string>;
+  /**
+   * Opens the document (so its language service looks at it) and returns its language id, e.g.
+   * `typescript`. `show`: also in an editor tab (a preview, without focus), for the language
+   * services that check only files shown in tabs (TypeScript, and the servers that pull diagnostics).
+   */
+  open(location: Location, show?: boolean): Promise<string>;
   /** The outline of a document; undefined when no provider answered for its language. */
   documentSymbols(location: Location): Promise<readonly FoundSymbol[] | undefined>;
   /** The workspace symbol search of every provider. */

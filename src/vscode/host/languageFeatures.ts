@@ -97,8 +97,11 @@ export class VsCodeLanguageFeatures implements LanguageFeatures {
     });
   }
 
-  async open(location: Location): Promise<string> {
+  async open(location: Location, show = false): Promise<string> {
     const document = await vscode.workspace.openTextDocument(toUri(location));
+    if (show) {
+      await vscode.window.showTextDocument(document, { preview: true, preserveFocus: true });
+    }
     return document.languageId;
   }
 

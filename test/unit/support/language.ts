@@ -30,8 +30,8 @@ export class FakeLanguageFeatures implements LanguageFeatures {
     this.asked.push('settle');
   }
 
-  async open(location: Location): Promise<string> {
-    this.asked.push(`open ${location.path}`);
+  async open(location: Location, show = false): Promise<string> {
+    this.asked.push(`${show ? 'show' : 'open'} ${location.path}`);
     return this.languageId;
   }
 

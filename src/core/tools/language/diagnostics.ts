@@ -29,7 +29,7 @@ export const diagnosticsTool: Tool = defineTool<DiagnosticsInput>({
   userDescription: 'List the problems (errors, warnings) VS Code\'s language services report in the workspace.',
   modelDescription: [
     'The problems VS Code knows (the Problems panel): type errors, lint findings, invalid JSON and the like, from every installed language extension, without running a build.',
-    'path: optional file or folder, workspace-relative; default the whole workspace. A file is opened so its language service checks it. severity: "error" (default), "warning" (errors and warnings) or "all". wait: seconds to let language servers settle before answering, from 0 to 60, default 2.',
+    'path: optional file or folder, workspace-relative; default the whole workspace. A file is opened in an editor tab (a preview, without focus) so its language service checks it. severity: "error" (default), "warning" (errors and warnings) or "all". wait: seconds to let language servers settle before answering, from 0 to 60, default 2.',
     'Output: one line per problem, "path:line:col severity source(code): message", files touched most recently first, at most 200 lines, then a count of what was left out. Many language servers (TypeScript among them) only check files open in an editor: name a file as path to have it checked, or run the build with workspace_run_command for the whole project.',
   ].join('\n'),
   inputSchema: {
@@ -59,7 +59,7 @@ export const diagnosticsTool: Tool = defineTool<DiagnosticsInput>({
       scope = [target.literal, target.resolved];
       if (target.stat.kind === 'file') {
         fileScope = target.resolved;
-        await language.open(target.resolved);
+        await language.open(target.resolved, true);
       }
     }
     const waitMs = (input.wait ?? DEFAULT_WAIT_SECONDS) * 1000;

@@ -65,7 +65,9 @@ export const symbolsTool: Tool = defineTool<SymbolsInput>({
     const readable = found.filter((symbol) => shownOf(symbol) !== undefined);
     const lower = query.toLowerCase();
     // Exact names first, then names that start with the query, then the rest; by path within each.
-    const rank = (symbol: FoundSymbol): number => (symbol.name === query ? 0 : symbol.name.toLowerCase() === lower ? 1 : symbol.name.toLowerCase().startsWith(lower) ? 2 : 3);
+    // TypeScript names functions `name()` in the search.
+    const bare = (symbol: FoundSymbol): string => symbol.name.replace(/\(\)$/, '');
+    const rank = (symbol: FoundSymbol): number => (bare(symbol) === query ? 0 : bare(symbol).toLowerCase() === lower ? 1 : bare(symbol).toLowerCase().startsWith(lower) ? 2 : 3);
     readable.sort((a, b) => rank(a) - rank(b) || compare(shownOf(a) ?? '', shownOf(b) ?? '') || a.range.start.line - b.range.start.line);
     const lines = readable.map((symbol) => `${symbol.kind} ${symbol.name} ${shownOf(symbol) ?? ''}:${symbol.range.start.line + 1}${symbol.container ? ` (in ${symbol.container})` : ''}`);
     if (lines.length === 0) {

@@ -48,7 +48,7 @@ describe('tools/language', () => {
     it('shows warnings with severity warning, and narrows to a path', async () => {
       language.problems = [problem('src/greet.ts', 1, 'in greet'), problem('src/other.ts', 0, 'a warning', 'warning')];
       assert.equal(await run(diagnosticsTool, { path: 'src/other.ts', severity: 'warning' }), 'src/other.ts:1:1 warning ts(2322): a warning\n1 problem in 1 file.');
-      assert.ok(language.asked.includes(`open ${file('src/other.ts')}`), 'a file named as path is opened for its language service');
+      assert.ok(language.asked.includes(`show ${file('src/other.ts')}`), 'a file named as path is shown for its language service');
     });
 
     it('leaves out files the guard does not let the model read, and counts them', async () => {
