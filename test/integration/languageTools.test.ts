@@ -201,3 +201,23 @@ describe('language tools (extension host)', function () {
     }
   });
 });
+
+describe('notebook cells (extension host)', function () {
+  this.timeout(60_000);
+  before(function () {
+    if (!vscode.workspace.isTrusted) this.skip();
+  });
+
+  it('reads a .ipynb as cells with outputs, edits one cell, and keeps every other byte (outputs included)', async () => {
+    fs.mkdirSync(abs('lang-run'), { recursive: true });
+    const original = fs.readFileSync(path.join(REPO, 'test/fixtures/files/cells.ipynb'), 'utf8');
+    fs.writeFileSync(abs('lang-run/cells.ipynb'), original);
+    const shown = (await invoke('workspace_read_file', { file_path: 'lang-run/cells.ipynb' })).text;
+    assert.match(shown, /^\[cell 1\] code python\n {5}1\tvalue = 42\n {5}2\tprint\(f"hello \{value\}"\)\n {2}output:\n {4}hello 42$/m);
+    const edit = invoke('workspace_edit_file', { file_path: 'lang-run/cells.ipynb', cell: 1, old_string: 'value = 42', new_string: 'value = 43' });
+    await answerNextApproval(true);
+    assert.match((await edit).text, /^Edited lang-run\/cells\.ipynb cell 1: 1 replacement\(s\)/);
+    assert.equal(read('lang-run/cells.ipynb'), original.replace('"value = 42\\n"', '"value = 43\\n"'));
+    assert.match((await invoke('workspace_read_file', { file_path: 'lang-run/cells.ipynb' })).text, /^ {5}1\tvalue = 43$/m);
+  });
+});
