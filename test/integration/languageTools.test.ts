@@ -202,7 +202,7 @@ describe('language tools (extension host)', function () {
   });
 });
 
-describe('notebook cells (extension host)', function () {
+describe('language tools: notebook cells (extension host)', function () {
   this.timeout(60_000);
   before(function () {
     if (!vscode.workspace.isTrusted) this.skip();
