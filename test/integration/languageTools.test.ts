@@ -221,3 +221,21 @@ describe('language tools: notebook cells (extension host)', function () {
     assert.match((await invoke('workspace_read_file', { file_path: 'lang-run/cells.ipynb' })).text, /^ {5}1\tvalue = 43$/m);
   });
 });
+
+describe('language tools in an untrusted workspace (extension host)', function () {
+  this.timeout(120_000);
+  before(function () {
+    if (vscode.workspace.isTrusted) this.skip();
+  });
+
+  it('reads (JSON problems and outline) but refuses the rename, changing nothing', async () => {
+    // The tools may not write here, so the test writes the file itself.
+    fs.mkdirSync(abs('lang-untrusted'), { recursive: true });
+    fs.writeFileSync(abs('lang-untrusted/broken.json'), '{\n  "name": "x",,\n}\n');
+    assert.match(await invokeUntil('workspace_diagnostics', { path: 'lang-untrusted/broken.json' }, /error json/, 'a JSON error'), /^lang-untrusted\/broken\.json:2:\d+ error json/m);
+    assert.match(await invokeUntil('workspace_symbols', { file_path: 'lang-untrusted/broken.json' }, /name/, 'the JSON outline'), /^\S+ name lang-untrusted\/broken\.json:2$/m);
+    const message = await invokeError('workspace_rename_symbol', { file_path: 'lang-untrusted/broken.json', line: 2, symbol: 'name', new_name: 'title' });
+    assert.match(message, /workspace_rename_symbol is not available because this workspace is not trusted \(Restricted Mode\)/);
+    assert.equal(read('lang-untrusted/broken.json'), '{\n  "name": "x",,\n}\n');
+  });
+});
