@@ -29,7 +29,7 @@ export const FLOORS = [
   },
   {
     floor: '3 domains',
-    nodes: { edit: [], read: [], activity: [], process: [], fs: [], search: [], checkpoints: [] },
+    nodes: { edit: [], read: [], activity: [], process: [], fs: [], search: [], checkpoints: [], language: [] },
   },
   { floor: '4 guard', nodes: { guard: [], sandbox: ['guard'] } },
   { floor: '5 change pipeline', nodes: { changes: [] } },

@@ -21,6 +21,7 @@ import { WorkspaceEditApplier } from './vscode/changes/workspaceEditApplier';
 import { CommandId, UriScheme } from './vscode/commandIds';
 import { commandHostFor, CommandTerminals } from './vscode/host/commandTerminals';
 import { VsCodeEditorBuffers } from './vscode/host/editorBuffers';
+import { VsCodeLanguageFeatures } from './vscode/host/languageFeatures';
 import { locateRipgrep } from './vscode/host/ripgrepLocator';
 import { mcpServerConfig, registerMcpConfigCommands } from './vscode/mcp/configCommands';
 import { registerConnectAgentCommand } from './vscode/mcp/connectAgent';
@@ -128,7 +129,7 @@ export function activate(context: vscode.ExtensionContext): void {
   const checkpoints = new GitCheckpointStore(checkpointDirectory);
   const heldCalls = new HeldCallRegistry(clock);
   const services: ToolServices = {
-    host: { fs, buffers: new VsCodeEditorBuffers(), clock, search: new LocalFirstSearchEngines(fs, ripgrepPath) },
+    host: { fs, buffers: new VsCodeEditorBuffers(), clock, search: new LocalFirstSearchEngines(fs, ripgrepPath), language: new VsCodeLanguageFeatures() },
     commands: commandHostFor(terminals, chooseCommandShell(vscode.env.shell, existsSync), logDirectory, nodeProcessRunner, sandbox, background),
     session: { approver: approvals, reads: new MemoryReadLedger(), changes: { reviewer: new DiffReview(approvals, proposals), writer: new WorkspaceEditApplier() }, heldCalls },
     heldCalls,

@@ -10,6 +10,7 @@ import type { Clock } from './ports/clock';
 import type { EditorBuffers } from './ports/editor';
 import type { FileSystem } from './ports/fileSystem';
 import type { HeldCalls } from './ports/heldCalls';
+import type { LanguageFeatures } from './ports/language';
 import type { CallObserver } from './ports/observer';
 import type { CommandHost } from './ports/process';
 import type { ReadLedger } from './ports/readLedger';
@@ -25,6 +26,8 @@ export interface HostServices {
   readonly search: SearchEngines;
   /** Present where commands can run (a workspace on a disk); absent on virtual workspaces. */
   readonly commands?: CommandHost;
+  /** The editor's language services (problems, symbols, references, renames); absent outside VS Code. */
+  readonly language?: LanguageFeatures;
 }
 
 /** Reviews and writes file changes. */

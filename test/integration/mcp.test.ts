@@ -76,7 +76,7 @@ describe('MCP front (extension host, SDK client over dist/mcp.js)', function () 
     const served = TOOLS.filter((tool) => vscode.workspace.isTrusted || tool.access === 'read');
     assert.deepEqual(tools.map((tool) => tool.name), served.map((tool) => tool.name));
     // Only these change nothing; workspace_stop_command runs where reads do, but ends processes.
-    const readOnly = ['workspace_read_file', 'workspace_list_directory', 'workspace_glob', 'workspace_grep', 'workspace_command_output', 'workspace_review_status'];
+    const readOnly = ['workspace_read_file', 'workspace_list_directory', 'workspace_glob', 'workspace_grep', 'workspace_command_output', 'workspace_review_status', 'workspace_diagnostics', 'workspace_symbols', 'workspace_find'];
     for (const tool of tools) {
       const spec = TOOLS.find((each) => each.name === tool.name)!;
       assert.deepEqual(tool.inputSchema, spec.inputSchema, tool.name);

@@ -18,9 +18,9 @@ describe('workspace_read_file (extension host)', () => {
     assert.deepStrictEqual((tool.inputSchema as { required: string[] }).required, ['file_path']);
   });
 
-  it('registers all twelve tools', () => {
+  it('registers all sixteen tools', () => {
     const names = vscode.lm.tools.map((tool) => tool.name).filter((name) => name.startsWith('workspace_')).sort();
-    assert.deepStrictEqual(names, ['workspace_apply_patch', 'workspace_command_output', 'workspace_edit_file', 'workspace_glob', 'workspace_grep', 'workspace_list_directory', 'workspace_read_file', 'workspace_review_status', 'workspace_run_command', 'workspace_send_input', 'workspace_stop_command', 'workspace_write_file']);
+    assert.deepStrictEqual(names, ['workspace_apply_patch', 'workspace_command_output', 'workspace_diagnostics', 'workspace_edit_file', 'workspace_find', 'workspace_glob', 'workspace_grep', 'workspace_list_directory', 'workspace_read_file', 'workspace_rename_symbol', 'workspace_review_status', 'workspace_run_command', 'workspace_send_input', 'workspace_stop_command', 'workspace_symbols', 'workspace_write_file']);
   });
 
   it('returns cat -n numbered lines with a continuation footer', async () => {

@@ -297,7 +297,8 @@ describe('writing tools (extension host)', () => {
     // Language services (JSON pulls diagnostics) check files shown in an editor, as the user's open files are.
     await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(vscode.Uri.file(abs(`${dir}/data.json`))));
     const outcome = await callAndAnswer('workspace_edit_file', { file_path: `${dir}/data.json`, old_string: '"a": 1', new_string: '"a": 1,,' }, true);
-    assert.match(outcome.text ?? outcome.error ?? '', /New errors reported in .*data\.json after the edit:\n  line 2: /);
+    // In workspace_diagnostics' line form: path:line:col severity source(code): message.
+    assert.match(outcome.text ?? outcome.error ?? '', /New errors reported in (\S*data\.json) after the edit:\n {2}\1:2:\d+ error json(\(\d+\))?: /);
   });
 
   it('moves a file onto an existing one after the review, which shows that file\'s content replaced, and Reject leaves both', async () => {

@@ -6,9 +6,12 @@ import { reviewAndApply } from '../changes/reviewAndApply';
 import { describeMatchLevel, editLabel, planTextEdits, type MultiEditOutcome, type TextEditRequest } from '../edit/editPlanner';
 import { refuseIntroducedPlaceholders } from '../edit/placeholders';
 import { ToolError } from '../errors';
-import { guardWriteTarget } from '../guard/writeGuard';
+import { cellSource, replaceCellSource } from '../read/notebook';
+import type { ToolContext } from '../context';
+import { guardWriteTarget, type WriteTarget } from '../guard/writeGuard';
+import type { FileBaseline } from '../ports/changes';
 import { joinLines, splitLines } from '../text/lineEndings';
-import { defineTool, textResult, type Tool } from './toolSpec';
+import { defineTool, textResult, type Tool, type ToolResult } from './toolSpec';
 
 /** One replacement of an `edits` list. */
 export interface EditInput {
@@ -23,6 +26,8 @@ export interface EditFileInput {
   new_string?: string;
   replace_all?: boolean;
   edits?: EditInput[];
+  /** In a notebook (.ipynb): the index of the cell whose text the edits apply to. */
+  cell?: number;
 }
 
 const editFields = {
@@ -63,6 +68,7 @@ export const editFileTool: Tool = defineTool<EditFileInput>({
     'old_string must match the file exactly, including indentation, and must be unique in the file: include enough surrounding lines to make it unique, or set replace_all to true to replace every occurrence (e.g. renaming). Never include the line-number prefix of workspace_read_file output.',
     'For several changes to one file, pass edits (a list of {old_string, new_string, replace_all?}) instead of old_string and new_string: each edit applies to the result of the previous one with the same rules, the user reviews them as one diff, and if any edit fails (its index is named) nothing is changed. An edit may not overlap the text an earlier edit wrote.',
     'If old_string is not found the error shows the closest region with line numbers; if it occurs several times the error lists the line numbers. old_string and new_string must differ. An empty old_string (of the first edit) creates a file that does not exist yet with new_string as its content.',
+    'In a Jupyter notebook (.ipynb, read as cells by workspace_read_file) pass cell=<index>: old_string and new_string then apply to that cell\'s text, and the rest of the notebook (other cells, outputs, metadata) stays byte for byte.',
     'Line endings, BOM, encoding and the final newline of the file are preserved. The user reviews the change in a diff editor and may reject it. Result: "Edited <path>: N replacement(s)" and the changed lines with their numbers, plus any new errors reported for the file.',
   ].join('\n'),
   inputSchema: {
@@ -75,17 +81,22 @@ export const editFileTool: Tool = defineTool<EditFileInput>({
         description: 'Several replacements in this file, applied in order, all or nothing. Use instead of old_string/new_string/replace_all.',
         items: { type: 'object', properties: { ...editFields }, required: ['old_string', 'new_string'], additionalProperties: false },
       },
+      cell: { type: 'integer', description: 'For a notebook (.ipynb): the 0-based index of the cell to edit, at least 0.' },
     },
     required: ['file_path'],
     additionalProperties: false,
   },
-  invocationMessage: (input) => `Editing ${input.file_path}`,
+  bounds: { cell: { min: 0 } },
+  invocationMessage: (input) => `Editing ${input.file_path}${input.cell === undefined ? '' : ` cell ${input.cell}`}`,
 
   async run(input, ctx) {
     const requests = requestedEdits(input);
     const target = await guardWriteTarget(input.file_path, ctx);
     const baseline = await loadBaseline(target, ctx);
     const warnings = targetWarnings(target);
+    if (!baseline && input.cell !== undefined) {
+      throw new ToolError(`File not found: ${target.shown}. A cell can only be edited in an existing notebook.`);
+    }
     if (!baseline) {
       if (requests[0].oldString !== '') {
         throw new ToolError(`File not found: ${target.shown}. Check the path with workspace_glob; to create a new file pass an empty old_string, or use workspace_write_file.`);
@@ -97,6 +108,9 @@ export const editFileTool: Tool = defineTool<EditFileInput>({
       return textResult(`Created ${target.shown} (${splitLines(content).length} lines)`);
     }
     const state = freshness(target, baseline, ctx);
+    if (input.cell !== undefined) {
+      return editCell(input.cell, requests, target, baseline, state, ctx);
+    }
     let outcome: MultiEditOutcome;
     try {
       outcome = planTextEdits(splitLines(baseline.text), requests, target.shown);
@@ -128,3 +142,21 @@ export const editFileTool: Tool = defineTool<EditFileInput>({
     return textResult(parts.join('\n'));
   },
 });
+
+/** The edits applied to one notebook cell's text, written back into the notebook's JSON with every other byte kept. */
+async function editCell(cell: number, requests: TextEditRequest[], target: WriteTarget, baseline: FileBaseline, state: ReturnType<typeof freshness>, ctx: ToolContext): Promise<ToolResult> {
+  if (state === 'changed') {
+    throw new ToolError(changedMessage(target.shown));
+  }
+  const where = `${target.shown} cell ${cell}`;
+  const before = cellSource(baseline.text, cell, target.shown);
+  const outcome = planTextEdits(splitLines(before), requests, where);
+  const after = joinLines(outcome.lines);
+  if (after === before) {
+    throw new ToolError(`The edit would leave ${where} unchanged. Nothing was written.`);
+  }
+  refuseIntroducedPlaceholders(before, after, where, requests.length === 1 ? 'new_string' : 'The edits');
+  const file = planModify(target, baseline, replaceCellSource(baseline.text, cell, after, target.shown));
+  await reviewAndApply({ tool: editFileTool, summary: `Edit ${where}`, files: [file] }, targetWarnings(target), ctx);
+  return textResult([`Edited ${where}: ${outcome.replacements} replacement(s)`, showChangedLines(outcome.lines, outcome.changedRanges)].join('\n'));
+}

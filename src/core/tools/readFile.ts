@@ -8,6 +8,7 @@ import { capChars, MAX_LINE_CHARS, MAX_TEXT_PART_CHARS } from '../output/budget'
 import type { FileReader } from '../ports/fileSystem';
 import { sniffFileType } from '../read/fileType';
 import { readLineChars, readLineSlice, sliceLineChars, sliceLines, type CharSlice, type LineSlice } from '../read/lineSlice';
+import { renderNotebook } from '../read/notebook';
 import { extractPdfPages } from '../read/pdfText';
 import { decodeText, detectEncoding, looksBinary } from '../text/encoding';
 import { formatSize } from '../text/format';
@@ -144,6 +145,12 @@ export const readFileTool: Tool = defineTool<ReadFileInput>({
       if (chars) {
         const formattedChars = formatChars(sliceLineChars(text, offset, chars.offset, chars.limit), shown);
         return textResult(formattedChars.text, formattedChars.continuation);
+      }
+      // A notebook shows as its cells, unless an offset asks for the raw JSON lines.
+      const cells = input.offset === undefined && /\.ipynb$/i.test(shown) ? renderNotebook(text, shown) : undefined;
+      if (cells !== undefined) {
+        const capped = capChars(cells, maxChars(ctx), 'Read the raw JSON with offset and limit.');
+        return textResult(capped.note ? `${capped.text}\n${capped.note}` : capped.text, capped.note);
       }
       const formatted = formatSlice(sliceLines(text, offset, limit), shown, offset, maxChars(ctx));
       return textResult(formatted.text, formatted.continuation);

@@ -1,3 +1,4 @@
+import type { LanguageFeatures } from '../../../src/core/ports/language';
 import * as os from 'node:os';
 import type { ChangePipeline, ToolContext } from '../../../src/core/context';
 import type { CancellationSignal } from '../../../src/core/errors';
@@ -66,6 +67,8 @@ export interface TestContextOptions {
   reads?: ReadLedger;
   /** The client's token budget for the result (VS Code's tokenizationOptions.tokenBudget). */
   tokenBudget?: number;
+  /** The editor's language services (test/unit/support/language.ts). */
+  language?: LanguageFeatures;
 }
 
 /** A ToolContext over the real local disk, as the extension builds it, minus VS Code. */
@@ -74,7 +77,7 @@ export function testContext(options: TestContextOptions): ToolContext & { sessio
   const buffers: EditorBuffers = { dirtyText: (location: Location) => dirty.get(location.path) };
   const fs = options.fs ?? new NodeFileSystem();
   return {
-    host: { fs, buffers, clock: { now: () => Date.now() }, search: new LocalFirstSearchEngines(fs, options.ripgrepPath), commands: options.commands },
+    host: { fs, buffers, clock: { now: () => Date.now() }, search: new LocalFirstSearchEngines(fs, options.ripgrepPath), commands: options.commands, language: options.language },
     session: { approver: options.approver ?? new ScriptedApprover(false), reads: options.reads ?? new MemoryReadLedger(), changes: options.changes },
     call: { token: options.token ?? neverCancelled, confirmedInChat: options.confirmedInChat ?? false, tokenBudget: options.tokenBudget },
     settings: { ...DEFAULT_SETTINGS, ...options.settings },

@@ -12,7 +12,7 @@ describe('tools/manifest', () => {
   it('contributes exactly the tools of the contract, in spec order', () => {
     assert.deepEqual(
       manifest.contributes.languageModelTools.map((tool: { name: string }) => tool.name),
-      ['workspace_read_file', 'workspace_write_file', 'workspace_edit_file', 'workspace_list_directory', 'workspace_glob', 'workspace_grep', 'workspace_run_command', 'workspace_command_output', 'workspace_send_input', 'workspace_stop_command', 'workspace_apply_patch', 'workspace_review_status'],
+      ['workspace_read_file', 'workspace_write_file', 'workspace_edit_file', 'workspace_list_directory', 'workspace_glob', 'workspace_grep', 'workspace_run_command', 'workspace_command_output', 'workspace_send_input', 'workspace_stop_command', 'workspace_apply_patch', 'workspace_review_status', 'workspace_diagnostics', 'workspace_symbols', 'workspace_find', 'workspace_rename_symbol'],
     );
   });
 
