@@ -97,12 +97,14 @@ describe('the dev-workflow corpus in the sandbox (extension host)', function () 
       fs.mkdirSync(path.dirname(path.join(corpus, file)), { recursive: true });
       fs.writeFileSync(path.join(corpus, file), text, { mode: EXECUTABLES.includes(file) ? 0o755 : 0o644 });
     }
-    // The TypeScript the repository installed, linked in as a project's local dependency.
+    // The TypeScript the repository installed, copied in as a project's local dependency: a link
+    // would dangle in the sandbox when the repository lies under /tmp (a CI clone), which the
+    // sandbox covers with its private /tmp.
     const installed = path.join(REPO, 'node_modules', 'typescript');
     if (fs.existsSync(path.join(installed, 'bin', 'tsc'))) {
       typescript = installed;
       fs.mkdirSync(path.join(corpus, 'ts', 'node_modules', '.bin'), { recursive: true });
-      fs.symlinkSync(installed, path.join(corpus, 'ts', 'node_modules', 'typescript'));
+      fs.cpSync(installed, path.join(corpus, 'ts', 'node_modules', 'typescript'), { recursive: true });
       fs.symlinkSync('../typescript/bin/tsc', path.join(corpus, 'ts', 'node_modules', '.bin', 'tsc'));
     }
   });
