@@ -223,8 +223,17 @@ function describeWorkbench(host) {
       await page.waitForTimeout(500); // let the diff render
       await shot('connect-agent-diff');
       await accept.click();
-      for (let i = 0; i < 50 && !fs.existsSync(config); i += 1) await page.waitForTimeout(100);
-      const entry = JSON.parse(fs.readFileSync(config, 'utf8')).mcpServers['workspace-agent-tools'];
+      // The file appears before its text is saved into it: wait until it holds JSON.
+      const written = () => {
+        try {
+          return JSON.parse(fs.readFileSync(config, 'utf8'));
+        } catch {
+          return undefined;
+        }
+      };
+      for (let i = 0; i < 50 && written() === undefined; i += 1) await page.waitForTimeout(100);
+      const entry = written()?.mcpServers['workspace-agent-tools'];
+      assert.ok(entry, `.mcp.json holds the server's entry: ${fs.existsSync(config) ? fs.readFileSync(config, 'utf8') : '(missing)'}`);
       assert.equal(entry.command, 'node');
       assert.match(entry.args[0], /dist[/\\]mcp\.js$/);
     });
