@@ -135,7 +135,8 @@ export const readFileTool: Tool = defineTool<ReadFileInput>({
           const formattedChars = formatChars(slice, shown);
           return textResult(formattedChars.text, formattedChars.continuation);
         }
-        const slice = await readLineSlice(reader, encoding, bomLength, offset, limit, ctx.call.token);
+        // An editable file was just read whole for its fingerprint: slice that text rather than read it again.
+        const slice = editableText === undefined ? await readLineSlice(reader, encoding, bomLength, offset, limit, ctx.call.token) : sliceLines(editableText, offset, limit);
         const formatted = formatSlice(slice, shown, offset, maxChars(ctx));
         return textResult(formatted.text, formatted.continuation);
       }
