@@ -42,7 +42,7 @@ export function ourContext({ root, settings = {}, ripgrepPath, commands }) {
   const { DEFAULT_SETTINGS } = compiled('core/settings');
   const fs = new NodeFileSystem();
   return {
-    host: { fs, buffers: { dirtyText: () => undefined }, clock: { now: () => Date.now() }, search: new LocalFirstSearchEngines(fs, ripgrepPath), commands },
+    host: { fs, buffers: { dirtyText: () => undefined, dirtyNotebookCells: () => undefined }, clock: { now: () => Date.now() }, search: new LocalFirstSearchEngines(fs, ripgrepPath), commands },
     session: { approver: { confirm: async () => false, choose: async () => /** @type {const} */ ('reject') }, reads: new MemoryReadLedger() },
     call: { token: { isCancellationRequested: false, onCancellationRequested: () => ({ dispose() {} }) }, confirmedInChat: false },
     settings: { ...DEFAULT_SETTINGS, ...settings },

@@ -220,6 +220,53 @@ describe('language tools: notebook cells (extension host)', function () {
     assert.equal(read('lang-run/cells.ipynb'), original.replace('"value = 42\\n"', '"value = 43\\n"'));
     assert.match((await invoke('workspace_read_file', { file_path: 'lang-run/cells.ipynb' })).text, /^ {5}1\tvalue = 43$/m);
   });
+
+  it("edits a cell of a notebook open with unsaved changes through the notebook editor, keeping the user's unsaved cell and every output", async () => {
+    fs.mkdirSync(abs('lang-run'), { recursive: true });
+    const original = fs.readFileSync(path.join(REPO, 'test/fixtures/files/cells.ipynb'), 'utf8');
+    fs.writeFileSync(abs('lang-run/open.ipynb'), original);
+    const notebook = await vscode.workspace.openNotebookDocument(vscode.Uri.file(abs('lang-run/open.ipynb')));
+    await vscode.window.showNotebookDocument(notebook);
+    try {
+      // The user types in cell 0 and does not save.
+      const typing = new vscode.WorkspaceEdit();
+      typing.insert(notebook.cellAt(0).document.uri, new vscode.Position(0, 7), ' (typed)');
+      assert.ok(await vscode.workspace.applyEdit(typing));
+      assert.equal(notebook.isDirty, true);
+      const shown = (await invoke('workspace_read_file', { file_path: 'lang-run/open.ipynb' })).text;
+      assert.match(shown, /unsaved changes in the notebook editor/);
+      assert.match(shown, /^ {5}1\t# Title \(typed\)$/m);
+      const edit = invoke('workspace_edit_file', { file_path: 'lang-run/open.ipynb', cell: 1, old_string: 'value = 42', new_string: 'value = 43' });
+      await answerNextApproval(true);
+      assert.match((await edit).text, /^Edited lang-run\/open\.ipynb cell 1: 1 replacement\(s\)/);
+      // Changed through the notebook's cell: the editor holds both texts and has saved them.
+      assert.equal(notebook.cellAt(0).document.getText(), '# Title (typed)\nSome text');
+      assert.equal(notebook.cellAt(1).document.getText(), 'value = 43\nprint(f"hello {value}")');
+      assert.equal(notebook.isDirty, false);
+      const saved = JSON.parse(read('lang-run/open.ipynb')) as { cells: { source: string[]; outputs?: unknown[] }[] };
+      assert.deepEqual(saved.cells.map((cell) => cell.source.join('')), ['# Title (typed)\nSome text', 'value = 43\nprint(f"hello {value}")']);
+      assert.deepEqual(saved.cells[1].outputs, (JSON.parse(original) as { cells: { outputs?: unknown[] }[] }).cells[1].outputs);
+    } finally {
+      await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+    }
+  });
+
+  it('edits a cell of a notebook open without unsaved changes through the notebook editor, and the file holds exactly the reviewed bytes', async () => {
+    fs.mkdirSync(abs('lang-run'), { recursive: true });
+    const original = fs.readFileSync(path.join(REPO, 'test/fixtures/files/cells.ipynb'), 'utf8');
+    fs.writeFileSync(abs('lang-run/clean.ipynb'), original);
+    const notebook = await vscode.workspace.openNotebookDocument(vscode.Uri.file(abs('lang-run/clean.ipynb')));
+    await vscode.window.showNotebookDocument(notebook);
+    try {
+      const edit = invoke('workspace_edit_file', { file_path: 'lang-run/clean.ipynb', cell: 0, old_string: 'Some text', new_string: 'Other text' });
+      await answerNextApproval(true);
+      assert.match((await edit).text, /^Edited lang-run\/clean\.ipynb cell 0: 1 replacement\(s\)/);
+      assert.equal(read('lang-run/clean.ipynb'), original.replace('"Some text"', '"Other text"'));
+      await until(() => notebook.cellAt(0).document.getText() === '# Title\nOther text' && !notebook.isDirty, 'the notebook editor to show the edited cell, saved');
+    } finally {
+      await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+    }
+  });
 });
 
 describe('language tools in an untrusted workspace (extension host)', function () {

@@ -35,6 +35,12 @@ export interface PlannedFileChange {
   readonly before?: FileBaseline;
   /** The new content (absent when deleting). */
   readonly after?: PlannedContent;
+  /**
+   * For an edit of one notebook cell: the cell and its new text. A notebook open in a notebook
+   * editor is changed through that cell (its unsaved changes kept, one undo there); `after` is the
+   * whole file as it will be saved.
+   */
+  readonly notebookCell?: { readonly index: number; readonly text: string };
   /** Why the user must review this file even where auto-approve would skip it (a guard rule that warned). */
   readonly alwaysAsk?: string;
 }

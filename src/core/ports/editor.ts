@@ -5,4 +5,6 @@ import type { Location } from '../location';
 export interface EditorBuffers {
   /** The text of an open document with unsaved changes at this location, else undefined. */
   dirtyText(location: Location): string | undefined;
+  /** The cells' texts, in order, of a notebook open in a notebook editor with unsaved changes at this location, else undefined. */
+  dirtyNotebookCells(location: Location): readonly string[] | undefined;
 }

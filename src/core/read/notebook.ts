@@ -202,3 +202,24 @@ export function cellSource(text: string, index: number, shown: string): string {
   }
   return joined(cells[index].source);
 }
+
+/**
+ * The notebook's JSON text with each cell's source replaced by the text a notebook editor holds
+ * (unsaved changes), so the tools read and edit what the user sees. The editor's cells must match
+ * the file's one for one: a notebook whose unsaved changes add or remove cells cannot be shown as
+ * the file's JSON.
+ */
+export function withEditorCells(text: string, cells: readonly string[], shown: string): string {
+  const notebook = parseNotebook(text);
+  const onDisk = notebook?.cells ?? [];
+  if (!notebook || onDisk.length !== cells.length) {
+    throw new ToolError(`${shown} is open in a notebook editor with unsaved changes that add or remove cells (${cells.length} cells in the editor, ${onDisk.length} in the file). Ask the user to save the notebook, then read it again.`);
+  }
+  let result = text;
+  cells.forEach((source, index) => {
+    if (joined(onDisk[index].source) !== source) {
+      result = replaceCellSource(result, index, source, shown);
+    }
+  });
+  return result;
+}

@@ -11,3 +11,8 @@ export function formatSize(bytes: number): string {
   }
   return unit === 0 ? `${bytes} B` : `${value.toFixed(1)} ${units[unit]}`;
 }
+
+/** A count with its noun, singular for one: `1 file`, `3 files` (nouns whose plural adds an s). */
+export function counted(count: number, noun: string): string {
+  return `${count} ${count === 1 ? noun : `${noun}s`}`;
+}

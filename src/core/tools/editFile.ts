@@ -156,7 +156,7 @@ async function editCell(cell: number, requests: TextEditRequest[], target: Write
     throw new ToolError(`The edit would leave ${where} unchanged. Nothing was written.`);
   }
   refuseIntroducedPlaceholders(before, after, where, requests.length === 1 ? 'new_string' : 'The edits');
-  const file = planModify(target, baseline, replaceCellSource(baseline.text, cell, after, target.shown));
+  const file = { ...planModify(target, baseline, replaceCellSource(baseline.text, cell, after, target.shown)), notebookCell: { index: cell, text: after } };
   await reviewAndApply({ tool: editFileTool, summary: `Edit ${where}`, files: [file] }, targetWarnings(target), ctx);
   return textResult([`Edited ${where}: ${outcome.replacements} replacement(s)`, showChangedLines(outcome.lines, outcome.changedRanges)].join('\n'));
 }

@@ -1,4 +1,4 @@
-import { MAX_EDITABLE_BYTES } from '../changes/fileBaseline';
+import { MAX_EDITABLE_BYTES, notebookEditorText } from '../changes/fileBaseline';
 import { bytesFingerprint, editorTextFingerprint } from '../changes/freshness';
 import type { ToolContext } from '../context';
 import { errorMessage, ToolError } from '../errors';
@@ -141,20 +141,24 @@ export const readFileTool: Tool = defineTool<ReadFileInput>({
         return textResult(formatted.text, formatted.continuation);
       }
       const bytes = await wholeFile();
-      const { text } = decodeText(bytes);
-      ctx.session.reads.record(target.resolved, bytesFingerprint(bytes, stat.mtime, text));
+      const decoded = decodeText(bytes).text;
+      // A notebook open in a notebook editor with unsaved cells reads as the editor holds it.
+      const editorCells = notebookEditorText(decoded, { literal: target.literal, resolved: target.resolved, shown }, ctx);
+      const text = editorCells ?? decoded;
+      const header = editorCells === undefined ? '' : `[${shown} has unsaved changes in the notebook editor; showing the editor's cells, not the file on disk.]\n`;
+      ctx.session.reads.record(target.resolved, editorCells === undefined ? bytesFingerprint(bytes, stat.mtime, text) : editorTextFingerprint(text));
       if (chars) {
         const formattedChars = formatChars(sliceLineChars(text, offset, chars.offset, chars.limit), shown);
-        return textResult(formattedChars.text, formattedChars.continuation);
+        return textResult(`${header}${formattedChars.text}`, formattedChars.continuation);
       }
       // A notebook shows as its cells, unless an offset asks for the raw JSON lines.
       const cells = input.offset === undefined && /\.ipynb$/i.test(shown) ? renderNotebook(text, shown) : undefined;
       if (cells !== undefined) {
         const capped = capChars(cells, maxChars(ctx), 'Read the raw JSON with offset and limit.');
-        return textResult(capped.note ? `${capped.text}\n${capped.note}` : capped.text, capped.note);
+        return textResult(`${header}${capped.text}${capped.note ? `\n${capped.note}` : ''}`, capped.note);
       }
       const formatted = formatSlice(sliceLines(text, offset, limit), shown, offset, maxChars(ctx));
-      return textResult(formatted.text, formatted.continuation);
+      return textResult(`${header}${formatted.text}`, formatted.continuation);
     } finally {
       await reader?.close();
     }

@@ -2,10 +2,10 @@
 // file goes through its TextDocument (undoable, unsaved text kept) or, when a TextDocument would
 // not keep the approved bytes, is written as bytes after the edit.
 import * as vscode from 'vscode';
-import { BugError } from '../../core/errors';
+import { BugError, ToolError } from '../../core/errors';
 import type { ChangePlan, PlannedContent, PlannedFileChange } from '../../core/ports/changes';
 import { hasMixedLineEndings, splitLines } from '../../core/text/lineEndings';
-import { inDocumentEol, openDocument } from '../host/documents';
+import { inDocumentEol, openDocument, openNotebook } from '../host/documents';
 import { fileMode } from '../host/files';
 import { toUri } from '../host/uris';
 
@@ -18,8 +18,8 @@ export interface PlannedWrite {
   readonly versions: { document: vscode.TextDocument; version: number; shownPath: string }[];
   /** Files the edit creates (new files, move destinations): their parent folders are made first, their bytes checked after. */
   readonly created: { uri: vscode.Uri; bytes: Uint8Array; shownPath: string }[];
-  /** Documents to save; `expected` are the bytes the user approved, when the document had no unsaved text. */
-  readonly saves: { uri: vscode.Uri; expected?: Uint8Array }[];
+  /** Documents (or notebooks) to save; `expected` are the bytes the user approved, when the document had no unsaved text. */
+  readonly saves: { uri: vscode.Uri; notebook?: boolean; expected?: Uint8Array }[];
   /** Files written as bytes because a TextDocument could not hold them. */
   readonly byteWrites: { uri: vscode.Uri; bytes: Uint8Array }[];
   /** Modes to put back after saving (atomic saves and createFile replace the file). */
@@ -75,7 +75,10 @@ async function planModify(planned: PlannedWrite, file: PlannedFileChange): Promi
   const uri = toUri(file.location);
   const mode = await fileMode(uri);
   const after = afterOf(file);
-  if (routeFor(after, uri) === 'bytes') {
+  const notebook = file.notebookCell && openNotebook(uri);
+  if (notebook && file.notebookCell) {
+    planNotebookCell(planned, file, notebook, file.notebookCell, after);
+  } else if (routeFor(after, uri) === 'bytes') {
     planned.byteWrites.push({ uri, bytes: after.bytes });
   } else {
     const document = openDocument(uri) ?? (await vscode.workspace.openTextDocument(uri));
@@ -90,6 +93,25 @@ async function planModify(planned: PlannedWrite, file: PlannedFileChange): Promi
   }
   if (mode !== undefined) {
     planned.modes.push({ uri, mode });
+  }
+}
+
+/**
+ * One cell of a notebook open in VS Code, changed through that cell's document: the notebook
+ * editor's unsaved cells stay, and the edit is one undo step there. A WorkspaceEdit's text edit on
+ * the cell keeps its outputs and metadata, which NotebookEdit.replaceCells would replace.
+ */
+function planNotebookCell(planned: PlannedWrite, file: PlannedFileChange, notebook: vscode.NotebookDocument, cell: { readonly index: number; readonly text: string }, after: PlannedContent): void {
+  if (cell.index >= notebook.cellCount) {
+    throw new ToolError(`${file.shownPath} now has ${notebook.cellCount} cells in the notebook editor; cell ${cell.index} is gone. Read it again and redo the change.`);
+  }
+  const document = notebook.cellAt(cell.index).document;
+  const replacement = minimalReplacement(document, inDocumentEol(cell.text, document));
+  if (replacement) {
+    planned.versions.push({ document, version: document.version, shownPath: `${file.shownPath} cell ${cell.index}` });
+    planned.edit.replace(document.uri, replacement.range, replacement.text);
+    planned.editCount += 1;
+    planned.saves.push({ uri: notebook.uri, notebook: true, expected: notebook.isDirty ? undefined : after.bytes });
   }
 }
 

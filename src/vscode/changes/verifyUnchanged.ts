@@ -1,9 +1,12 @@
 // Step 1 of a write: every file is still what the user reviewed. Someone may have typed, saved,
 // created or moved a file while the diff was open; then nothing is written.
 import { ToolError } from '../../core/errors';
-import type { ChangePlan, PlannedFileChange } from '../../core/ports/changes';
+import type * as vscode from 'vscode';
+import type { ChangePlan, FileBaseline, PlannedFileChange } from '../../core/ports/changes';
+import { withEditorCells } from '../../core/read/notebook';
 import { sameBytes } from '../../core/text/bytes';
-import { openDocument } from '../host/documents';
+import { decodeText } from '../../core/text/encoding';
+import { openDocument, openNotebook } from '../host/documents';
 import { exists, readBytes } from '../host/files';
 import { toUri } from '../host/uris';
 
@@ -29,6 +32,16 @@ async function verifyFileUnchanged(file: PlannedFileChange): Promise<void> {
     return;
   }
   const document = openDocument(uri);
+  const notebook = openNotebook(uri);
+  // (A TextDocument of the same file, such as the diff's side, holds its JSON, not the editor's cells.)
+  if (file.before.fromEditor && notebook && !document?.isDirty) {
+    // The baseline is the file with a notebook editor's unsaved cells: the file and those cells must be as they were.
+    const bytes = await readBytes(uri);
+    if (!notebook.isDirty || !bytes || !sameBytes(bytes, file.before.bytes) || notebookText(file.before, notebook, file.shownPath) !== file.before.text) {
+      changed();
+    }
+    return;
+  }
   if (file.before.fromEditor) {
     // The baseline is the editor's unsaved text: it must still be there, unchanged.
     if (!document || document.getText() !== file.before.text) {
@@ -37,11 +50,20 @@ async function verifyFileUnchanged(file: PlannedFileChange): Promise<void> {
     return;
   }
   // The baseline is the file on disk: no unsaved text since, and the same bytes.
-  if (document?.isDirty) {
+  if (document?.isDirty || notebook?.isDirty) {
     changed();
   }
   const bytes = await readBytes(uri);
   if (!bytes || !sameBytes(bytes, file.before.bytes)) {
     changed();
+  }
+}
+
+/** The notebook's file text with the editor's cells, or undefined when they no longer match the file cell for cell. */
+function notebookText(before: FileBaseline, notebook: vscode.NotebookDocument, shown: string): string | undefined {
+  try {
+    return withEditorCells(decodeText(before.bytes).text, notebook.getCells().map((cell) => cell.document.getText()), shown);
+  } catch {
+    return undefined;
   }
 }

@@ -7,6 +7,12 @@ export function openDocument(uri: vscode.Uri): vscode.TextDocument | undefined {
   return vscode.workspace.textDocuments.find((document) => document.uri.toString() === key);
 }
 
+/** The notebook open at a URI (in a notebook editor, or held by an extension), or undefined. */
+export function openNotebook(uri: vscode.Uri): vscode.NotebookDocument | undefined {
+  const key = uri.toString();
+  return vscode.workspace.notebookDocuments.find((notebook) => notebook.uri.toString() === key);
+}
+
 /** The text with the line endings a TextDocument can hold: the document's one kind for the whole text. */
 export function inDocumentEol(text: string, document: vscode.TextDocument): string {
   return text.replace(/\r\n?|\n/g, document.eol === vscode.EndOfLine.CRLF ? '\r\n' : '\n');

@@ -1,6 +1,6 @@
 import type { Location } from '../../core/location';
 import type { EditorBuffers } from '../../core/ports/editor';
-import { openDocument } from './documents';
+import { openDocument, openNotebook } from './documents';
 import { toUri } from './uris';
 
 /** Unsaved editor text, so tools see what the user sees. */
@@ -8,5 +8,10 @@ export class VsCodeEditorBuffers implements EditorBuffers {
   dirtyText(location: Location): string | undefined {
     const document = openDocument(toUri(location));
     return document?.isDirty ? document.getText() : undefined;
+  }
+
+  dirtyNotebookCells(location: Location): readonly string[] | undefined {
+    const notebook = openNotebook(toUri(location));
+    return notebook?.isDirty ? notebook.getCells().map((cell) => cell.document.getText()) : undefined;
   }
 }

@@ -56,6 +56,8 @@ export interface TestContextOptions {
   workspace?: Partial<WorkspaceInfo>;
   approver?: ScriptedApprover;
   dirty?: Map<string, string>;
+  /** Notebooks open with unsaved changes: path to the editor's cell texts. */
+  dirtyNotebooks?: Map<string, readonly string[]>;
   fs?: FileSystem;
   token?: CancellationSignal;
   changes?: ChangePipeline;
@@ -74,7 +76,8 @@ export interface TestContextOptions {
 /** A ToolContext over the real local disk, as the extension builds it, minus VS Code. */
 export function testContext(options: TestContextOptions): ToolContext & { session: { approver: ScriptedApprover } } {
   const dirty = options.dirty ?? new Map<string, string>();
-  const buffers: EditorBuffers = { dirtyText: (location: Location) => dirty.get(location.path) };
+  const dirtyNotebooks = options.dirtyNotebooks ?? new Map<string, readonly string[]>();
+  const buffers: EditorBuffers = { dirtyText: (location: Location) => dirty.get(location.path), dirtyNotebookCells: (location: Location) => dirtyNotebooks.get(location.path) };
   const fs = options.fs ?? new NodeFileSystem();
   return {
     host: { fs, buffers, clock: { now: () => Date.now() }, search: new LocalFirstSearchEngines(fs, options.ripgrepPath), commands: options.commands, language: options.language },

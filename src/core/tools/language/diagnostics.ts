@@ -6,6 +6,7 @@ import { guardPath } from '../../guard/pathGuard';
 import { byPlace, formatDiagnostic, passesSeverity, type SeverityFilter } from '../../language/diagnostics';
 import { displayPath, isInside, locationKey, type Location } from '../../location';
 import type { ReportedDiagnostic } from '../../ports/language';
+import { counted } from '../../text/format';
 import { defineTool, textResult, type Tool } from '../toolSpec';
 import { readableFiles, requireLanguage } from './languageTarget';
 
@@ -98,7 +99,7 @@ export const diagnosticsTool: Tool = defineTool<DiagnosticsInput>({
       notes.push(`[${all.length - MAX_DIAGNOSTICS} more problems not shown; pass a path to narrow the list]`);
     }
     if (refusedProblems > 0) {
-      notes.push(`[${refusedProblems} problems in ${refused.size} files the workspace guard does not let you read were left out]`);
+      notes.push(`[${counted(refusedProblems, 'problem')} in ${counted(refused.size, 'file')} the workspace guard does not let you read ${refusedProblems === 1 ? 'was' : 'were'} left out]`);
     }
     const kinds = severity === 'error' ? 'errors' : severity === 'warning' ? 'errors or warnings' : 'problems';
     if (all.length === 0) {

@@ -5,10 +5,11 @@ import { throwIfCancelled } from '../../errors';
 import { answerWithin, PROVIDER_WAIT_MS } from '../../language/providerWait';
 import { locationKey, type Location } from '../../location';
 import type { FoundLocation, LocationKind } from '../../ports/language';
+import { counted } from '../../text/format';
 import { displayLines } from '../../text/lineEndings';
 import { capLine } from '../../output/budget';
 import { defineTool, textResult, type Tool } from '../toolSpec';
-import { currentText, noProviderHint, readableFiles, requireLanguage, symbolTarget, type SymbolInput } from './languageTarget';
+import { currentText, noProviderHint, readableFiles, requireLanguage, symbolPlaceFields, symbolTarget, type SymbolInput } from './languageTarget';
 
 export interface FindInput extends SymbolInput {
   what: LocationKind | 'hover';
@@ -41,8 +42,7 @@ export const findTool: Tool = defineTool<FindInput>({
   inputSchema: {
     type: 'object',
     properties: {
-      file_path: { type: 'string', description: 'The file where the symbol is written, workspace-relative.' },
-      line: { type: 'integer', description: 'The 1-based line the symbol is on, at least 1.' },
+      ...symbolPlaceFields,
       symbol: { type: 'string', description: 'The symbol\'s name as written on that line.' },
       what: { type: 'string', enum: ['definition', 'references', 'implementations', 'type_definition', 'hover'], description: 'What to find.' },
     },
@@ -109,7 +109,7 @@ export async function groupedLocations(found: readonly FoundLocation[], ctx: Par
     notes.push(`[${total - shownCount} more locations not shown]`);
   }
   if (refusedCount > 0) {
-    notes.push(`[${refusedCount} locations in ${refused.size} files the workspace guard does not let you read were left out]`);
+    notes.push(`[${counted(refusedCount, 'location')} in ${counted(refused.size, 'file')} the workspace guard does not let you read ${refusedCount === 1 ? 'was' : 'were'} left out]`);
   }
   const summary = `${total} ${total === 1 ? 'location' : 'locations'} in ${files.size} ${files.size === 1 ? 'file' : 'files'}.`;
   return [[...out, ...notes, summary].join('\n'), notes.length ? notes.join('\n') : undefined];

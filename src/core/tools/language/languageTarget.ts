@@ -33,6 +33,12 @@ export interface SymbolTarget {
   readonly position: TextPosition;
 }
 
+/** The schema fields that place a symbol in a file, shared by the tools that take one. */
+export const symbolPlaceFields = {
+  file_path: { type: 'string', description: 'The file where the symbol is written, workspace-relative.' },
+  line: { type: 'integer', description: 'The 1-based line the symbol is on, at least 1.' },
+} as const;
+
 export interface SymbolInput {
   file_path: string;
   line: number;

@@ -13,7 +13,7 @@ import type { PlannedFileChange } from '../../ports/changes';
 import type { FoundSymbol, LanguageFeatures, RenameEdits } from '../../ports/language';
 import type { ToolContext } from '../../context';
 import { defineTool, textResult, type Tool } from '../toolSpec';
-import { requireLanguage, symbolTarget, type SymbolInput, type SymbolTarget } from './languageTarget';
+import { requireLanguage, symbolPlaceFields, symbolTarget, type SymbolInput, type SymbolTarget } from './languageTarget';
 
 export interface RenameSymbolInput extends SymbolInput {
   new_name: string;
@@ -35,8 +35,7 @@ export const renameSymbolTool: Tool = defineTool<RenameSymbolInput>({
   inputSchema: {
     type: 'object',
     properties: {
-      file_path: { type: 'string', description: 'The file where the symbol is written, workspace-relative.' },
-      line: { type: 'integer', description: 'The 1-based line the symbol is on, at least 1.' },
+      ...symbolPlaceFields,
       symbol: { type: 'string', description: 'The symbol\'s current name as written on that line.' },
       new_name: { type: 'string', description: 'The new name.' },
     },

@@ -5,6 +5,7 @@ import { guardPath } from '../../guard/pathGuard';
 import { answerWithin, PROVIDER_WAIT_MS } from '../../language/providerWait';
 import { displayPath, locationKey } from '../../location';
 import type { FoundSymbol } from '../../ports/language';
+import { counted } from '../../text/format';
 import { defineTool, textResult, type Tool } from '../toolSpec';
 import { noProviderHint, readableFiles, requireLanguage } from './languageTarget';
 
@@ -88,7 +89,7 @@ function capped(lines: readonly string[], total: number, refusedSymbols: number,
     notes.push(`[${total - MAX_SYMBOLS} more symbols not shown; narrow the query]`);
   }
   if (refusedSymbols > 0) {
-    notes.push(`[${refusedSymbols} symbols in ${refusedFiles} files the workspace guard does not let you read were left out]`);
+    notes.push(`[${counted(refusedSymbols, 'symbol')} in ${counted(refusedFiles, 'file')} the workspace guard does not let you read ${refusedSymbols === 1 ? 'was' : 'were'} left out]`);
   }
   return textResult([...lines.slice(0, MAX_SYMBOLS), ...notes].join('\n'), notes.length ? notes.join('\n') : undefined);
 }

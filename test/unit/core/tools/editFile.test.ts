@@ -88,6 +88,44 @@ describe('tools/editFile', () => {
     assert.equal(workspace.applier.reviewed.length, 0);
   });
 
+  describe('a notebook cell (cell)', () => {
+    const NOTEBOOK = fs.readFileSync(`${__dirname}/../../../../../test/fixtures/files/cells.ipynb`, 'utf8');
+    beforeEach(() => fs.writeFileSync(file('nb.ipynb'), NOTEBOOK));
+
+    it("edits one cell's text and plans the cell for a notebook editor, every other byte kept", async () => {
+      assert.equal(await run(editFileTool, { file_path: 'nb.ipynb', cell: 1, old_string: 'value = 42', new_string: 'value = 43' }), 'Edited nb.ipynb cell 1: 1 replacement(s)\n     1\tvalue = 43');
+      assert.equal(bytes('nb.ipynb').toString(), NOTEBOOK.replace('"value = 42\\n"', '"value = 43\\n"'));
+      assert.deepEqual(workspace.applier.applied[0].files[0].notebookCell, { index: 1, text: 'value = 43\nprint(f"hello {value}")' });
+    });
+
+    it("edits the notebook editor's unsaved cell text, and keeps the unsaved text of the other cells", async () => {
+      withOptions({ dirtyNotebooks: new Map([[file('nb.ipynb'), ['# Title (typed)\nSome text', 'value = 42\nprint(value)']]]) });
+      await run(editFileTool, { file_path: 'nb.ipynb', cell: 1, old_string: 'value = 42', new_string: 'value = 43' });
+      const planned = workspace.applier.applied[0].files[0];
+      assert.equal(planned.before?.fromEditor, true);
+      assert.deepEqual(planned.notebookCell, { index: 1, text: 'value = 43\nprint(value)' });
+      const after = Buffer.from(planned.after?.bytes ?? []).toString();
+      assert.match(after, /"# Title \(typed\)\\n",\n {4}"Some text"/);
+      assert.match(after, /"value = 43\\n",\n {4}"print\(value\)"/);
+      assert.match(after, /"image\/png": "iVBOR/);
+    });
+
+    it('refuses, changing nothing, when the unsaved notebook has cells added or removed', async () => {
+      withOptions({ dirtyNotebooks: new Map([[file('nb.ipynb'), ['# Title', 'value = 42', 'a new cell']]]) });
+      await assert.rejects(run(editFileTool, { file_path: 'nb.ipynb', cell: 1, old_string: 'value = 42', new_string: 'value = 43' }), /open in a notebook editor with unsaved changes that add or remove cells \(3 cells in the editor, 2 in the file\)\. Ask the user to save the notebook/);
+      assert.equal(workspace.applier.reviewed.length, 0);
+      assert.equal(bytes('nb.ipynb').toString(), NOTEBOOK);
+    });
+
+    it("reads a notebook with unsaved cells as the editor holds it, and an edit of what it showed is fresh", async () => {
+      withOptions({ dirtyNotebooks: new Map([[file('nb.ipynb'), ['# Title', 'value = 7']]]) });
+      const shown = await read('nb.ipynb');
+      assert.match(shown, /^\[nb\.ipynb has unsaved changes in the notebook editor; showing the editor's cells, not the file on disk\.\]\n/);
+      assert.match(shown, /^\[cell 1\] code python\n {5}1\tvalue = 7$/m);
+      assert.equal(await run(editFileTool, { file_path: 'nb.ipynb', cell: 1, old_string: 'value = 7', new_string: 'value = 8' }), 'Edited nb.ipynb cell 1: 1 replacement(s)\n     1\tvalue = 8');
+    });
+  });
+
   describe('several edits in one call (edits)', () => {
     it('applies them in order as one reviewed change and shows every changed line', async () => {
       const text = await run(editFileTool, { file_path: 'crlf.txt', edits: [{ old_string: 'alpha', new_string: 'ALPHA' }, { old_string: 'gamma', new_string: 'GAMMA\ndelta' }] });

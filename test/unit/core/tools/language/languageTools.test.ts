@@ -55,7 +55,7 @@ describe('tools/language', () => {
       language.problems = [problem('.env', 0, 'secret text'), problem('src/main.ts', 0, 'visible')];
       const text = await run(diagnosticsTool, {});
       assert.ok(!text.includes('secret text'));
-      assert.match(text, /\[1 problems in 1 files the workspace guard does not let you read were left out\]/);
+      assert.match(text, /\[1 problem in 1 file the workspace guard does not let you read was left out\]/);
       assert.match(text, /^src\/main\.ts:1:1 error/);
     });
 
@@ -113,7 +113,7 @@ describe('tools/language', () => {
         { name: 'greet', kind: 'function', location: at('src/greet.ts'), range: span(0, 16, 5), depth: 0 },
         { name: 'greet', kind: 'variable', location: at('.env'), range: span(0, 0, 1), depth: 0 },
       ];
-      assert.equal(await run(symbolsTool, { query: 'greet' }), 'function greet src/greet.ts:1\nconstant greeting src/other.ts:2\n[1 symbols in 1 files the workspace guard does not let you read were left out]');
+      assert.equal(await run(symbolsTool, { query: 'greet' }), 'function greet src/greet.ts:1\nconstant greeting src/other.ts:2\n[1 symbol in 1 file the workspace guard does not let you read was left out]');
     });
 
     it('wants exactly one of query and file_path', async () => {
