@@ -178,7 +178,7 @@ export function activate(context: vscode.ExtensionContext): void {
 
 /**
  * Indexes the local workspace folders as written and resolved, as the sandbox's writable folders
- * name them (a command's own list, with allowedWritePaths, replaces this one when it differs).
+ * name them (a command's own lease adds what its list holds besides, allowedWritePaths).
  */
 function indexWorkspaceFolders(sandbox: MachineSandbox): void {
   if (!vscode.workspace.isTrusted || !sandbox.scanIndex) {
@@ -196,7 +196,9 @@ function indexWorkspaceFolders(sandbox: MachineSandbox): void {
       }
     }
   }
-  sandbox.scanIndex.track([...folders]);
+  // Only these: a folder removed from the workspace is not watched any more (a command's
+  // allowedWritePaths are tracked again by its own lease).
+  sandbox.scanIndex.track([...folders], true);
 }
 
 /** Every command still running, background ones included, ended: TERM, then KILL after a short grace. */

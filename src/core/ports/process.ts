@@ -162,8 +162,8 @@ export interface MountPointLease {
  * writable folder between commands (sandbox/scanIndex.ts), so a command does not walk the tree.
  */
 export interface SandboxScanIndex {
-  /** Indexes these folders from now on (built in the background), and stops indexing the others. */
-  track(folders: readonly string[]): void;
+  /** Indexes these folders from now on (built in the background); `only`: and stops indexing the others. */
+  track(folders: readonly string[], only?: boolean): void;
   /**
    * The files the walk would list now in the folders the index vouches for (every event queued
    * before the call counted), and the folders it does not (building, failed, not tracked).

@@ -117,15 +117,15 @@ export class ScanIndex {
   }
 
   /**
-   * Indexes these folders from now on (each built in the background, once), and stops indexing the
-   * others: a folder removed from the workspace, or no longer writable, is not watched any more.
+   * Indexes these folders from now on (each built in the background, once). `only`: and stops
+   * indexing the others (the workspace's folders changed: a folder removed is not watched any more).
    */
-  track(folders: readonly string[]): void {
+  track(folders: readonly string[], only = false): void {
     if (this.disposed) {
       return;
     }
     for (const [folder, root] of this.roots) {
-      if (!folders.includes(folder)) {
+      if (only && !folders.includes(folder)) {
         this.close(root.node, root);
         this.roots.delete(folder);
       }

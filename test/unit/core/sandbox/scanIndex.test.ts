@@ -213,7 +213,7 @@ describe('sandbox/scanIndex', () => {
 
   it('stops watching a folder no longer tracked (removed from the workspace)', async () => {
     await ready();
-    index.track([]);
+    index.track([], true);
     assert.deepEqual(index.status(), []);
     assert.deepEqual((await index.lookup([root])).unindexed, [root]);
   });
