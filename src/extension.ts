@@ -117,6 +117,10 @@ export function activate(context: vscode.ExtensionContext): void {
         sandbox.network?.mapNames(Object.fromEntries(entries));
         return sandbox.network !== undefined;
       }),
+      vscode.commands.registerCommand(CommandId.sandboxIndexForTests, async () => {
+        await sandbox.scanIndex?.settled();
+        return sandbox.scanIndex?.status() ?? [];
+      }),
     );
   }
   // The sandbox's index of secret and protected files is built in the background in a trusted
