@@ -7,10 +7,11 @@
 /** What one entry is, without following a symlink (ripgrep's walk lists regular files only, and never follows links). */
 export type WatchedEntryKind = 'file' | 'directory' | 'other';
 
-/** One entry looked at with lstat: its kind and inode (a directory renamed over another keeps its own). */
+/** One entry looked at with lstat: its kind, inode (a directory renamed over another keeps its own) and device (a mount point changes it). */
 export interface WatchedEntry {
   readonly kind: WatchedEntryKind;
   readonly inode: number;
+  readonly device: number;
 }
 
 /** A watch on one directory; closing it twice is harmless. */
@@ -40,6 +41,12 @@ export interface DirectoryWatcher {
    * through a symlink (a writable folder may be named by one).
    */
   entry(file: string, follow: boolean): WatchedEntry | undefined;
+  /**
+   * Whether the file system of a directory reports every change to the watch: a local one (ext4,
+   * xfs, btrfs, tmpfs, ...). On a network or FUSE file system (NFS, SMB, 9p as WSL's /mnt/c,
+   * virtiofs) a change made by another machine, or by the host's side, raises no event.
+   */
+  reportsEveryChange(directory: string): boolean;
   /** The children of a directory with their kinds (no link followed); throws when it cannot be read. */
   list(directory: string): Promise<{ readonly name: string; readonly kind: WatchedEntryKind }[]>;
 }

@@ -53,6 +53,8 @@ export class ScanGlobs {
 /** One watched folder of a tree: its watch, its subfolders, the names of its selected files. */
 interface FolderNode {
   readonly path: string;
+  /** The device it lies on, when known (a folder on another device than its parent's is a mount point). */
+  readonly device: number | undefined;
   handle?: DirectoryWatchHandle;
   readonly folders: Map<string, FolderNode>;
   readonly files: Set<string>;
@@ -132,7 +134,7 @@ export class ScanIndex {
     }
     for (const folder of folders) {
       if (!this.roots.has(folder)) {
-        const root: RootIndex = { path: folder, state: 'building', generation: 0, node: newNode(folder), inode: undefined, selected: new Set(), pending: new Set(), watched: 0 };
+        const root: RootIndex = { path: folder, state: 'building', generation: 0, node: newNode(folder, undefined), inode: undefined, selected: new Set(), pending: new Set(), watched: 0 };
         this.roots.set(folder, root);
         this.build(root);
       }
@@ -203,8 +205,13 @@ export class ScanIndex {
 
   private build(root: RootIndex): void {
     root.state = 'building';
-    root.inode = this.watcher.entry(root.path, true)?.inode;
-    root.node = newNode(root.path);
+    const entry = this.watcher.entry(root.path, true);
+    root.inode = entry?.inode;
+    root.node = newNode(root.path, entry?.device);
+    if (!this.watcher.reportsEveryChange(root.path)) {
+      this.fail(root, 'not a local file system: a change made elsewhere raises no event');
+      return;
+    }
     this.open(root, root.node, root.generation);
   }
 
@@ -337,8 +344,13 @@ export class ScanIndex {
         this.close(known, root);
         parent.folders.delete(name);
       }
-      const node = newNode(full);
+      const node = newNode(full, entry.device);
       parent.folders.set(name, node);
+      // A file system mounted inside the folder must report every change too.
+      if (entry.device !== parent.device && !this.watcher.reportsEveryChange(full)) {
+        this.fail(root, `${full} is not on a local file system: a change made elsewhere raises no event`);
+        return;
+      }
       this.open(root, node, generation);
       return;
     }
@@ -379,8 +391,8 @@ export class ScanIndex {
   }
 }
 
-function newNode(folder: string): FolderNode {
-  return { path: folder, folders: new Map(), files: new Set(), closed: false };
+function newNode(folder: string, device: number | undefined): FolderNode {
+  return { path: folder, device, folders: new Map(), files: new Set(), closed: false };
 }
 
 function forget(root: RootIndex, parent: FolderNode, name: string): void {

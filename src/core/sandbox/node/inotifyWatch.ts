@@ -3,7 +3,7 @@
 // whole queue when the loop polls, so two turns of the loop after a flush begins every event
 // queued before it has reached its listener (VS Code's file watcher, in another process and
 // debounced, cannot promise that).
-import { lstatSync, readFileSync, statSync, watch } from 'node:fs';
+import { lstatSync, readFileSync, statfsSync, statSync, watch } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import type { DirectoryWatchHandle, DirectoryWatcher, WatchedEntry, WatchedEntryKind } from '../../ports/directoryWatch';
 
@@ -21,6 +21,14 @@ function procNumber(file: string): number | undefined {
 export function inotifyWatchLimit(): number | undefined {
   return procNumber('/proc/sys/fs/inotify/max_user_watches');
 }
+
+/**
+ * The statfs magic numbers of local file systems, where every change is made through this kernel
+ * and so raises its inotify event: ext2/3/4, xfs, btrfs, tmpfs, ramfs, f2fs, zfs, overlayfs,
+ * reiserfs, jfs, bcachefs, nilfs. Anything else (nfs, smb/cifs, fuse and virtiofs, 9p, ceph) is
+ * walked before every command, as before the index.
+ */
+const LOCAL_FILE_SYSTEMS = new Set([0xef53, 0x58465342, 0x9123683e, 0x01021994, 0x858458f6, 0xf2f52010, 0x2fc12fc1, 0x794c7630, 0x52654973, 0x3153464a, 0xca451a4e, 0x3434]);
 
 const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
@@ -44,9 +52,17 @@ export class InotifyWatcher implements DirectoryWatcher {
   entry(file: string, follow: boolean): WatchedEntry | undefined {
     try {
       const stat = follow ? statSync(file) : lstatSync(file);
-      return { kind: stat.isFile() ? 'file' : stat.isDirectory() ? 'directory' : 'other', inode: stat.ino };
+      return { kind: stat.isFile() ? 'file' : stat.isDirectory() ? 'directory' : 'other', inode: stat.ino, device: stat.dev };
     } catch {
       return undefined;
+    }
+  }
+
+  reportsEveryChange(directory: string): boolean {
+    try {
+      return LOCAL_FILE_SYSTEMS.has(statfsSync(directory).type);
+    } catch {
+      return false;
     }
   }
 

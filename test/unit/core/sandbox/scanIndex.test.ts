@@ -16,6 +16,14 @@ import { RIPGREP } from '../../support/searchTree';
 /** The real watcher, with a smaller queue or a folder it refuses to watch. */
 class TestWatcher extends InotifyWatcher {
   refuse: string | undefined;
+  /** A folder taken for a network file system's. */
+  remote: string | undefined;
+  /** Listings wait for it (a build still under way). */
+  gate: Promise<void> = Promise.resolve();
+  async list(directory: string): Promise<{ name: string; kind: 'file' | 'directory' | 'other' }[]> {
+    await this.gate;
+    return super.list(directory);
+  }
   constructor(readonly queueLimit: number | undefined = new InotifyWatcher().queueLimit) {
     super();
   }
@@ -24,6 +32,9 @@ class TestWatcher extends InotifyWatcher {
       throw Object.assign(new Error('ENOSPC: System limit for number of file watchers reached'), { code: 'ENOSPC' });
     }
     return super.watch(directory, onEvent, onError);
+  }
+  reportsEveryChange(directory: string): boolean {
+    return directory !== this.remote && super.reportsEveryChange(directory);
   }
 }
 
@@ -164,8 +175,13 @@ describe('sandbox/scanIndex', () => {
   });
 
   it('answers nothing for a folder still being built: the caller walks it', async () => {
+    let open = (): void => undefined;
+    watcher.gate = new Promise((resolve) => (open = resolve));
     index.track([root]);
     assert.deepEqual(await index.lookup([root, path.join(parent, 'untracked')]), { files: [], unindexed: [root, path.join(parent, 'untracked')] });
+    open();
+    await index.settled();
+    assert.deepEqual(await index.lookup([root, path.join(parent, 'untracked')]), { files: [], unindexed: [path.join(parent, 'untracked')] });
   });
 
   it('rebuilds every folder when one turn of the loop delivers a burst the queue may have overflowed with, and walks meanwhile', async () => {
@@ -173,6 +189,9 @@ describe('sandbox/scanIndex', () => {
     watcher = new TestWatcher(8);
     index = new ScanIndex(watcher);
     await ready();
+    // The rebuild's listings wait, so the lookup below meets it under way.
+    let open = (): void => undefined;
+    watcher.gate = new Promise((resolve) => (open = resolve));
     for (let file = 0; file < 20; file += 1) {
       write(path.join(root, `f${file}.txt`), 'x');
     }
@@ -180,6 +199,7 @@ describe('sandbox/scanIndex', () => {
     const during = await index.lookup([root]);
     assert.deepEqual(during.unindexed, [root]);
     assert.equal(index.status()[0].reason, 'the watcher may have dropped events');
+    open();
     await index.settled();
     assert.deepEqual(await indexed(), [path.join(root, '.env')]);
   });
@@ -190,6 +210,28 @@ describe('sandbox/scanIndex', () => {
     await ready();
     assert.deepEqual(index.status().map((each) => each.state), ['failed']);
     assert.match(index.status()[0].reason ?? '', /ENOSPC/);
+    assert.deepEqual((await index.lookup([root])).unindexed, [root]);
+  });
+
+  it('walks a folder on a network file system (a change made elsewhere raises no event)', async () => {
+    watcher.remote = root;
+    await ready();
+    assert.match(index.status()[0].reason ?? '', /not a local file system/);
+    assert.deepEqual((await index.lookup([root])).unindexed, [root]);
+  });
+
+  it('walks a folder where a network file system is mounted inside it', async () => {
+    // The remote folder sits on another device than its parent, as a mount point does.
+    const inside = path.join(root, 'mnt');
+    fs.mkdirSync(inside);
+    watcher.remote = inside;
+    const realEntry = watcher.entry.bind(watcher);
+    watcher.entry = (file, follow) => {
+      const entry = realEntry(file, follow);
+      return entry && file === inside ? { ...entry, device: entry.device + 1 } : entry;
+    };
+    await ready();
+    assert.match(index.status()[0].reason ?? '', /mnt is not on a local file system/);
     assert.deepEqual((await index.lookup([root])).unindexed, [root]);
   });
 
@@ -237,7 +279,8 @@ describe('sandbox/scanIndex without watches', () => {
       throw new Error('fs.watch is not available');
     },
     flush: async () => undefined,
-    entry: () => ({ kind: 'directory', inode: 1 }),
+    entry: () => ({ kind: 'directory', inode: 1, device: 1 }),
+    reportsEveryChange: () => true,
     list: async () => [],
   };
   it('fails the folder and walks it', async () => {
