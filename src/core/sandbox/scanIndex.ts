@@ -252,10 +252,14 @@ export class ScanIndex {
       }
       return;
     }
-    const listing = this.list(root, node, generation);
-    root.pending.add(listing);
-    void listing.finally(() => {
-      root.pending.delete(listing);
+    this.hold(root, generation, this.list(root, node, generation));
+  }
+
+  /** Keeps a folder's reading pending until it lands; the build is done when the last of its readings lands. */
+  private hold(root: RootIndex, generation: number, reading: Promise<void>): void {
+    root.pending.add(reading);
+    void reading.finally(() => {
+      root.pending.delete(reading);
       if (root.generation === generation && root.state === 'building' && root.pending.size === 0) {
         root.state = 'ready';
       }
@@ -318,8 +322,7 @@ export class ScanIndex {
         },
         () => undefined,
       );
-      root.pending.add(listing);
-      void listing.finally(() => root.pending.delete(listing));
+      this.hold(root, generation, listing);
       return;
     }
     this.look(root, node, name, generation, kind === 'rename');
