@@ -94,6 +94,8 @@ export interface ScanIndexOptions {
   readonly maxWatches?: number;
   /** The globs (workspaceScanGlobs by default). */
   readonly globs?: readonly string[];
+  /** How long after a burst of events the folders are indexed again (1 s by default). */
+  readonly burstPauseMs?: number;
 }
 
 export class ScanIndex {
@@ -110,12 +112,14 @@ export class ScanIndex {
   private turnScheduled = false;
   private readonly burstLimit: number;
   private readonly maxWatches: number;
+  private readonly burstPauseMs: number;
   private disposed = false;
 
   constructor(private readonly watcher: DirectoryWatcher, options: ScanIndexOptions = {}) {
     this.globs = new ScanGlobs(options.globs);
     this.burstLimit = watcher.queueLimit === undefined ? 1 : Math.max(1, Math.floor(watcher.queueLimit / 4));
     this.maxWatches = options.maxWatches ?? Number.POSITIVE_INFINITY;
+    this.burstPauseMs = options.burstPauseMs ?? 1000;
   }
 
   /**
@@ -215,7 +219,8 @@ export class ScanIndex {
     this.open(root, root.node, root.generation);
   }
 
-  private rebuild(root: RootIndex, reason: string): void {
+  /** Indexes the folder again, after `delayMs` (commands walk it meanwhile). */
+  private rebuild(root: RootIndex, reason: string, delayMs = 0): void {
     if (this.disposed || this.roots.get(root.path) !== root) {
       return;
     }
@@ -225,7 +230,18 @@ export class ScanIndex {
     root.watched = 0;
     root.generation += 1;
     root.reason = reason;
-    this.build(root);
+    if (delayMs === 0) {
+      this.build(root);
+      return;
+    }
+    root.state = 'building';
+    const generation = root.generation;
+    const later = new Promise<void>((resolve) => setTimeout(resolve, delayMs).unref()).then(() => {
+      if (!this.disposed && root.generation === generation && this.roots.get(root.path) === root) {
+        this.build(root);
+      }
+    });
+    this.hold(root, generation, later);
   }
 
   private fail(root: RootIndex, reason: string): void {
@@ -305,7 +321,8 @@ export class ScanIndex {
       this.eventsThisTurn = 0;
       for (const each of this.roots.values()) {
         if (each.state !== 'failed') {
-          this.rebuild(each, 'the watcher may have dropped events');
+          // After a pause: a burst (an install, a checkout) often goes on, and each build walks the tree.
+          this.rebuild(each, 'the watcher may have dropped events', this.burstPauseMs);
         }
       }
       return;
@@ -323,6 +340,11 @@ export class ScanIndex {
         () => undefined,
       );
       this.hold(root, generation, listing);
+      return;
+    }
+    // A change of contents or attributes (most events: every write) neither makes nor removes an
+    // entry: only a selected file or a known folder can need a look.
+    if (kind === 'change' && !node.folders.has(name) && !this.globs.selectsFile(relativeTo(root.path, path.posix.join(node.path, name)))) {
       return;
     }
     this.look(root, node, name, generation, kind === 'rename');

@@ -135,6 +135,15 @@ describe('sandbox/scanIndex', () => {
     assert.deepEqual(await indexed(), [path.join(root, 'y', '.env'), path.join(root, 'y', '.envrc')]);
   });
 
+  it('has a plain file renamed to .env, and forgets a .env renamed to a plain name', async () => {
+    write(path.join(root, 'a', 'notes.txt'));
+    write(path.join(root, 'a', '.env.local'));
+    await ready();
+    fs.renameSync(path.join(root, 'a', 'notes.txt'), path.join(root, 'a', '.env'));
+    fs.renameSync(path.join(root, 'a', '.env.local'), path.join(root, 'a', 'local.txt'));
+    assert.deepEqual(await indexed(), [path.join(root, 'a', '.env')]);
+  });
+
   it('forgets a deleted .env and the files of a deleted folder', async () => {
     write(path.join(root, '.env'));
     write(path.join(root, 'a', 'b', '.env'));
@@ -187,7 +196,7 @@ describe('sandbox/scanIndex', () => {
   it('rebuilds every folder when one turn of the loop delivers a burst the queue may have overflowed with, and walks meanwhile', async () => {
     index.dispose();
     watcher = new TestWatcher(8);
-    index = new ScanIndex(watcher);
+    index = new ScanIndex(watcher, { burstPauseMs: 20 });
     await ready();
     // The rebuild's listings wait, so the lookup below meets it under way.
     let open = (): void => undefined;
