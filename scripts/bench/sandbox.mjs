@@ -82,45 +82,55 @@ export async function benchSandbox({ log, scratchDir }) {
   const small = smallProject();
   const tree = await ensureTree(scratchDir, log);
   const tool = ourTool('workspace_run_command');
-  // Interleaved, one run of each subject in turn: the machine's load drifts between runs, not between subjects.
-  const bare = await interleavedMedians({
-    sh: async () => spawnOk('/bin/sh', ['-c', 'true']),
-    bwrap: async () => spawnOk(availability.executable, ['--die-with-parent', '--unshare-pid', '--unshare-net', '--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--', '/bin/sh', '-c', 'true']),
-  });
-  const sh = bare.sh;
-  const bwrap = bare.bwrap;
-  const bwrapAdded = bwrap - sh;
+  /** @param {string} root @param {'off' | 'auto'} mode @param {import('../../src/core/ports/process.js').CommandHost} host */
+  const call = (root, mode, host) => async () => {
+    const ctx = ourContext({ root, ripgrepPath: RIPGREP, commands: host, settings: { runCommandSandbox: mode } });
+    const result = await runTool(tool, { command: 'true' }, ctx);
+    const text = result.parts.map((part) => (part.kind === 'text' ? part.text : '')).join('');
+    if (!text.startsWith('Exit code: 0')) throw new Error(`the call failed: ${text}`);
+  };
+  const cases = /** @type {const} */ ([['small project (400 files)', 'small'], [tree.label, 'tree']]);
+  const roots = { small, tree: tree.root };
   /** @type {(string | number)[][]} */
   const rows = [];
   /** @type {string[]} */
   const notes = [];
   try {
-    for (const [label, root] of [['small project (400 files)', small], [tree.label, tree.root]]) {
-      /** @param {'off' | 'auto'} mode @param {import('../../src/core/ports/process.js').CommandHost} host */
-      const call = (mode, host) => async () => {
-        const ctx = ourContext({ root, ripgrepPath: RIPGREP, commands: host, settings: { runCommandSandbox: mode } });
-        const result = await runTool(tool, { command: 'true' }, ctx);
-        const text = result.parts.map((part) => (part.kind === 'text' ? part.text : '')).join('');
-        if (!text.startsWith('Exit code: 0')) throw new Error(`the call failed: ${text}`);
-      };
+    for (const [label, key] of cases) {
+      const root = roots[key];
       // The index is built in the background (the extension starts it at activation); timed here once.
       const start = performance.now();
       index?.track([root]);
       await index?.settled();
-      const buildMs = performance.now() - start;
-      const { off, on, walk } = await interleavedMedians({ off: call('off', indexed.host), on: call('auto', indexed.host), walk: call('auto', walking.host) });
       const status = index?.status().find((each) => each.folder === root);
       if (status?.state !== 'ready') throw new Error(`the index of ${root} is ${status?.state}: ${status?.reason}`);
       // The index must list exactly what the walk lists.
       const fromIndex = (await index?.lookup([root]))?.files ?? [];
       const fromWalk = ((await walking.host.sandbox.listFiles([root], workspaceScanGlobs(), { isCancellationRequested: false, onCancellationRequested: () => ({ dispose() {} }) })) ?? []).sort();
-      const same = JSON.stringify(fromIndex) === JSON.stringify(fromWalk);
-      if (!same) throw new Error(`the index of ${root} lists ${fromIndex.length} files, the walk ${fromWalk.length}`);
+      if (JSON.stringify(fromIndex) !== JSON.stringify(fromWalk)) throw new Error(`the index of ${root} lists ${fromIndex.length} files, the walk ${fromWalk.length}`);
+      notes.push(`${label}: index built in ${(performance.now() - start).toFixed(0)} ms (background, once), ${status.watched} folders watched, ${fromIndex.length} files listed, the same as the walk's.`);
+    }
+    // Every subject in one interleaved loop, one run of each in turn: the machine's load drifts
+    // between rounds, not between subjects, so the rows compare.
+    const m = await interleavedMedians({
+      sh: async () => spawnOk('/bin/sh', ['-c', 'true']),
+      bwrap: async () => spawnOk(availability.executable, ['--die-with-parent', '--unshare-pid', '--unshare-net', '--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--', '/bin/sh', '-c', 'true']),
+      smallOff: call(small, 'off', indexed.host),
+      smallOn: call(small, 'auto', indexed.host),
+      smallWalk: call(small, 'auto', walking.host),
+      treeOff: call(tree.root, 'off', indexed.host),
+      treeOn: call(tree.root, 'auto', indexed.host),
+      treeWalk: call(tree.root, 'auto', walking.host),
+    });
+    const bwrapAdded = m.bwrap - m.sh;
+    for (const [label, key] of cases) {
+      const off = key === 'small' ? m.smallOff : m.treeOff;
+      const on = key === 'small' ? m.smallOn : m.treeOn;
+      const walk = key === 'small' ? m.smallWalk : m.treeWalk;
       rows.push([`run_command 'true', ${label}, index warm`, off.toFixed(1), on.toFixed(1), ratio(on, off), plus((on - off).toFixed(1)), plus((on - off - bwrapAdded).toFixed(1))]);
       rows.push([`run_command 'true', ${label}, walk per command (no index)`, off.toFixed(1), walk.toFixed(1), ratio(walk, off), plus((walk - off).toFixed(1)), plus((walk - off - bwrapAdded).toFixed(1))]);
-      notes.push(`${label}: index built in ${buildMs.toFixed(0)} ms (background, once), ${status.watched} folders watched, ${fromIndex.length} files listed, the same as the walk's.`);
     }
-    rows.push(['sh -c true alone vs inside bare bwrap', sh.toFixed(1), bwrap.toFixed(1), ratio(bwrap, sh), plus(bwrapAdded.toFixed(1)), '+0.0']);
+    rows.push(['sh -c true alone vs inside bare bwrap', m.sh.toFixed(1), m.bwrap.toFixed(1), ratio(m.bwrap, m.sh), plus(bwrapAdded.toFixed(1)), '+0.0']);
   } finally {
     indexed.dispose();
     walking.dispose();
