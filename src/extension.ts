@@ -1,5 +1,5 @@
 // activate(): build the host's services once, register the tools, the commands and the views.
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, realpathSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
@@ -117,8 +117,17 @@ export function activate(context: vscode.ExtensionContext): void {
         sandbox.network?.mapNames(Object.fromEntries(entries));
         return sandbox.network !== undefined;
       }),
+      vscode.commands.registerCommand(CommandId.sandboxIndexForTests, async () => {
+        await sandbox.scanIndex?.settled();
+        return sandbox.scanIndex?.status() ?? [];
+      }),
     );
   }
+  // The sandbox's index of secret and protected files is built in the background in a trusted
+  // window (a timer: not on the activation path); commands walk until it is ready.
+  const indexFolders = (): void => indexWorkspaceFolders(sandbox);
+  const indexTimer = setTimeout(indexFolders, 0);
+  context.subscriptions.push({ dispose: () => clearTimeout(indexTimer) }, vscode.workspace.onDidGrantWorkspaceTrust(indexFolders), vscode.workspace.onDidChangeWorkspaceFolders(indexFolders));
   const recordDirectory = groupRecordDirectory(context);
   // Groups a crashed window left running are ended (only where pid and start time still match).
   void endOrphanedGroups(recordDirectory, SHUTDOWN_GRACE_MS).catch(() => undefined);
@@ -169,6 +178,31 @@ export function activate(context: vscode.ExtensionContext): void {
     registerConnectAgentCommand(mcpServerConfig(context.extensionPath), approvals, proposals),
   );
   void mcpFront.restart();
+}
+
+/**
+ * Indexes the local workspace folders as written and resolved, as the sandbox's writable folders
+ * name them (a command's own lease adds what its list holds besides, allowedWritePaths).
+ */
+function indexWorkspaceFolders(sandbox: MachineSandbox): void {
+  if (!vscode.workspace.isTrusted || !sandbox.scanIndex) {
+    return;
+  }
+  const folders = new Set<string>();
+  for (const folder of vscode.workspace.workspaceFolders ?? []) {
+    if (folder.uri.scheme === 'file') {
+      folders.add(folder.uri.fsPath);
+      try {
+        folders.add(realpathSync(folder.uri.fsPath));
+      } catch {
+        // A folder that does not exist is not writable either.
+        folders.delete(folder.uri.fsPath);
+      }
+    }
+  }
+  // Only these: a folder removed from the workspace is not watched any more (a command's
+  // allowedWritePaths are tracked again by its own lease).
+  sandbox.scanIndex.track([...folders], true);
 }
 
 /** Every command still running, background ones included, ended: TERM, then KILL after a short grace. */

@@ -55,15 +55,16 @@ export function ourContext({ root, settings = {}, ripgrepPath, commands }) {
  * with a terminal that shows nothing. Dispose it to remove the sandbox's private folders.
  * @param {string} logDirectory
  * @param {string | undefined} ripgrepPath
+ * @param {{ scanIndex?: boolean }} [options] scanIndex false: no index, every command walks the writable folders
  */
-export function ourCommandHost(logDirectory, ripgrepPath) {
+export function ourCommandHost(logDirectory, ripgrepPath, options = {}) {
   /** @type {typeof import('../../src/core/process/node/processRunner.js')} */
   const { nodeProcessRunner } = compiled('core/process/node/processRunner');
   /** @type {typeof import('../../src/core/sandbox/node/machineSandbox.js')} */
   const { MachineSandbox } = compiled('core/sandbox/node/machineSandbox');
   /** @type {typeof import('../../src/core/process/backgroundCommands.js')} */
   const { BackgroundCommandRegistry } = compiled('core/process/backgroundCommands');
-  const sandbox = new MachineSandbox(ripgrepPath);
+  const sandbox = new MachineSandbox(ripgrepPath, [], process.platform, options);
   /** @type {import('../../src/core/ports/process.js').CommandHost} */
   const host = {
     shell: '/bin/sh',
@@ -74,7 +75,7 @@ export function ourCommandHost(logDirectory, ripgrepPath) {
     sandbox,
     background: new BackgroundCommandRegistry({ clock: { now: () => Date.now() } }),
   };
-  return { host, dispose: () => sandbox.dispose() };
+  return { host, sandbox, dispose: () => sandbox.dispose() };
 }
 
 /**

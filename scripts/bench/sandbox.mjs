@@ -1,17 +1,22 @@
 // @ts-check
 // What the command sandbox costs per command: workspace_run_command with runCommand.sandbox off
-// against the same call sandboxed (bubblewrap), on a small project and on the kernel tree (where
-// the search for .env files has 78k files to walk), and bubblewrap's own start against sh alone.
+// against the same call sandboxed (bubblewrap), on a small project and on the kernel tree, with the
+// index of secret and protected files warm (sandbox/scanIndex.ts: no walk per command) and, for
+// comparison, with today's walk per command (no index); and bubblewrap's own start against sh alone,
+// the floor of what a sandbox can cost.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
-import { medianCommandMs, medianMs, printTable, ratio } from './measure.mjs';
-import { ourCommandHost, ourContext, ourTool, runTool } from './ourContext.mjs';
+import { compiled, ourCommandHost, ourContext, ourTool, runTool } from './ourContext.mjs';
+import { printTable, ratio } from './measure.mjs';
+import { spawnSync } from 'node:child_process';
 import { ensureTree } from './search.mjs';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const RIPGREP = path.join(repo, 'node_modules/@vscode/ripgrep-linux-x64/bin/rg');
+const RUNS = 21;
 
 /** A project of a few hundred files with a .env, a .git folder and a .vscode folder. */
 function smallProject() {
@@ -27,41 +32,111 @@ function smallProject() {
   return root;
 }
 
+/**
+ * The median of each subject's wall time, the subjects run in turn RUNS times after one warm-up round.
+ * @template {string} K
+ * @param {Record<K, () => Promise<void>>} subjects
+ * @returns {Promise<Record<K, number>>}
+ */
+async function interleavedMedians(subjects) {
+  const names = /** @type {K[]} */ (Object.keys(subjects));
+  /** @type {Record<string, number[]>} */
+  const times = {};
+  for (let round = -1; round < RUNS; round += 1) {
+    for (const name of names) {
+      const start = performance.now();
+      await subjects[name]();
+      if (round >= 0) (times[name] ??= []).push(performance.now() - start);
+    }
+  }
+  /** @type {Record<string, number>} */
+  const medians = {};
+  for (const name of names) medians[name] = times[name].sort((a, b) => a - b)[Math.floor(RUNS / 2)];
+  return /** @type {Record<K, number>} */ (medians);
+}
+
+/** @param {string} command @param {string[]} args */
+function spawnOk(command, args) {
+  const result = spawnSync(command, args, { stdio: ['ignore', 'ignore', 'pipe'] });
+  if (result.status !== 0) throw new Error(`${command} exited ${result.status}: ${result.stderr}`);
+}
+
+/** @param {string} ms */
+const plus = (ms) => `+${ms}`;
+
 /** @param {import('./measure.mjs').BenchContext} context */
 export async function benchSandbox({ log, scratchDir }) {
   const logs = mkdtempSync(path.join(os.tmpdir(), 'wat-bench-logs-'));
-  const { host, dispose } = ourCommandHost(logs, RIPGREP);
-  const availability = await host.sandbox.availability('');
+  const indexed = ourCommandHost(logs, RIPGREP);
+  const walking = ourCommandHost(logs, RIPGREP, { scanIndex: false });
+  const availability = await indexed.host.sandbox.availability('');
   if (availability.kind === 'none') {
     log(`No sandbox on this machine (${availability.reason}); nothing to measure.`);
-    dispose();
+    indexed.dispose();
+    walking.dispose();
     return;
   }
+  /** @type {typeof import('../../src/core/guard/protectedNames.js')} */
+  const { workspaceScanGlobs } = compiled('core/guard/protectedNames');
+  const index = indexed.sandbox.scanIndex;
   const small = smallProject();
   const tree = await ensureTree(scratchDir, log);
   const tool = ourTool('workspace_run_command');
+  /** @param {string} root @param {'off' | 'auto'} mode @param {import('../../src/core/ports/process.js').CommandHost} host */
+  const call = (root, mode, host) => async () => {
+    const ctx = ourContext({ root, ripgrepPath: RIPGREP, commands: host, settings: { runCommandSandbox: mode } });
+    const result = await runTool(tool, { command: 'true' }, ctx);
+    const text = result.parts.map((part) => (part.kind === 'text' ? part.text : '')).join('');
+    if (!text.startsWith('Exit code: 0')) throw new Error(`the call failed: ${text}`);
+  };
+  const cases = /** @type {const} */ ([['small project (400 files)', 'small'], [tree.label, 'tree']]);
+  const roots = { small, tree: tree.root };
   /** @type {(string | number)[][]} */
   const rows = [];
+  /** @type {string[]} */
+  const notes = [];
   try {
-    for (const [label, root] of [['small project (400 files)', small], [tree.label, tree.root]]) {
-      /** @param {'off' | 'auto'} mode */
-      const call = (mode) => medianMs(async () => {
-        const ctx = ourContext({ root, ripgrepPath: RIPGREP, commands: host, settings: { runCommandSandbox: mode } });
-        const result = await runTool(tool, { command: 'true' }, ctx);
-        const text = result.parts.map((part) => (part.kind === 'text' ? part.text : '')).join('');
-        if (!text.startsWith('Exit code: 0')) throw new Error(`the sandboxed call failed: ${text}`);
-      }, 15);
-      const off = await call('off');
-      const on = await call('auto');
-      rows.push([`run_command 'true', ${label}`, off.toFixed(1), on.toFixed(1), ratio(on, off), `+${(on - off).toFixed(1)}`]);
+    for (const [label, key] of cases) {
+      const root = roots[key];
+      // The index is built in the background (the extension starts it at activation); timed here once.
+      const start = performance.now();
+      index?.track([root]);
+      await index?.settled();
+      const status = index?.status().find((each) => each.folder === root);
+      if (status?.state !== 'ready') throw new Error(`the index of ${root} is ${status?.state}: ${status?.reason}`);
+      // The index must list exactly what the walk lists.
+      const fromIndex = (await index?.lookup([root]))?.files ?? [];
+      const fromWalk = ((await walking.host.sandbox.listFiles([root], workspaceScanGlobs(), { isCancellationRequested: false, onCancellationRequested: () => ({ dispose() {} }) })) ?? []).sort();
+      if (JSON.stringify(fromIndex) !== JSON.stringify(fromWalk)) throw new Error(`the index of ${root} lists ${fromIndex.length} files, the walk ${fromWalk.length}`);
+      notes.push(`${label}: index built in ${(performance.now() - start).toFixed(0)} ms (background, once), ${status.watched} folders watched, ${fromIndex.length} files listed, the same as the walk's.`);
     }
-    const sh = await medianCommandMs('/bin/sh', ['-c', 'true'], 15);
-    const bwrap = await medianCommandMs(availability.executable, ['--die-with-parent', '--unshare-pid', '--unshare-net', '--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--', '/bin/sh', '-c', 'true'], 15);
-    rows.push(['sh -c true alone vs inside bwrap', sh.toFixed(1), bwrap.toFixed(1), ratio(bwrap, sh), `+${(bwrap - sh).toFixed(1)}`]);
+    // Every subject in one interleaved loop, one run of each in turn: the machine's load drifts
+    // between rounds, not between subjects, so the rows compare.
+    const m = await interleavedMedians({
+      sh: async () => spawnOk('/bin/sh', ['-c', 'true']),
+      bwrap: async () => spawnOk(availability.executable, ['--die-with-parent', '--unshare-pid', '--unshare-net', '--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--', '/bin/sh', '-c', 'true']),
+      smallOff: call(small, 'off', indexed.host),
+      smallOn: call(small, 'auto', indexed.host),
+      smallWalk: call(small, 'auto', walking.host),
+      treeOff: call(tree.root, 'off', indexed.host),
+      treeOn: call(tree.root, 'auto', indexed.host),
+      treeWalk: call(tree.root, 'auto', walking.host),
+    });
+    const bwrapAdded = m.bwrap - m.sh;
+    for (const [label, key] of cases) {
+      const off = key === 'small' ? m.smallOff : m.treeOff;
+      const on = key === 'small' ? m.smallOn : m.treeOn;
+      const walk = key === 'small' ? m.smallWalk : m.treeWalk;
+      rows.push([`run_command 'true', ${label}, index warm`, off.toFixed(1), on.toFixed(1), ratio(on, off), plus((on - off).toFixed(1)), plus((on - off - bwrapAdded).toFixed(1))]);
+      rows.push([`run_command 'true', ${label}, walk per command (no index)`, off.toFixed(1), walk.toFixed(1), ratio(walk, off), plus((walk - off).toFixed(1)), plus((walk - off - bwrapAdded).toFixed(1))]);
+    }
+    rows.push(['sh -c true alone vs inside bare bwrap', m.sh.toFixed(1), m.bwrap.toFixed(1), ratio(m.bwrap, m.sh), plus(bwrapAdded.toFixed(1)), '+0.0']);
   } finally {
-    dispose();
+    indexed.dispose();
+    walking.dispose();
     rmSync(small, { recursive: true, force: true });
     rmSync(logs, { recursive: true, force: true });
   }
-  printTable(log, ['case', 'unsandboxed ms', 'sandboxed ms', 'ratio', 'added ms'], rows);
+  printTable(log, ['case (p50 of ' + RUNS + ')', 'unsandboxed ms', 'sandboxed ms', 'ratio', 'added ms', 'added over bare bwrap ms'], rows);
+  notes.forEach((note) => log(note));
 }

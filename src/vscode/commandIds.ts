@@ -75,6 +75,12 @@ export const CommandId = {
    * (tests; not in package.json).
    */
   mapNetworkNamesForTests: 'workspaceAgentTools.mapNetworkNamesForTests',
+  /**
+   * Waits until the sandbox's index of secret and protected files has built, then answers each
+   * indexed folder's state (`{ folder, state, watched, reason? }[]`). Registered only in test mode
+   * (tests; not in package.json).
+   */
+  sandboxIndexForTests: 'workspaceAgentTools.sandboxIndexForTests',
 } as const;
 
 /** Commands registered but not contributed in package.json: for tests only. */
@@ -85,6 +91,7 @@ export const UNLISTED_COMMANDS: readonly string[] = [
   CommandId.activityViewRows,
   CommandId.stopCommandsAsOnShutdown,
   CommandId.mapNetworkNamesForTests,
+  CommandId.sandboxIndexForTests,
 ];
 
 /** Context keys the extension sets for `when` clauses. */

@@ -157,6 +157,20 @@ export interface MountPointLease {
   release(): Promise<void>;
 }
 
+/**
+ * The index of what listFiles finds with the sandbox's own globs (workspaceScanGlobs), kept per
+ * writable folder between commands (sandbox/scanIndex.ts), so a command does not walk the tree.
+ */
+export interface SandboxScanIndex {
+  /** Indexes these folders from now on (built in the background); `only`: and stops indexing the others. */
+  track(folders: readonly string[], only?: boolean): void;
+  /**
+   * The files the walk would list now in the folders the index vouches for (every event queued
+   * before the call counted), and the folders it does not (building, failed, not tracked).
+   */
+  lookup(folders: readonly string[]): Promise<{ readonly files: string[]; readonly unindexed: string[] }>;
+}
+
 export interface SandboxHost {
   /** What this machine offers; `bubblewrapPath` is the user's setting (empty: the system's bwrap). Tried once per path. */
   availability(bubblewrapPath: string): Promise<SandboxAvailability>;
@@ -166,6 +180,8 @@ export interface SandboxHost {
    * searched in time, because then the sandbox could not promise to hide or protect what it missed.
    */
   listFiles(folders: readonly string[], globs: readonly string[], token: CancellationSignal): Promise<string[] | undefined>;
+  /** The index of the sandbox's walk, where this machine can keep one true (Linux: inotify); without it every command walks. */
+  readonly scanIndex?: SandboxScanIndex;
   /** A private folder commands get as /tmp, the same for every command of this window. */
   readonly tempDirectory: string;
   /**

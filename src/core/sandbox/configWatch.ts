@@ -1,5 +1,5 @@
 // The workspace's execution config (every repository's config and hooks at any depth, `.vscode`,
-// workspace files: the table of guard/protectedNames.ts, found by the sandbox's walk) as it is
+// workspace files: the table of guard/protectedNames.ts, found by the sandbox's walk or its index) as it is
 // before a command that runs outside the sandbox, so that afterwards the command's result and
 // activity record can say what it created or changed: nothing kept it from writing them. A command
 // in the sandbox cannot change existing ones; what it created is lease.ts's addedSince.
@@ -58,6 +58,7 @@ async function fingerprints(ctx: ToolContext, host: SandboxHost, writable: reado
  */
 export async function watchExecutionConfig(ctx: ToolContext, host: SandboxHost): Promise<ExecutionConfigWatch> {
   const writable = await writableFolders(ctx);
+  host.scanIndex?.track(writable);
   const before = await fingerprints(ctx, host, writable);
   return {
     changesSince: async () => {

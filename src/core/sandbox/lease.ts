@@ -48,7 +48,10 @@ export async function acquireSandboxLease(ctx: ToolContext, host: SandboxHost, r
     throw new ToolError(`The sandbox could not be prepared: ${request.granted?.filter((folder) => !granted.includes(folder)).join(', ')} could not be made as a folder.`);
   }
   // A granted folder is one more writable folder: its secrets and execution config are found and kept as the workspace's.
-  const writable = [...(await writableFolders(ctx)), ...granted];
+  const folders = await writableFolders(ctx);
+  // The index follows the writable folders (a granted one, for one command, is walked instead).
+  host.scanIndex?.track(folders);
+  const writable = [...folders, ...granted];
   const scan = await scanWorkspace(ctx, host, writable);
   // Held last, after everything that may fail on its own; from here on, a failure releases.
   const caches = await packageCaches(ctx, host, request, writable);

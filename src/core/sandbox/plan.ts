@@ -76,7 +76,7 @@ export interface WorkspaceScan {
  */
 export async function scanWorkspace(ctx: ToolContext, host: SandboxHost, writable: readonly string[]): Promise<WorkspaceScan> {
   const fs = ctx.host.fs;
-  const files = await host.listFiles(writable, workspaceScanGlobs(), ctx.call.token);
+  const files = await scannedFiles(ctx, host, writable);
   if (!files) {
     throw new ToolError('The sandbox could not be prepared: searching the workspace for secret files (.env) and protected files (.git/config, .vscode) took too long. Ask the user to run the command, or to open a smaller folder.');
   }
@@ -124,6 +124,16 @@ export async function scanWorkspace(ctx: ToolContext, host: SandboxHost, writabl
   // `worktrees/`) cannot be made as a mount point there, and needs none.
   const insideReadOnly = (folder: string): boolean => protectedEntries.some((entry) => folder !== entry && isInsidePath(folder, entry));
   return { secrets, protectedEntries, mustExist: [...new Set(mustExist)].filter((folder) => !insideReadOnly(folder)) };
+}
+
+/**
+ * What the walk lists: from the index for the folders it vouches for (sandbox/scanIndex.ts), from
+ * a ripgrep walk for the others (not indexed yet, a watch that failed, events maybe dropped).
+ */
+async function scannedFiles(ctx: ToolContext, host: SandboxHost, writable: readonly string[]): Promise<string[] | undefined> {
+  const indexed = host.scanIndex ? await host.scanIndex.lookup(writable) : { files: [], unindexed: writable };
+  const walked = indexed.unindexed.length > 0 ? await host.listFiles(indexed.unindexed, workspaceScanGlobs(), ctx.call.token) : [];
+  return walked && [...indexed.files, ...walked];
 }
 
 /** The folders strictly between a writable folder and each entry: bound onto themselves so none can be renamed. */

@@ -10,6 +10,8 @@ import * as path from 'node:path';
 import type { CancellationSignal } from '../../errors';
 import type { MountPointLease, SandboxAvailability, SandboxHost } from '../../ports/process';
 import { runRipgrep } from '../../search/ripgrep/node/run';
+import { ScanIndex } from '../scanIndex';
+import { InotifyWatcher, inotifyWatchLimit } from './inotifyWatch';
 import { NetworkProxy } from './networkProxy';
 
 /** Where bubblewrap is when the user names no path. */
@@ -81,6 +83,9 @@ export class MachineSandbox implements SandboxHost {
   /** The user's private copies of package caches, or undefined: commands get no caches. */
   readonly cacheDirectory: string | undefined;
 
+  /** The index of the secret and protected files (Linux, where inotify keeps it true); elsewhere every command walks. */
+  readonly scanIndex: ScanIndex | undefined;
+
   constructor(
     private readonly ripgrepPath: string | undefined,
     readonly privateFolders: readonly string[] = [],
@@ -90,9 +95,14 @@ export class MachineSandbox implements SandboxHost {
       readonly relay?: { readonly program: string; readonly script: string };
       /** The user's private copies of package caches (see privateCacheDirectory); none: commands get no caches. */
       readonly cacheDirectory?: string;
+      /** False: no index, every command walks the writable folders (the bench's baseline). */
+      readonly scanIndex?: boolean;
     } = {},
   ) {
     this.cacheDirectory = options.cacheDirectory;
+    // Half the user's inotify watches at most: VS Code's own file watcher needs the rest.
+    const watchLimit = inotifyWatchLimit();
+    this.scanIndex = platform === 'linux' && options.scanIndex !== false ? new ScanIndex(new InotifyWatcher(), watchLimit === undefined ? {} : { maxWatches: Math.floor(watchLimit / 2) }) : undefined;
     // The proxy's sockets live in the window's private folder (0700), beside tmp/ and empty/.
     const relay = options.relay;
     this.network = relay ? new NetworkProxy(() => path.join(this.folders(), 'proxy'), relay) : undefined;
@@ -212,6 +222,7 @@ export class MachineSandbox implements SandboxHost {
 
   /** Closes the proxy's endpoints, and removes the private /tmp and the empty folder (extension deactivation). */
   dispose(): void {
+    this.scanIndex?.dispose();
     void this.network?.dispose();
     if (this.base) {
       rmSync(this.base, { recursive: true, force: true });
