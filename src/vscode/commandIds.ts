@@ -75,6 +75,8 @@ export const CommandId = {
    * (tests; not in package.json).
    */
   mapNetworkNamesForTests: 'workspaceAgentTools.mapNetworkNamesForTests',
+  /** How long activate() and the work deferred after it took, step by step: {@link ActivationTimings} (bench; not in package.json). */
+  activationTimings: 'workspaceAgentTools.activationTimings',
 } as const;
 
 /** Commands registered but not contributed in package.json: for tests only. */
@@ -85,6 +87,7 @@ export const UNLISTED_COMMANDS: readonly string[] = [
   CommandId.activityViewRows,
   CommandId.stopCommandsAsOnShutdown,
   CommandId.mapNetworkNamesForTests,
+  CommandId.activationTimings,
 ];
 
 /** Context keys the extension sets for `when` clauses. */
