@@ -44,7 +44,9 @@ export class RipgrepSearchEngine implements SearchEngine {
     // files.exclude may hide the .gitignore files themselves; the rules still need them. Without
     // them listed, each folder is probed: that costs more than listing with the type, which ripgrep
     // filters exactly, once there are many results, so that listing stops as soon as it has too many.
-    const quick = await this.list(scope, { maxDepth: hints.maxDepth }, limits, listIgnoreFiles ? [nameGlob, IGNORE_FILE] : [nameGlob], {}, {
+    // With the .gitignore files listed, the files are dated as they are listed (the few the rules
+    // then hide were dated for nothing).
+    const quick = await this.list(scope, { maxDepth: hints.maxDepth }, limits, listIgnoreFiles ? [nameGlob, IGNORE_FILE] : [nameGlob], listIgnoreFiles ? options : {}, {
       max: listIgnoreFiles ? Infinity : MAX_FILES_CHECKED_IN_PROCESS,
       counts: (relative) => !isIgnoreFile(relative),
       keepExcluded: isIgnoreFile,
@@ -54,22 +56,31 @@ export class RipgrepSearchEngine implements SearchEngine {
     }
     const rules = new IgnoreRules(this.fs, scope.parentRules ? scope.ignoreRoot : scope.root);
     const prefix = scope.parentRules && scope.rootFromIgnoreRoot !== '' ? `${scope.rootFromIgnoreRoot}/` : '';
-    let candidates = quick.files;
+    const listed = quick.files;
+    let isCandidate = (_relative: string): boolean => true;
     let needsCheck = (_relative: string): boolean => true;
     if (listIgnoreFiles) {
-      const ignoreFiles = quick.files.filter(isIgnoreFile).map((relative) => prefix + relative);
+      const ignoreFiles = listed.filter(isIgnoreFile).map((relative) => prefix + relative);
       rules.useListedIgnoreFiles(prefix.slice(0, -1), ignoreFiles);
       // The .gitignore files were listed for the rules; they are results only when the glob names them.
       const excluded = pathExcluded(scope);
       const asked = minimatch(IGNORE_FILE, nameGlob, { dot: true });
-      candidates = quick.files.filter((relative) => !isIgnoreFile(relative) || (asked && !excluded(relative)));
+      isCandidate = (relative) => !isIgnoreFile(relative) || (asked && !excluded(relative));
       needsCheck = this.nameCheck(scope, prefix, nameGlob, ignoreFiles);
     }
-    if (options.accept) {
-      candidates = candidates.filter(options.accept);
+    const chosen: number[] = [];
+    listed.forEach((relative, index) => {
+      if (isCandidate(relative) && (!options.accept || options.accept(relative))) {
+        chosen.push(index);
+      }
+    });
+    const ignored = await Promise.all(chosen.map((index) => needsCheck(listed[index]) && rules.isIgnored(prefix + listed[index], false)));
+    const kept = chosen.filter((_, position) => !ignored[position]);
+    const files = kept.map((index) => listed[index]);
+    const mtimes = quick.mtimes;
+    if (mtimes) {
+      return { files, mtimes: kept.map((index) => mtimes[index]), timedOut: false };
     }
-    const ignored = await Promise.all(candidates.map((relative) => needsCheck(relative) && rules.isIgnored(prefix + relative, false)));
-    const files = candidates.filter((_, index) => !ignored[index]);
     return options.dated ? this.dated(scope, files) : { files, timedOut: false };
   }
 
@@ -143,7 +154,9 @@ export class RipgrepSearchEngine implements SearchEngine {
       rest = parts.pop() ?? '';
       for (const printed of parts) {
         const relative = target.toRelative(printed);
-        if ((excluded(relative) && !options?.keepExcluded(relative)) || (accept && !accept(relative))) {
+        // Files the caller keeps for itself (the .gitignore files of a name glob's listing) pass whatever the rules and accept say.
+        const kept = options?.keepExcluded(relative) === true;
+        if (!kept && (excluded(relative) || (accept && !accept(relative)))) {
           continue;
         }
         if (dated) {
