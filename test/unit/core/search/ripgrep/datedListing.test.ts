@@ -21,9 +21,10 @@ describe('search/ripgrep: dated listings', () => {
     const root = fileLocation(tree.root);
     return { root, rootKind: 'directory', ignoreRoot: root, rootFromIgnoreRoot: '', parentRules: true, excludes: compileExcludes([]) };
   };
-  const limits = { token: { isCancellationRequested: false, onCancellationRequested: () => ({ dispose() {} }) }, clock: { now: () => Date.now() }, deadline: Date.now() + 60_000 };
+  // A deadline far from each call: a listing that ran out of time would list less, and these tests compare listings.
+  const limits = () => ({ token: { isCancellationRequested: false, onCancellationRequested: () => ({ dispose() {} }) }, clock: { now: () => Date.now() }, deadline: Date.now() + 600_000 });
   const list = (basename: string | undefined, options: { dated?: boolean; accept?: (relative: string) => boolean }): Promise<FileListing> =>
-    new RipgrepSearchEngine(RIPGREP, fsPort).listFiles(scope(), { basename }, limits, options);
+    new RipgrepSearchEngine(RIPGREP, fsPort).listFiles(scope(), { basename }, limits(), options);
 
   /** Each listed file's time as the FileSystem port states it. */
   async function portTimes(listing: FileListing): Promise<number[]> {
