@@ -39,7 +39,7 @@ export const FLOORS = [
 
 /** The vscode layer: host adapters, then the UI, then change application, then tool registration. @type {Floors} */
 export const VSCODE_FLOORS = [
-  { floor: '1 ids', nodes: { commandIds: [] } },
+  { floor: '1 ids', nodes: { commandIds: [], activationTimings: [] } },
   { floor: '2 host adapters', nodes: { host: [] } },
   { floor: '3 ui', nodes: { ui: [] } },
   { floor: '4 change application', nodes: { changes: [] } },

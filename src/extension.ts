@@ -2,6 +2,7 @@
 import { existsSync, mkdirSync, realpathSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { performance } from 'node:perf_hooks';
 import * as vscode from 'vscode';
 import { HeldCallRegistry } from './core/calls/heldCalls';
 import { MemoryReadLedger } from './core/changes/readLedger';
@@ -18,6 +19,7 @@ import { TOOLS } from './core/tools';
 import { DiffReview } from './vscode/changes/diffReview';
 import { ProposedContent } from './vscode/changes/proposedContent';
 import { WorkspaceEditApplier } from './vscode/changes/workspaceEditApplier';
+import { ActivationTimings } from './vscode/activationTimings';
 import { CommandId, UriScheme } from './vscode/commandIds';
 import { commandHostFor, CommandTerminals } from './vscode/host/commandTerminals';
 import { VsCodeEditorBuffers } from './vscode/host/editorBuffers';
@@ -38,6 +40,9 @@ import { registerActivityView } from './vscode/ui/activityView';
 import { PendingApprovals, registerApprovalCommands } from './vscode/ui/approvals';
 import { BackgroundStatusBar, registerBackgroundCommandUi } from './vscode/ui/backgroundCommands';
 import { GuardStatusBar, registerGuardCommands } from './vscode/ui/guardControls';
+
+/** Every module of the bundle has been evaluated once this line runs (esbuild places the entry's own code last). */
+const modulesEvaluated = performance.now();
 
 const KEPT_COMMAND_LOGS = 200;
 /** TERM to KILL for groups stopped at shutdown: short, VS Code gives deactivate a few seconds only. */
@@ -79,14 +84,19 @@ function extensionStorageRoots(context: vscode.ExtensionContext): string[] {
 }
 
 export function activate(context: vscode.ExtensionContext): void {
+  const timings = new ActivationTimings(modulesEvaluated);
+  context.subscriptions.push(vscode.commands.registerCommand(CommandId.activationTimings, () => timings.report()));
   const approvals = new PendingApprovals();
   const activity = new ActivityLog(storageDirectory(context));
   const terminals = new CommandTerminals();
   const logDirectory = path.join(storageDirectory(context), 'command-logs');
+  timings.mark('activity log, terminals');
   pruneCommandLogs(logDirectory, KEPT_COMMAND_LOGS);
+  timings.mark('command logs pruned');
   const proposals = new ProposedContent();
   const fs = new VsCodeFileSystem();
   const ripgrepPath = locateRipgrep(context.extensionPath);
+  timings.mark('ripgrep located');
   // Folders commands must never see: the MCP endpoint's (its lock files hold the nonce), and the
   // extension storage of every window and extension (checkpoint stores hold every recorded file,
   // .env files too; other extensions keep tokens there). The file tools, which run outside the
@@ -101,6 +111,7 @@ export function activate(context: vscode.ExtensionContext): void {
       // The MCP front reports a folder it cannot use; a missing store folder is made by the store.
     }
   }
+  timings.mark('private folders made');
   // Approved commands reach the network through the sandbox's proxy, which a relay run by the
   // extension's own Node serves inside each sandbox (the proxy listens only once a command needs it).
   // Package managers' caches: private copies per user, bound over the real folders in the sandbox.
@@ -109,6 +120,7 @@ export function activate(context: vscode.ExtensionContext): void {
     ...(existsSync(relayScript) ? { relay: { program: process.execPath, script: relayScript } } : {}),
     cacheDirectory: privateCacheDirectory(),
   });
+  timings.mark('sandbox');
   if (context.extensionMode === vscode.ExtensionMode.Test) {
     // Tests stand local servers in for hosts: names resolve to 127.0.0.x in the proxy only.
     context.subscriptions.push(
@@ -130,7 +142,8 @@ export function activate(context: vscode.ExtensionContext): void {
   context.subscriptions.push({ dispose: () => clearTimeout(indexTimer) }, vscode.workspace.onDidGrantWorkspaceTrust(indexFolders), vscode.workspace.onDidChangeWorkspaceFolders(indexFolders));
   const recordDirectory = groupRecordDirectory(context);
   // Groups a crashed window left running are ended (only where pid and start time still match).
-  void endOrphanedGroups(recordDirectory, SHUTDOWN_GRACE_MS).catch(() => undefined);
+  void timings.deferredStep('crash clean-up', () => endOrphanedGroups(recordDirectory, SHUTDOWN_GRACE_MS)).catch(() => undefined);
+  timings.mark('crash clean-up started');
   const clock = { now: () => Date.now() };
   const background = new BackgroundCommandRegistry({ clock, records: new GroupRecordFile(recordDirectory) });
   backgroundCommands = background;
@@ -145,6 +158,7 @@ export function activate(context: vscode.ExtensionContext): void {
     activity,
     checkpoints,
   };
+  timings.mark('services');
   const resultDocuments = new ToolResultDocuments();
   context.subscriptions.push(
     proposals,
@@ -157,15 +171,20 @@ export function activate(context: vscode.ExtensionContext): void {
     ...registerActivityView(activity, background),
     backgroundStatusBar,
     ...registerBackgroundCommandUi(background, backgroundStatusBar, stopEveryCommand),
+  );
+  timings.mark('status bar items, activity view');
+  context.subscriptions.push(...registerTools(TOOLS, services));
+  timings.mark('language model tools registered');
+  context.subscriptions.push(
     // Not in the palette: lets integration tests see what the last command terminal showed.
     vscode.commands.registerCommand(CommandId.lastCommandTerminal, () => terminals.lastTranscript()),
     ...registerApprovalCommands(approvals),
-    ...registerTools(TOOLS, services),
     ...registerCheckpointCommands(checkpoints, activity, approvals, background),
     vscode.workspace.registerTextDocumentContentProvider(UriScheme.result, resultDocuments),
     registerInvokeToolCommand(TOOLS, resultDocuments),
     ...registerToolCommands(TOOLS),
   );
+  timings.mark('commands registered');
   // The MCP front: agents outside chat reach the same tools through dist/mcp.js and this window's endpoint.
   // Every tool is a Language Model Tool above: VS Code's own MCP client is not listed them a second time.
   const mcpFront = new McpFront(TOOLS, services, String(context.extension.packageJSON.version ?? '0.0.0'), activity.channel, new Set(TOOLS.map((tool) => tool.name)));
@@ -177,7 +196,10 @@ export function activate(context: vscode.ExtensionContext): void {
     ...registerMcpConfigCommands(context.extensionPath, mcpFront),
     registerConnectAgentCommand(mcpServerConfig(context.extensionPath), approvals, proposals),
   );
-  void mcpFront.restart();
+  timings.mark('MCP front made');
+  void timings.deferredStep('MCP front started', () => mcpFront.restart());
+  timings.mark('MCP front start begun');
+  timings.activated();
 }
 
 /**

@@ -81,6 +81,8 @@ export const CommandId = {
    * (tests; not in package.json).
    */
   sandboxIndexForTests: 'workspaceAgentTools.sandboxIndexForTests',
+  /** How long activate() and the work deferred after it took, step by step: {@link ActivationTimings} (bench; not in package.json). */
+  activationTimings: 'workspaceAgentTools.activationTimings',
 } as const;
 
 /** Commands registered but not contributed in package.json: for tests only. */
@@ -92,6 +94,7 @@ export const UNLISTED_COMMANDS: readonly string[] = [
   CommandId.stopCommandsAsOnShutdown,
   CommandId.mapNetworkNamesForTests,
   CommandId.sandboxIndexForTests,
+  CommandId.activationTimings,
 ];
 
 /** Context keys the extension sets for `when` clauses. */

@@ -65,6 +65,20 @@ export interface SearchOutcome {
 export interface FileListing extends SearchOutcome {
   /** Paths relative to the scope root, `/`-separated, in no particular order. */
   readonly files: string[];
+  /**
+   * Each file's modification time (ms, of the symlink's target for a symlink, as FileSystem.stat
+   * gives it), in the order of files, when `dated` was asked and the engine read them as it listed.
+   * A file that vanished before it was read is left out of both.
+   */
+  readonly mtimes?: number[];
+}
+
+/** What a listing may do besides listing. */
+export interface ListOptions {
+  /** Only the files this accepts are listed; the caller need not filter again. */
+  readonly accept?: PathTest;
+  /** Read modification times while listing, where the engine can do it cheaper than a stat per file through the port. */
+  readonly dated?: boolean;
 }
 
 export interface RegexQuery {
@@ -109,9 +123,10 @@ export interface SearchEngine {
   readonly name: string;
   /**
    * Every file of a directory scope that the ignore and exclude rules do not hide, symlinks not
-   * followed. Files the hints rule out may be left out (or not: the caller applies the whole pattern).
+   * followed. Files the hints rule out may be left out (or not: the caller applies the whole
+   * pattern); files `options.accept` rules out are.
    */
-  listFiles(scope: SearchScope, hints: GlobHints, limits: SearchLimits): Promise<FileListing>;
+  listFiles(scope: SearchScope, hints: GlobHints, limits: SearchLimits, options?: ListOptions): Promise<FileListing>;
   /**
    * Searches every file listFiles would list (or the one file of a file scope) that `include`
    * accepts, skipping binary files (a NUL byte anywhere), and hands each file with a match to the

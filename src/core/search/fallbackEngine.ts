@@ -6,7 +6,7 @@ import { minimatch } from 'minimatch';
 import { throwIfCancelled } from '../errors';
 import { joinLocation, type Location } from '../location';
 import type { FileSystem } from '../ports/fileSystem';
-import type { FileListing, GlobHints, GrepCollector, GrepLine, GrepRequest, SearchEngine, SearchLimits, SearchOutcome, SearchScope } from '../ports/search';
+import type { FileListing, GlobHints, GrepCollector, GrepLine, GrepRequest, ListOptions, SearchEngine, SearchLimits, SearchOutcome, SearchScope } from '../ports/search';
 import { decodeText } from '../text/encoding';
 import { displayLines } from '../text/lineEndings';
 import { ALWAYS_HIDDEN, IgnoreRules } from './ignoreRules';
@@ -20,10 +20,13 @@ export class FallbackSearchEngine implements SearchEngine {
 
   constructor(private readonly fs: FileSystem) {}
 
-  async listFiles(scope: SearchScope, hints: GlobHints, limits: SearchLimits): Promise<FileListing> {
+  /** Never dated: a stat per file through the port is all this engine could do, and the caller does that. */
+  async listFiles(scope: SearchScope, hints: GlobHints, limits: SearchLimits, options: ListOptions = {}): Promise<FileListing> {
     const files: string[] = [];
     const timedOut = await this.walk(scope, hints, limits, (relative) => {
-      files.push(relative);
+      if (!options.accept || options.accept(relative)) {
+        files.push(relative);
+      }
     });
     return { files, timedOut };
   }

@@ -5,6 +5,7 @@ import { statEach } from '../fs/statEach';
 import { guardPath } from '../guard/pathGuard';
 import { joinLocation } from '../location';
 import { checkGlobBounds, compileGlob, globHints, splitGlobBase } from '../search/globPattern';
+import { newestFirst, type DatedPath } from '../search/newestFirst';
 import { resolveSearchScope, searchLimits, timeBudgetNote } from '../search/searchScope';
 import { defineTool, textResult, type Tool, type ToolResult } from './toolSpec';
 
@@ -66,13 +67,19 @@ export async function findFiles(input: GlobInput, ctx: ToolContext, budgetMs: nu
   const matches = compileGlob(split.rest, { matchBase: false, dot: false });
   const engine = ctx.host.search.engineFor(scope);
   const limits = searchLimits(ctx, budgetMs);
-  const listing = await engine.listFiles(scope, globHints(split.rest, false), limits);
-  const found = listing.files.filter(matches);
-  const dated: { path: string; mtime: number }[] = [];
-  const statOptions = { fs: ctx.host.fs, locationOf: (relative: string) => joinLocation(scope.root, relative), concurrency: STAT_CONCURRENCY, token: ctx.call.token };
-  await statEach(found, statOptions, (relative, stat) => dated.push({ path: relative, mtime: stat.mtime }));
-  dated.sort((a, b) => b.mtime - a.mtime || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-  const lines = dated.slice(0, MAX_GLOB_RESULTS).map((entry) => scope.show(entry.path));
+  // The engine applies the whole pattern and, on the local disk, reads the modification times as it
+  // lists; elsewhere each match is stated through the port.
+  const listing = await engine.listFiles(scope, globHints(split.rest, false), limits, { accept: matches, dated: true });
+  let dated: DatedPath[];
+  if (listing.mtimes) {
+    const mtimes = listing.mtimes;
+    dated = listing.files.map((relative, index) => ({ path: relative, mtime: mtimes[index] }));
+  } else {
+    dated = [];
+    const statOptions = { fs: ctx.host.fs, locationOf: (relative: string) => joinLocation(scope.root, relative), concurrency: STAT_CONCURRENCY, token: ctx.call.token };
+    await statEach(listing.files, statOptions, (relative, stat) => dated.push({ path: relative, mtime: stat.mtime }));
+  }
+  const lines = newestFirst(dated, MAX_GLOB_RESULTS).map((entry) => scope.show(entry.path));
   const notes: string[] = [];
   if (dated.length > MAX_GLOB_RESULTS) {
     notes.push(`[${dated.length - MAX_GLOB_RESULTS} more not shown]`);

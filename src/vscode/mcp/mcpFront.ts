@@ -5,17 +5,32 @@
 import * as vscode from 'vscode';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { Tool } from '../../core/tools/toolSpec';
-import { McpEndpoint, type WindowFacts } from '../../mcp/endpoint';
+import type { McpEndpoint, WindowFacts } from '../../mcp/endpoint';
 import type { ConnectionOrigin } from '../../mcp/handshake';
-import { LoopbackHttpEndpoint } from '../../mcp/httpEndpoint';
+import type { LoopbackHttpEndpoint } from '../../mcp/httpEndpoint';
 import { runtimeFolder } from '../../mcp/privateFolder';
 import { SETTINGS_SECTION } from '../../core/settings';
 import { readMcpSettings } from '../host/settings';
 import type { ToolServices } from '../tools/registration';
 import { toolsForCaller, type ServerDefinition } from './serverDefinition';
 import { describeClient } from './mcpClients';
-import { createToolServer } from './toolServer';
 import { errorMessage } from '../../core/errors';
+
+/**
+ * The endpoints and the tool server, loaded by the first start: they bring the MCP SDK and zod,
+ * whose evaluation would otherwise be part of loading the extension, before activate() (most of
+ * it: `npm run bench -- activation`). The bundle evaluates a module imported this way on first use.
+ */
+interface McpModules {
+  readonly endpoint: typeof import('../../mcp/endpoint');
+  readonly http: typeof import('../../mcp/httpEndpoint');
+  readonly toolServer: typeof import('./toolServer');
+}
+let mcpModules: Promise<McpModules> | undefined;
+function loadMcpModules(): Promise<McpModules> {
+  mcpModules ??= Promise.all([import('../../mcp/endpoint'), import('../../mcp/httpEndpoint'), import('./toolServer')]).then(([endpoint, http, toolServer]) => ({ endpoint, http, toolServer }));
+  return mcpModules;
+}
 
 /** What the front reports to the user's log (the activity output channel). */
 export interface McpLog {
@@ -78,8 +93,9 @@ export class McpFront implements vscode.Disposable {
         this.stop();
         return;
       }
-      await this.attempt('its MCP endpoint', () => this.startSocketEndpoint());
-      await this.attempt('the MCP HTTP mode', () => this.applyHttp(settings.http ? settings.httpPort : undefined));
+      const modules = await loadMcpModules();
+      await this.attempt('its MCP endpoint', () => this.startSocketEndpoint(modules));
+      await this.attempt('the MCP HTTP mode', () => this.applyHttp(modules, settings.http ? settings.httpPort : undefined));
     }).finally(() => this.changed.fire());
     return this.queue;
   }
@@ -107,14 +123,14 @@ export class McpFront implements vscode.Disposable {
     }
   }
 
-  private async startSocketEndpoint(): Promise<void> {
+  private async startSocketEndpoint(modules: McpModules): Promise<void> {
     if (this.endpoint) {
       return;
     }
-    this.endpoint = await McpEndpoint.start(
+    this.endpoint = await modules.endpoint.McpEndpoint.start(
       {
         dir: runtimeFolder(),
-        onSession: (transport, origin) => void this.newServer(origin).connect(transport),
+        onSession: (transport, origin) => void this.newServer(modules, origin).connect(transport),
         onRefused: () => this.log.appendLine("MCP: refused a connection that did not send this window's nonce."),
       },
       this.facts(),
@@ -123,16 +139,16 @@ export class McpFront implements vscode.Disposable {
   }
 
   /** Starts, stops or moves the HTTP mode: `port` undefined turns it off, 0 takes any free port. */
-  private async applyHttp(port: number | undefined): Promise<void> {
+  private async applyHttp(modules: McpModules, port: number | undefined): Promise<void> {
     if (this.http && (port === undefined || (port !== 0 && port !== this.http.port))) {
       this.http.close();
       this.http = undefined;
       this.log.appendLine('MCP: stopped serving over HTTP.');
     }
     if (port !== undefined && !this.http) {
-      this.http = await LoopbackHttpEndpoint.start({
+      this.http = await modules.http.LoopbackHttpEndpoint.start({
         port,
-        createServer: () => this.newServer('http'),
+        createServer: () => this.newServer(modules, 'http'),
         onRefused: (reason) => this.log.appendLine(`MCP (HTTP): refused a request: ${reason}.`),
       });
       this.log.appendLine(`MCP: serving over HTTP at ${this.http.url} (bearer token required).`);
@@ -153,9 +169,9 @@ export class McpFront implements vscode.Disposable {
     }
   }
 
-  private newServer(origin: McpSessionStatus['origin']): Server {
+  private newServer(modules: McpModules, origin: McpSessionStatus['origin']): Server {
     const session: { origin: McpSessionStatus['origin']; listed?: number } = { origin };
-    const server: Server = createToolServer(this.tools, this.services, this.version, (served) => {
+    const server: Server = modules.toolServer.createToolServer(this.tools, this.services, this.version, (served) => {
       const listed = toolsForCaller(
         served,
         { origin: origin === 'http' ? 'agent' : origin, clientName: server.getClientVersion()?.name },

@@ -5,15 +5,18 @@ import { StringDecoder } from 'node:string_decoder';
 import { minimatch } from 'minimatch';
 import { BugError } from '../../errors';
 import type { FileSystem } from '../../ports/fileSystem';
-import type { FileListing, GlobHints, GrepCollector, GrepRequest, SearchEngine, SearchLimits, SearchOutcome, SearchScope } from '../../ports/search';
+import type { Location } from '../../location';
+import type { FileListing, GlobHints, GrepCollector, GrepRequest, ListOptions, SearchEngine, SearchLimits, SearchOutcome, SearchScope } from '../../ports/search';
 import { IgnoreRules } from '../ignoreRules';
 import { InvalidRegexError } from '../regex';
 import { hintArgs, pathArgument, pathExcluded, ruleArgs } from './args';
 import { CountLineParser } from './countLines';
 import { JsonEventParser } from './jsonEvents';
+import { IgnoredNames } from '../ignoredNames';
+import { localMtime, readLocalText } from './node/localFiles';
 import { failOnError, runRipgrep, type RipgrepRun } from './node/run';
 
-/** Above this many files, checking .gitignore in JavaScript costs more than a second, exact listing. */
+/** Above this many files, checking .gitignore in JavaScript by probing every folder costs more than a second, exact listing. */
 const MAX_FILES_CHECKED_IN_PROCESS = 300;
 const IGNORE_FILE = '.gitignore';
 
@@ -25,40 +28,101 @@ export class RipgrepSearchEngine implements SearchEngine {
     private readonly fs: FileSystem,
   ) {}
 
-  async listFiles(scope: SearchScope, hints: GlobHints, limits: SearchLimits): Promise<FileListing> {
+  async listFiles(scope: SearchScope, hints: GlobHints, limits: SearchLimits, options: ListOptions = {}): Promise<FileListing> {
     const nameGlob = hints.basename;
     if (nameGlob === undefined) {
-      return this.list(scope, hints, limits);
+      return this.list(scope, hints, limits, [], options);
     }
     // A name glob as -g costs ripgrep much less than a file type (ripgrep skips the .gitignore
-    // rules of files the glob rules out), but -g also lets through files .gitignore hides, so the
-    // results are checked against the fallback's rules here. The same listing names every
-    // .gitignore, so the check reads those and probes no other folder. Checking many results in
-    // JavaScript costs more than listing with the type, which ripgrep filters exactly, so the quick
-    // listing stops as soon as it has found too many.
+    // rules of files the glob rules out), but -g also lets through files .gitignore hides (not
+    // the folders it hides, unless a folder's own name matches the glob), so the results are checked
+    // against the fallback's rules here. The same listing names every .gitignore, so the check
+    // reads those and probes no other folder, and most files are cleared by their name alone
+    // (IgnoredNames): only the few a rule could hide get IgnoreRules' exact, slower check.
     const listIgnoreFiles = !scope.excludes.names.includes(IGNORE_FILE);
     const isIgnoreFile = (relative: string) => listIgnoreFiles && (relative === IGNORE_FILE || relative.endsWith(`/${IGNORE_FILE}`));
-    // files.exclude may hide the .gitignore files themselves; the rules still need them.
-    const quick = await this.list(scope, { maxDepth: hints.maxDepth }, limits, listIgnoreFiles ? [nameGlob, IGNORE_FILE] : [nameGlob], {
-      max: MAX_FILES_CHECKED_IN_PROCESS,
+    // files.exclude may hide the .gitignore files themselves; the rules still need them. Without
+    // them listed, each folder is probed: that costs more than listing with the type, which ripgrep
+    // filters exactly, once there are many results, so that listing stops as soon as it has too many.
+    // With the .gitignore files listed, the files are dated as they are listed (the few the rules
+    // then hide were dated for nothing).
+    const quick = await this.list(scope, { maxDepth: hints.maxDepth }, limits, listIgnoreFiles ? [nameGlob, IGNORE_FILE] : [nameGlob], listIgnoreFiles ? options : {}, {
+      max: listIgnoreFiles ? Infinity : MAX_FILES_CHECKED_IN_PROCESS,
       counts: (relative) => !isIgnoreFile(relative),
       keepExcluded: isIgnoreFile,
     });
     if (quick.timedOut || quick.stoppedEarly) {
-      return quick.timedOut ? quick : this.list(scope, hints, limits);
+      return quick.timedOut ? quick : this.list(scope, hints, limits, [], options);
     }
     const rules = new IgnoreRules(this.fs, scope.parentRules ? scope.ignoreRoot : scope.root);
     const prefix = scope.parentRules && scope.rootFromIgnoreRoot !== '' ? `${scope.rootFromIgnoreRoot}/` : '';
-    let candidates = quick.files;
+    const listed = quick.files;
+    let isCandidate = (_relative: string): boolean => true;
+    let needsCheck = (_relative: string): boolean => true;
     if (listIgnoreFiles) {
-      rules.useListedIgnoreFiles(prefix.slice(0, -1), quick.files.filter(isIgnoreFile).map((relative) => prefix + relative));
+      const ignoreFiles = listed.filter(isIgnoreFile).map((relative) => prefix + relative);
+      rules.useListedIgnoreFiles(prefix.slice(0, -1), ignoreFiles);
       // The .gitignore files were listed for the rules; they are results only when the glob names them.
       const excluded = pathExcluded(scope);
       const asked = minimatch(IGNORE_FILE, nameGlob, { dot: true });
-      candidates = quick.files.filter((relative) => !isIgnoreFile(relative) || (asked && !excluded(relative)));
+      isCandidate = (relative) => !isIgnoreFile(relative) || (asked && !excluded(relative));
+      needsCheck = this.nameCheck(scope, prefix, nameGlob, ignoreFiles);
     }
-    const ignored = await Promise.all(candidates.map((relative) => rules.isIgnored(prefix + relative, false)));
-    return { files: candidates.filter((_, index) => !ignored[index]), timedOut: false };
+    const chosen: number[] = [];
+    listed.forEach((relative, index) => {
+      if (isCandidate(relative) && (!options.accept || options.accept(relative))) {
+        chosen.push(index);
+      }
+    });
+    const ignored = await Promise.all(chosen.map((index) => needsCheck(listed[index]) && rules.isIgnored(prefix + listed[index], false)));
+    const kept = chosen.filter((_, position) => !ignored[position]);
+    const files = kept.map((index) => listed[index]);
+    const mtimes = quick.mtimes;
+    if (mtimes) {
+      return { files, mtimes: kept.map((index) => mtimes[index]), timedOut: false };
+    }
+    return options.dated ? this.dated(scope, files) : { files, timedOut: false };
+  }
+
+  /**
+   * Which listed files need IgnoreRules' exact check: those inside a folder whose own name matches
+   * the name glob (ripgrep entered it even if .gitignore hides it), and those whose name a rule of
+   * the .gitignore files above them could match. The rules come from the listed .gitignore files,
+   * and from the folders between the ignore root and the listed folder, which the listing did not see.
+   */
+  private nameCheck(scope: SearchScope, prefix: string, nameGlob: string, ignoreFiles: readonly string[]): (relative: string) => boolean {
+    const ruleRoot = this.localPath(scope.parentRules ? scope.ignoreRoot : scope.root);
+    const listedFolders = new Set(ignoreFiles.map((file) => (file.includes('/') ? file.slice(0, file.lastIndexOf('/')) : '')));
+    const under = prefix.slice(0, -1);
+    const names = new IgnoredNames(
+      (folder) => folder === '' || listedFolders.has(folder) || !(under === '' || folder === under || folder.startsWith(`${under}/`)),
+      (folder) => {
+        const own = readLocalText(`${ruleRoot}/${folder === '' ? '' : `${folder}/`}${IGNORE_FILE}`);
+        const exclude = folder === '' ? readLocalText(`${ruleRoot}/.git/info/exclude`) : undefined;
+        return own === undefined && exclude === undefined ? undefined : `${exclude ?? ''}\n${own ?? ''}`;
+      },
+    );
+    const folderMatches = minimatch.makeRe(nameGlob, { dot: true });
+    return (relative) => {
+      const parts = relative.split('/');
+      parts.pop();
+      return names.mayHide(prefix + relative) || (folderMatches === false ? parts.length > 0 : parts.some((part) => folderMatches.test(part)));
+    };
+  }
+
+  /** The listing with each file's modification time; files gone since they were listed are left out. */
+  private dated(scope: SearchScope, listed: readonly string[]): FileListing {
+    const root = this.localPath(scope.root);
+    const files: string[] = [];
+    const mtimes: number[] = [];
+    for (const relative of listed) {
+      const mtime = localMtime(`${root}/${relative}`);
+      if (mtime !== undefined) {
+        files.push(relative);
+        mtimes.push(mtime);
+      }
+    }
+    return { files, mtimes, timedOut: false };
   }
 
   /**
@@ -69,11 +133,15 @@ export class RipgrepSearchEngine implements SearchEngine {
     scope: SearchScope,
     hints: GlobHints,
     limits: SearchLimits,
-    nameGlobs: readonly string[] = [],
+    nameGlobs: readonly string[],
+    { accept, dated }: ListOptions,
     options?: { readonly max: number; counts(relative: string): boolean; keepExcluded(relative: string): boolean },
   ): Promise<FileListing> {
     const target = pathArgument(scope);
     const files: string[] = [];
+    // Each file is dated as ripgrep prints it, so the stats overlap ripgrep's walk instead of following it.
+    const cwd = dated ? `${this.localPath(scope.ignoreRoot)}/` : '';
+    const mtimes: number[] = [];
     const excluded = pathExcluded(scope);
     let rest = '';
     const decoder = new StringDecoder('utf8');
@@ -86,8 +154,17 @@ export class RipgrepSearchEngine implements SearchEngine {
       rest = parts.pop() ?? '';
       for (const printed of parts) {
         const relative = target.toRelative(printed);
-        if (excluded(relative) && !options?.keepExcluded(relative)) {
+        // Files the caller keeps for itself (the .gitignore files of a name glob's listing) pass whatever the rules and accept say.
+        const kept = options?.keepExcluded(relative) === true;
+        if (!kept && (excluded(relative) || (accept && !accept(relative)))) {
           continue;
+        }
+        if (dated) {
+          const mtime = localMtime(cwd + printed);
+          if (mtime === undefined) {
+            continue;
+          }
+          mtimes.push(mtime);
         }
         files.push(relative);
         if (options?.counts(relative) && (counted += 1) > options.max) {
@@ -97,7 +174,7 @@ export class RipgrepSearchEngine implements SearchEngine {
       }
     });
     failOnError(run, files.length > 0);
-    return { files, timedOut: run.timedOut, stoppedEarly: run.stopped };
+    return { files, ...(dated ? { mtimes } : {}), timedOut: run.timedOut, stoppedEarly: run.stopped };
   }
 
   async grep(request: GrepRequest, limits: SearchLimits, collector: GrepCollector): Promise<SearchOutcome> {
@@ -163,11 +240,15 @@ export class RipgrepSearchEngine implements SearchEngine {
   }
 
   /** Runs ripgrep from the folder .gitignore rules start at, so its output paths are relative to it. */
-  private run(scope: SearchScope, args: string[], limits: SearchLimits, onStdout: (chunk: Buffer, stop: () => void) => void): Promise<RipgrepRun> {
-    const cwd = this.fs.localPath(scope.ignoreRoot);
-    if (cwd === undefined) {
-      return Promise.reject(new BugError('ripgrep was chosen for a folder that is not on the local disk'));
+  private async run(scope: SearchScope, args: string[], limits: SearchLimits, onStdout: (chunk: Buffer, stop: () => void) => void): Promise<RipgrepRun> {
+    return runRipgrep(this.rgPath, this.localPath(scope.ignoreRoot), args, limits, onStdout);
+  }
+
+  private localPath(location: Location): string {
+    const local = this.fs.localPath(location);
+    if (local === undefined) {
+      throw new BugError('ripgrep was chosen for a folder that is not on the local disk');
     }
-    return runRipgrep(this.rgPath, cwd, args, limits, onStdout);
+    return local;
   }
 }

@@ -141,6 +141,46 @@ describe('tools/glob', () => {
       });
     });
 
+    describe('with 320 files and rules with classes and negations, above and beside them', () => {
+      let many: string;
+      before(() => {
+        many = path.join(tree.root, 'many-rules');
+        fs.mkdirSync(path.join(many, 'inner'), { recursive: true });
+        // The folder above the searched one hides h*.txt but brings one back; the searched one hides g1x.txt but g15.txt.
+        fs.writeFileSync(path.join(many, '.gitignore'), 'h[0-9]*.txt\n!h3.txt\n');
+        fs.writeFileSync(path.join(many, 'inner', '.gitignore'), 'g1[0-9].txt\n!g15.txt\n');
+        for (let i = 0; i < 320; i += 1) {
+          fs.writeFileSync(path.join(many, 'inner', `g${i}.txt`), '');
+        }
+        for (let i = 0; i < 5; i += 1) {
+          fs.writeFileSync(path.join(many, 'inner', `h${i}.txt`), '');
+        }
+      });
+      after(() => fs.rmSync(many, { recursive: true }));
+
+      /** Every path the glob finds: the listed ones and, from the count, how many more. */
+      const found = async (pattern: string, searchPath?: string) => {
+        const lines = (await glob(pattern, searchPath === undefined ? {} : { path: searchPath })).split('\n');
+        const more = /^\[(\d+) more not shown\]$/.exec(lines[lines.length - 1]);
+        return { shown: more ? lines.slice(0, -1) : lines, total: lines.length - (more ? 1 : 0) + (more ? Number(more[1]) : 0) };
+      };
+
+      it('counts exactly the files the rules leave', async () => {
+        // 320 g files less g10..g19 but g15, and of the h files only h3.
+        assert.equal((await found('**/*.txt', 'many-rules/inner')).total, 320 - 9 + 1);
+        assert.equal((await found('**/*.txt', 'many-rules')).total, 320 - 9 + 1);
+        assert.equal((await found('many-rules/inner/*.txt')).total, 320 - 9 + 1);
+      });
+
+      it('lists the files a negation brings back and none a class hides', async () => {
+        for (const searchPath of ['many-rules', 'many-rules/inner']) {
+          const shown = (await found('**/[gh]1[0-9].txt', searchPath)).shown;
+          assert.deepEqual(shown.filter((line) => /\/g1[0-9]\.txt$/.test(line)), ['many-rules/inner/g15.txt'], searchPath);
+          assert.deepEqual((await found('**/h*.txt', searchPath)).shown, ['many-rules/inner/h3.txt'], searchPath);
+        }
+      });
+    });
+
     describe('with an ignored folder whose name ends like the files', () => {
       let dir: string;
       before(() => {
