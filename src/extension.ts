@@ -31,7 +31,7 @@ import { VsCodeFileSystem } from './vscode/host/vscodeFileSystem';
 import { registerCheckpointCommands } from './vscode/tools/checkpointCommands';
 import { registerInvokeToolCommand } from './vscode/tools/invokeToolCommand';
 import { registerToolCommands } from './vscode/tools/palette';
-import { registerTools, type ToolServices } from './vscode/tools/registration';
+import { registerCoreInvokeForTests, registerTools, type ToolServices } from './vscode/tools/registration';
 import { ToolResultDocuments } from './vscode/tools/resultDocuments';
 import { ActivityLog } from './vscode/ui/activityLog';
 import { registerActivityView } from './vscode/ui/activityView';
@@ -136,6 +136,10 @@ export function activate(context: vscode.ExtensionContext): void {
     activity,
     checkpoints,
   };
+  if (context.extensionMode === vscode.ExtensionMode.Test) {
+    // The host bench and its test compare core's invokeTool with vscode.lm.invokeTool in this process.
+    context.subscriptions.push(registerCoreInvokeForTests(TOOLS, services));
+  }
   const resultDocuments = new ToolResultDocuments();
   context.subscriptions.push(
     proposals,

@@ -4,6 +4,7 @@
 import { mkdirSync } from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { benchHost } from './host.mjs';
 import { benchMcpRelay } from './mcpRelay.mjs';
 import { benchCheckpoint } from './checkpoint.mjs';
 import { benchInputWatch } from './inputWatch.mjs';
@@ -20,7 +21,7 @@ const only = process.argv.slice(2);
 const log = (line) => console.log(line);
 
 /** @type {[name: string, run: (context: import('./measure.mjs').BenchContext) => Promise<unknown>][]} */
-const cases = [['read', benchReadFile], ['search', benchSearch], ['sandbox', benchSandbox], ['checkpoint', benchCheckpoint], ['mcp', benchMcpRelay], ['reduction', benchReduction], ['input', benchInputWatch]];
+const cases = [['read', benchReadFile], ['search', benchSearch], ['sandbox', benchSandbox], ['checkpoint', benchCheckpoint], ['mcp', benchMcpRelay], ['reduction', benchReduction], ['input', benchInputWatch], ['host', benchHost]];
 
 for (const [name, run] of cases) {
   if (only.length && !only.includes(name)) continue;

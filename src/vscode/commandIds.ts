@@ -75,6 +75,13 @@ export const CommandId = {
    * (tests; not in package.json).
    */
   mapNetworkNamesForTests: 'workspaceAgentTools.mapNetworkNamesForTests',
+  /**
+   * Runs a tool through core's invokeTool alone (arguments: the tool's name, its input), with the
+   * context a Language Model Tool call gets, and returns its text parts and the milliseconds
+   * invokeTool took. Registered only when the extension runs in test mode: the host bench compares
+   * it with vscode.lm.invokeTool (tests; not in package.json).
+   */
+  invokeCoreToolForTests: 'workspaceAgentTools.invokeCoreToolForTests',
 } as const;
 
 /** Commands registered but not contributed in package.json: for tests only. */
@@ -85,6 +92,7 @@ export const UNLISTED_COMMANDS: readonly string[] = [
   CommandId.activityViewRows,
   CommandId.stopCommandsAsOnShutdown,
   CommandId.mapNetworkNamesForTests,
+  CommandId.invokeCoreToolForTests,
 ];
 
 /** Context keys the extension sets for `when` clauses. */

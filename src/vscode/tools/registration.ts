@@ -6,7 +6,7 @@ import type { HeldCallRegistry } from '../../core/calls/heldCalls';
 import { failureMessage, runCall, type CallOrigin } from '../../core/calls/runCall';
 import type { HostServices, SessionServices, ToolContext } from '../../core/context';
 import type { CheckpointStore } from '../../core/ports/checkpoints';
-import { checkAvailability } from '../../core/tools/invoke';
+import { checkAvailability, invokeTool } from '../../core/tools/invoke';
 import type { Tool, ToolConfirmation, ToolResult } from '../../core/tools/toolSpec';
 import { CommandId } from '../commandIds';
 import { readToolSettings, readWorkspaceInfo } from '../host/settings';
@@ -122,4 +122,29 @@ export function registerTools(tools: readonly Tool[], services: ToolServices): v
       },
     }),
   );
+}
+
+/**
+ * Test mode only: a command that runs a tool through core's invokeTool alone, with the context a
+ * Language Model Tool call gets but without VS Code's tool service, runCall's record and
+ * checkpoints, or the result's conversion. The host bench (test/bench/host) times it beside
+ * vscode.lm.invokeTool in the same extension host; the milliseconds are taken here, around
+ * invokeTool only, so the command's own dispatch does not count as core's.
+ */
+export function registerCoreInvokeForTests(tools: readonly Tool[], services: ToolServices): vscode.Disposable {
+  return vscode.commands.registerCommand(CommandId.invokeCoreToolForTests, async (name: unknown, input: unknown): Promise<{ texts: string[]; ms: number }> => {
+    const tool = tools.find((each) => each.name === name);
+    if (!tool) {
+      throw new Error(`no tool named ${String(name)}`);
+    }
+    const ctx = contextFor(services, new vscode.CancellationTokenSource().token);
+    const started = performance.now();
+    try {
+      const result = await invokeTool(tool, input, ctx);
+      const ms = performance.now() - started;
+      return { texts: result.parts.flatMap((part) => (part.kind === 'text' ? [part.text] : [])), ms };
+    } catch (error) {
+      throw new Error(failureMessage(tool, error));
+    }
+  });
 }
