@@ -23,7 +23,8 @@ const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
  * @property {string} vscode
  * @property {string} node
  * @property {boolean} gcForced
- * @property {{ lm: number[], core: number[], mcp: number[], resultChars: number }} read milliseconds per call
+ * @property {{ lm: number[], core: number[], mcp: number[], runCall: number[], resultChars: number }} read milliseconds per call
+ * @property {{ calls: number, totalMs: number, top: { name: string, selfMs: number }[] }} [profile] with WAT_BENCH_HOST_PROFILE=1
  * @property {{ sandboxed: number[], unsandboxed: number[] }} command milliseconds per call
  * @property {{ idle: MemorySample, background: MemorySample, after100: MemorySample, after1000: MemorySample }} memory
  */
@@ -95,6 +96,7 @@ export async function benchHost({ log }) {
   log(`read_file, 500 lines (${results[0]?.read.resultChars ?? '?'} characters), ms; ${results[0]?.read.lm.length ?? 0} interleaved calls of each`);
   printTable(log, header('front'), [
     timeRow('core invokeTool, same process', (r) => r.read.core),
+    timeRow('core runCall (+ trace, record)', (r) => r.read.runCall),
     timeRow('vscode.lm.invokeTool', (r) => r.read.lm),
     derivedRow('  host overhead over core', (r) => [fixed(p50(r.read.lm) - p50(r.read.core)), fixed(p90(r.read.lm) - p90(r.read.core))]),
     timeRow('agent → dist/mcp.js → endpoint', (r) => r.read.mcp),
@@ -118,6 +120,13 @@ export async function benchHost({ log }) {
     ['  1,000 / 100', ...results.flatMap((r) => [ratio(r.memory.after1000.rssKiB, r.memory.after100.rssKiB), ratio(r.memory.after1000.heapUsedKiB, r.memory.after100.heapUsedKiB)])],
   ]);
   log('');
+  for (const r of results.filter((each) => each.profile)) {
+    const cpu = r.profile;
+    if (!cpu) continue;
+    log(`where the host's CPU went, VS Code ${r.vscode}: ${cpu.calls} read_file calls through vscode.lm.invokeTool in ${cpu.totalMs.toFixed(0)} ms, self time per call`);
+    printTable(log, ['function', 'ms per call'], cpu.top.map((entry) => [entry.name, (entry.selfMs / cpu.calls).toFixed(3)]));
+    log('');
+  }
   for (const r of results) {
     const overhead = p50(r.read.lm) - p50(r.read.core);
     const relay = p50(r.read.mcp) / p50(r.read.lm);

@@ -76,10 +76,11 @@ export const CommandId = {
    */
   mapNetworkNamesForTests: 'workspaceAgentTools.mapNetworkNamesForTests',
   /**
-   * Runs a tool through core's invokeTool alone (arguments: the tool's name, its input), with the
-   * context a Language Model Tool call gets, and returns its text parts and the milliseconds
-   * invokeTool took. Registered only when the extension runs in test mode: the host bench compares
-   * it with vscode.lm.invokeTool (tests; not in package.json).
+   * Runs a tool through core alone (arguments: the tool's name, its input, and `'runCall'` to go
+   * through runCall's record and checkpoints rather than invokeTool alone), with the context a
+   * Language Model Tool call gets, and returns its text parts and the milliseconds core took.
+   * Registered only when the extension runs in test mode: the host bench compares it with
+   * vscode.lm.invokeTool (tests; not in package.json).
    */
   invokeCoreToolForTests: 'workspaceAgentTools.invokeCoreToolForTests',
 } as const;

@@ -4,6 +4,7 @@
 // ratios side by side for every VS Code version. Nothing here asserts a time: a slow machine gives
 // slow figures, not a failure.
 import * as fs from 'fs';
+import * as inspector from 'inspector';
 import * as path from 'path';
 import * as v8 from 'v8';
 import * as vm from 'vm';
@@ -37,9 +38,43 @@ export interface HostBenchResult {
   readonly node: string;
   readonly gcForced: boolean;
   /** Milliseconds of each timed call. */
-  readonly read: { readonly lm: number[]; readonly core: number[]; readonly mcp: number[]; readonly resultChars: number };
+  readonly read: { readonly lm: number[]; readonly core: number[]; readonly mcp: number[]; readonly runCall: number[]; readonly resultChars: number };
+  /** With WAT_BENCH_HOST_PROFILE=1: where the extension host's CPU went during calls through vscode.lm.invokeTool. */
+  readonly profile?: ProfileSummary;
   readonly command: { readonly sandboxed: number[]; readonly unsandboxed: number[] };
   readonly memory: { readonly idle: MemorySample; readonly background: MemorySample; readonly after100: MemorySample; readonly after1000: MemorySample };
+}
+
+/** The functions that took the most of the host's CPU, self time, over `calls` calls. */
+interface ProfileSummary {
+  readonly calls: number;
+  readonly totalMs: number;
+  readonly top: { readonly name: string; readonly selfMs: number }[];
+}
+
+/** Profiles `calls` calls of `call` with V8's sampling profiler, in this process, and sums self time per function. */
+async function profile(calls: number, call: () => Promise<unknown>): Promise<ProfileSummary> {
+  const session = new inspector.Session();
+  session.connect();
+  const post = (method: string, params?: object): Promise<unknown> =>
+    new Promise((resolve, reject) => session.post(method, params, (error, result) => (error ? reject(error) : resolve(result))));
+  await post('Profiler.enable');
+  await post('Profiler.setSamplingInterval', { interval: 100 });
+  await post('Profiler.start');
+  for (let i = 0; i < calls; i += 1) await call();
+  const { profile: cpu } = (await post('Profiler.stop')) as { profile: inspector.Profiler.Profile };
+  session.disconnect();
+  const intervals = cpu.timeDeltas ?? [];
+  const byNode = new Map<number, number>();
+  for (const [index, id] of (cpu.samples ?? []).entries()) byNode.set(id, (byNode.get(id) ?? 0) + (intervals[index] ?? 0) / 1000);
+  const byName = new Map<string, number>();
+  for (const node of cpu.nodes) {
+    const frame = node.callFrame;
+    const name = `${frame.functionName || '(anonymous)'} ${path.basename(frame.url)}:${frame.lineNumber + 1}`;
+    byName.set(name, (byName.get(name) ?? 0) + (byNode.get(node.id) ?? 0));
+  }
+  const top = [...byName].sort((a, b) => b[1] - a[1]).slice(0, 40).map(([name, selfMs]) => ({ name, selfMs }));
+  return { calls, totalMs: (cpu.endTime - cpu.startTime) / 1000, top };
 }
 
 /**
@@ -114,12 +149,13 @@ describe('host bench: round trips and memory in the extension host', function ()
     const agent = await startAgent();
     try {
       const core = async (): Promise<number> => (await vscode.commands.executeCommand<{ ms: number }>(CommandId.invokeCoreToolForTests, READ, READ_INPUT)).ms;
+      const recorded = async (): Promise<number> => (await vscode.commands.executeCommand<{ ms: number }>(CommandId.invokeCoreToolForTests, READ, READ_INPUT, 'runCall')).ms;
       const lm = (): Promise<number> => timed(() => viaLanguageModel(READ, READ_INPUT));
       const mcp = (): Promise<number> => timed(() => agent.callTool({ name: READ, arguments: READ_INPUT }));
-      const fronts = [lm, core, mcp];
+      const fronts = [lm, core, mcp, recorded];
       for (let i = 0; i < WARM_UP; i += 1) for (const front of fronts) await front();
       // Interleaved, starting with a different front each round, so a busy moment of the machine slows all alike.
-      const samples: number[][] = [[], [], []];
+      const samples: number[][] = fronts.map(() => []);
       for (let i = 0; i < TIMED_READS; i += 1) {
         for (let k = 0; k < fronts.length; k += 1) {
           const index = (i + k) % fronts.length;
@@ -127,6 +163,7 @@ describe('host bench: round trips and memory in the extension host', function ()
         }
       }
       const resultChars = (await viaLanguageModel(READ, READ_INPUT)).length;
+      const cpu = process.env.WAT_BENCH_HOST_PROFILE === '1' ? await profile(TIMED_READS, () => viaLanguageModel(READ, READ_INPUT)) : undefined;
 
       const sandboxed: number[] = [];
       const unsandboxed: number[] = [];
@@ -153,9 +190,10 @@ describe('host bench: round trips and memory in the extension host', function ()
         vscode: vscode.version,
         node: process.version,
         gcForced: gc !== undefined,
-        read: { lm: samples[0], core: samples[1], mcp: samples[2], resultChars },
+        read: { lm: samples[0], core: samples[1], mcp: samples[2], runCall: samples[3], resultChars },
         command: { sandboxed, unsandboxed },
         memory: { idle, background, after100, after1000 },
+        ...(cpu ? { profile: cpu } : {}),
       };
       const out = process.env.WAT_BENCH_HOST_OUT;
       if (out) {
