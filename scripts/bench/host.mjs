@@ -25,7 +25,7 @@ const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
  * @property {boolean} gcForced
  * @property {{ lm: number[], core: number[], mcp: number[], runCall: number[], workbenchRoundTrip: number[], resultChars: number }} read milliseconds per call
  * @property {{ calls: number, totalMs: number, top: { name: string, selfMs: number }[] }} [profile] with WAT_BENCH_HOST_PROFILE=1
- * @property {{ sandboxed: number[], unsandboxed: number[] }} command milliseconds per call
+ * @property {{ sandboxed: number[], unsandboxed: number[], sandboxedRunCall: number[], unsandboxedRunCall: number[], sandboxedCore: number[], unsandboxedCore: number[] }} command milliseconds per call
  * @property {{ idle: MemorySample, background: MemorySample, after100: MemorySample, after1000: MemorySample }} memory
  */
 
@@ -107,11 +107,15 @@ export async function benchHost({ log }) {
     derivedRow('  relay / core invokeTool', (r) => [ratio(p50(r.read.mcp), p50(r.read.core)), ratio(p90(r.read.mcp), p90(r.read.core))]),
   ]);
   log('');
-  log(`run_command \`true\` through vscode.lm.invokeTool, ms; ${results[0]?.command.sandboxed.length ?? 0} alternating calls of each`);
-  printTable(log, header('placement'), [
-    timeRow('unsandboxed (runCommand.sandbox off)', (r) => r.command.unsandboxed),
-    timeRow('sandboxed (bubblewrap)', (r) => r.command.sandboxed),
-    derivedRow('  sandbox cost', (r) => [fixed(p50(r.command.sandboxed) - p50(r.command.unsandboxed)), ratio(p50(r.command.sandboxed), p50(r.command.unsandboxed))]),
+  log(`run_command \`true\`, ms; ${results[0]?.command.sandboxed.length ?? 0} alternating calls of each`);
+  printTable(log, header('placement, front'), [
+    timeRow('unsandboxed, core invokeTool', (r) => r.command.unsandboxedCore),
+    timeRow('unsandboxed, core runCall (+ checkpoints)', (r) => r.command.unsandboxedRunCall),
+    timeRow('unsandboxed, vscode.lm.invokeTool', (r) => r.command.unsandboxed),
+    timeRow('sandboxed, core invokeTool', (r) => r.command.sandboxedCore),
+    timeRow('sandboxed, core runCall (+ checkpoints)', (r) => r.command.sandboxedRunCall),
+    timeRow('sandboxed, vscode.lm.invokeTool', (r) => r.command.sandboxed),
+    derivedRow('  sandbox cost (core invokeTool)', (r) => [fixed(p50(r.command.sandboxedCore) - p50(r.command.unsandboxedCore)), ratio(p50(r.command.sandboxedCore), p50(r.command.unsandboxedCore))]),
   ]);
   log('');
   log(`extension host memory (MiB, after a forced GC: ${results.map((r) => `${r.vscode} ${r.gcForced ? 'yes' : 'no'}`).join(', ')})`);

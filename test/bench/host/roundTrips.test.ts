@@ -41,7 +41,15 @@ export interface HostBenchResult {
   readonly read: { readonly lm: number[]; readonly core: number[]; readonly mcp: number[]; readonly runCall: number[]; readonly workbenchRoundTrip: number[]; readonly resultChars: number };
   /** With WAT_BENCH_HOST_PROFILE=1: where the extension host's CPU went during calls through vscode.lm.invokeTool. */
   readonly profile?: ProfileSummary;
-  readonly command: { readonly sandboxed: number[]; readonly unsandboxed: number[] };
+  /** Through vscode.lm.invokeTool, runCall and invokeTool: see where the command's time goes. */
+  readonly command: {
+    readonly sandboxed: number[];
+    readonly unsandboxed: number[];
+    readonly sandboxedRunCall: number[];
+    readonly unsandboxedRunCall: number[];
+    readonly sandboxedCore: number[];
+    readonly unsandboxedCore: number[];
+  };
   readonly memory: { readonly idle: MemorySample; readonly background: MemorySample; readonly after100: MemorySample; readonly after1000: MemorySample };
 }
 
@@ -168,33 +176,48 @@ describe('host bench: round trips and memory in the extension host', function ()
       const resultChars = (await viaLanguageModel(READ, READ_INPUT)).length;
       const cpu = process.env.WAT_BENCH_HOST_PROFILE === '1' ? await profile(TIMED_READS, () => viaLanguageModel(READ, READ_INPUT)) : undefined;
 
-      const sandboxed: number[] = [];
-      const unsandboxed: number[] = [];
-      const runTrue = (sandbox: 'auto' | 'off'): Promise<number> =>
+      // run_command `true` through each front, with the sandbox on and off: core invokeTool (the
+      // command, its terminal and the sandbox), runCall (+ the checkpoints before and after), vscode.lm.invokeTool.
+      type Placement = 'auto' | 'off';
+      type CommandFront = 'lm' | 'runCall' | 'core';
+      const runTrue = (sandbox: Placement, front: CommandFront): Promise<number> =>
         withSettings({ 'runCommand.sandbox': sandbox }, async () => {
           let text = '';
-          const ms = await timed(async () => (text = await viaLanguageModel(RUN, { command: 'true' })));
+          let ms: number;
+          if (front === 'lm') {
+            ms = await timed(async () => (text = await viaLanguageModel(RUN, { command: 'true' })));
+          } else {
+            const outcome = await vscode.commands.executeCommand<{ texts: string[]; ms: number }>(CommandId.invokeCoreToolForTests, RUN, { command: 'true' }, front === 'runCall' ? 'runCall' : undefined);
+            text = outcome.texts.join('');
+            ms = outcome.ms;
+          }
           // A command that ran elsewhere than asked, or failed, would time something else.
           if (!new RegExp(`^Sandbox: ${sandbox === 'auto' ? 'bubblewrap' : 'none'}`, 'm').test(text) || !/^Exit code: 0$/m.test(text)) {
-            throw new Error(`workspace_run_command true (sandbox ${sandbox}) answered:\n${text}`);
+            throw new Error(`workspace_run_command true (sandbox ${sandbox}, ${front}) answered:\n${text}`);
           }
           return ms;
         });
-      for (let i = 0; i < 5; i += 1) {
-        await runTrue('auto');
-        await runTrue('off');
-      }
+      const commandFronts: [Placement, CommandFront][] = (['auto', 'off'] as const).flatMap((sandbox) => (['lm', 'runCall', 'core'] as const).map((front): [Placement, CommandFront] => [sandbox, front]));
+      for (let i = 0; i < 3; i += 1) for (const [sandbox, front] of commandFronts) await runTrue(sandbox, front);
+      const commandSamples = new Map<string, number[]>(commandFronts.map(([sandbox, front]) => [`${sandbox} ${front}`, []]));
       for (let i = 0; i < TIMED_COMMANDS; i += 1) {
-        sandboxed.push(await runTrue('auto'));
-        unsandboxed.push(await runTrue('off'));
+        for (const [sandbox, front] of commandFronts) commandSamples.get(`${sandbox} ${front}`)?.push(await runTrue(sandbox, front));
       }
+      const commandTimes = (sandbox: Placement, front: CommandFront): number[] => commandSamples.get(`${sandbox} ${front}`) ?? [];
 
       const result: HostBenchResult = {
         vscode: vscode.version,
         node: process.version,
         gcForced: gc !== undefined,
         read: { lm: samples[0], core: samples[1], mcp: samples[2], runCall: samples[3], workbenchRoundTrip: samples[4], resultChars },
-        command: { sandboxed, unsandboxed },
+        command: {
+          sandboxed: commandTimes('auto', 'lm'),
+          unsandboxed: commandTimes('off', 'lm'),
+          sandboxedRunCall: commandTimes('auto', 'runCall'),
+          unsandboxedRunCall: commandTimes('off', 'runCall'),
+          sandboxedCore: commandTimes('auto', 'core'),
+          unsandboxedCore: commandTimes('off', 'core'),
+        },
         memory: { idle, background, after100, after1000 },
         ...(cpu ? { profile: cpu } : {}),
       };
