@@ -4,7 +4,7 @@
 // measure it derives, in arrays that are never emptied; every end mark then searches that array,
 // and Node's own timeline buffer keeps the marks as well. Secretlint marks some hundred times per
 // scan, so in a long-lived extension host each tool call got slower and the heap grew without
-// bound (`npm run bench -- host` measured 30 ms per call spent in that search after 1,300 calls).
+// bound (`npm run bench -- host` measured 30 ms per call spent in that search after about 2,000 calls).
 // Secretlint only marks; reading the entries is for its command line's --profile, which we never run.
 
 /** The profiler secretlint's core marks its phases with: here, marks go nowhere. */
