@@ -24,7 +24,7 @@ const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
  * @property {string} node
  * @property {boolean} gcForced
  * @property {{ lm: number[], core: number[], mcp: number[], runCall: number[], workbenchRoundTrip: number[], resultChars: number }} read milliseconds per call
- * @property {{ calls: number, totalMs: number, top: { name: string, selfMs: number }[] }} [profile] with WAT_BENCH_HOST_PROFILE=1
+ * @property {{ calls: number, totalMs: number, top: { name: string, selfMs: number }[] }} [profile] with WAT_BENCH_HOST_PROFILE=1 (read_file through vscode.lm.invokeTool) or =command (run_command true through core)
  * @property {{ sandboxed: number[], unsandboxed: number[], sandboxedRunCall: number[], unsandboxedRunCall: number[], sandboxedCore: number[], unsandboxedCore: number[] }} command milliseconds per call
  * @property {{ idle: MemorySample, background: MemorySample, after100: MemorySample, after1000: MemorySample }} memory
  */
@@ -130,7 +130,7 @@ export async function benchHost({ log }) {
   for (const r of results.filter((each) => each.profile)) {
     const cpu = r.profile;
     if (!cpu) continue;
-    log(`where the host's CPU went, VS Code ${r.vscode}: ${cpu.calls} read_file calls through vscode.lm.invokeTool in ${cpu.totalMs.toFixed(0)} ms, self time per call`);
+    log(`where the host's CPU went, VS Code ${r.vscode}: ${cpu.calls} calls (WAT_BENCH_HOST_PROFILE=${process.env.WAT_BENCH_HOST_PROFILE}) in ${cpu.totalMs.toFixed(0)} ms, self time per call`);
     printTable(log, ['function', 'ms per call'], cpu.top.map((entry) => [entry.name, (entry.selfMs / cpu.calls).toFixed(3)]));
     log('');
   }

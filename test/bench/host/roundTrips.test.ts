@@ -39,7 +39,10 @@ export interface HostBenchResult {
   readonly gcForced: boolean;
   /** Milliseconds of each timed call. */
   readonly read: { readonly lm: number[]; readonly core: number[]; readonly mcp: number[]; readonly runCall: number[]; readonly workbenchRoundTrip: number[]; readonly resultChars: number };
-  /** With WAT_BENCH_HOST_PROFILE=1: where the extension host's CPU went during calls through vscode.lm.invokeTool. */
+  /**
+   * With WAT_BENCH_HOST_PROFILE=1: where the extension host's CPU went during read_file calls through
+   * vscode.lm.invokeTool; with WAT_BENCH_HOST_PROFILE=command, during run_command `true` through core invokeTool, unsandboxed.
+   */
   readonly profile?: ProfileSummary;
   /** Through vscode.lm.invokeTool, runCall and invokeTool: see where the command's time goes. */
   readonly command: {
@@ -174,7 +177,8 @@ describe('host bench: round trips and memory in the extension host', function ()
         }
       }
       const resultChars = (await viaLanguageModel(READ, READ_INPUT)).length;
-      const cpu = process.env.WAT_BENCH_HOST_PROFILE === '1' ? await profile(TIMED_READS, () => viaLanguageModel(READ, READ_INPUT)) : undefined;
+      const profiled = process.env.WAT_BENCH_HOST_PROFILE;
+      let cpu = profiled === '1' ? await profile(TIMED_READS, () => viaLanguageModel(READ, READ_INPUT)) : undefined;
 
       // run_command `true` through each front, with the sandbox on and off: core invokeTool (the
       // command, its terminal and the sandbox), runCall (+ the checkpoints before and after), vscode.lm.invokeTool.
@@ -204,6 +208,9 @@ describe('host bench: round trips and memory in the extension host', function ()
         for (const [sandbox, front] of commandFronts) commandSamples.get(`${sandbox} ${front}`)?.push(await runTrue(sandbox, front));
       }
       const commandTimes = (sandbox: Placement, front: CommandFront): number[] => commandSamples.get(`${sandbox} ${front}`) ?? [];
+      if (profiled === 'command') {
+        cpu = await withSettings({ 'runCommand.sandbox': 'off' }, () => profile(TIMED_COMMANDS, () => Promise.resolve(vscode.commands.executeCommand(CommandId.invokeCoreToolForTests, RUN, { command: 'true' }))));
+      }
 
       const result: HostBenchResult = {
         vscode: vscode.version,
