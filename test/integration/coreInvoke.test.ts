@@ -5,6 +5,7 @@ import * as assert from 'assert';
 import * as fs from 'fs';
 import * as path from 'path';
 import * as vscode from 'vscode';
+import type { ActivityRecord } from '../../src/core/activity/activityRecord';
 import { joinTextParts } from '../../src/core/output/budget';
 import { CommandId } from '../../src/vscode/commandIds';
 import { invoke, workspaceRoot } from './support/tools';
@@ -14,7 +15,8 @@ interface CoreOutcome {
   ms: number;
 }
 
-const invokeCore = (name: string, input: object): Thenable<CoreOutcome> => vscode.commands.executeCommand<CoreOutcome>(CommandId.invokeCoreToolForTests, name, input);
+const invokeCore = (name: string, input: object, through?: 'runCall'): Thenable<CoreOutcome> => vscode.commands.executeCommand<CoreOutcome>(CommandId.invokeCoreToolForTests, name, input, through);
+const newestRecord = async (): Promise<ActivityRecord | undefined> => ((await vscode.commands.executeCommand<ActivityRecord[]>(CommandId.listActivity)) ?? [])[0];
 
 describe('core invokeTool entry for the host bench (extension host, test mode)', () => {
   before(() => {
@@ -29,6 +31,19 @@ describe('core invokeTool entry for the host bench (extension host, test mode)',
     assert.strictEqual(joinTextParts(core.texts), (await invoke('workspace_read_file', input)).text);
     assert.match(joinTextParts(core.texts), /^ {5}1\tline 1: the quick/);
     assert.ok(Number.isFinite(core.ms) && core.ms >= 0, `ms: ${core.ms}`);
+  });
+
+  it('records nothing through invokeTool alone, and records the call through runCall', async () => {
+    const input = { file_path: 'core-invoke/five-hundred.txt', offset: 7, limit: 1 };
+    const before = (await newestRecord())?.id;
+    await invokeCore('workspace_read_file', input);
+    assert.strictEqual((await newestRecord())?.id, before);
+    const core = await invokeCore('workspace_read_file', input, 'runCall');
+    assert.strictEqual(joinTextParts(core.texts), (await invoke('workspace_read_file', input)).text);
+    const records = ((await vscode.commands.executeCommand<ActivityRecord[]>(CommandId.listActivity)) ?? []).slice(0, 2);
+    // The newest is the vscode.lm.invokeTool call; the one before it, runCall's.
+    assert.deepStrictEqual(records.map((record) => [record.tool, record.client]), [['workspace_read_file', 'extension'], ['workspace_read_file', 'extension']]);
+    assert.notStrictEqual(records[1].id, before);
   });
 
   it("fails with the tool's own message when the tool refuses the call", async () => {
