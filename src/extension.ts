@@ -33,7 +33,7 @@ import { VsCodeFileSystem } from './vscode/host/vscodeFileSystem';
 import { registerCheckpointCommands } from './vscode/tools/checkpointCommands';
 import { registerInvokeToolCommand } from './vscode/tools/invokeToolCommand';
 import { registerToolCommands } from './vscode/tools/palette';
-import { registerTools, type ToolServices } from './vscode/tools/registration';
+import { registerCoreInvokeForTests, registerTools, type ToolServices } from './vscode/tools/registration';
 import { ToolResultDocuments } from './vscode/tools/resultDocuments';
 import { ActivityLog } from './vscode/ui/activityLog';
 import { registerActivityView } from './vscode/ui/activityView';
@@ -159,6 +159,10 @@ export function activate(context: vscode.ExtensionContext): void {
     checkpoints,
   };
   timings.mark('services');
+  if (context.extensionMode === vscode.ExtensionMode.Test) {
+    // The host bench and its test compare core's invokeTool with vscode.lm.invokeTool in this process.
+    context.subscriptions.push(registerCoreInvokeForTests(TOOLS, services));
+  }
   const resultDocuments = new ToolResultDocuments();
   context.subscriptions.push(
     proposals,

@@ -5,6 +5,7 @@ import { mkdirSync } from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { benchActivation } from './activation.mjs';
+import { benchHost } from './host.mjs';
 import { benchMcpRelay } from './mcpRelay.mjs';
 import { benchCheckpoint } from './checkpoint.mjs';
 import { benchInputWatch } from './inputWatch.mjs';
@@ -21,7 +22,7 @@ const only = process.argv.slice(2);
 const log = (line) => console.log(line);
 
 /** @type {[name: string, run: (context: import('./measure.mjs').BenchContext) => Promise<unknown>][]} */
-const cases = [['read', benchReadFile], ['search', benchSearch], ['sandbox', benchSandbox], ['checkpoint', benchCheckpoint], ['mcp', benchMcpRelay], ['reduction', benchReduction], ['input', benchInputWatch], ['activation', benchActivation]];
+const cases = [['read', benchReadFile], ['search', benchSearch], ['sandbox', benchSandbox], ['checkpoint', benchCheckpoint], ['mcp', benchMcpRelay], ['reduction', benchReduction], ['input', benchInputWatch], ['activation', benchActivation], ['host', benchHost]];
 
 for (const [name, run] of cases) {
   if (only.length && !only.includes(name)) continue;

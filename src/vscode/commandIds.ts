@@ -83,6 +83,14 @@ export const CommandId = {
   sandboxIndexForTests: 'workspaceAgentTools.sandboxIndexForTests',
   /** How long activate() and the work deferred after it took, step by step: {@link ActivationTimings} (bench; not in package.json). */
   activationTimings: 'workspaceAgentTools.activationTimings',
+  /**
+   * Runs a tool through core alone (arguments: the tool's name, its input, and `'runCall'` to go
+   * through runCall's record and checkpoints rather than invokeTool alone), with the context a
+   * Language Model Tool call gets, and returns its text parts and the milliseconds core took.
+   * Registered only when the extension runs in test mode: the host bench compares it with
+   * vscode.lm.invokeTool (tests; not in package.json).
+   */
+  invokeCoreToolForTests: 'workspaceAgentTools.invokeCoreToolForTests',
 } as const;
 
 /** Commands registered but not contributed in package.json: for tests only. */
@@ -95,6 +103,7 @@ export const UNLISTED_COMMANDS: readonly string[] = [
   CommandId.mapNetworkNamesForTests,
   CommandId.sandboxIndexForTests,
   CommandId.activationTimings,
+  CommandId.invokeCoreToolForTests,
 ];
 
 /** Context keys the extension sets for `when` clauses. */

@@ -19,4 +19,11 @@ describe('secret redaction (extension host)', () => {
     const { text } = await withSettings({ redactSecrets: false }, () => invoke('workspace_read_file', { file_path: 'deploy.sh' }));
     assert.ok(text.includes(TOKEN));
   });
+
+  it('leaves no performance marks behind in the extension host: the scan of every call must not grow its memory', async () => {
+    await invoke('workspace_read_file', { file_path: 'deploy.sh' });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    // secretlint's own profiler marked each phase ("@core>lint::start||...") and kept every mark of the process.
+    assert.deepStrictEqual(performance.getEntriesByType('mark').filter((mark) => mark.name.startsWith('@core>')).map((mark) => mark.name), []);
+  });
 });

@@ -6,7 +6,7 @@ import type { HeldCallRegistry } from '../../core/calls/heldCalls';
 import { failureMessage, runCall, type CallOrigin } from '../../core/calls/runCall';
 import type { HostServices, SessionServices, ToolContext } from '../../core/context';
 import type { CheckpointStore } from '../../core/ports/checkpoints';
-import { checkAvailability } from '../../core/tools/invoke';
+import { checkAvailability, invokeTool } from '../../core/tools/invoke';
 import type { Tool, ToolConfirmation, ToolResult } from '../../core/tools/toolSpec';
 import { CommandId } from '../commandIds';
 import { readToolSettings, readWorkspaceInfo } from '../host/settings';
@@ -122,4 +122,31 @@ export function registerTools(tools: readonly Tool[], services: ToolServices): v
       },
     }),
   );
+}
+
+/**
+ * Test mode only: a command that runs a tool through core alone, with the context a Language Model
+ * Tool call gets but without VS Code's tool service or the result's conversion: through invokeTool
+ * (the default), or through runCall (invokeTool with the call's trace, checkpoints and activity
+ * record, as every client's call). The host bench (test/bench/host) times both beside
+ * vscode.lm.invokeTool in the same extension host, which splits a call's time between VS Code, the
+ * record and the tool; the milliseconds are taken here, so the command's own dispatch is not counted.
+ */
+export function registerCoreInvokeForTests(tools: readonly Tool[], services: ToolServices): vscode.Disposable {
+  return vscode.commands.registerCommand(CommandId.invokeCoreToolForTests, async (name: unknown, input: unknown, through: unknown): Promise<{ texts: string[]; ms: number }> => {
+    const tool = tools.find((each) => each.name === name);
+    if (!tool) {
+      throw new Error(`no tool named ${String(name)}`);
+    }
+    const token = new vscode.CancellationTokenSource().token;
+    const ctx = contextFor(services, token);
+    const started = performance.now();
+    try {
+      const result = through === 'runCall' ? await callTool(tool, input, services, token, { confirmedInChat: false, client: 'extension' }) : await invokeTool(tool, input, ctx);
+      const ms = performance.now() - started;
+      return { texts: result.parts.flatMap((part) => (part.kind === 'text' ? [part.text] : [])), ms };
+    } catch (error) {
+      throw new Error(failureMessage(tool, error));
+    }
+  });
 }
