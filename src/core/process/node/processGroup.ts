@@ -112,11 +112,15 @@ function signalGroup(pgid: number, signal: NodeJS.Signals): void {
 /** Resolves true once no living process of the group is left, false when `ms` passed first. */
 export async function waitUntilGone(pgid: number, ms: number): Promise<boolean> {
   const deadline = Date.now() + ms;
+  // A group usually ends within a few milliseconds of its leader (the sandbox's pid namespace
+  // winding down): look again soon at first, then every POLL_MS, so no command waits a whole poll.
+  let wait = 1;
   while (groupAlive(pgid)) {
     if (Date.now() >= deadline) {
       return false;
     }
-    await delay(POLL_MS);
+    await delay(Math.min(wait, POLL_MS, Math.max(1, deadline - Date.now())));
+    wait *= 2;
   }
   return true;
 }
