@@ -10,7 +10,8 @@
 // files included (recorded as their own work trees and grafted in: folderStore.ts), never their
 // `.git`. Not recorded, and noted: files over the size cap. Empty folders are not recorded (git has
 // no entry for them).
-import type { ChangedFile, ChangeKind, Checkpoint, CheckpointLimits, CheckpointStore, FolderCheckpoint, RecordedEntry, RestoreStep } from '../../../ports/checkpoints';
+import type { ChangedFile, ChangeKind, Checkpoint, CheckpointLimits, CheckpointStore, FolderCheckpoint, RecordedEntry, RestoreStep, StoreBuildRun, StoreBuildState } from '../../../ports/checkpoints';
+import { BugError } from '../../../errors';
 import { FolderStore } from './folderStore';
 import { shown } from './gitRunner';
 
@@ -40,12 +41,67 @@ export class GitCheckpointStore implements CheckpointStore {
     return this.storeOf(folder).gitDir;
   }
 
+  /** The build under way: the folders it has yet to finish, how far it is, how many checkpoints wait for it, whether one ever did. */
+  private running: { readonly folders: Set<string>; fraction: number; waiting: number; hurried: boolean; readonly report: (state: StoreBuildState) => void } | undefined;
+
+  private report(): void {
+    this.running?.report({ fraction: this.running.fraction, waiting: this.running.waiting });
+  }
+
+  /**
+   * Builds the folders' stores one after the other (each at low priority until a checkpoint waits
+   * for it); a folder whose store is up to date costs one `git status`.
+   */
+  async build(folders: readonly string[], limits: CheckpointLimits, run: StoreBuildRun = {}): Promise<readonly string[]> {
+    if (this.running) {
+      throw new BugError('a checkpoint store build is already running');
+    }
+    const running = { folders: new Set(folders), fraction: 0, waiting: 0, hurried: false, report: run.onState ?? (() => undefined) };
+    this.running = running;
+    const notes: string[] = [];
+    try {
+      this.report();
+      for (const [i, folder] of folders.entries()) {
+        const store = this.storeOf(folder);
+        const onProgress = (fraction: number) => {
+          running.fraction = (i + fraction) / folders.length;
+          this.report();
+        };
+        const keep = new Set([...this.checkpoints.keys()].slice(-2));
+        const folderRun = { ...(run.signal ? { signal: run.signal } : {}), ...(run.hold ? { hold: run.hold } : {}), onProgress, lowPriority: () => !running.hurried };
+        notes.push(...(await store.serial(() => store.build(limits, keep, folderRun))));
+        running.folders.delete(folder);
+      }
+      return notes;
+    } finally {
+      this.running = undefined;
+    }
+  }
+
   async take(folders: readonly string[], limits: CheckpointLimits, pinned: readonly string[] = []): Promise<Checkpoint> {
     this.sequence += 1;
     const id = `${Date.now().toString(36)}-${process.pid.toString(36)}-${this.sequence}`;
     // The checkpoints of calls still open (their "before") are kept through pruning.
     const keep = new Set([...[...this.checkpoints.keys()].slice(-2), ...pinned]);
-    const parts = await Promise.all(folders.map((folder) => this.storeOf(folder).serial(() => this.storeOf(folder).take(id, limits, keep))));
+    // Behind a build of one of its folders this checkpoint waits (serial): the build is told, so it hurries and shows a waiting call.
+    const running = this.running;
+    const joins = running !== undefined && folders.some((folder) => running.folders.has(folder));
+    if (joins) {
+      running.waiting += 1;
+      running.hurried = true;
+      this.report();
+    }
+    let parts: { state: string; notes: string[] }[];
+    try {
+      parts = await Promise.all(folders.map((folder) => this.storeOf(folder).serial(() => this.storeOf(folder).take(id, limits, keep))));
+    } finally {
+      if (joins) {
+        running.waiting -= 1;
+        if (this.running === running) {
+          this.report();
+        }
+      }
+    }
     const checkpoint: Checkpoint = {
       id,
       takenAt: Date.now(),
