@@ -37,6 +37,7 @@ import { ActivityLog } from './vscode/ui/activityLog';
 import { registerActivityView } from './vscode/ui/activityView';
 import { PendingApprovals, registerApprovalCommands } from './vscode/ui/approvals';
 import { BackgroundStatusBar, registerBackgroundCommandUi } from './vscode/ui/backgroundCommands';
+import { registerCheckpointWarmUp } from './vscode/ui/checkpointWarmUp';
 import { GuardStatusBar, registerGuardCommands } from './vscode/ui/guardControls';
 
 const KEPT_COMMAND_LOGS = 200;
@@ -137,13 +138,16 @@ export function activate(context: vscode.ExtensionContext): void {
     checkpoints,
   };
   const resultDocuments = new ToolResultDocuments();
+  const guardStatusBar = new GuardStatusBar();
   context.subscriptions.push(
     proposals,
     approvals,
     activity,
     terminals,
     sandbox,
-    new GuardStatusBar(),
+    guardStatusBar,
+    // The checkpoint store is built in the background a few seconds from now (only a timer is set here).
+    ...registerCheckpointWarmUp(checkpoints, guardStatusBar, context.extensionMode === vscode.ExtensionMode.Test),
     ...registerGuardCommands(),
     ...registerActivityView(activity, background),
     backgroundStatusBar,

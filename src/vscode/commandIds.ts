@@ -75,6 +75,12 @@ export const CommandId = {
    * (tests; not in package.json).
    */
   mapNetworkNamesForTests: 'workspaceAgentTools.mapNetworkNamesForTests',
+  /**
+   * The checkpoint store's build for tests: `{ action: 'startHeld' }` starts a build held open until
+   * `{ action: 'release' }`; `{ action: 'state' }` answers the build's state and the status bar's
+   * text. Registered only in test mode (not in package.json).
+   */
+  checkpointBuildForTests: 'workspaceAgentTools.checkpointBuildForTests',
 } as const;
 
 /** Commands registered but not contributed in package.json: for tests only. */
@@ -85,6 +91,7 @@ export const UNLISTED_COMMANDS: readonly string[] = [
   CommandId.activityViewRows,
   CommandId.stopCommandsAsOnShutdown,
   CommandId.mapNetworkNamesForTests,
+  CommandId.checkpointBuildForTests,
 ];
 
 /** Context keys the extension sets for `when` clauses. */

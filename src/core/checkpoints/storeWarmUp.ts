@@ -26,6 +26,22 @@ export type Schedule = (delayMs: number, run: () => void) => { cancel(): void };
 /** How long after the window starts (or the workspace changes) the build begins: out of the way of activation and the first reads. */
 export const WARM_UP_DELAY_MS = 3000;
 
+/** The status bar's words for the checkpoint store's build: shown while it runs, or when it failed. */
+export function warmUpStatus(state: WarmUpState): { text: string; tooltip: string } | undefined {
+  if (state.phase === 'building') {
+    const percent = `${Math.floor(state.fraction * 100)}%`;
+    const waiting = state.waiting > 0 ? `; ${state.waiting} change${state.waiting === 1 ? '' : 's'} wait${state.waiting === 1 ? 's' : ''} for it to record ${state.waiting === 1 ? 'its' : 'their'} "before"` : '';
+    return {
+      text: `$(sync~spin) preparing undo ${percent}${state.waiting > 0 ? ' (waiting)' : ''}`,
+      tooltip: `Checkpoints: recording the workspace's files for Restore (${percent} hashed) at low priority${waiting}. Reads do not wait for it.`,
+    };
+  }
+  if (state.phase === 'failed') {
+    return { text: '$(warning) undo not prepared', tooltip: `Checkpoints: the store could not be prepared; each change will try again. ${state.message}` };
+  }
+  return undefined;
+}
+
 export class StoreWarmUp {
   private pending: { cancel(): void } | undefined;
   private running: { readonly key: string; readonly stop: AbortController } | undefined;

@@ -11,13 +11,30 @@
 // `.git`. Not recorded, and noted: files over the size cap. Empty folders are not recorded (git has
 // no entry for them).
 import type { ChangedFile, ChangeKind, Checkpoint, CheckpointLimits, CheckpointStore, FolderCheckpoint, RecordedEntry, RestoreStep, StoreBuildRun, StoreBuildState } from '../../../ports/checkpoints';
-import { BugError } from '../../../errors';
 import { FolderStore } from './folderStore';
 import { shown } from './gitRunner';
 
 /** Above this many changed files, a call's changes are listed without line counts. */
 const MAX_COUNTED_FILES = 2000;
 const ZERO = /^0+$/;
+
+/** A build under way. */
+interface RunningBuild {
+  /** The folders it has yet to finish. */
+  readonly folders: Set<string>;
+  /** How far each folder is, from 0 to 1. */
+  readonly fractions: Map<string, number>;
+  /** Checkpoints waiting for it. */
+  waiting: number;
+  /** True once a checkpoint waited for it: the rest of it runs at normal priority. */
+  hurried: boolean;
+  readonly report: (state: StoreBuildState) => void;
+}
+
+function reportBuild(running: RunningBuild): void {
+  const fractions = [...running.fractions.values()];
+  running.report({ fraction: fractions.reduce((sum, fraction) => sum + fraction, 0) / Math.max(1, fractions.length), waiting: running.waiting });
+}
 
 /** Checkpoints in private git repositories under `storeRoot`, one per workspace folder. */
 export class GitCheckpointStore implements CheckpointStore {
@@ -41,40 +58,37 @@ export class GitCheckpointStore implements CheckpointStore {
     return this.storeOf(folder).gitDir;
   }
 
-  /** The build under way: the folders it has yet to finish, how far it is, how many checkpoints wait for it, whether one ever did. */
-  private running: { readonly folders: Set<string>; fraction: number; waiting: number; hurried: boolean; readonly report: (state: StoreBuildState) => void } | undefined;
-
-  private report(): void {
-    this.running?.report({ fraction: this.running.fraction, waiting: this.running.waiting });
-  }
+  /** The builds under way: the folders each has yet to finish, how far each folder is, how many checkpoints wait for it, whether one ever did. */
+  private readonly builds = new Set<RunningBuild>();
 
   /**
-   * Builds the folders' stores one after the other (each at low priority until a checkpoint waits
-   * for it); a folder whose store is up to date costs one `git status`.
+   * Builds the folders' stores (each at low priority until a checkpoint waits for it). Queued on
+   * each folder's store at once, so a checkpoint asked for from now on comes after the build; a
+   * folder whose store is up to date costs one `git status`.
    */
   async build(folders: readonly string[], limits: CheckpointLimits, run: StoreBuildRun = {}): Promise<readonly string[]> {
-    if (this.running) {
-      throw new BugError('a checkpoint store build is already running');
-    }
-    const running = { folders: new Set(folders), fraction: 0, waiting: 0, hurried: false, report: run.onState ?? (() => undefined) };
-    this.running = running;
-    const notes: string[] = [];
+    const running: RunningBuild = { folders: new Set(folders), fractions: new Map(folders.map((folder) => [folder, 0])), waiting: 0, hurried: false, report: run.onState ?? (() => undefined) };
+    this.builds.add(running);
+    reportBuild(running);
+    const keep = new Set([...this.checkpoints.keys()].slice(-2));
+    const parts = folders.map((folder) => {
+      const store = this.storeOf(folder);
+      const onProgress = (fraction: number) => {
+        running.fractions.set(folder, fraction);
+        reportBuild(running);
+      };
+      const folderRun = { ...(run.signal ? { signal: run.signal } : {}), ...(run.hold ? { hold: run.hold } : {}), onProgress, lowPriority: () => !running.hurried };
+      return store.serial(() => store.build(limits, keep, folderRun)).finally(() => running.folders.delete(folder));
+    });
     try {
-      this.report();
-      for (const [i, folder] of folders.entries()) {
-        const store = this.storeOf(folder);
-        const onProgress = (fraction: number) => {
-          running.fraction = (i + fraction) / folders.length;
-          this.report();
-        };
-        const keep = new Set([...this.checkpoints.keys()].slice(-2));
-        const folderRun = { ...(run.signal ? { signal: run.signal } : {}), ...(run.hold ? { hold: run.hold } : {}), onProgress, lowPriority: () => !running.hurried };
-        notes.push(...(await store.serial(() => store.build(limits, keep, folderRun))));
-        running.folders.delete(folder);
+      const settled = await Promise.allSettled(parts);
+      const failed = settled.find((part): part is PromiseRejectedResult => part.status === 'rejected');
+      if (failed) {
+        throw failed.reason;
       }
-      return notes;
+      return settled.flatMap((part) => (part.status === 'fulfilled' ? part.value : []));
     } finally {
-      this.running = undefined;
+      this.builds.delete(running);
     }
   }
 
@@ -84,21 +98,20 @@ export class GitCheckpointStore implements CheckpointStore {
     // The checkpoints of calls still open (their "before") are kept through pruning.
     const keep = new Set([...[...this.checkpoints.keys()].slice(-2), ...pinned]);
     // Behind a build of one of its folders this checkpoint waits (serial): the build is told, so it hurries and shows a waiting call.
-    const running = this.running;
-    const joins = running !== undefined && folders.some((folder) => running.folders.has(folder));
-    if (joins) {
+    const joined = [...this.builds].filter((running) => folders.some((folder) => running.folders.has(folder)));
+    for (const running of joined) {
       running.waiting += 1;
       running.hurried = true;
-      this.report();
+      reportBuild(running);
     }
     let parts: { state: string; notes: string[] }[];
     try {
       parts = await Promise.all(folders.map((folder) => this.storeOf(folder).serial(() => this.storeOf(folder).take(id, limits, keep))));
     } finally {
-      if (joins) {
+      for (const running of joined) {
         running.waiting -= 1;
-        if (this.running === running) {
-          this.report();
+        if (this.builds.has(running)) {
+          reportBuild(running);
         }
       }
     }
