@@ -51,7 +51,7 @@ export class StoreWarmUp {
   private disposed = false;
 
   constructor(
-    private readonly store: CheckpointStore,
+    private readonly store: Pick<CheckpointStore, 'build'>,
     private readonly current: () => WarmUpTarget | undefined,
     private readonly schedule: Schedule,
     private readonly onState: (state: WarmUpState) => void,
