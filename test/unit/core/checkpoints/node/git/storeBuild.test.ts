@@ -86,6 +86,25 @@ describe('GitCheckpointStore build (the store prepared in the background)', () =
     assert.equal(fs.readFileSync(path.join(folder, 'src', 'f7.c'), 'utf8'), 'int f7(void) { return 7; }\n');
   });
 
+  it('records, in one pack, what a checkpoint records: the executable bit, symlinks as links, not files over the size cap (noted), not ignored files', async () => {
+    fs.writeFileSync(path.join(folder, 'run.sh'), '#!/bin/sh\n', { mode: 0o755 });
+    fs.chmodSync(path.join(folder, 'run.sh'), 0o755);
+    fs.symlinkSync('main.c', path.join(folder, 'link.c'));
+    fs.writeFileSync(path.join(folder, 'big.bin'), Buffer.alloc(LIMITS.maxFileBytes + 1, 1));
+    fs.writeFileSync(path.join(folder, '.gitignore'), 'ignored.o\n');
+    fs.writeFileSync(path.join(folder, 'ignored.o'), 'object\n');
+    const notes = await store.build([folder], LIMITS);
+    assert.equal(notes.length, 1);
+    assert.match(notes[0], /^big\.bin .* is over the checkpoint size cap/);
+    const staged = privateGit(store, folder, 'ls-files', '-s', 'run.sh', 'link.c', 'big.bin', 'ignored.o', 'main.c');
+    assert.match(staged, /^100755 \w+ 0\trun\.sh$/m);
+    assert.match(staged, /^120000 \w+ 0\tlink\.c$/m);
+    assert.match(staged, /^100644 \w+ 0\tmain\.c$/m);
+    assert.doesNotMatch(staged, /big\.bin|ignored\.o/);
+    const linkSha = /^120000 (\w+)/m.exec(staged)![1];
+    assert.equal(privateGit(store, folder, 'cat-file', 'blob', linkSha), 'main.c');
+  });
+
   it('a checkpoint asked for during the build waits for it: the build reports one waiting call until it ends', async () => {
     const states: StoreBuildState[] = [];
     let release = (): void => undefined;
