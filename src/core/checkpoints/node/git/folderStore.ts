@@ -1,7 +1,8 @@
 // One workspace folder's private checkpoint repository: created once, then a checkpoint is
 // classifyStatus() → stage() → commitState() → keepUnderCap(), every git call of the folder one at a
 // time. The private index is kept between checkpoints as a stat cache, which is what makes a
-// checkpoint of an unchanged tree cost one `git status`.
+// checkpoint of an unchanged tree cost one `git status`. A build (build()) records the folder the
+// same way ahead of the first call, in the background, without a checkpoint of its own.
 //
 // A nested repository (a folder with its own `.git`: a clone, a submodule's work tree) is a work
 // tree git will not enter from the folder's, so it is recorded as a work tree of its own: a private
@@ -115,7 +116,7 @@ function splitPath(rawPath: Buffer): Buffer[] {
   return parts;
 }
 
-/** A build stopped by its signal (the workspace's trust or the checkpoints setting changed, the window closes). */
+/** A build stopped by its signal (checkpoints were turned off, the window closes). */
 export class BuildStopped extends Error {
   constructor() {
     super('the checkpoint store build was stopped');
