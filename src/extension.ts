@@ -39,6 +39,7 @@ import { ActivityLog } from './vscode/ui/activityLog';
 import { registerActivityView } from './vscode/ui/activityView';
 import { PendingApprovals, registerApprovalCommands } from './vscode/ui/approvals';
 import { BackgroundStatusBar, registerBackgroundCommandUi } from './vscode/ui/backgroundCommands';
+import { registerCheckpointWarmUp } from './vscode/ui/checkpointWarmUp';
 import { GuardStatusBar, registerGuardCommands } from './vscode/ui/guardControls';
 
 /** Every module of the bundle has been evaluated once this line runs (esbuild places the entry's own code last). */
@@ -164,13 +165,16 @@ export function activate(context: vscode.ExtensionContext): void {
     context.subscriptions.push(registerCoreInvokeForTests(TOOLS, services));
   }
   const resultDocuments = new ToolResultDocuments();
+  const guardStatusBar = new GuardStatusBar();
   context.subscriptions.push(
     proposals,
     approvals,
     activity,
     terminals,
     sandbox,
-    new GuardStatusBar(),
+    guardStatusBar,
+    // The checkpoint store is built in the background a few seconds from now (only a timer is set here).
+    ...registerCheckpointWarmUp(checkpoints, guardStatusBar, context.extensionMode === vscode.ExtensionMode.Test),
     ...registerGuardCommands(),
     ...registerActivityView(activity, background),
     backgroundStatusBar,

@@ -91,6 +91,12 @@ export const CommandId = {
    * vscode.lm.invokeTool (tests; not in package.json).
    */
   invokeCoreToolForTests: 'workspaceAgentTools.invokeCoreToolForTests',
+  /**
+   * The checkpoint store's build for tests: `{ action: 'startHeld' }` starts a build held open until
+   * `{ action: 'release' }`; `{ action: 'state' }` answers the build's state and the status bar's
+   * text. Registered only in test mode (not in package.json).
+   */
+  checkpointBuildForTests: 'workspaceAgentTools.checkpointBuildForTests',
 } as const;
 
 /** Commands registered but not contributed in package.json: for tests only. */
@@ -104,6 +110,7 @@ export const UNLISTED_COMMANDS: readonly string[] = [
   CommandId.sandboxIndexForTests,
   CommandId.activationTimings,
   CommandId.invokeCoreToolForTests,
+  CommandId.checkpointBuildForTests,
 ];
 
 /** Context keys the extension sets for `when` clauses. */

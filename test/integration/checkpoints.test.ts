@@ -331,4 +331,41 @@ describe('checkpoints (extension host)', function () {
       assert.equal(git('stash', 'list'), stash);
     });
   });
+  it('a first edit made while the store is being built waits for the build (shown as "preparing undo" in the status bar), and its restore brings back the exact bytes; reads do not wait', async () => {
+    type BuildForTests = { state: { phase: string; waiting?: number }; warmUp: { phase: string }; statusText: string };
+    const buildState = async () => (await vscode.commands.executeCommand<BuildForTests>(CommandId.checkpointBuildForTests, { action: 'state' }))!;
+    // The build started with the window has ended (the one below queues behind it otherwise).
+    await until(async () => (await buildState()).warmUp.phase !== 'building', 'the window\'s own store build to end');
+    const dir = freshFolder();
+    const original = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('first line\r\nsecond line: caf\u00e9\r\nthird\r\n')]);
+    fs.writeFileSync(abs(`${dir}/during-build.txt`), original);
+
+    assert.equal(await vscode.commands.executeCommand(CommandId.checkpointBuildForTests, { action: 'startHeld' }), true);
+    let released = false;
+    try {
+      const read = await invoke('workspace_read_file', { file_path: `${dir}/during-build.txt` });
+      assert.match(read.text, /second line/);
+      const call = invoke('workspace_edit_file', { file_path: `${dir}/during-build.txt`, old_string: 'second line', new_string: 'SECOND LINE' });
+      await answerNextApproval(true);
+      await until(async () => ((await buildState()).state.waiting ?? 0) >= 1, 'the edit to wait for the build');
+      const shown = await buildState();
+      assert.match(shown.statusText, /preparing undo \d+% \(waiting\)/);
+      assert.deepEqual(fs.readFileSync(abs(`${dir}/during-build.txt`)), original, 'the edit waits for its "before"');
+      await vscode.commands.executeCommand(CommandId.checkpointBuildForTests, { action: 'release' });
+      released = true;
+      await call;
+    } finally {
+      if (!released) await vscode.commands.executeCommand(CommandId.checkpointBuildForTests, { action: 'release' });
+    }
+    assert.ok(fs.readFileSync(abs(`${dir}/during-build.txt`)).includes(Buffer.from('SECOND LINE')));
+    const record = await latestRecord();
+    assert.equal(record.tool, 'workspace_edit_file');
+    assert.deepEqual(record.changedPaths, [{ path: `${dir}/during-build.txt`, kind: 'modified', added: 1, deleted: 1 }]);
+    await until(async () => (await buildState()).state.phase === 'ready', 'the build to end');
+    assert.doesNotMatch((await buildState()).statusText, /preparing undo/);
+
+    const outcome = await restore(record.id);
+    assert.equal(outcome.restored, true, outcome.message);
+    assert.deepEqual(fs.readFileSync(abs(`${dir}/during-build.txt`)), original);
+  });
 });

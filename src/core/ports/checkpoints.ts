@@ -78,6 +78,30 @@ export interface CheckpointStore {
   restoreSteps(target: Checkpoint, current: Checkpoint): Promise<RestoreStep[]>;
   /** A file as a checkpoint recorded it, or undefined when it was not there. */
   entry(checkpoint: Checkpoint, folder: string, rawPath: Uint8Array): Promise<RecordedEntry | undefined>;
+  /**
+   * Prepares the folders' stores ahead of the first call, in the background (absent: a store that
+   * needs no preparing). A checkpoint asked for meanwhile waits for it, then records the folders as
+   * they are. Resolves with what could not be recorded; rejects when it failed or was stopped.
+   */
+  build?(folders: readonly string[], limits: CheckpointLimits, run: StoreBuildRun): Promise<readonly string[]>;
+}
+
+/** How far a store build is. */
+export interface StoreBuildState {
+  /** From 0 to 1 over every folder built. */
+  readonly fraction: number;
+  /** Checkpoints waiting for the build (a changing call's "before"). */
+  readonly waiting: number;
+}
+
+/** One run of a store build. */
+export interface StoreBuildRun {
+  /** Stops the build (what it recorded so far is kept; the next checkpoint records the rest). */
+  readonly signal?: AbortSignal;
+  /** Told each time the build goes further or a checkpoint starts or stops waiting for it. */
+  readonly onState?: (state: StoreBuildState) => void;
+  /** Tests hold a started build open (until this settles) to send a call into it. */
+  readonly hold?: Promise<void>;
 }
 
 /** What a call's before and after checkpoints found. */

@@ -1,5 +1,6 @@
 // The guard in the status bar: the risk level and plan mode shown, and the menu and commands that change them.
 import * as vscode from 'vscode';
+import { warmUpStatus, type WarmUpState } from '../../core/checkpoints/storeWarmUp';
 import { SETTINGS_SECTION, type RiskLevel } from '../../core/settings';
 import { CommandId, ViewId } from '../commandIds';
 import { readToolSettings, updateSetting } from '../host/settings';
@@ -22,6 +23,7 @@ export async function setRiskLevel(level: RiskLevel): Promise<void> {
 export class GuardStatusBar implements vscode.Disposable {
   private readonly item = vscode.window.createStatusBarItem(ViewId.statusBarItem, vscode.StatusBarAlignment.Left, 100);
   private readonly subscription: vscode.Disposable;
+  private checkpoints: { text: string; tooltip: string } | undefined;
 
   constructor() {
     this.item.name = 'Workspace Agent Tools';
@@ -40,11 +42,18 @@ export class GuardStatusBar implements vscode.Disposable {
     return this.item.text;
   }
 
+  /** Shows the checkpoint store's build (while it runs, or when it failed) after the guard's state. */
+  showCheckpoints(state: WarmUpState): void {
+    this.checkpoints = warmUpStatus(state);
+    this.update();
+  }
+
   update(): void {
     const settings = readToolSettings();
-    this.item.text = settings.planMode ? `$(shield) Agent: ${settings.riskLevel} $(debug-pause) plan mode` : `$(shield) Agent: ${settings.riskLevel}`;
+    const guard = settings.planMode ? `$(shield) Agent: ${settings.riskLevel} $(debug-pause) plan mode` : `$(shield) Agent: ${settings.riskLevel}`;
+    this.item.text = this.checkpoints ? `${guard} ${this.checkpoints.text}` : guard;
     this.item.tooltip = new vscode.MarkdownString(
-      `**Workspace Agent Tools**\n\nRisk level: **${settings.riskLevel}** (${RISK_DESCRIPTIONS[settings.riskLevel]})\n\nPlan mode: **${settings.planMode ? 'on: writes and commands are refused' : 'off'}**\n\nClick to change.`,
+      `**Workspace Agent Tools**\n\nRisk level: **${settings.riskLevel}** (${RISK_DESCRIPTIONS[settings.riskLevel]})\n\nPlan mode: **${settings.planMode ? 'on: writes and commands are refused' : 'off'}**\n\n${this.checkpoints ? `${this.checkpoints.tooltip}\n\n` : ''}Click to change.`,
     );
     this.item.backgroundColor = settings.planMode ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
   }

@@ -1,7 +1,8 @@
 // One workspace folder's private checkpoint repository: created once, then a checkpoint is
 // classifyStatus() → stage() → commitState() → keepUnderCap(), every git call of the folder one at a
 // time. The private index is kept between checkpoints as a stat cache, which is what makes a
-// checkpoint of an unchanged tree cost one `git status`.
+// checkpoint of an unchanged tree cost one `git status`. A build (build()) records the folder the
+// same way ahead of the first call, in the background, without a checkpoint of its own.
 //
 // A nested repository (a folder with its own `.git`: a clone, a submodule's work tree) is a work
 // tree git will not enter from the folder's, so it is recorded as a work tree of its own: a private
@@ -30,6 +31,8 @@ const MAX_REFUSED_PATHS = 20;
 /** What one checkpoint writes into the private index and drops from it, and what it noted. */
 interface Staging {
   readonly update: Buffer[];
+  /** The size of each path of `update` (progress of a build is counted in bytes hashed). */
+  readonly updateBytes: number[];
   readonly forget: Buffer[];
   /** Nested repositories' roots, relative to the work tree. */
   readonly nested: Buffer[];
@@ -68,6 +71,31 @@ function nestedRootsOf(recorded: RecordedTree): string {
   return recorded.children.map((child) => `${child.recorded.tree.prefix.toString('latin1')}\0${nestedRootsOf(child.recorded)}`).join('');
 }
 
+/**
+ * From this many paths on, update-index streams the files it hashes into one pack (git's bulk
+ * check-in, which it uses for files over core.bigFileThreshold) instead of one loose object file
+ * each: on a first record of a large tree that is most of the file system work `git add -A` does.
+ * Level 1, as git's loose objects. Only for these runs: above the threshold git also treats files
+ * as binary in diffs, and the line counts of a call's changes need text diffs.
+ */
+const BULK_PATHS = 256;
+const BULK_CONFIG = ['-c', 'core.bigFileThreshold=1', '-c', 'pack.compression=1'];
+/** Paths per piece of update-index's input: progress is reported as git reads each piece. */
+const PIECE_PATHS = 256;
+/** Paths classified between two turns of the event loop (each is an lstat): the extension host stays responsive during a build. */
+const PATHS_PER_TURN = 2000;
+
+/** How a build runs: at low priority until a call waits for it, reporting progress, stoppable. */
+export interface BuildRun {
+  readonly signal?: AbortSignal;
+  /** From 0 to 1: the share of the bytes to record that git has read (the walk before it counts as 0). */
+  readonly onProgress?: (fraction: number) => void;
+  /** Asked at each git run: false once a call waits for the build (a git run already started keeps its priority). */
+  readonly lowPriority: () => boolean;
+  /** Tests hold a started build open to send a call into it. */
+  readonly hold?: Promise<void>;
+}
+
 /** How deep nested repositories inside nested repositories are followed. */
 const MAX_NESTING = 8;
 /** The folder of the store that holds the nested repositories' indexes and exclude files. */
@@ -86,6 +114,13 @@ function splitPath(rawPath: Buffer): Buffer[] {
     }
   }
   return parts;
+}
+
+/** A build stopped by its signal (checkpoints were turned off, the window closes). */
+export class BuildStopped extends Error {
+  constructor() {
+    super('the checkpoint store build was stopped');
+  }
 }
 
 /** One folder's private repository; every git call of a folder runs one at a time. */
@@ -110,11 +145,24 @@ export class FolderStore {
   async git(args: readonly string[], input?: Buffer, okCodes: readonly number[] = [0], env: Record<string, string> = this.rootTree.env): Promise<Buffer> {
     // Run from the store, never from the workspace: on Windows a program is looked up in the
     // working folder first, and the workspace may hold a git.exe the model wrote.
-    const result = await runGit(args, env, this.gitDir, input);
+    const result = await runGit(args, env, this.gitDir, input, this.runOptions());
     if (!okCodes.includes(result.code)) {
+      this.throwIfStopped();
       throw new Error(`git ${args[0]} failed in the checkpoint store of ${this.folder} (exit ${result.code}): ${result.stderr.trim()}`);
     }
     return result.stdout;
+  }
+
+  private running: BuildRun | undefined;
+
+  private runOptions(): { lowPriority?: boolean; signal?: AbortSignal } {
+    return this.running ? { lowPriority: this.running.lowPriority(), ...(this.running.signal ? { signal: this.running.signal } : {}) } : {};
+  }
+
+  private throwIfStopped(): void {
+    if (this.running?.signal?.aborted) {
+      throw new BuildStopped();
+    }
   }
 
   /** The folder as a work tree: the private index `checkpoint-index`, the folder's exclude lines. */
@@ -212,8 +260,44 @@ export class FolderStore {
     return sha || undefined;
   }
 
+  /**
+   * Builds the store ahead of the first call: the private index records the folder and HEAD its
+   * state, as a checkpoint would, without a checkpoint of its own; then a `git status` fills git's
+   * untracked cache, so the first call's "before" costs what a checkpoint of an unchanged tree
+   * costs. At low priority while no call waits for it. A call that needs a checkpoint meanwhile
+   * queues behind it (serial): its "before" is taken once the build is done and before the call
+   * changes anything, so it is the folder as it was, whatever the build saw.
+   */
+  async build(limits: CheckpointLimits, keep: ReadonlySet<string>, run: BuildRun): Promise<string[]> {
+    this.running = run;
+    try {
+      run.onProgress?.(0);
+      await run.hold;
+      this.throwIfStopped();
+      const { state, head, totals } = await this.recordState('store build', limits);
+      if (state !== head) {
+        totals.notes.push(...(await this.keepUnderCap(totals.addedBytes, limits.maxTotalBytes, keep, head === undefined)));
+      }
+      await this.status(this.rootTree);
+      run.onProgress?.(1);
+      return totals.notes;
+    } finally {
+      this.running = undefined;
+    }
+  }
+
   /** Records the folder now; returns the commit and what it could not record. */
   async take(id: string, limits: CheckpointLimits, keep: ReadonlySet<string>): Promise<{ state: string; notes: string[] }> {
+    const { state, head, totals } = await this.recordState(`checkpoint ${id}`, limits);
+    await this.git(['update-ref', `${REF_PREFIX}${id}`, state]);
+    if (state !== head) {
+      totals.notes.push(...(await this.keepUnderCap(totals.addedBytes, limits.maxTotalBytes, new Set([...keep, id]), head === undefined)));
+    }
+    return { state, notes: totals.notes };
+  }
+
+  /** Brings the private indexes up to date and makes HEAD their state (a new commit when it changed). */
+  private async recordState(message: string, limits: CheckpointLimits): Promise<{ state: string; head: string | undefined; totals: Totals }> {
     await this.prepare();
     // Until this checkpoint is committed, HEAD is not known to match the indexes (a failure half-way).
     const known = this.headNestedRoots;
@@ -227,7 +311,7 @@ export class FolderStore {
     if (!head || hasChanges(recorded) || nestedRoots !== known) {
       const tree = await this.treeOf(recorded);
       if (!head || (await this.git(['rev-parse', `${head}^{tree}`])).toString('utf8').trim() !== tree) {
-        state = (await this.git(['commit-tree', tree, '-m', `checkpoint ${id}`])).toString('utf8').trim();
+        state = (await this.git(['commit-tree', tree, '-m', message])).toString('utf8').trim();
         await this.git(['update-ref', '--no-deref', 'HEAD', state]);
       }
     }
@@ -235,11 +319,7 @@ export class FolderStore {
       throw new BugError('no checkpoint state after recording');
     }
     this.headNestedRoots = nestedRoots;
-    await this.git(['update-ref', `${REF_PREFIX}${id}`, state]);
-    if (state !== head) {
-      totals.notes.push(...(await this.keepUnderCap(totals.addedBytes, limits.maxTotalBytes, new Set([...keep, id]), head === undefined)));
-    }
-    return { state, notes: totals.notes };
+    return { state, head, totals };
   }
 
   /** The nested repositories HEAD's tree holds (as nestedRootsOf says), HEAD being the indexes' tree; unknown until this window wrote or confirmed HEAD. */
@@ -342,10 +422,13 @@ export class FolderStore {
   /** What `git status` says changed in a work tree since its last checkpoint: paths to record, paths to forget, nested repositories, notes. */
   private async classifyStatus(tree: WorkTree, limits: CheckpointLimits, totals: Totals): Promise<Staging> {
     this.writeExcludes(tree, limits.excludes);
-    const status = splitNul(await this.git(['-c', `core.excludesFile=${tree.excludesFile}`, 'status', '--porcelain=v1', '-z', '--untracked-files=all', '--no-renames', '--ignore-submodules=all'], undefined, [0], tree.env));
-    const staging: Staging = { update: [], forget: [], nested: [] };
+    const status = await this.status(tree);
+    const staging: Staging = { update: [], updateBytes: [], forget: [], nested: [] };
     const paths = new StatusPaths(this.folder, limits.maxFileBytes, tree.prefix);
-    for (const field of status) {
+    for (const [i, field] of status.entries()) {
+      if (i > 0 && i % PATHS_PER_TURN === 0) {
+        await new Promise((resolve) => setImmediate(resolve));
+      }
       if (field.length < 4) {
         continue;
       }
@@ -362,6 +445,7 @@ export class FolderStore {
       }
       if (verdict.record) {
         staging.update.push(rawPath);
+        staging.updateBytes.push(verdict.bytes);
         totals.addedBytes += verdict.bytes;
         totals.files += 1;
         continue;
@@ -381,21 +465,48 @@ export class FolderStore {
     return staging;
   }
 
+  /** The work tree's `git status`, NUL-separated: what changed since its private index, untracked files each named. */
+  private async status(tree: WorkTree): Promise<Buffer[]> {
+    return splitNul(await this.git(['-c', `core.excludesFile=${tree.excludesFile}`, 'status', '--porcelain=v1', '-z', '--untracked-files=all', '--no-renames', '--ignore-submodules=all'], undefined, [0], tree.env));
+  }
+
+  /** update-index of these paths; a build writes them piece by piece and reports the bytes git has read (of the folder's own work tree only). */
+  private updateIndex(tree: WorkTree, update: readonly Buffer[], updateBytes: readonly number[]) {
+    const args = [...(update.length >= BULK_PATHS ? BULK_CONFIG : []), 'update-index', '--add', '--remove', '--replace', '-z', '--stdin'];
+    const onProgress = tree.prefix.length === 0 ? this.running?.onProgress : undefined;
+    if (!onProgress) {
+      return runGit(args, tree.env, this.gitDir, joinNul(update), this.runOptions());
+    }
+    const pieces: Buffer[] = [];
+    const taken: number[] = [];
+    const total = updateBytes.reduce((sum, bytes) => sum + bytes, 0) || 1;
+    let sum = 0;
+    for (let start = 0; start < update.length; start += PIECE_PATHS) {
+      pieces.push(joinNul(update.slice(start, start + PIECE_PATHS)));
+      // What git has read once the pipe took this piece: the pieces before it (the pipe holds about one).
+      taken.push(sum);
+      sum += updateBytes.slice(start, start + PIECE_PATHS).reduce((piece, bytes) => piece + bytes, 0);
+    }
+    return runGit(args, tree.env, this.gitDir, pieces, { ...this.runOptions(), onPieceTaken: (index) => onProgress(taken[index] / total) });
+  }
+
   /** Writes the paths to record into the work tree's private index and drops the ones to forget. */
   private async stage(tree: WorkTree, staging: Staging, totals: Totals): Promise<void> {
-    const { update, forget } = staging;
+    const { update, updateBytes, forget } = staging;
     // A path git refuses (a symlinked .gitmodules, say) is noted and left out, so it cannot fail every checkpoint.
     for (let refused = 0; update.length; refused += 1) {
-      const result = await runGit(['update-index', '--add', '--remove', '--replace', '-z', '--stdin'], tree.env, this.gitDir, joinNul(update));
+      const result = await this.updateIndex(tree, update, updateBytes);
       if (result.code === 0) {
         break;
       }
+      this.throwIfStopped();
       const named = refusedPath(result.stderrBytes);
       const index = named === undefined ? -1 : update.findIndex((candidate) => candidate.toString('latin1') === named);
       if (index < 0 || refused >= MAX_REFUSED_PATHS) {
         throw new Error(`git update-index failed in the checkpoint store of ${this.folder} (exit ${result.code}): ${result.stderr.trim()}`);
       }
       const [skipped] = update.splice(index, 1);
+      updateBytes.splice(index, 1);
       totals.notes.push(`${shown(Buffer.concat([tree.prefix, skipped]))} was not recorded: git refused it (${result.stderr.split('\n')[0].replace(/^error: /, '')}).`);
       forget.push(skipped);
     }

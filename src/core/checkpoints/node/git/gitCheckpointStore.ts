@@ -10,13 +10,31 @@
 // files included (recorded as their own work trees and grafted in: folderStore.ts), never their
 // `.git`. Not recorded, and noted: files over the size cap. Empty folders are not recorded (git has
 // no entry for them).
-import type { ChangedFile, ChangeKind, Checkpoint, CheckpointLimits, CheckpointStore, FolderCheckpoint, RecordedEntry, RestoreStep } from '../../../ports/checkpoints';
+import type { ChangedFile, ChangeKind, Checkpoint, CheckpointLimits, CheckpointStore, FolderCheckpoint, RecordedEntry, RestoreStep, StoreBuildRun, StoreBuildState } from '../../../ports/checkpoints';
 import { FolderStore } from './folderStore';
 import { shown } from './gitRunner';
 
 /** Above this many changed files, a call's changes are listed without line counts. */
 const MAX_COUNTED_FILES = 2000;
 const ZERO = /^0+$/;
+
+/** A build under way. */
+interface RunningBuild {
+  /** The folders it has yet to finish. */
+  readonly folders: Set<string>;
+  /** How far each folder is, from 0 to 1. */
+  readonly fractions: Map<string, number>;
+  /** Checkpoints waiting for it. */
+  waiting: number;
+  /** True once a checkpoint waited for it: the rest of it runs at normal priority. */
+  hurried: boolean;
+  readonly report: (state: StoreBuildState) => void;
+}
+
+function reportBuild(running: RunningBuild): void {
+  const fractions = [...running.fractions.values()];
+  running.report({ fraction: fractions.reduce((sum, fraction) => sum + fraction, 0) / Math.max(1, fractions.length), waiting: running.waiting });
+}
 
 /** Checkpoints in private git repositories under `storeRoot`, one per workspace folder. */
 export class GitCheckpointStore implements CheckpointStore {
@@ -40,12 +58,63 @@ export class GitCheckpointStore implements CheckpointStore {
     return this.storeOf(folder).gitDir;
   }
 
+  /** The builds under way: the folders each has yet to finish, how far each folder is, how many checkpoints wait for it, whether one ever did. */
+  private readonly builds = new Set<RunningBuild>();
+
+  /**
+   * Builds the folders' stores (each at low priority until a checkpoint waits for it). Queued on
+   * each folder's store at once, so a checkpoint asked for from now on comes after the build; a
+   * folder whose store is up to date costs one `git status`.
+   */
+  async build(folders: readonly string[], limits: CheckpointLimits, run: StoreBuildRun = {}): Promise<readonly string[]> {
+    const running: RunningBuild = { folders: new Set(folders), fractions: new Map(folders.map((folder) => [folder, 0])), waiting: 0, hurried: false, report: run.onState ?? (() => undefined) };
+    this.builds.add(running);
+    reportBuild(running);
+    const keep = new Set([...this.checkpoints.keys()].slice(-2));
+    const parts = folders.map((folder) => {
+      const store = this.storeOf(folder);
+      const onProgress = (fraction: number) => {
+        running.fractions.set(folder, fraction);
+        reportBuild(running);
+      };
+      const folderRun = { ...(run.signal ? { signal: run.signal } : {}), ...(run.hold ? { hold: run.hold } : {}), onProgress, lowPriority: () => !running.hurried };
+      return store.serial(() => store.build(limits, keep, folderRun)).finally(() => running.folders.delete(folder));
+    });
+    try {
+      const settled = await Promise.allSettled(parts);
+      const failed = settled.find((part): part is PromiseRejectedResult => part.status === 'rejected');
+      if (failed) {
+        throw failed.reason;
+      }
+      return settled.flatMap((part) => (part.status === 'fulfilled' ? part.value : []));
+    } finally {
+      this.builds.delete(running);
+    }
+  }
+
   async take(folders: readonly string[], limits: CheckpointLimits, pinned: readonly string[] = []): Promise<Checkpoint> {
     this.sequence += 1;
     const id = `${Date.now().toString(36)}-${process.pid.toString(36)}-${this.sequence}`;
     // The checkpoints of calls still open (their "before") are kept through pruning.
     const keep = new Set([...[...this.checkpoints.keys()].slice(-2), ...pinned]);
-    const parts = await Promise.all(folders.map((folder) => this.storeOf(folder).serial(() => this.storeOf(folder).take(id, limits, keep))));
+    // Behind a build of one of its folders this checkpoint waits (serial): the build is told, so it hurries and shows a waiting call.
+    const joined = [...this.builds].filter((running) => folders.some((folder) => running.folders.has(folder)));
+    for (const running of joined) {
+      running.waiting += 1;
+      running.hurried = true;
+      reportBuild(running);
+    }
+    let parts: { state: string; notes: string[] }[];
+    try {
+      parts = await Promise.all(folders.map((folder) => this.storeOf(folder).serial(() => this.storeOf(folder).take(id, limits, keep))));
+    } finally {
+      for (const running of joined) {
+        running.waiting -= 1;
+        if (this.builds.has(running)) {
+          reportBuild(running);
+        }
+      }
+    }
     const checkpoint: Checkpoint = {
       id,
       takenAt: Date.now(),

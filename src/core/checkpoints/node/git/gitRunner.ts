@@ -2,6 +2,8 @@
 // every run gets (nothing of the user's GIT_* variables, config, excludes or attributes), and the
 // NUL-separated fields git reads and writes.
 import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 
 /** The private repository's config, written once per window: outside settings neutralised. */
@@ -63,22 +65,96 @@ export function storeEnvironment(gitDir: string, folder: string): Record<string,
   };
 }
 
+/** How one git run goes beyond the defaults: the store's background build runs at low priority, reports how far git read its input, and can be stopped. */
+export interface GitRunOptions {
+  /** Runs git at the lowest CPU and I/O priority the platform offers (the store's build while no call waits for it). */
+  readonly lowPriority?: boolean;
+  /** Kills git (it removes its lock files on SIGTERM); the run then resolves with a non-zero code. */
+  readonly signal?: AbortSignal;
+  /** Input written piece by piece; told the index of each piece once git's pipe took it (progress of a long `--stdin` run). */
+  readonly onPieceTaken?: (index: number) => void;
+}
+
+/** Program names found on PATH, looked up once per window. */
+const onPath = new Map<string, boolean>();
+
+function isOnPath(program: string): boolean {
+  let found = onPath.get(program);
+  if (found === undefined) {
+    found = (process.env.PATH ?? '').split(path.delimiter).some((dir) => dir !== '' && path.isAbsolute(dir) && existsSync(path.join(dir, program)));
+    onPath.set(program, found);
+  }
+  return found;
+}
+
+/**
+ * The command line of a git run: at low priority, git under `nice` (and `ionice`, best-effort class
+ * at its lowest level, where util-linux has it: the idle class could starve the build on a busy
+ * disk). On Windows, where neither exists, the priority is lowered after the start.
+ */
+export function gitCommandLine(args: readonly string[], lowPriority: boolean, platform: NodeJS.Platform = process.platform): { program: string; args: string[] } {
+  if (!lowPriority || platform === 'win32' || !isOnPath('nice')) {
+    return { program: 'git', args: [...args] };
+  }
+  const niced = ['nice', '-n', '19', 'git', ...args];
+  return platform === 'linux' && isOnPath('ionice') ? { program: 'ionice', args: ['-c', '2', '-n', '7', ...niced] } : { program: niced[0], args: niced.slice(1) };
+}
+
 /** Runs git with exactly this environment (nothing of the user's GIT_* variables or config). */
-export function runGit(args: readonly string[], env: Record<string, string>, cwd: string, input?: Buffer): Promise<GitResult> {
+export function runGit(args: readonly string[], env: Record<string, string>, cwd: string, input?: Buffer | readonly Buffer[], options: GitRunOptions = {}): Promise<GitResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn('git', args, { cwd, env, stdio: ['pipe', 'pipe', 'pipe'] });
+    const command = gitCommandLine(args, options.lowPriority === true);
+    const child = spawn(command.program, command.args, { cwd, env, stdio: ['pipe', 'pipe', 'pipe'], ...(options.signal ? { signal: options.signal, killSignal: 'SIGTERM' as const } : {}) });
+    if (options.lowPriority && process.platform === 'win32' && child.pid !== undefined) {
+      try {
+        os.setPriority(child.pid, os.constants.priority.PRIORITY_LOW);
+      } catch {
+        // Already gone, or not allowed: it runs at normal priority.
+      }
+    }
     const out: Buffer[] = [];
     const err: Buffer[] = [];
     child.stdout.on('data', (chunk: Buffer) => out.push(chunk));
     child.stderr.on('data', (chunk: Buffer) => err.push(chunk));
-    child.on('error', reject);
+    child.on('error', (error) => {
+      // Aborted: reported as a failed run, so callers see one kind of failure.
+      if (options.signal?.aborted) {
+        return;
+      }
+      reject(error);
+    });
     child.on('close', (code) => {
       const stderr = Buffer.concat(err);
       resolve({ stdout: Buffer.concat(out), stderr: stderr.toString('utf8'), stderrBytes: stderr.toString('latin1'), code: code ?? -1 });
     });
     child.stdin.on('error', () => undefined);
-    child.stdin.end(input ?? Buffer.alloc(0));
+    if (input === undefined || Buffer.isBuffer(input)) {
+      child.stdin.end(input ?? Buffer.alloc(0));
+      return;
+    }
+    writePieces(child.stdin, input, options.onPieceTaken);
   });
+}
+
+/** Writes the pieces one after the other, each once the pipe took the one before (so the callback says how far git read). */
+function writePieces(stdin: NodeJS.WritableStream, pieces: readonly Buffer[], onPieceTaken: ((index: number) => void) | undefined): void {
+  let next = 0;
+  const writeNext = (): void => {
+    if (next >= pieces.length) {
+      stdin.end();
+      return;
+    }
+    const index = next;
+    next += 1;
+    stdin.write(pieces[index], (error) => {
+      if (error) {
+        return;
+      }
+      onPieceTaken?.(index);
+      writeNext();
+    });
+  };
+  writeNext();
 }
 
 /** The path git names when update-index refuses one (a symlinked .gitmodules, say), with every byte kept. */
