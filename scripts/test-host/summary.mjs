@@ -30,6 +30,7 @@ export function printSummary(results, startedAt) {
     console.log(
       `  ${result.ok ? 'ok  ' : 'FAIL'} ${result.pass.padEnd(9)} ${hostLabel(result.version)}: ${counts(result)} (${result.seconds.toFixed(1)} s)${result.ok ? '' : ` — ${result.reason}`}`,
     );
+    for (const { title, error } of result.failed ?? []) console.log(`         failed: ${title}\n           ${error}`);
   }
   console.log(`  total ${((Date.now() - startedAt) / 1000).toFixed(1)} s`);
   // The plain closing line CI reads: counts over every pass of every version.

@@ -66,16 +66,23 @@ export async function runTestsIn(dir: string): Promise<void> {
 
   try {
     await mocha.loadFilesAsync();
+    // The failed tests' titles and first error lines go into the summary too: the runner repeats them in
+    // its closing lines, which are what a CI log's tail shows.
+    const failed: { title: string; error: string }[] = [];
     const summary = await new Promise<{ tests: number; passes: number; failures: number; pending: number }>((resolve) => {
       const runner = mocha.run(() => {
         const s = runner.stats ?? { tests: 0, passes: 0, failures: 0, pending: 0 };
         resolve({ tests: s.tests, passes: s.passes, failures: s.failures, pending: s.pending });
       });
+      runner.on('fail', (test: Mocha.Runnable, err: unknown) => {
+        const message = err instanceof Error ? err.message : String(err);
+        failed.push({ title: test.fullTitle(), error: message.split('\n', 1)[0].slice(0, 300) });
+      });
     });
     if (reportFile) {
       fs.writeFileSync(
         reportFile + '.json',
-        JSON.stringify({ ...summary, files: files.length, vscodeVersion: vscode.version, appName: vscode.env.appName, pass, isTrusted: vscode.workspace.isTrusted }, null, 2),
+        JSON.stringify({ ...summary, failed, files: files.length, vscodeVersion: vscode.version, appName: vscode.env.appName, pass, isTrusted: vscode.workspace.isTrusted }, null, 2),
       );
     }
     if (summary.failures > 0) throw new Error(`${summary.failures} of ${summary.tests} integration tests failed`);
