@@ -14,6 +14,7 @@
 // nothing more; each nested one costs a `git status` of its own files.
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { BugError } from '../../../errors';
 import type { CheckpointLimits, RecordedEntry } from '../../../ports/checkpoints';
@@ -82,6 +83,52 @@ const BULK_PATHS = 256;
 const BULK_CONFIG = ['-c', 'core.bigFileThreshold=1', '-c', 'pack.compression=1'];
 /** Paths per piece of update-index's input: progress is reported as git reads each piece. */
 const PIECE_PATHS = 256;
+/**
+ * From this many paths on, the objects are written first by several update-index runs side by side
+ * (prewriteObjects): compressing is most of a first record's CPU time, and one git uses one core.
+ */
+export const PREWRITE_PATHS = 2048;
+/** At most this many git runs write objects side by side. */
+const MAX_WRITERS = 4;
+/** The share of a build's progress that writing the objects side by side stands for: the serial update-index after it only hashes. */
+const PREWRITE_SHARE = 0.8;
+
+/** How many git runs write objects side by side on this machine. */
+export function objectWriters(): number {
+  return Math.min(MAX_WRITERS, os.availableParallelism());
+}
+
+/** update-index's input for `paths` in pieces of PIECE_PATHS, and the bytes of the paths before each piece. */
+function piecesOf(paths: readonly Buffer[], bytes: readonly number[]): { pieces: Buffer[]; before: number[] } {
+  const pieces: Buffer[] = [];
+  const before: number[] = [];
+  let sum = 0;
+  for (let start = 0; start < paths.length; start += PIECE_PATHS) {
+    pieces.push(joinNul(paths.slice(start, start + PIECE_PATHS)));
+    before.push(sum);
+    sum += bytes.slice(start, start + PIECE_PATHS).reduce((piece, size) => piece + size, 0);
+  }
+  return { pieces, before };
+}
+
+/** `count` contiguous ranges [start, end) of the paths, about equal in bytes (each path stays next to its neighbours: git reads folder by folder). */
+export function byteShares(bytes: readonly number[], count: number): [number, number][] {
+  const total = bytes.reduce((sum, size) => sum + size, 0);
+  const shares: [number, number][] = [];
+  let start = 0;
+  let sum = 0;
+  for (let i = 0; i < bytes.length && shares.length < count - 1; i += 1) {
+    sum += bytes[i];
+    if (sum >= (total * (shares.length + 1)) / count) {
+      shares.push([start, i + 1]);
+      start = i + 1;
+    }
+  }
+  if (start < bytes.length) {
+    shares.push([start, bytes.length]);
+  }
+  return shares;
+}
 /** Paths classified between two turns of the event loop (each is an lstat): the extension host stays responsive during a build. */
 const PATHS_PER_TURN = 2000;
 
@@ -470,32 +517,70 @@ export class FolderStore {
     return splitNul(await this.git(['-c', `core.excludesFile=${tree.excludesFile}`, 'status', '--porcelain=v1', '-z', '--untracked-files=all', '--no-renames', '--ignore-submodules=all'], undefined, [0], tree.env));
   }
 
-  /** update-index of these paths; a build writes them piece by piece and reports the bytes git has read (of the folder's own work tree only). */
-  private updateIndex(tree: WorkTree, update: readonly Buffer[], updateBytes: readonly number[]) {
-    const args = [...(update.length >= BULK_PATHS ? BULK_CONFIG : []), 'update-index', '--add', '--remove', '--replace', '-z', '--stdin'];
+  /**
+   * update-index of these paths; a build writes them piece by piece and reports the bytes git has
+   * read (of the folder's own work tree only). After prewriteObjects, git finds every object written
+   * and only hashes: no bulk check-in then, which would compress each file again before it looks.
+   */
+  private updateIndex(tree: WorkTree, update: readonly Buffer[], updateBytes: readonly number[], prewritten: boolean) {
+    const args = [...(update.length >= BULK_PATHS && !prewritten ? BULK_CONFIG : []), 'update-index', '--add', '--remove', '--replace', '-z', '--stdin'];
     const onProgress = tree.prefix.length === 0 ? this.running?.onProgress : undefined;
     if (!onProgress) {
       return runGit(args, tree.env, this.gitDir, joinNul(update), this.runOptions());
     }
-    const pieces: Buffer[] = [];
-    const taken: number[] = [];
+    const { pieces, before } = piecesOf(update, updateBytes);
     const total = updateBytes.reduce((sum, bytes) => sum + bytes, 0) || 1;
-    let sum = 0;
-    for (let start = 0; start < update.length; start += PIECE_PATHS) {
-      pieces.push(joinNul(update.slice(start, start + PIECE_PATHS)));
-      // What git has read once the pipe took this piece: the pieces before it (the pipe holds about one).
-      taken.push(sum);
-      sum += updateBytes.slice(start, start + PIECE_PATHS).reduce((piece, bytes) => piece + bytes, 0);
+    const [from, share] = prewritten ? [PREWRITE_SHARE, 1 - PREWRITE_SHARE] : [0, 1];
+    // What git has read once the pipe took a piece: the pieces before it (the pipe holds about one).
+    return runGit(args, tree.env, this.gitDir, pieces, { ...this.runOptions(), onPieceTaken: (index) => onProgress(from + (share * before[index]) / total) });
+  }
+
+  /**
+   * Writes the objects of many paths before the work tree's index is updated: one update-index run
+   * per core (at most MAX_WRITERS), each over its share of the paths into a throwaway index and a
+   * pack of its own, side by side. The update-index of the real index that follows finds every
+   * object and only hashes, so the compressing, most of a first record's CPU time, is spread over the
+   * cores. Best effort: a run that fails (a path git refuses, a file gone meanwhile) leaves the rest
+   * of its share to that update-index, which deals with refusals. False when it did not run.
+   */
+  private async prewriteObjects(tree: WorkTree, update: readonly Buffer[], updateBytes: readonly number[]): Promise<boolean> {
+    const writers = objectWriters();
+    if (update.length < PREWRITE_PATHS || writers < 2) {
+      return false;
     }
-    return runGit(args, tree.env, this.gitDir, pieces, { ...this.runOptions(), onPieceTaken: (index) => onProgress(taken[index] / total) });
+    const onProgress = tree.prefix.length === 0 ? this.running?.onProgress : undefined;
+    const total = updateBytes.reduce((sum, bytes) => sum + bytes, 0) || 1;
+    const shares = byteShares(updateBytes, writers);
+    const read = shares.map(() => 0);
+    const indexFiles = shares.map((_, i) => path.join(this.gitDir, `prewrite-index-${i}`));
+    const args = [...BULK_CONFIG, 'update-index', '--add', '--remove', '--replace', '-z', '--stdin'];
+    try {
+      await Promise.all(
+        shares.map(([start, end], i) => {
+          const { pieces, before } = piecesOf(update.slice(start, end), updateBytes.slice(start, end));
+          const onPieceTaken = (index: number): void => {
+            read[i] = before[index];
+            onProgress?.((PREWRITE_SHARE * read.reduce((sum, bytes) => sum + bytes, 0)) / total);
+          };
+          return runGit(args, { ...tree.env, GIT_INDEX_FILE: indexFiles[i] }, this.gitDir, pieces, { ...this.runOptions(), onPieceTaken });
+        }),
+      );
+    } finally {
+      for (const file of indexFiles) {
+        fs.rmSync(file, { force: true });
+      }
+    }
+    this.throwIfStopped();
+    return true;
   }
 
   /** Writes the paths to record into the work tree's private index and drops the ones to forget. */
   private async stage(tree: WorkTree, staging: Staging, totals: Totals): Promise<void> {
     const { update, updateBytes, forget } = staging;
+    const prewritten = await this.prewriteObjects(tree, update, updateBytes);
     // A path git refuses (a symlinked .gitmodules, say) is noted and left out, so it cannot fail every checkpoint.
     for (let refused = 0; update.length; refused += 1) {
-      const result = await this.updateIndex(tree, update, updateBytes);
+      const result = await this.updateIndex(tree, update, updateBytes, prewritten);
       if (result.code === 0) {
         break;
       }

@@ -7,6 +7,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { CallCheckpoints } from '../../../../../../src/core/checkpoints/callCheckpoint';
+import { byteShares, objectWriters, PREWRITE_PATHS } from '../../../../../../src/core/checkpoints/node/git/folderStore';
 import { gitCommandLine } from '../../../../../../src/core/checkpoints/node/git/gitRunner';
 import { GitCheckpointStore } from '../../../../../../src/core/checkpoints/node/git/gitCheckpointStore';
 import type { CheckpointLimits, StoreBuildState } from '../../../../../../src/core/ports/checkpoints';
@@ -62,6 +63,33 @@ describe('GitCheckpointStore build (the store prepared in the background)', () =
   it('leaves nothing for the next checkpoint to record: git status of the private index is empty', async () => {
     await store.build([folder], LIMITS);
     assert.equal(privateGit(store, folder, 'status', '--porcelain', '--untracked-files=all'), '');
+  });
+
+  it('writes the objects of a first record of many files side by side, a pack per writer, and still indexes every file with its stat', async () => {
+    for (let i = 0; i < PREWRITE_PATHS; i += 1) {
+      fs.writeFileSync(path.join(folder, 'src', `g${i}.c`), `int g${i}(void) { return ${i}; }\n`);
+    }
+    const fractions: number[] = [];
+    await store.build([folder], LIMITS, { onState: (state) => fractions.push(state.fraction) });
+    const files = 701 + PREWRITE_PATHS;
+    assert.equal(privateGit(store, folder, 'ls-files').split('\n').filter(Boolean).length, files);
+    const counts = privateGit(store, folder, 'count-objects', '-v');
+    // One pack per writer (a machine with one core writes them in the update-index itself: one pack).
+    assert.match(counts, new RegExp(`^packs: ${objectWriters() >= 2 ? objectWriters() : 1}$`, 'm'));
+    assert.match(counts, new RegExp(`^in-pack: ${files}$`, 'm'));
+    // The stat cache is filled: nothing left for the next checkpoint, and no throwaway index is left behind.
+    assert.equal(privateGit(store, folder, 'status', '--porcelain', '--untracked-files=all'), '');
+    assert.deepEqual(fs.readdirSync(store.gitDirOf(folder)).filter((name) => name.startsWith('prewrite-')), []);
+    assert.deepEqual([...fractions].sort((a, b) => a - b), fractions);
+    assert.equal(fractions.at(-1), 1);
+  });
+
+  it('shares paths among writers in contiguous ranges of about equal bytes', () => {
+    assert.deepEqual(byteShares([1, 1, 1, 1], 2), [[0, 2], [2, 4]]);
+    assert.deepEqual(byteShares([10, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1], 2), [[0, 1], [1, 11]]);
+    assert.deepEqual(byteShares([0, 0, 0], 4), [[0, 1], [1, 2], [2, 3]]);
+    assert.deepEqual(byteShares([5], 3), [[0, 1]]);
+    assert.deepEqual(byteShares([], 2), []);
   });
 
   it('stores the first record of many files as one pack, not one file per object', async () => {
