@@ -32,7 +32,7 @@ import { answerScreenshotRequests, screenshotDir } from './screenshots.mjs';
 
 /**
  * What the in-host runner (test/integration/index.ts) writes to `<report>.json` when it finishes.
- * @typedef {{ tests: number, failures: number, passes: number, pending: number, failed?: { title: string, error: string }[], vscodeVersion: string, appName: string }} Summary
+ * @typedef {{ tests: number, failures: number, passes: number, pending: number, failed?: { title: string, error: string }[], flaky?: { title: string, error: string }[], vscodeVersion: string, appName: string }} Summary
  */
 
 /**
@@ -48,6 +48,7 @@ import { answerScreenshotRequests, screenshotDir } from './screenshots.mjs';
  * @property {number} [testSeconds] from code-server being up to the end
  * @property {string} reason why it failed; '' when it passed
  * @property {{ title: string, error: string }[]} [failed] the failed tests, with their errors' first lines
+ * @property {{ title: string, error: string }[]} [flaky] tests that failed once and passed when run again, with the first error
  */
 
 /**
@@ -129,6 +130,7 @@ export async function runPass(browser, version, pass, options, cleanups) {
       ? { tests: summary.tests, failures: summary.failures, passes: summary.passes, pending: summary.pending }
       : { tests: 0, failures: 0, passes: 0, pending: 0 }),
     failed: summary?.failed ?? [],
+    flaky: summary?.flaky ?? [],
     seconds: (Date.now() - startedAt) / 1000,
     testSeconds: (Date.now() - serverUpAt) / 1000,
     reason: reason ?? '',

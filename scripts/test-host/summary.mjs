@@ -9,7 +9,8 @@ import { banner } from './logs.mjs';
 
 /** @param {PassResult} result */
 function counts(result) {
-  return `${result.passes} passing, ${result.failures} failing, ${result.pending} pending`;
+  const flaky = result.flaky?.length ? ` (${result.flaky.length} of them only when run again)` : '';
+  return `${result.passes} passing${flaky}, ${result.failures} failing, ${result.pending} pending`;
 }
 
 /** @param {PassResult} result */
@@ -31,6 +32,7 @@ export function printSummary(results, startedAt) {
       `  ${result.ok ? 'ok  ' : 'FAIL'} ${result.pass.padEnd(9)} ${hostLabel(result.version)}: ${counts(result)} (${result.seconds.toFixed(1)} s)${result.ok ? '' : ` — ${result.reason}`}`,
     );
     for (const { title, error } of result.failed ?? []) console.log(`         failed: ${title}\n           ${error}`);
+    for (const { title, error } of result.flaky ?? []) console.log(`         FLAKY (passed when run again): ${title}\n           first try: ${error}`);
   }
   console.log(`  total ${((Date.now() - startedAt) / 1000).toFixed(1)} s`);
   // The plain closing line CI reads: counts over every pass of every version.
