@@ -64,6 +64,22 @@ async function pendingQuestions(): Promise<unknown[]> {
   return (await vscode.commands.executeCommand<unknown[]>(CommandId.listPendingApprovals)) ?? [];
 }
 
+/** A copy of the fixture notebook (cells, outputs) at `relative`, and the fixture's text. */
+function notebookCopy(relative: string): string {
+  fs.mkdirSync(path.dirname(abs(relative)), { recursive: true });
+  const original = fs.readFileSync(path.join(REPO, 'test/fixtures/files/cells.ipynb'), 'utf8');
+  fs.writeFileSync(abs(relative), original);
+  return original;
+}
+
+/** The copy at `relative` opened in a notebook editor. */
+async function openNotebookCopy(relative: string): Promise<{ original: string; notebook: vscode.NotebookDocument }> {
+  const original = notebookCopy(relative);
+  const notebook = await vscode.workspace.openNotebookDocument(vscode.Uri.file(abs(relative)));
+  await vscode.window.showNotebookDocument(notebook);
+  return { original, notebook };
+}
+
 describe('language tools (extension host)', function () {
   this.timeout(240_000);
   before(function () {
@@ -209,9 +225,7 @@ describe('language tools: notebook cells (extension host)', function () {
   });
 
   it('reads a .ipynb as cells with outputs, edits one cell, and keeps every other byte (outputs included)', async () => {
-    fs.mkdirSync(abs('lang-run'), { recursive: true });
-    const original = fs.readFileSync(path.join(REPO, 'test/fixtures/files/cells.ipynb'), 'utf8');
-    fs.writeFileSync(abs('lang-run/cells.ipynb'), original);
+    const original = notebookCopy('lang-run/cells.ipynb');
     const shown = (await invoke('workspace_read_file', { file_path: 'lang-run/cells.ipynb' })).text;
     assert.match(shown, /^\[cell 1\] code python\n {5}1\tvalue = 42\n {5}2\tprint\(f"hello \{value\}"\)\n {2}output:\n {4}hello 42$/m);
     const edit = invoke('workspace_edit_file', { file_path: 'lang-run/cells.ipynb', cell: 1, old_string: 'value = 42', new_string: 'value = 43' });
@@ -222,11 +236,7 @@ describe('language tools: notebook cells (extension host)', function () {
   });
 
   it("edits a cell of a notebook open with unsaved changes through the notebook editor, keeping the user's unsaved cell and every output", async () => {
-    fs.mkdirSync(abs('lang-run'), { recursive: true });
-    const original = fs.readFileSync(path.join(REPO, 'test/fixtures/files/cells.ipynb'), 'utf8');
-    fs.writeFileSync(abs('lang-run/open.ipynb'), original);
-    const notebook = await vscode.workspace.openNotebookDocument(vscode.Uri.file(abs('lang-run/open.ipynb')));
-    await vscode.window.showNotebookDocument(notebook);
+    const { original, notebook } = await openNotebookCopy('lang-run/open.ipynb');
     try {
       // The user types in cell 0 and does not save.
       const typing = new vscode.WorkspaceEdit();
@@ -252,11 +262,7 @@ describe('language tools: notebook cells (extension host)', function () {
   });
 
   it('edits a cell of a notebook open without unsaved changes through the notebook editor, and the file holds exactly the reviewed bytes', async () => {
-    fs.mkdirSync(abs('lang-run'), { recursive: true });
-    const original = fs.readFileSync(path.join(REPO, 'test/fixtures/files/cells.ipynb'), 'utf8');
-    fs.writeFileSync(abs('lang-run/clean.ipynb'), original);
-    const notebook = await vscode.workspace.openNotebookDocument(vscode.Uri.file(abs('lang-run/clean.ipynb')));
-    await vscode.window.showNotebookDocument(notebook);
+    const { original, notebook } = await openNotebookCopy('lang-run/clean.ipynb');
     try {
       const edit = invoke('workspace_edit_file', { file_path: 'lang-run/clean.ipynb', cell: 0, old_string: 'Some text', new_string: 'Other text' });
       await answerNextApproval(true);
