@@ -6,7 +6,7 @@ import type { ChangePlan, FileBaseline, PlannedFileChange } from '../../core/por
 import { withEditorCells } from '../../core/read/notebook';
 import { sameBytes } from '../../core/text/bytes';
 import { decodeText } from '../../core/text/encoding';
-import { openDocument, openNotebook } from '../host/documents';
+import { notebookCellTexts, openDocument, openNotebook } from '../host/documents';
 import { exists, readBytes } from '../host/files';
 import { toUri } from '../host/uris';
 
@@ -62,7 +62,7 @@ async function verifyFileUnchanged(file: PlannedFileChange): Promise<void> {
 /** The notebook's file text with the editor's cells, or undefined when they no longer match the file cell for cell. */
 function notebookText(before: FileBaseline, notebook: vscode.NotebookDocument, shown: string): string | undefined {
   try {
-    return withEditorCells(decodeText(before.bytes).text, notebook.getCells().map((cell) => cell.document.getText()), shown);
+    return withEditorCells(decodeText(before.bytes).text, notebookCellTexts(notebook), shown);
   } catch {
     return undefined;
   }

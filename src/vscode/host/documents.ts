@@ -13,6 +13,11 @@ export function openNotebook(uri: vscode.Uri): vscode.NotebookDocument | undefin
   return vscode.workspace.notebookDocuments.find((notebook) => notebook.uri.toString() === key);
 }
 
+/** Each cell's text as the notebook editor holds it, in order. */
+export function notebookCellTexts(notebook: vscode.NotebookDocument): string[] {
+  return notebook.getCells().map((cell) => cell.document.getText());
+}
+
 /** The text with the line endings a TextDocument can hold: the document's one kind for the whole text. */
 export function inDocumentEol(text: string, document: vscode.TextDocument): string {
   return text.replace(/\r\n?|\n/g, document.eol === vscode.EndOfLine.CRLF ? '\r\n' : '\n');

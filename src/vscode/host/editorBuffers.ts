@@ -1,6 +1,6 @@
 import type { Location } from '../../core/location';
 import type { EditorBuffers } from '../../core/ports/editor';
-import { openDocument, openNotebook } from './documents';
+import { notebookCellTexts, openDocument, openNotebook } from './documents';
 import { toUri } from './uris';
 
 /** Unsaved editor text, so tools see what the user sees. */
@@ -12,6 +12,6 @@ export class VsCodeEditorBuffers implements EditorBuffers {
 
   dirtyNotebookCells(location: Location): readonly string[] | undefined {
     const notebook = openNotebook(toUri(location));
-    return notebook?.isDirty ? notebook.getCells().map((cell) => cell.document.getText()) : undefined;
+    return notebook?.isDirty ? notebookCellTexts(notebook) : undefined;
   }
 }
