@@ -23,8 +23,7 @@ const options = {
   outfile: 'dist/extension.js',
   external: ['vscode'],
   // jsonc-parser's main is a UMD module whose inner require() calls esbuild cannot follow: bundle its ES build.
-  // secretlint's profiler keeps every performance mark of the process forever: a stand-in that keeps none (see the file).
-  alias: { 'jsonc-parser': 'jsonc-parser/lib/esm/main.js', '@secretlint/profiler': './src/core/secrets/secretlintProfiler.ts' },
+  alias: { 'jsonc-parser': 'jsonc-parser/lib/esm/main.js' },
   sourcemap: !production,
   minify: production,
   logLevel: 'info',

@@ -30,6 +30,21 @@ describe('secrets/redactSecrets', () => {
     });
   }
 
+  it('leaves no performance marks behind and observes none: secretlint loads the stand-in profiler (packages/secretlint-profiler)', async () => {
+    let observed = 0;
+    const observer = new PerformanceObserver((items) => (observed += items.getEntries().length));
+    observer.observe({ entryTypes: ['mark'] });
+    try {
+      await redactSecrets(positives);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      // The real profiler marked each phase of a scan ("@core>lint::start||...") and kept every mark of the process.
+      assert.deepEqual(performance.getEntriesByType('mark').map((mark) => mark.name).filter((name) => name.startsWith('@')), []);
+      assert.equal(observed, 0);
+    } finally {
+      observer.disconnect();
+    }
+  });
+
   it('redacts the password of a URL the recommended rules miss, keeping user and host readable', async () => {
     const { text } = await redactSecrets('url.https://tok:abc@host/.insteadof=x\n');
     assert.equal(text, 'url.https://tok:[REDACTED url-credentials secret, line 1]@host/.insteadof=x\n');
