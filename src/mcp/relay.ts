@@ -1,11 +1,13 @@
 // dist/mcp.js, the stdio MCP server an agent in a terminal starts. It finds the VS Code window
 // whose workspace holds its working folder (or --workspace; or the window --window names, as the
 // window's own MCP server definition does) through the lock files, checks the
-// private folder and the socket, authenticates with the window's nonce and then passes MCP
-// messages both ways between the agent (the SDK's StdioServerTransport) and the window (the SDK's
-// framing over the socket); the window's MCP server answers. When no window can be used it still
-// answers initialize and tools/list, and fails each call with a message that says why.
+// private folder and the socket, authenticates with the window's nonce and then pipes bytes both
+// ways between its stdio and the socket: both carry MCP's stdio framing (a JSON-RPC message per
+// line), so the relay neither parses nor writes a message, and the window's MCP server, which
+// checks every message (socketTransport.ts), answers. When no window can be used it still answers
+// initialize and tools/list (the SDK's stdio server), and fails each call with a message that says why.
 import * as fs from 'node:fs';
+import type * as net from 'node:net';
 import * as path from 'node:path';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
@@ -14,7 +16,6 @@ import { connectWithNonce, DEFINITION_ORIGIN, type ConnectionOrigin } from './ha
 import { chooseWindow, chooseWindowById, readLiveLocks } from './lockFiles';
 import { runtimeFolders, verifyEndpointSocket } from './privateFolder';
 import { MCP_SERVER_NAME, MCP_SERVER_TITLE } from './serverInfo';
-import { SocketTransport } from './socketTransport';
 
 /** The extension's package name, to find its package.json from the relay's folder. */
 const EXTENSION_PACKAGE = 'workspace-agent-tools';
@@ -41,7 +42,13 @@ export function definitionOptions(argv: readonly string[]): { window?: string; o
 }
 
 /** A window to relay to, or why there is none. */
-export type RelayTarget = { readonly kind: 'window'; readonly transport: SocketTransport; readonly app: string } | { readonly kind: 'none'; readonly reason: string };
+export type RelayTarget = { readonly kind: 'window'; readonly connection: WindowConnection; readonly app: string } | { readonly kind: 'none'; readonly reason: string };
+
+/** An authenticated connection to a window's endpoint: the socket, and what it sent after the handshake line. */
+export interface WindowConnection {
+  readonly socket: net.Socket;
+  readonly rest: Buffer;
+}
 
 /**
  * Finds and authenticates with the window for `folder` (or, with `window`, the window whose
@@ -73,8 +80,7 @@ export async function connectToWindow(folder: string, dirs: readonly string[] = 
   }
   try {
     verifyEndpointSocket(path.dirname(found.file), found.lock.endpoint);
-    const { socket, rest } = await connectWithNonce(found.lock.endpoint, found.lock.nonce, undefined, options.origin);
-    return { kind: 'window', transport: new SocketTransport(socket, rest), app: found.lock.app };
+    return { kind: 'window', connection: await connectWithNonce(found.lock.endpoint, found.lock.nonce, undefined, options.origin), app: found.lock.app };
   } catch (error) {
     return { kind: 'none', reason: `Cannot reach the VS Code window for ${folder}: ${(error as Error).message}` };
   }
@@ -116,23 +122,24 @@ export function unavailableServer(reason: string, version: string): Server {
 export async function runRelay(argv: readonly string[], version: string): Promise<void> {
   const folder = wantedFolder(argv, process.cwd());
   const target = await connectToWindow(folder, runtimeFolders(), definitionOptions(argv));
-  const stdio = new StdioServerTransport();
   process.stdin.on('end', () => process.exit(0));
   if (target.kind === 'none') {
     process.stderr.write(`workspace-agent-tools: ${target.reason}\n`);
-    await unavailableServer(target.reason, version).connect(stdio);
+    await unavailableServer(target.reason, version).connect(new StdioServerTransport());
     return;
   }
-  const window = target.transport;
-  // Messages pass through unchanged: the window's MCP server sees the agent's own initialize (its
+  // Bytes pass through unchanged: the window's MCP server sees the agent's own initialize (its
   // clientInfo names the agent in approvals and the activity log) and its cancellations.
-  window.onmessage = (message) => void stdio.send(message).catch(() => process.exit(1));
-  stdio.onmessage = (message) => void window.send(message).catch(() => process.exit(1));
-  window.onclose = () => {
+  const { socket, rest } = target.connection;
+  socket.on('close', () => {
     process.stderr.write(`workspace-agent-tools: the ${target.app} window for ${folder} closed the connection.\n`);
     process.exit(1);
-  };
-  stdio.onerror = (error) => process.stderr.write(`workspace-agent-tools: ${error.message}\n`);
-  await window.start();
-  await stdio.start();
+  });
+  socket.on('error', (error) => process.stderr.write(`workspace-agent-tools: ${error.message}\n`));
+  process.stdout.on('error', () => process.exit(1));
+  if (rest.length) {
+    process.stdout.write(rest);
+  }
+  socket.pipe(process.stdout, { end: false });
+  process.stdin.pipe(socket);
 }

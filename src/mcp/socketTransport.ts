@@ -1,6 +1,7 @@
 // An MCP transport over a connected socket, framed exactly like the SDK's stdio transports: the
 // SDK's ReadBuffer splits the stream into JSON-RPC messages (validated by the SDK's schema) and
-// serializeMessage writes them. A stream that does not parse closes the connection.
+// serializeMessage writes them. A line that is not a JSON-RPC message is skipped; a stream with no
+// line end within the largest message closes the connection.
 import type * as net from 'node:net';
 import { ReadBuffer, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
@@ -40,13 +41,25 @@ export class SocketTransport implements Transport {
   private receive(chunk: Buffer): void {
     try {
       this.buffer.append(chunk);
-      for (let message = this.buffer.readMessage(); message !== null; message = this.buffer.readMessage()) {
-        this.onmessage?.(message);
-      }
     } catch (error) {
-      // Not JSON-RPC, or too big: this peer is not speaking MCP; drop it.
+      // More than a message may hold without a line end: this peer is not speaking MCP; drop it.
       this.onerror?.(error instanceof Error ? error : new Error(String(error)));
       this.socket.destroy();
+      return;
+    }
+    for (;;) {
+      let message: JSONRPCMessage | null;
+      try {
+        message = this.buffer.readMessage();
+      } catch (error) {
+        // A line that is not a JSON-RPC message is reported and skipped, as the SDK's stdio server does.
+        this.onerror?.(error instanceof Error ? error : new Error(String(error)));
+        continue;
+      }
+      if (message === null) {
+        return;
+      }
+      this.onmessage?.(message);
     }
   }
 

@@ -2,6 +2,7 @@
 // SDK server behind it, the real relay (out/src/mcp/main.js) started by the SDK's stdio client,
 // and raw sockets and HTTP requests playing the attacker.
 import * as assert from 'node:assert/strict';
+import * as childProcess from 'node:child_process';
 import * as fs from 'node:fs';
 import * as nodeHttp from 'node:http';
 import * as net from 'node:net';
@@ -104,6 +105,34 @@ describe('mcp endpoint and relay', function () {
     }
   });
 
+  it('passes the agent\'s bytes through unchanged: a line that is not JSON-RPC is skipped by the window, which answers the messages around it', async () => {
+    const relay = childProcess.spawn(process.execPath, [RELAY], { cwd: workspace, env: { ...process.env, [RUNTIME_DIR_VARIABLE]: dir }, stdio: ['pipe', 'pipe', 'pipe'] });
+    try {
+      let received = '';
+      const answered = new Promise<string>((resolve, reject) => {
+        relay.stdout.on('data', (chunk: Buffer) => {
+          received += chunk.toString();
+          if (received.includes('"id":2')) {
+            resolve(received);
+          }
+        });
+        relay.on('exit', (code) => reject(new Error(`the relay exited (${code}) after: ${received}`)));
+      });
+      // Split mid-line, as a pipe may deliver it.
+      const payload = `${INITIALIZE}this is not json
+{"jsonrpc":"2.0","method":"nonsense"}x
+${CALL}`;
+      relay.stdin.write(payload.slice(0, 50));
+      relay.stdin.write(payload.slice(50));
+      const lines = (await answered).trim().split('\n').map((line) => JSON.parse(line) as { id?: number; result?: CallToolResult });
+      assert.deepEqual(lines.map((line) => line.id), [1, 2]);
+      assert.equal(textOf(lines[1].result), 'echo {"pwned":true} from attacker');
+      assert.deepEqual(calls, ['{"pwned":true}']);
+    } finally {
+      relay.kill();
+    }
+  });
+
   it('finds the window with --workspace when started elsewhere', async () => {
     const client = await relayClient(dir, os.tmpdir(), ['--workspace', workspace]);
     try {
@@ -164,7 +193,7 @@ describe('mcp endpoint and relay', function () {
     const target = await connectToWindow(path.join(workspace, 'sub'), [elsewhere, unsafe, dir]);
     assert.equal(target.kind, 'window', target.kind === 'none' ? target.reason : '');
     if (target.kind === 'window') {
-      await target.transport.close();
+      target.connection.socket.destroy();
     }
     const none = await connectToWindow(path.join(workspace, 'sub'), [elsewhere, unsafe]);
     assert.equal(none.kind, 'none');
