@@ -21,6 +21,14 @@ export function printPassVerdict(result) {
   );
 }
 
+/** @param {string} error the head of a test's error, a few lines */
+function indented(error) {
+  return error
+    .split('\n')
+    .map((line) => `           ${line}`)
+    .join('\n');
+}
+
 /**
  * @param {PassResult[]} results
  * @param {number} startedAt when the run started (Date.now())
@@ -31,8 +39,8 @@ export function printSummary(results, startedAt) {
     console.log(
       `  ${result.ok ? 'ok  ' : 'FAIL'} ${result.pass.padEnd(9)} ${hostLabel(result.version)}: ${counts(result)} (${result.seconds.toFixed(1)} s)${result.ok ? '' : ` — ${result.reason}`}`,
     );
-    for (const { title, error } of result.failed ?? []) console.log(`         failed: ${title}\n           ${error}`);
-    for (const { title, error } of result.flaky ?? []) console.log(`         FLAKY (passed when run again): ${title}\n           first try: ${error}`);
+    for (const { title, error } of result.failed ?? []) console.log(`         failed: ${title}\n${indented(error)}`);
+    for (const { title, error } of result.flaky ?? []) console.log(`         FLAKY (passed when run again): ${title}\n           first try:\n${indented(error)}`);
   }
   console.log(`  total ${((Date.now() - startedAt) / 1000).toFixed(1)} s`);
   // The plain closing line CI reads: counts over every pass of every version.

@@ -68,20 +68,25 @@ export async function runTestsIn(dir: string): Promise<void> {
 
   try {
     await mocha.loadFilesAsync();
-    // The failed tests' titles and first error lines go into the summary too: the runner repeats them in
-    // its closing lines, which are what a CI log's tail shows.
+    // The failed tests' titles and the head of their errors (an assertion's message and the start of
+    // the text it was given) go into the summary too: the runner repeats them in its closing lines,
+    // which are what a CI log's tail shows.
     const failed: { title: string; error: string }[] = [];
     const retried: { title: string; error: string }[] = [];
-    const firstLine = (err: unknown): string => (err instanceof Error ? err.message : String(err)).split('\n', 1)[0].slice(0, 300);
+    const errorHead = (err: unknown): string =>
+      (err instanceof Error ? err.message : String(err))
+        .split('\n', 8)
+        .map((line) => line.slice(0, 300))
+        .join('\n');
     const summary = await new Promise<{ tests: number; passes: number; failures: number; pending: number }>((resolve) => {
       const runner = mocha.run(() => {
         const s = runner.stats ?? { tests: 0, passes: 0, failures: 0, pending: 0 };
         resolve({ tests: s.tests, passes: s.passes, failures: s.failures, pending: s.pending });
       });
-      runner.on('fail', (test: Mocha.Runnable, err: unknown) => failed.push({ title: test.fullTitle(), error: firstLine(err) }));
+      runner.on('fail', (test: Mocha.Runnable, err: unknown) => failed.push({ title: test.fullTitle(), error: errorHead(err) }));
       runner.on('retry', (test: Mocha.Runnable, err: unknown) => {
-        retried.push({ title: test.fullTitle(), error: firstLine(err) });
-        write(`\n  retrying once: ${test.fullTitle()}\n    first try: ${firstLine(err)}\n`);
+        retried.push({ title: test.fullTitle(), error: errorHead(err) });
+        write(`\n  retrying once: ${test.fullTitle()}\n    first try: ${errorHead(err).replace(/\n/g, '\n    ')}\n`);
       });
     });
     if (reportFile) {
