@@ -62,8 +62,13 @@ export class NetworkProxy implements SandboxNetwork {
       socket.once('close', () => sockets.delete(socket));
     };
     const httpServer = this.httpServer(gate, track);
-    const socksServer = this.socksServer(gate, track);
-    const netServer = (socksServer as unknown as { server: net.Server }).server;
+    const socks = this.socksServer(gate, track);
+    // The SOCKS side listens on a server of ours that hands each connection to the library (its
+    // _handleConnection is public for streams injected so), so this code owns what it listens on and closes.
+    const netServer = net.createServer((socket) => {
+      socket.setNoDelay();
+      socks._handleConnection(socket);
+    });
     let directory: string | undefined;
     const listen = (server: net.Server, where: string | number): Promise<void> =>
       new Promise((resolve, reject) => {
