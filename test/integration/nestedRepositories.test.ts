@@ -4,7 +4,6 @@
 // next, and Restore to Before This Call after a command that deleted, created and changed files
 // inside them brings every byte back, leaving their .git, status, stash and refs as they were.
 import * as assert from 'assert';
-import { execFileSync } from 'child_process';
 import { createHash } from 'crypto';
 import * as fs from 'fs';
 import * as os from 'os';
@@ -13,15 +12,10 @@ import * as vscode from 'vscode';
 import type { ActivityRecord } from '../../src/core/activity/activityRecord';
 import type { RestoreOutcome } from '../../src/core/calls/restore';
 import { CommandId } from '../../src/vscode/commandIds';
+import { git } from '../support/gitFixtures';
 import { answerNextApproval, invoke, withSettings, workspaceRoot } from './support/tools';
 
 const TOOL = 'workspace_run_command';
-const GIT_ENV = { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t', GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null' };
-
-function git(cwd: string, ...args: string[]): string {
-  return execFileSync('git', args, { cwd, encoding: 'utf8', env: GIT_ENV });
-}
-
 /** Every file under `dir` (each `.git` skipped, a .git file kept) with its mode and bytes. */
 function workingFiles(dir: string): Record<string, string> {
   const out: Record<string, string> = {};

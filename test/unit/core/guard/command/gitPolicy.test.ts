@@ -11,7 +11,7 @@ import { describeVerdict, type CommandVerdict } from '../../../../../src/core/gu
 import { GIT_SECRET_EXCLUDES, gitGlobalInsertion } from '../../../../../src/core/guard/command/gitSafety';
 import { scanConfig } from '../../../../../src/core/guard/command/gitRepository';
 import { testContext } from '../../../support/context';
-import { appendConfig, bareLookalike, git, repository, write } from '../../../support/gitFixtures';
+import { appendConfig, bareLookalike, git, repository, write } from '../../../../support/gitFixtures';
 
 let parent = '';
 let root = '';

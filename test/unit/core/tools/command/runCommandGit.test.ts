@@ -10,7 +10,7 @@ import * as path from 'node:path';
 import { runCommandTool } from '../../../../../src/core/tools/command/runCommand';
 import { commandWorkspace } from '../../../support/commandWorkspace';
 import { resultText } from '../../../support/context';
-import { appendConfig, bareLookalike, git, repository, signedHead, write } from '../../../support/gitFixtures';
+import { appendConfig, bareLookalike, git, repository, signedHead, write } from '../../../../support/gitFixtures';
 import { invokeTool } from '../../../../../src/core/tools/invoke';
 
 /** The committed secrets' values (a command line may name the prefix, its output must not show a value). */

@@ -1,5 +1,6 @@
-// Real git repositories for the command policy's git tests: made with the machine's git (2.39 in
-// CI), with no system or user config, a fixed identity and no hooks of its own.
+// Real git repositories for the unit and integration tests (command policy, checkpoints, nested
+// repositories): made with the machine's git (2.39 in CI), with no system or user config, a fixed
+// identity and no hooks of its own.
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
