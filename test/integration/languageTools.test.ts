@@ -11,6 +11,9 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { ActivityRecord } from '../../src/core/activity/activityRecord';
 import type { RestoreOutcome } from '../../src/core/calls/restore';
+import { fileLocation } from '../../src/core/location';
+import type { ChangePlan } from '../../src/core/ports/changes';
+import { restoreOnFailure, snapshot } from '../../src/vscode/changes/restoreOnFailure';
 import { CommandId } from '../../src/vscode/commandIds';
 import { answerNextApproval, invoke, invokeError, REPO, until, workspaceRoot } from './support/tools';
 
@@ -78,6 +81,21 @@ async function openNotebookCopy(relative: string): Promise<{ original: string; n
   const notebook = await vscode.workspace.openNotebookDocument(vscode.Uri.file(abs(relative)));
   await vscode.window.showNotebookDocument(notebook);
   return { original, notebook };
+}
+
+/** The user types " (typed)" after the title in cell 0 and does not save. */
+async function typeInTitleCell(notebook: vscode.NotebookDocument): Promise<void> {
+  const typing = new vscode.WorkspaceEdit();
+  typing.insert(notebook.cellAt(0).document.uri, new vscode.Position(0, 7), ' (typed)');
+  assert.ok(await vscode.workspace.applyEdit(typing));
+  // The typed text reaches this extension host's copy of the cell in its own message, which may come after the notebook's dirty state.
+  await until(() => notebook.isDirty && notebook.cellAt(0).document.getText() === '# Title (typed)\nSome text', 'the extension host to see the typed cell and the unsaved notebook');
+}
+
+/** Closes the notebook's editor, dropping unsaved cells, whichever editor has the focus now (a retry opens the same file). */
+async function revertAndClose(notebook: vscode.NotebookDocument): Promise<void> {
+  await vscode.window.showNotebookDocument(notebook);
+  await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
 }
 
 describe('language tools (extension host)', function () {
@@ -238,12 +256,7 @@ describe('language tools: notebook cells (extension host)', function () {
   it("edits a cell of a notebook open with unsaved changes through the notebook editor, keeping the user's unsaved cell and every output", async () => {
     const { original, notebook } = await openNotebookCopy('lang-run/open.ipynb');
     try {
-      // The user types in cell 0 and does not save.
-      const typing = new vscode.WorkspaceEdit();
-      typing.insert(notebook.cellAt(0).document.uri, new vscode.Position(0, 7), ' (typed)');
-      assert.ok(await vscode.workspace.applyEdit(typing));
-      // The typed text reaches this extension host's copy of the cell in its own message, which may come after the notebook's dirty state.
-      await until(() => notebook.isDirty && notebook.cellAt(0).document.getText() === '# Title (typed)\nSome text', 'the extension host to see the typed cell and the unsaved notebook');
+      await typeInTitleCell(notebook);
       const shown = (await invoke('workspace_read_file', { file_path: 'lang-run/open.ipynb' })).text;
       assert.match(shown, /unsaved changes in the notebook editor/);
       assert.match(shown, /^ {5}1\t# Title \(typed\)$/m);
@@ -258,9 +271,7 @@ describe('language tools: notebook cells (extension host)', function () {
       assert.deepEqual(saved.cells.map((cell) => cell.source.join('')), ['# Title (typed)\nSome text', 'value = 43\nprint(f"hello {value}")']);
       assert.deepEqual(saved.cells[1].outputs, (JSON.parse(original) as { cells: { outputs?: unknown[] }[] }).cells[1].outputs);
     } finally {
-      // Whichever editor has the focus now, the notebook's unsaved cells must not outlive the test (a retry opens the same file).
-      await vscode.window.showNotebookDocument(notebook);
-      await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+      await revertAndClose(notebook);
     }
   });
 
@@ -274,6 +285,59 @@ describe('language tools: notebook cells (extension host)', function () {
       await until(() => notebook.cellAt(0).document.getText() === '# Title\nOther text' && !notebook.isDirty, 'the notebook editor to show the edited cell, saved');
     } finally {
       await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+    }
+  });
+});
+
+describe('a failed write of a notebook open in a notebook editor (extension host)', function () {
+  this.timeout(60_000);
+  before(function () {
+    if (!vscode.workspace.isTrusted) this.skip();
+  });
+  const VALUE = 'value = 42\nprint(f"hello {value}")';
+
+  /**
+   * Takes the write's snapshot of a plan that edits cell 1, applies the agent's cell edit as the
+   * write does, then fails as a save that did not happen would (a save cannot be made to fail here:
+   * the tests run as root), and returns the error the model gets.
+   */
+  async function failAfterCellEdit(relative: string, notebook: vscode.NotebookDocument): Promise<string> {
+    const plan: ChangePlan = {
+      tool: { name: 'workspace_edit_file', displayName: 'Edit File' },
+      summary: `Edit ${relative}`,
+      files: [{ kind: 'modify', location: fileLocation(abs(relative)), shownPath: relative, notebookCell: { index: 1, text: VALUE.replace('42', '43') } }],
+    };
+    const before = await snapshot(plan);
+    const cell = notebook.cellAt(1).document;
+    const agentEdit = new vscode.WorkspaceEdit();
+    agentEdit.replace(cell.uri, new vscode.Range(0, 8, 0, 10), '43');
+    assert.ok(await vscode.workspace.applyEdit(agentEdit));
+    await until(() => notebook.isDirty && cell.getText() === VALUE.replace('42', '43'), 'the agent\'s cell edit in the notebook editor');
+    return (await restoreOnFailure(new Error('disk full'), { createdFolders: [], writing: true }, before)).message;
+  }
+
+  it('puts the cell back and leaves a notebook that had no unsaved changes saved, as the file on disk', async () => {
+    const { original, notebook } = await openNotebookCopy('lang-run/failed-clean.ipynb');
+    try {
+      assert.equal(await failAfterCellEdit('lang-run/failed-clean.ipynb', notebook), 'Writing the change failed (disk full). Every file was restored to its previous content.');
+      await until(() => !notebook.isDirty && notebook.cellAt(1).document.getText() === VALUE, 'the notebook editor to hold cell 1 as before, with nothing unsaved');
+      assert.equal(read('lang-run/failed-clean.ipynb'), original);
+    } finally {
+      await revertAndClose(notebook);
+    }
+  });
+
+  it("puts the cell back and keeps the user's unsaved cell, still unsaved", async () => {
+    const { original, notebook } = await openNotebookCopy('lang-run/failed-dirty.ipynb');
+    try {
+      await typeInTitleCell(notebook);
+      assert.equal(await failAfterCellEdit('lang-run/failed-dirty.ipynb', notebook), 'Writing the change failed (disk full). Every file was restored to its previous content.');
+      await until(() => notebook.cellAt(1).document.getText() === VALUE, 'cell 1 as before in this extension host');
+      assert.equal(notebook.cellAt(0).document.getText(), '# Title (typed)\nSome text');
+      assert.equal(notebook.isDirty, true);
+      assert.equal(read('lang-run/failed-dirty.ipynb'), original);
+    } finally {
+      await revertAndClose(notebook);
     }
   });
 });

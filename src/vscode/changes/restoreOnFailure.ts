@@ -5,7 +5,7 @@ import { errorMessage, ToolError } from '../../core/errors';
 import type { Location } from '../../core/location';
 import type { ChangePlan } from '../../core/ports/changes';
 import { decodeText } from '../../core/text/encoding';
-import { inDocumentEol, openDocument } from '../host/documents';
+import { inDocumentEol, notebookCellTexts, openDocument, openNotebook } from '../host/documents';
 import { exists, fileMode, readBytes, setFileMode } from '../host/files';
 import { toUri } from '../host/uris';
 
@@ -17,6 +17,8 @@ export interface Restorable {
   readonly mode?: number;
   /** The unsaved editor text the user had, to put back into the editor. */
   readonly editorText?: string;
+  /** For a notebook open in a notebook editor: each cell's text there, and whether it had unsaved changes. */
+  readonly notebook?: { readonly cells: readonly string[]; readonly dirty: boolean };
 }
 
 /** How far a write got, which decides what restoring undoes. */
@@ -29,18 +31,23 @@ export interface WriteProgress {
 
 /** Every path the plan writes, as it is now. */
 export async function snapshot(plan: ChangePlan): Promise<Restorable[]> {
-  const locations: { location: Location; editorText?: string }[] = [];
+  const locations: { location: Location; editorText?: string; notebook?: Restorable['notebook'] }[] = [];
   for (const file of plan.files) {
-    locations.push({ location: file.location, editorText: file.before?.fromEditor ? file.before.text : undefined });
+    const notebook = file.notebookCell && openNotebook(toUri(file.location));
+    locations.push({
+      location: file.location,
+      editorText: file.before?.fromEditor && !notebook ? file.before.text : undefined,
+      ...(notebook ? { notebook: { cells: notebookCellTexts(notebook), dirty: notebook.isDirty } } : {}),
+    });
     if (file.moveTo) {
       locations.push({ location: file.moveTo });
     }
   }
   return Promise.all(
-    locations.map(async ({ location, editorText }) => {
+    locations.map(async ({ location, editorText, notebook }) => {
       const uri = toUri(location);
       const bytes = await readBytes(uri);
-      return { uri, existed: bytes !== undefined, bytes, mode: await fileMode(uri), editorText };
+      return { uri, existed: bytes !== undefined, bytes, mode: await fileMode(uri), editorText, ...(notebook ? { notebook } : {}) };
     }),
   );
 }
@@ -79,6 +86,8 @@ async function restore(restorables: readonly Restorable[]): Promise<string[]> {
         await replaceDocumentText(document, decodeText(item.bytes).text);
         await document.save();
       }
+      // The file's bytes are put back even when the notebook editor's cells cannot be.
+      const cellsRestored = item.notebook ? await restoreNotebookCells(item.uri, item.notebook).then(() => true, () => false) : true;
       if (item.existed && item.bytes) {
         await vscode.workspace.fs.writeFile(item.uri, item.bytes);
         if (item.mode !== undefined) {
@@ -91,11 +100,42 @@ async function restore(restorables: readonly Restorable[]): Promise<string[]> {
         // The user's unsaved text goes back into the editor, still unsaved.
         await replaceDocumentText(document, item.editorText);
       }
+      if (!cellsRestored) {
+        throw new Error('the notebook editor still holds the failed change');
+      }
     } catch {
       problems.push(item.uri.scheme === 'file' ? item.uri.fsPath : item.uri.toString());
     }
   }
   return problems;
+}
+
+/**
+ * A notebook editor's cells as they were: each changed cell gets its text back (an edit the user
+ * can undo), and a notebook that had no unsaved changes is saved, so a later save by the user
+ * cannot write the failed change after all (the exact bytes follow); one that had keeps them, unsaved.
+ */
+async function restoreNotebookCells(uri: vscode.Uri, before: NonNullable<Restorable['notebook']>): Promise<void> {
+  const notebook = openNotebook(uri);
+  if (!notebook) {
+    return;
+  }
+  if (notebook.cellCount !== before.cells.length) {
+    throw new Error(`${uri.fsPath} has ${notebook.cellCount} cells in the notebook editor, ${before.cells.length} before the write`);
+  }
+  const edit = new vscode.WorkspaceEdit();
+  notebookCellTexts(notebook).forEach((text, index) => {
+    if (text !== before.cells[index]) {
+      const document = notebook.cellAt(index).document;
+      edit.replace(document.uri, new vscode.Range(document.positionAt(0), document.positionAt(text.length)), inDocumentEol(before.cells[index], document));
+    }
+  });
+  if (edit.size > 0 && !(await vscode.workspace.applyEdit(edit))) {
+    throw new Error(`the cells of ${uri.fsPath} could not be put back`);
+  }
+  if (!before.dirty && notebook.isDirty) {
+    await notebook.save();
+  }
 }
 
 /** Replaces a document's whole text (as an edit the user can undo). */
