@@ -119,9 +119,7 @@ describe('mcp endpoint and relay', function () {
         relay.on('exit', (code) => reject(new Error(`the relay exited (${code}) after: ${received}`)));
       });
       // Split mid-line, as a pipe may deliver it.
-      const payload = `${INITIALIZE}this is not json
-{"jsonrpc":"2.0","method":"nonsense"}x
-${CALL}`;
+      const payload = `${INITIALIZE}this is not json\n{"jsonrpc":"2.0","method":"nonsense"}x\n${CALL}`;
       relay.stdin.write(payload.slice(0, 50));
       relay.stdin.write(payload.slice(50));
       const lines = (await answered).trim().split('\n').map((line) => JSON.parse(line) as { id?: number; result?: CallToolResult });
