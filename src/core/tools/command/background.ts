@@ -6,11 +6,13 @@
 // command: nothing the caller can no longer see an id for is left running.
 import type { ToolContext } from '../../context';
 import { errorMessage, NEVER_CANCELLED, throwIfCancelled, ToolError } from '../../errors';
+import { displayPath, fileLocation } from '../../location';
 import type { BackgroundCommand, CommandTerminal } from '../../ports/process';
+import type { ExecutionConfigChange } from '../../sandbox/configWatch';
 import { describeStatus, statusOf } from '../../process/backgroundCommands';
 import { asksForSecret } from '../../process/backgroundSummary';
-import { ANSWER_DUE, describeWaiting, formatBackground, waitWithinCall } from './backgroundResults';
-import { placementFailureHint, sandboxLine, seconds, type CommandReport } from './format';
+import { ANSWER_DUE, describeWaiting, formatBackground, notesAtEnd, setNotesAtEnd, waitWithinCall } from './backgroundResults';
+import { describeConfigChanges, placementFailureHint, sandboxLine, seconds, type CommandReport } from './format';
 import type { HeldLease } from './lease';
 import type { PreparedCommand } from './prepare';
 
@@ -53,7 +55,7 @@ export async function startInBackground(prepared: PreparedCommand, held: HeldLea
     throw error;
   }
   const command = started;
-  followToItsEnd(command, terminal, release, ctx);
+  followToItsEnd(command, terminal, release, ctx, prepared.verdict.readOnly ? undefined : held.configChanges);
 
   const { waitFor, timeoutSeconds } = prepared;
   const how = await waitWithinCall(command, waitFor, timeoutSeconds * 1000, ctx);
@@ -76,25 +78,41 @@ export async function startInBackground(prepared: PreparedCommand, held: HeldLea
       ? `Started in the background; still running after ${how === 'due' ? elapsed : `${timeoutSeconds} s`}${waitFor ? ', and no line matched wait_for yet' : ''}${how === 'due' ? `; ${ANSWER_DUE}` : ''}.`
       : `The background command ended (${describeStatus(final)}) within ${elapsed}${waitFor ? ' before any line matched wait_for' : ''}.`;
   const hint = outcome ? placementFailureHint(placement, outcome) : undefined;
-  return formatBackground(command, headline, command.takeOutput(), hint ? [hint] : []);
+  return formatBackground(command, headline, command.takeOutput(), [...(hint ? [hint] : []), ...(await notesAtEnd(command))]);
 }
+
 
 /**
  * A command now in the background, however it got there: when it ends, its terminal says so, the
  * lease is let go of (`release`, from HeldLease.handOff) and the call's "after" checkpoint, deferred
- * here because the command changes files until it ends, is taken.
+ * here because the command changes files until it ends, is taken. Then, for a command that may
+ * change files (`configChanges`, from HeldLease), the execution config it created or changed goes
+ * on the call's record and into every later report of the command (notesAtEnd), as a foreground
+ * command's result says it.
  */
-export function followToItsEnd(command: BackgroundCommand, terminal: CommandTerminal, release: () => Promise<void>, ctx: ToolContext): void {
+export function followToItsEnd(command: BackgroundCommand, terminal: CommandTerminal, release: () => Promise<void>, ctx: ToolContext, configChanges?: () => Promise<ExecutionConfigChange[]>): void {
   const checkpointAfter = ctx.call.checkpoint?.deferAfter();
   // The person may answer it in its terminal: what they type is theirs, so no policy question.
   const typing = terminal.acceptInput({ send: (text, key) => command.sendInput(text, key), hidden: () => asksForSecret(command.waitingForInput()) });
-  void command.ended.then(async (outcome) => {
+  const notes = command.ended.then(async (outcome): Promise<string[]> => {
     typing.dispose();
     try {
       terminal.finish(`${describeStatus(statusOf(outcome))} (${seconds(outcome.durationMs)}, background command ${command.id})`);
     } finally {
       await release();
-      await checkpointAfter?.finish();
     }
-  }).catch(() => undefined);
+    const changes = configChanges ? await configChanges() : [];
+    if (changes.length === 0) {
+      return [];
+    }
+    try {
+      ctx.call.observer?.onExecutionConfigChanged(changes.map((entry) => ({ path: displayPath(fileLocation(entry.path), ctx.workspace), change: entry.change })));
+    } catch {
+      // The record is the observer's; the report below still says it.
+    }
+    return [describeConfigChanges(changes, ctx)];
+  }).catch((): string[] => []);
+  // The "after" checkpoint once the notes are known: a report that waits for them does not wait for it.
+  void notes.then(() => checkpointAfter?.finish()).catch(() => undefined);
+  setNotesAtEnd(command, notes);
 }

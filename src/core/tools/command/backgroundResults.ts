@@ -69,6 +69,18 @@ export function describeWaiting(waiting: WaitingForInput): string {
   return `waiting for input: ${waiting.prompt}${waiting.reader ? ` (${waiting.reader} reads its input)` : ''}`;
 }
 
+/** What each background command's end left to say (execution config it created or changed), known once its lease is let go of (followToItsEnd). */
+const endNotes = new WeakMap<BackgroundCommand, Promise<string[]>>();
+
+export function setNotesAtEnd(command: BackgroundCommand, notes: Promise<string[]>): void {
+  endNotes.set(command, notes);
+}
+
+/** For a report of a command that has ended: what its end left to say; nothing while it runs. */
+export async function notesAtEnd(command: BackgroundCommand): Promise<string[]> {
+  return command.status().state === 'running' ? [] : ((await endNotes.get(command)) ?? []);
+}
+
 /** The result of any of the background tools: a headline, the id and status, the new output and what to do next. */
 export function formatBackground(command: BackgroundCommand, headline: string, taken: TakenOutput, extra: readonly string[] = []): CommandReport {
   const status = command.status();

@@ -1,6 +1,6 @@
 import { throwIfCancelled } from '../../errors';
 import { describeStatus } from '../../process/backgroundCommands';
-import { ANSWER_DUE, backgroundRegistry, commandById, compileWaitFor, describeWaiting, formatBackground, waitWithinCall } from './backgroundResults';
+import { ANSWER_DUE, backgroundRegistry, commandById, compileWaitFor, describeWaiting, formatBackground, notesAtEnd, waitWithinCall } from './backgroundResults';
 import { seconds } from './format';
 import { oneLine } from '../../text/truncate';
 import { defineTool, textResult, type Tool } from '../toolSpec';
@@ -69,7 +69,7 @@ export const commandOutputTool: Tool = defineTool<CommandOutputInput>({
     } else if (command.status().state !== 'running') {
       await command.ended;
     }
-    const report = formatBackground(command, headline, command.takeOutput());
+    const report = formatBackground(command, headline, command.takeOutput(), await notesAtEnd(command));
     return textResult(report.text, report.continuation);
   },
 });

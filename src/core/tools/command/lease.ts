@@ -30,6 +30,8 @@ export interface HeldLease {
    * every path from here, e.g. when a background command ends or fails to start.
    */
   handOff(): () => Promise<void>;
+  /** The execution config the command created or changed; call it only once the lease is released (see LeaseOutcome). */
+  configChanges(): Promise<ExecutionConfigChange[]>;
 }
 
 /** The run step's value, and the execution config the command created or changed (call it after the step: the lease is released by then). */
@@ -50,6 +52,13 @@ export async function withCommandLease<T>(prepared: PreparedCommand, ctx: ToolCo
   let released: Promise<void> | undefined;
   const release = (): Promise<void> => (released ??= lease?.release() ?? Promise.resolve());
   let handedOff = false;
+  const configChanges = async (): Promise<ExecutionConfigChange[]> => {
+    if (watch) {
+      return watch.changesSince().catch(() => []);
+    }
+    const added = lease ? await lease.addedSince().catch(() => []) : [];
+    return added.map((entry) => ({ path: entry, change: 'created' as const }));
+  };
   try {
     const request = launchRequest(prepared, lease, ctx);
     const value = await step({
@@ -58,14 +67,8 @@ export async function withCommandLease<T>(prepared: PreparedCommand, ctx: ToolCo
         handedOff = true;
         return release;
       },
+      configChanges,
     });
-    const configChanges = async (): Promise<ExecutionConfigChange[]> => {
-      if (watch) {
-        return watch.changesSince().catch(() => []);
-      }
-      const added = lease ? await lease.addedSince().catch(() => []) : [];
-      return added.map((entry) => ({ path: entry, change: 'created' as const }));
-    };
     return { value, configChanges, network: () => (lease ? networkWords(lease) : undefined) };
   } finally {
     if (!handedOff) {

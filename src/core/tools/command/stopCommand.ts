@@ -1,4 +1,4 @@
-import { backgroundRegistry, commandById, formatBackground } from './backgroundResults';
+import { backgroundRegistry, commandById, formatBackground, notesAtEnd } from './backgroundResults';
 import { oneLine } from '../../text/truncate';
 import { defineTool, textResult, type Tool } from '../toolSpec';
 
@@ -37,7 +37,7 @@ export const stopCommandTool: Tool = defineTool<StopCommandInput>({
     // Not cancellable: a stop half done would leave the group between TERM and KILL.
     await command.stop();
     const headline = wasRunning ? `Stopped background command ${command.id} and every process it started.` : `Background command ${command.id} had already ended.`;
-    const report = formatBackground(command, headline, command.takeOutput());
+    const report = formatBackground(command, headline, command.takeOutput(), await notesAtEnd(command));
     return textResult(report.text, report.continuation);
   },
 });

@@ -11,10 +11,12 @@ import { execFileSync } from 'node:child_process';
 import { BackgroundCommandRegistry } from '../../../../../src/core/process/backgroundCommands';
 import type { ToolSettings } from '../../../../../src/core/settings';
 import { commandConfirmation } from '../../../../../src/core/tools/command/approve';
+import { commandOutputTool } from '../../../../../src/core/tools/command/commandOutput';
 import { runCommandTool } from '../../../../../src/core/tools/command/runCommand';
 import { commandWorkspace } from '../../../support/commandWorkspace';
 import { resultText } from '../../../support/context';
 import { RIPGREP } from '../../../support/searchTree';
+import { backgroundId } from '../../../../support/commandResults';
 import { until } from '../../../../support/until';
 import { invokeTool } from '../../../../../src/core/tools/invoke';
 
@@ -185,6 +187,16 @@ describe('tools/runCommand in the sandbox, against a hostile approved command', 
     it('names a new *.code-workspace the command made, and why it matters', async () => {
       const { text } = await attack('echo "{}" > evil.code-workspace');
       assert.match(text, /Warning: the command created execution config[^\n]*\n- created evil\.code-workspace: a workspace's folders, settings and tasks/);
+    });
+
+    it('names the execution config a background command made, in its report once it has ended', async () => {
+      const { ctx } = workspace.setup({ approve: true, background: new BackgroundCommandRegistry({ clock: { now: () => Date.now() } }) });
+      const call = { ...ctx, workspace: { ...ctx.workspace, home } };
+      const started = resultText(await invokeTool(runCommandTool, { command: 'echo started; sleep 0.5; echo "{}" > evil.code-workspace', background: true, wait_for: 'started', timeout: 30 }, call));
+      assert.doesNotMatch(started, /Warning/);
+      const output = resultText(await invokeTool(commandOutputTool, { id: backgroundId(started), timeout: 30 }, call));
+      assert.match(output, /^The command has ended \(exited 0\)/);
+      assert.match(output, /Warning: the command created execution config[^\n]*\n- created evil\.code-workspace: a workspace's folders, settings and tasks/);
     });
 
     it('names a new repository the command made', async () => {
