@@ -81,14 +81,13 @@ export async function startInBackground(prepared: PreparedCommand, held: HeldLea
   return formatBackground(command, headline, command.takeOutput(), [...(hint ? [hint] : []), ...(await notesAtEnd(command))]);
 }
 
-
 /**
- * A command now in the background, however it got there: when it ends, its terminal says so, the
- * lease is let go of (`release`, from HeldLease.handOff) and the call's "after" checkpoint, deferred
- * here because the command changes files until it ends, is taken. Then, for a command that may
- * change files (`configChanges`, from HeldLease), the execution config it created or changed goes
- * on the call's record and into every later report of the command (notesAtEnd), as a foreground
- * command's result says it.
+ * A command now in the background, however it got there: when it ends, its terminal says so and the
+ * lease is let go of (`release`, from HeldLease.handOff); for a command that may change files
+ * (`configChanges`, from HeldLease), the execution config it created or changed then goes to the
+ * call's observer and into every later report of the command (notesAtEnd), as a foreground
+ * command's result says it; last, the call's "after" checkpoint, deferred here because the command
+ * changes files until it ends, is taken.
  */
 export function followToItsEnd(command: BackgroundCommand, terminal: CommandTerminal, release: () => Promise<void>, ctx: ToolContext, configChanges?: () => Promise<ExecutionConfigChange[]>): void {
   const checkpointAfter = ctx.call.checkpoint?.deferAfter();
