@@ -6,13 +6,12 @@
 // command: nothing the caller can no longer see an id for is left running.
 import type { ToolContext } from '../../context';
 import { errorMessage, NEVER_CANCELLED, throwIfCancelled, ToolError } from '../../errors';
-import { displayPath, fileLocation } from '../../location';
 import type { BackgroundCommand, CommandTerminal } from '../../ports/process';
 import type { ExecutionConfigChange } from '../../sandbox/configWatch';
 import { describeStatus, statusOf } from '../../process/backgroundCommands';
 import { asksForSecret } from '../../process/backgroundSummary';
 import { ANSWER_DUE, describeWaiting, formatBackground, notesAtEnd, setNotesAtEnd, waitWithinCall } from './backgroundResults';
-import { describeConfigChanges, placementFailureHint, sandboxLine, seconds, type CommandReport } from './format';
+import { placementFailureHint, reportConfigChanges, sandboxLine, seconds, type CommandReport } from './format';
 import type { HeldLease } from './lease';
 import type { PreparedCommand } from './prepare';
 
@@ -101,15 +100,7 @@ export function followToItsEnd(command: BackgroundCommand, terminal: CommandTerm
       await release();
     }
     const changes = configChanges ? await configChanges() : [];
-    if (changes.length === 0) {
-      return [];
-    }
-    try {
-      ctx.call.observer?.onExecutionConfigChanged(changes.map((entry) => ({ path: displayPath(fileLocation(entry.path), ctx.workspace), change: entry.change })));
-    } catch {
-      // The record is the observer's; the report below still says it.
-    }
-    return [describeConfigChanges(changes, ctx)];
+    return changes.length ? [reportConfigChanges(changes, ctx)] : [];
   }).catch((): string[] => []);
   // The "after" checkpoint once the notes are known: a report that waits for them does not wait for it.
   void notes.then(() => checkpointAfter?.finish()).catch(() => undefined);

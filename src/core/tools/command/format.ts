@@ -138,8 +138,14 @@ export function placementFailureHint(placement: Exclude<Placement, { where: 'ref
   return placement.where === 'sandbox' ? sandboxFailureHint(outcome, placement.network, grant) : undefined;
 }
 
+/** Puts the execution config a command created or changed on the call's record, and returns the note for its result or report. */
+export function reportConfigChanges(changes: readonly ExecutionConfigChange[], ctx: ToolContext): string {
+  ctx.call.observer?.onExecutionConfigChanged(changes.map((entry) => ({ path: displayPath(fileLocation(entry.path), ctx.workspace), change: entry.change })));
+  return describeConfigChanges(changes, ctx);
+}
+
 /** The note for execution config an approved command created (the sandbox cannot stop that) or changed (outside the sandbox). */
-export function describeConfigChanges(changes: readonly ExecutionConfigChange[], ctx: ToolContext): string {
+function describeConfigChanges(changes: readonly ExecutionConfigChange[], ctx: ToolContext): string {
   const shown = changes.slice(0, 20).map((entry) => `- ${entry.change} ${displayPath(fileLocation(entry.path), ctx.workspace)}: ${whyProtected(entry.path)}`);
   const more = changes.length > shown.length ? [`- and ${changes.length - shown.length} more`] : [];
   const changed = changes.some((entry) => entry.change === 'changed');

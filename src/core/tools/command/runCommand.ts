@@ -3,12 +3,12 @@
 // background) or background → the result.
 import { throwIfCancelled } from '../../errors';
 import { describeProtected, describeSecrets, sensitiveLocalPaths } from '../../guard/protectedNames';
-import { displayPath, fileLocation } from '../../location';
+import { fileLocation } from '../../location';
 import { oneLine } from '../../text/truncate';
 import { defineTool, textResult, type Tool } from '../toolSpec';
 import { approve, commandConfirmation } from './approve';
 import { startInBackground } from './background';
-import { describeConfigChanges, formatOutcome, placementFailureHint, sandboxLine, type GrantOffer } from './format';
+import { formatOutcome, placementFailureHint, reportConfigChanges, sandboxLine, type GrantOffer } from './format';
 import { runInForeground } from './foreground';
 import { withCommandLease } from './lease';
 import { prepareCommand, type PreparedCommand, type RunCommandInput } from './prepare';
@@ -80,8 +80,7 @@ export const runCommandTool: Tool = defineTool<RunCommandInput>({
       // After the release: a protected entry the command created (the sandbox cannot stop that), or changed outside it.
       const changes = await ran.configChanges();
       if (changes.length) {
-        text += `\n\n${describeConfigChanges(changes, ctx)}`;
-        ctx.call.observer?.onExecutionConfigChanged(changes.map((entry) => ({ path: displayPath(fileLocation(entry.path), ctx.workspace), change: entry.change })));
+        text += `\n\n${reportConfigChanges(changes, ctx)}`;
       }
     }
     return textResult(text, report.continuation);
