@@ -81,6 +81,8 @@ function nestedRootsOf(recorded: RecordedTree): string {
  */
 const BULK_PATHS = 256;
 const BULK_CONFIG = ['-c', 'core.bigFileThreshold=1', '-c', 'pack.compression=1'];
+/** update-index taking NUL-separated paths on its input: each is added, updated or removed as the work tree has it. */
+const UPDATE_INDEX = ['update-index', '--add', '--remove', '--replace', '-z', '--stdin'];
 /** Paths per piece of update-index's input: progress is reported as git reads each piece. */
 const PIECE_PATHS = 256;
 /**
@@ -523,7 +525,7 @@ export class FolderStore {
    * and only hashes: no bulk check-in then, which would compress each file again before it looks.
    */
   private updateIndex(tree: WorkTree, update: readonly Buffer[], updateBytes: readonly number[], prewritten: boolean) {
-    const args = [...(update.length >= BULK_PATHS && !prewritten ? BULK_CONFIG : []), 'update-index', '--add', '--remove', '--replace', '-z', '--stdin'];
+    const args = [...(update.length >= BULK_PATHS && !prewritten ? BULK_CONFIG : []), ...UPDATE_INDEX];
     const onProgress = tree.prefix.length === 0 ? this.running?.onProgress : undefined;
     if (!onProgress) {
       return runGit(args, tree.env, this.gitDir, joinNul(update), this.runOptions());
@@ -553,7 +555,7 @@ export class FolderStore {
     const shares = byteShares(updateBytes, writers);
     const read = shares.map(() => 0);
     const indexFiles = shares.map((_, i) => path.join(this.gitDir, `prewrite-index-${i}`));
-    const args = [...BULK_CONFIG, 'update-index', '--add', '--remove', '--replace', '-z', '--stdin'];
+    const args = [...BULK_CONFIG, ...UPDATE_INDEX];
     try {
       await Promise.all(
         shares.map(([start, end], i) => {
