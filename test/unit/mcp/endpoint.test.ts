@@ -68,6 +68,8 @@ describe('mcp endpoint and relay', function () {
   let calls: string[];
   /** The origin each accepted connection's handshake named, in order. */
   let origins: string[];
+  /** What the window's transports could not read as JSON-RPC. */
+  let windowErrors: string[];
 
   beforeEach(async () => {
     base = fs.mkdtempSync(path.join(os.tmpdir(), 'wat-mcp-'));
@@ -76,12 +78,15 @@ describe('mcp endpoint and relay', function () {
     fs.mkdirSync(path.join(workspace, 'sub'));
     calls = [];
     origins = [];
+    windowErrors = [];
     endpoint = await McpEndpoint.start(
       {
         dir,
         onSession: (transport, origin) => {
           origins.push(origin);
-          void echoServer(calls).connect(transport);
+          const server = echoServer(calls);
+          server.onerror = (error) => windowErrors.push(error.message);
+          void server.connect(transport);
         },
       },
       { folders: [workspace], trusted: true, app: 'Test Code' },
@@ -126,6 +131,8 @@ describe('mcp endpoint and relay', function () {
       assert.deepEqual(lines.map((line) => line.id), [1, 2]);
       assert.equal(textOf(lines[1].result), 'echo {"pwned":true} from attacker');
       assert.deepEqual(calls, ['{"pwned":true}']);
+      // The window got the two lines that are not JSON-RPC as the agent sent them: the relay read none of them.
+      assert.equal(windowErrors.length, 2, windowErrors.join('\n'));
     } finally {
       relay.kill();
     }
