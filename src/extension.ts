@@ -137,7 +137,8 @@ export function activate(context: vscode.ExtensionContext): void {
     );
   }
   // The sandbox's index of secret and protected files is built in the background in a trusted
-  // window (a timer: not on the activation path); commands walk until it is ready.
+  // window (a timer: not on the activation path); commands walk until it is ready. It also keeps
+  // where the .gitignore files are, which a name glob asks instead of listing them (the search engines below).
   const indexFolders = (): void => indexWorkspaceFolders(sandbox);
   const indexTimer = setTimeout(indexFolders, 0);
   context.subscriptions.push({ dispose: () => clearTimeout(indexTimer) }, vscode.workspace.onDidGrantWorkspaceTrust(indexFolders), vscode.workspace.onDidChangeWorkspaceFolders(indexFolders));
@@ -152,7 +153,7 @@ export function activate(context: vscode.ExtensionContext): void {
   const checkpoints = new GitCheckpointStore(checkpointDirectory);
   const heldCalls = new HeldCallRegistry(clock);
   const services: ToolServices = {
-    host: { fs, buffers: new VsCodeEditorBuffers(), clock, search: new LocalFirstSearchEngines(fs, ripgrepPath), language: new VsCodeLanguageFeatures() },
+    host: { fs, buffers: new VsCodeEditorBuffers(), clock, search: new LocalFirstSearchEngines(fs, ripgrepPath, sandbox.scanIndex), language: new VsCodeLanguageFeatures() },
     commands: commandHostFor(terminals, chooseCommandShell(vscode.env.shell, existsSync), logDirectory, nodeProcessRunner, sandbox, background),
     session: { approver: approvals, reads: new MemoryReadLedger(), changes: { reviewer: new DiffReview(approvals, proposals), writer: new WorkspaceEditApplier() }, heldCalls },
     heldCalls,

@@ -28,10 +28,10 @@ export function compiled(relative) {
 }
 
 /**
- * @param {{ root: string, settings?: Partial<ToolSettings>, ripgrepPath?: string, commands?: import('../../src/core/ports/process.js').CommandHost }} options
+ * @param {{ root: string, settings?: Partial<ToolSettings>, ripgrepPath?: string, commands?: import('../../src/core/ports/process.js').CommandHost, ignoreIndex?: import('../../src/core/ports/search.js').IgnoreFileIndex }} options
  * @returns {ToolContext}
  */
-export function ourContext({ root, settings = {}, ripgrepPath, commands }) {
+export function ourContext({ root, settings = {}, ripgrepPath, commands, ignoreIndex }) {
   /** @type {typeof import('../../src/core/fs/node/nodeFileSystem.js')} */
   const { NodeFileSystem } = compiled('core/fs/node/nodeFileSystem');
   /** @type {typeof import('../../src/core/changes/readLedger.js')} */
@@ -42,7 +42,7 @@ export function ourContext({ root, settings = {}, ripgrepPath, commands }) {
   const { DEFAULT_SETTINGS } = compiled('core/settings');
   const fs = new NodeFileSystem();
   return {
-    host: { fs, buffers: { dirtyText: () => undefined, dirtyNotebookCells: () => undefined }, clock: { now: () => Date.now() }, search: new LocalFirstSearchEngines(fs, ripgrepPath), commands },
+    host: { fs, buffers: { dirtyText: () => undefined, dirtyNotebookCells: () => undefined }, clock: { now: () => Date.now() }, search: new LocalFirstSearchEngines(fs, ripgrepPath, ignoreIndex), commands },
     session: { approver: { confirm: async () => false, choose: async () => /** @type {const} */ ('reject') }, reads: new MemoryReadLedger() },
     call: { token: { isCancellationRequested: false, onCancellationRequested: () => ({ dispose() {} }) }, confirmedInChat: false },
     settings: { ...DEFAULT_SETTINGS, ...settings },

@@ -1,6 +1,7 @@
 // The sandbox's index of secret and protected files in the real extension host: built at
 // activation in a trusted window, kept true by its watches, and what a command is planned from.
 // A .env created just before a command, or inside a folder the previous command made, is unreadable.
+// The same index tells workspace_glob where the .gitignore files are.
 import * as assert from 'assert';
 import * as fs from 'fs';
 import * as path from 'path';
@@ -73,6 +74,22 @@ describe('the sandbox index (extension host)', function () {
     assert.equal(fs.readFileSync(path.join(root, relative, '.env'), 'utf8'), 'INDEX_CANARY=made-by-a-command\n', 'the first command wrote it');
     const text = await approved(`cat ${relative}/.env`);
     assert.doesNotMatch(text, /made-by-a-command/);
+    await readyIndex();
+  });
+
+  it('tells a name glob where the .gitignore files are: one written just before the call applies, one deleted no longer does', async () => {
+    await readyIndex();
+    const folder = path.join(scratch, `rules-${Date.now()}`);
+    const relative = path.relative(root, folder).split(path.sep).join('/');
+    fs.mkdirSync(path.join(folder, 'inner'), { recursive: true });
+    fs.writeFileSync(path.join(folder, 'inner', 'hidden.idxcfg'), '');
+    fs.writeFileSync(path.join(folder, 'inner', 'shown.idxcfg'), '');
+    const found = async (): Promise<string[]> => (await invoke('workspace_glob', { pattern: '**/*.idxcfg' })).text.split('\n').sort();
+    assert.deepEqual(await found(), [`${relative}/inner/hidden.idxcfg`, `${relative}/inner/shown.idxcfg`]);
+    fs.writeFileSync(path.join(folder, 'inner', '.gitignore'), 'hidden.idxcfg\n');
+    assert.deepEqual(await found(), [`${relative}/inner/shown.idxcfg`]);
+    fs.rmSync(path.join(folder, 'inner', '.gitignore'));
+    assert.deepEqual(await found(), [`${relative}/inner/hidden.idxcfg`, `${relative}/inner/shown.idxcfg`]);
     await readyIndex();
   });
 });

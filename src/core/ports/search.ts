@@ -151,6 +151,19 @@ export interface GrepCollector {
 }
 
 /** Picks the engine for a scope: ripgrep where the files are on the host's disk and a binary is known, else the port walk. */
+/**
+ * Where the .gitignore files of the local workspace are, kept between calls by watches (on Linux
+ * the sandbox's index, sandbox/scanIndex.ts), so a name glob's listing need not name them each time.
+ */
+export interface IgnoreFileIndex {
+  /**
+   * The folders under `folder` (a local path without links) that hold a .gitignore, relative to it
+   * ('' for itself), with every change made before the call counted; undefined when the index
+   * cannot vouch for the folder (not tracked, being built, its watches failed): then list them.
+   */
+  ignoreFileFolders(folder: string): Promise<readonly string[] | undefined>;
+}
+
 export interface SearchEngines {
   engineFor(scope: SearchScope): SearchEngine;
 }

@@ -6,10 +6,14 @@
 // folders it is still reading, so a `.env` created just before a command, or inside a folder that
 // appeared during the previous one, is in the answer. A folder the index cannot vouch for
 // (building, its watch failed, the OS may have dropped events) is walked as before.
+// The same watches also keep which folders hold a `.gitignore`, for the search engine's name globs
+// (ports/search.ts IgnoreFileIndex): ripgrep then need not list them on every glob.
 import * as path from 'node:path';
 import { minimatch } from 'minimatch';
 import type { DirectoryWatchHandle, DirectoryWatcher, WatchedEntryKind } from '../ports/directoryWatch';
+import type { IgnoreFileIndex } from '../ports/search';
 import { workspaceScanGlobs } from '../guard/protectedNames';
+import { IGNORE_FILE } from '../search/ignoreRules';
 
 /** The globs as ripgrep's overrides read them: a glob without `/` matches the name, the last glob that matches decides. */
 export class ScanGlobs {
@@ -58,6 +62,8 @@ interface FolderNode {
   handle?: DirectoryWatchHandle;
   readonly folders: Map<string, FolderNode>;
   readonly files: Set<string>;
+  /** Whether an entry named .gitignore that is not a folder is in it (a link too: the rules' reader decides). */
+  ignoreFile: boolean;
   closed: boolean;
 }
 
@@ -75,6 +81,8 @@ interface RootIndex {
   inode: number | undefined;
   /** Every selected file, absolute. */
   readonly selected: Set<string>;
+  /** Every folder holding a .gitignore, absolute. */
+  readonly ignoreFolders: Set<string>;
   /** Listings of folders under way: a lookup waits for them. */
   readonly pending: Set<Promise<void>>;
   /** How many folders are watched. */
@@ -98,7 +106,7 @@ export interface ScanIndexOptions {
   readonly burstPauseMs?: number;
 }
 
-export class ScanIndex {
+export class ScanIndex implements IgnoreFileIndex {
   private readonly globs: ScanGlobs;
   private readonly roots = new Map<string, RootIndex>();
   /**
@@ -138,7 +146,7 @@ export class ScanIndex {
     }
     for (const folder of folders) {
       if (!this.roots.has(folder)) {
-        const root: RootIndex = { path: folder, state: 'building', generation: 0, node: newNode(folder, undefined), inode: undefined, selected: new Set(), pending: new Set(), watched: 0 };
+        const root: RootIndex = { path: folder, state: 'building', generation: 0, node: newNode(folder, undefined), inode: undefined, selected: new Set(), ignoreFolders: new Set(), pending: new Set(), watched: 0 };
         this.roots.set(folder, root);
         this.build(root);
       }
@@ -151,13 +159,7 @@ export class ScanIndex {
    * First every event queued before the call is handled and every folder being read is read.
    */
   async lookup(folders: readonly string[]): Promise<ScanLookup> {
-    await this.watcher.flush();
-    for (const folder of folders) {
-      const root = this.roots.get(folder);
-      while (root && root.state === 'ready' && root.pending.size > 0) {
-        await Promise.all([...root.pending]);
-      }
-    }
+    await this.caughtUp(folders.map((folder) => this.roots.get(folder)));
     const files: string[] = [];
     const unindexed: string[] = [];
     for (const folder of folders) {
@@ -169,6 +171,41 @@ export class ScanIndex {
       }
     }
     return { files, unindexed };
+  }
+
+  /**
+   * The folders under `folder` that hold a .gitignore, relative to it ('' for itself), as a look
+   * at the disk now would find them (every event queued before the call counted); undefined when
+   * no tracked folder holds `folder` (a path without links) or the index cannot vouch for it.
+   */
+  async ignoreFileFolders(folder: string): Promise<string[] | undefined> {
+    const root = [...this.roots.values()].find((each) => folder === each.path || folder.startsWith(each.path.endsWith('/') ? each.path : `${each.path}/`));
+    if (!root) {
+      return undefined;
+    }
+    await this.caughtUp([root]);
+    if (root.state !== 'ready' || !this.rootUnmoved(root)) {
+      return undefined;
+    }
+    const found: string[] = [];
+    for (const each of root.ignoreFolders) {
+      if (each === folder) {
+        found.push('');
+      } else if (each.startsWith(folder) && each[folder.length] === '/') {
+        found.push(each.slice(folder.length + 1));
+      }
+    }
+    return found;
+  }
+
+  /** Every event queued before the call handled, and every folder the ready roots were reading read. */
+  private async caughtUp(roots: readonly (RootIndex | undefined)[]): Promise<void> {
+    await this.watcher.flush();
+    for (const root of roots) {
+      while (root && root.state === 'ready' && root.pending.size > 0) {
+        await Promise.all([...root.pending]);
+      }
+    }
   }
 
   /** Where each tracked folder stands (for tests and the bench). */
@@ -226,6 +263,7 @@ export class ScanIndex {
     }
     this.close(root.node, root);
     root.selected.clear();
+    root.ignoreFolders.clear();
     root.pending.clear();
     root.watched = 0;
     root.generation += 1;
@@ -247,6 +285,7 @@ export class ScanIndex {
   private fail(root: RootIndex, reason: string): void {
     this.close(root.node, root);
     root.selected.clear();
+    root.ignoreFolders.clear();
     root.generation += 1;
     root.state = 'failed';
     root.reason = reason;
@@ -298,7 +337,7 @@ export class ScanIndex {
     }
     for (const child of children) {
       // A plain file the globs do not select needs no look: nothing is recorded for it.
-      if (child.kind === 'file' && !this.globs.selectsFile(relativeTo(root.path, path.posix.join(node.path, child.name)))) {
+      if (child.kind === 'file' && child.name !== IGNORE_FILE && !this.globs.selectsFile(relativeTo(root.path, path.posix.join(node.path, child.name)))) {
         continue;
       }
       this.look(root, node, child.name, generation, true);
@@ -359,6 +398,9 @@ export class ScanIndex {
     const full = path.posix.join(parent.path, name);
     const relative = relativeTo(root.path, full);
     const entry = this.watcher.entry(full, false);
+    if (name === IGNORE_FILE) {
+      markIgnoreFile(root, parent, entry !== undefined && entry.kind !== 'directory');
+    }
     const known = parent.folders.get(name);
     if (entry?.kind === 'directory' && this.globs.entersFolder(relative)) {
       forget(root, parent, name);
@@ -410,6 +452,9 @@ export class ScanIndex {
     for (const name of node.files) {
       root.selected.delete(path.posix.join(node.path, name));
     }
+    if (node.ignoreFile) {
+      markIgnoreFile(root, node, false);
+    }
     for (const child of node.folders.values()) {
       this.close(child, root);
     }
@@ -417,7 +462,16 @@ export class ScanIndex {
 }
 
 function newNode(folder: string, device: number | undefined): FolderNode {
-  return { path: folder, device, folders: new Map(), files: new Set(), closed: false };
+  return { path: folder, device, folders: new Map(), files: new Set(), ignoreFile: false, closed: false };
+}
+
+function markIgnoreFile(root: RootIndex, node: FolderNode, present: boolean): void {
+  node.ignoreFile = present;
+  if (present) {
+    root.ignoreFolders.add(node.path);
+  } else {
+    root.ignoreFolders.delete(node.path);
+  }
 }
 
 function forget(root: RootIndex, parent: FolderNode, name: string): void {

@@ -3,6 +3,9 @@ import type { FileSystem } from '../ports/fileSystem';
 import type { Location } from '../location';
 import { joinLocation } from '../location';
 
+/** The name of the files whose rules apply (with `.git/info/exclude` at the root). */
+export const IGNORE_FILE = '.gitignore';
+
 /** Entries hidden whenever ignore files are honoured, as VS Code's files.exclude hides them. */
 export const ALWAYS_HIDDEN = new Set(['.git']);
 
@@ -22,16 +25,11 @@ export class IgnoreRules {
   ) {}
 
   /**
-   * Tells the rules where the `.gitignore` files below the folder `under` are (paths from the root,
-   * as a listing of that folder found them), so the folders without one are not probed one by one.
-   * `.git/info/exclude` and the folders above `under` are still read as usual.
+   * Tells the rules which folders below the folder `under` hold a `.gitignore` (paths from the
+   * root, as a listing or the watched index found them), so the folders without one are not probed
+   * one by one. `.git/info/exclude` and the folders above `under` are still read as usual.
    */
-  useListedIgnoreFiles(under: string, ignoreFiles: Iterable<string>): void {
-    const folders = new Set<string>();
-    for (const file of ignoreFiles) {
-      const slash = file.lastIndexOf('/');
-      folders.add(slash === -1 ? '' : file.slice(0, slash));
-    }
+  useKnownIgnoreFolders(under: string, folders: ReadonlySet<string>): void {
     this.listed = { under, folders };
   }
 
@@ -105,7 +103,7 @@ export class IgnoreRules {
   }
 
   private async load(directory: string): Promise<Ignore | undefined> {
-    const sources = [directory === '' ? '.git/info/exclude' : undefined, directory === '' ? '.gitignore' : `${directory}/.gitignore`];
+    const sources = [directory === '' ? '.git/info/exclude' : undefined, directory === '' ? IGNORE_FILE : `${directory}/${IGNORE_FILE}`];
     const texts: string[] = [];
     for (const source of sources) {
       if (!source) {

@@ -9,6 +9,7 @@ import type { EditorBuffers } from '../../../src/core/ports/editor';
 import type { FileSystem } from '../../../src/core/ports/fileSystem';
 import type { CommandHost } from '../../../src/core/ports/process';
 import type { ReadLedger } from '../../../src/core/ports/readLedger';
+import type { IgnoreFileIndex } from '../../../src/core/ports/search';
 import type { WorkspaceInfo } from '../../../src/core/ports/workspace';
 import { MemoryReadLedger } from '../../../src/core/changes/readLedger';
 import { NodeFileSystem } from '../../../src/core/fs/node/nodeFileSystem';
@@ -65,6 +66,8 @@ export interface TestContextOptions {
   confirmedInChat?: boolean;
   /** A ripgrep binary for the search tools; without it they walk the file system port. */
   ripgrepPath?: string;
+  /** Where the .gitignore files are, kept by watches (the extension's is the sandbox's index). */
+  ignoreIndex?: IgnoreFileIndex;
   /** The ledger of an earlier context, so what was read stays known. */
   reads?: ReadLedger;
   /** The client's token budget for the result (VS Code's tokenizationOptions.tokenBudget). */
@@ -80,7 +83,7 @@ export function testContext(options: TestContextOptions): ToolContext & { sessio
   const buffers: EditorBuffers = { dirtyText: (location: Location) => dirty.get(location.path), dirtyNotebookCells: (location: Location) => dirtyNotebooks.get(location.path) };
   const fs = options.fs ?? new NodeFileSystem();
   return {
-    host: { fs, buffers, clock: { now: () => Date.now() }, search: new LocalFirstSearchEngines(fs, options.ripgrepPath), commands: options.commands, language: options.language },
+    host: { fs, buffers, clock: { now: () => Date.now() }, search: new LocalFirstSearchEngines(fs, options.ripgrepPath, options.ignoreIndex), commands: options.commands, language: options.language },
     session: { approver: options.approver ?? new ScriptedApprover(false), reads: options.reads ?? new MemoryReadLedger(), changes: options.changes },
     call: { token: options.token ?? neverCancelled, confirmedInChat: options.confirmedInChat ?? false, tokenBudget: options.tokenBudget },
     settings: { ...DEFAULT_SETTINGS, ...options.settings },

@@ -6,8 +6,8 @@ import { minimatch } from 'minimatch';
 import { BugError } from '../../errors';
 import type { FileSystem } from '../../ports/fileSystem';
 import type { Location } from '../../location';
-import type { FileListing, GlobHints, GrepCollector, GrepRequest, ListOptions, SearchEngine, SearchLimits, SearchOutcome, SearchScope } from '../../ports/search';
-import { IgnoreRules } from '../ignoreRules';
+import type { FileListing, GlobHints, GrepCollector, GrepRequest, IgnoreFileIndex, ListOptions, SearchEngine, SearchLimits, SearchOutcome, SearchScope } from '../../ports/search';
+import { IGNORE_FILE, IgnoreRules } from '../ignoreRules';
 import { InvalidRegexError } from '../regex';
 import { hintArgs, pathArgument, pathExcluded, ruleArgs } from './args';
 import { CountLineParser } from './countLines';
@@ -18,7 +18,21 @@ import { failOnError, runRipgrep, type RipgrepRun } from './node/run';
 
 /** Above this many files, checking .gitignore in JavaScript by probing every folder costs more than a second, exact listing. */
 const MAX_FILES_CHECKED_IN_PROCESS = 300;
-const IGNORE_FILE = '.gitignore';
+
+/** Name globs compiled, the last few kept: an agent repeats its globs, and compiling costs about a quarter of a millisecond. */
+const nameMatchers = new Map<string, RegExp | false>();
+
+function nameMatcher(nameGlob: string): RegExp | false {
+  let matcher = nameMatchers.get(nameGlob);
+  if (matcher === undefined) {
+    matcher = minimatch.makeRe(nameGlob, { dot: true });
+    if (nameMatchers.size >= 32) {
+      nameMatchers.delete(nameMatchers.keys().next().value as string);
+    }
+    nameMatchers.set(nameGlob, matcher);
+  }
+  return matcher;
+}
 
 export class RipgrepSearchEngine implements SearchEngine {
   readonly name = 'ripgrep';
@@ -26,6 +40,7 @@ export class RipgrepSearchEngine implements SearchEngine {
   constructor(
     private readonly rgPath: string,
     private readonly fs: FileSystem,
+    private readonly ignoreIndex?: IgnoreFileIndex,
   ) {}
 
   async listFiles(scope: SearchScope, hints: GlobHints, limits: SearchLimits, options: ListOptions = {}): Promise<FileListing> {
@@ -36,9 +51,16 @@ export class RipgrepSearchEngine implements SearchEngine {
     // A name glob as -g costs ripgrep much less than a file type (ripgrep skips the .gitignore
     // rules of files the glob rules out), but -g also lets through files .gitignore hides (not
     // the folders it hides, unless a folder's own name matches the glob), so the results are checked
-    // against the fallback's rules here. The same listing names every .gitignore, so the check
-    // reads those and probes no other folder, and most files are cleared by their name alone
-    // (IgnoredNames): only the few a rule could hide get IgnoreRules' exact, slower check.
+    // against the fallback's rules here, which need to know where the .gitignore files are.
+    const prefix = scope.parentRules && scope.rootFromIgnoreRoot !== '' ? `${scope.rootFromIgnoreRoot}/` : '';
+    const fromRulesRoot = (folder: string) => (folder === '' ? prefix.slice(0, -1) : prefix + folder);
+    // Where the watches keep them (Linux, a trusted window), the listing names only what the glob matches.
+    const kept = scope.rootKind === 'directory' && this.ignoreIndex ? await this.ignoreIndex.ignoreFileFolders(this.localPath(scope.root)) : undefined;
+    if (kept) {
+      const listing = await this.list(scope, { maxDepth: hints.maxDepth }, limits, [nameGlob], options);
+      return listing.timedOut ? listing : this.leaveIgnored(scope, prefix, nameGlob, listing, new Set(kept.map(fromRulesRoot)), () => true, options);
+    }
+    // Else the same listing names every .gitignore, so the check reads those and probes no other folder.
     const listIgnoreFiles = !scope.excludes.names.includes(IGNORE_FILE);
     const isIgnoreFile = (relative: string) => listIgnoreFiles && (relative === IGNORE_FILE || relative.endsWith(`/${IGNORE_FILE}`));
     // files.exclude may hide the .gitignore files themselves; the rules still need them. Without
@@ -54,20 +76,39 @@ export class RipgrepSearchEngine implements SearchEngine {
     if (quick.timedOut || quick.stoppedEarly) {
       return quick.timedOut ? quick : this.list(scope, hints, limits, [], options);
     }
-    const rules = new IgnoreRules(this.fs, scope.parentRules ? scope.ignoreRoot : scope.root);
-    const prefix = scope.parentRules && scope.rootFromIgnoreRoot !== '' ? `${scope.rootFromIgnoreRoot}/` : '';
-    const listed = quick.files;
-    let isCandidate = (_relative: string): boolean => true;
-    let needsCheck = (_relative: string): boolean => true;
-    if (listIgnoreFiles) {
-      const ignoreFiles = listed.filter(isIgnoreFile).map((relative) => prefix + relative);
-      rules.useListedIgnoreFiles(prefix.slice(0, -1), ignoreFiles);
-      // The .gitignore files were listed for the rules; they are results only when the glob names them.
-      const excluded = pathExcluded(scope);
-      const asked = minimatch(IGNORE_FILE, nameGlob, { dot: true });
-      isCandidate = (relative) => !isIgnoreFile(relative) || (asked && !excluded(relative));
-      needsCheck = this.nameCheck(scope, prefix, nameGlob, ignoreFiles);
+    if (!listIgnoreFiles) {
+      return this.leaveIgnored(scope, prefix, nameGlob, quick, undefined, () => true, options);
     }
+    // The .gitignore files were listed for the rules; they are results only when the glob names them.
+    const excluded = pathExcluded(scope);
+    const asked = minimatch(IGNORE_FILE, nameGlob, { dot: true });
+    const isCandidate = (relative: string) => !isIgnoreFile(relative) || (asked && !excluded(relative));
+    const ignoreFolders = new Set(quick.files.filter(isIgnoreFile).map((relative) => fromRulesRoot(relative.slice(0, Math.max(0, relative.length - IGNORE_FILE.length - 1)))));
+    return this.leaveIgnored(scope, prefix, nameGlob, quick, ignoreFolders, isCandidate, options);
+  }
+
+  /**
+   * The candidates of a name glob's listing that .gitignore does not hide, with their times.
+   * `ignoreFolders`: every folder under the scope's root that holds a .gitignore (paths from the
+   * rules' root), so the rules probe no other folder there and most files are cleared by their name
+   * alone (IgnoredNames); undefined: not known, every file gets IgnoreRules' exact check.
+   */
+  private async leaveIgnored(
+    scope: SearchScope,
+    prefix: string,
+    nameGlob: string,
+    listing: FileListing,
+    ignoreFolders: ReadonlySet<string> | undefined,
+    isCandidate: (relative: string) => boolean,
+    options: ListOptions,
+  ): Promise<FileListing> {
+    const rules = new IgnoreRules(this.fs, scope.parentRules ? scope.ignoreRoot : scope.root);
+    let needsCheck = (_relative: string): boolean => true;
+    if (ignoreFolders) {
+      rules.useKnownIgnoreFolders(prefix.slice(0, -1), ignoreFolders);
+      needsCheck = this.nameCheck(scope, prefix, nameGlob, ignoreFolders);
+    }
+    const listed = listing.files;
     const chosen: number[] = [];
     listed.forEach((relative, index) => {
       if (isCandidate(relative) && (!options.accept || options.accept(relative))) {
@@ -77,7 +118,7 @@ export class RipgrepSearchEngine implements SearchEngine {
     const ignored = await Promise.all(chosen.map((index) => needsCheck(listed[index]) && rules.isIgnored(prefix + listed[index], false)));
     const kept = chosen.filter((_, position) => !ignored[position]);
     const files = kept.map((index) => listed[index]);
-    const mtimes = quick.mtimes;
+    const mtimes = listing.mtimes;
     if (mtimes) {
       return { files, mtimes: kept.map((index) => mtimes[index]), timedOut: false };
     }
@@ -87,22 +128,21 @@ export class RipgrepSearchEngine implements SearchEngine {
   /**
    * Which listed files need IgnoreRules' exact check: those inside a folder whose own name matches
    * the name glob (ripgrep entered it even if .gitignore hides it), and those whose name a rule of
-   * the .gitignore files above them could match. The rules come from the listed .gitignore files,
-   * and from the folders between the ignore root and the listed folder, which the listing did not see.
+   * the .gitignore files above them could match. The rules come from the known .gitignore files,
+   * and from the folders between the ignore root and the searched folder, which are probed.
    */
-  private nameCheck(scope: SearchScope, prefix: string, nameGlob: string, ignoreFiles: readonly string[]): (relative: string) => boolean {
+  private nameCheck(scope: SearchScope, prefix: string, nameGlob: string, ignoreFolders: ReadonlySet<string>): (relative: string) => boolean {
     const ruleRoot = this.localPath(scope.parentRules ? scope.ignoreRoot : scope.root);
-    const listedFolders = new Set(ignoreFiles.map((file) => (file.includes('/') ? file.slice(0, file.lastIndexOf('/')) : '')));
     const under = prefix.slice(0, -1);
     const names = new IgnoredNames(
-      (folder) => folder === '' || listedFolders.has(folder) || !(under === '' || folder === under || folder.startsWith(`${under}/`)),
+      (folder) => folder === '' || ignoreFolders.has(folder) || !(under === '' || folder === under || folder.startsWith(`${under}/`)),
       (folder) => {
         const own = readLocalText(`${ruleRoot}/${folder === '' ? '' : `${folder}/`}${IGNORE_FILE}`);
         const exclude = folder === '' ? readLocalText(`${ruleRoot}/.git/info/exclude`) : undefined;
         return own === undefined && exclude === undefined ? undefined : `${exclude ?? ''}\n${own ?? ''}`;
       },
     );
-    const folderMatches = minimatch.makeRe(nameGlob, { dot: true });
+    const folderMatches = nameMatcher(nameGlob);
     return (relative) => {
       const parts = relative.split('/');
       parts.pop();

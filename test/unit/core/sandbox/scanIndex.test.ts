@@ -183,6 +183,46 @@ describe('sandbox/scanIndex', () => {
     }
   });
 
+  describe('the folders holding a .gitignore (for the search engine)', () => {
+    const ignoreFolders = async (folder = root): Promise<string[]> => [...((await index.ignoreFileFolders(folder)) ?? ['not vouched for'])].sort();
+
+    it('knows each one, a link named .gitignore too, and no folder of that name', async () => {
+      write(path.join(root, '.gitignore'), 'x\n');
+      write(path.join(root, 'a', 'b', '.gitignore'), 'y\n');
+      write(path.join(root, 'a', '.gitignore', 'inside.txt'), '');
+      fs.mkdirSync(path.join(root, 'c'));
+      fs.symlinkSync('../.gitignore', path.join(root, 'c', '.gitignore'));
+      await ready();
+      assert.deepEqual(await ignoreFolders(), ['', 'a/b', 'c']);
+      assert.deepEqual(await ignoreFolders(path.join(root, 'a')), ['b']);
+      assert.deepEqual(await ignoreFolders(path.join(root, 'a', 'b')), ['']);
+    });
+
+    it('has one written just before the lookup, in a folder made then, and forgets one deleted or moved out', async () => {
+      write(path.join(root, 'a', '.gitignore'), 'y\n');
+      write(path.join(root, 'b', 'c', '.gitignore'), 'z\n');
+      await ready();
+      write(path.join(root, 'new', 'deep', '.gitignore'), 'n\n');
+      fs.rmSync(path.join(root, 'a', '.gitignore'));
+      fs.renameSync(path.join(root, 'b'), path.join(parent, 'b-out'));
+      assert.deepEqual(await ignoreFolders(), ['new/deep']);
+      fs.renameSync(path.join(root, 'new', 'deep', '.gitignore'), path.join(root, 'new', 'deep', 'rules.txt'));
+      assert.deepEqual(await ignoreFolders(), []);
+    });
+
+    it('does not vouch for a folder outside every tracked one, beside one with the same start, or still being built', async () => {
+      let open = (): void => undefined;
+      watcher.gate = new Promise((resolve) => (open = resolve));
+      index.track([root]);
+      assert.equal(await index.ignoreFileFolders(root), undefined);
+      open();
+      await index.settled();
+      assert.deepEqual(await index.ignoreFileFolders(root), []);
+      assert.equal(await index.ignoreFileFolders(`${root}2`), undefined);
+      assert.equal(await index.ignoreFileFolders(parent), undefined);
+    });
+  });
+
   it('answers nothing for a folder still being built: the caller walks it', async () => {
     let open = (): void => undefined;
     watcher.gate = new Promise((resolve) => (open = resolve));
