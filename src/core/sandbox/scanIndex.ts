@@ -184,7 +184,8 @@ export class ScanIndex implements IgnoreFileIndex {
       return undefined;
     }
     await this.caughtUp([root]);
-    if (root.state !== 'ready' || !this.rootUnmoved(root)) {
+    // The folder must be one the index entered (not through a link, not inside git's object store).
+    if (root.state !== 'ready' || !this.rootUnmoved(root) || !nodeAt(root, folder)) {
       return undefined;
     }
     const found: string[] = [];
@@ -463,6 +464,18 @@ export class ScanIndex implements IgnoreFileIndex {
 
 function newNode(folder: string, device: number | undefined): FolderNode {
   return { path: folder, device, folders: new Map(), files: new Set(), ignoreFile: false, closed: false };
+}
+
+/** The node of a folder under the root, if the index entered it. */
+function nodeAt(root: RootIndex, folder: string): FolderNode | undefined {
+  let node: FolderNode | undefined = root.node;
+  for (const name of relativeTo(root.path, folder).split('/').filter(Boolean)) {
+    node = node.folders.get(name);
+    if (!node) {
+      return undefined;
+    }
+  }
+  return node;
 }
 
 function markIgnoreFile(root: RootIndex, node: FolderNode, present: boolean): void {

@@ -210,14 +210,19 @@ describe('sandbox/scanIndex', () => {
       assert.deepEqual(await ignoreFolders(), []);
     });
 
-    it('does not vouch for a folder outside every tracked one, beside one with the same start, or still being built', async () => {
+    it('does not vouch for a folder outside every tracked one, beside one with the same start, reached through a link, or still being built', async () => {
+      write(path.join(root, 'a', '.gitignore'), 'y\n');
+      fs.symlinkSync('a', path.join(root, 'link'));
       let open = (): void => undefined;
       watcher.gate = new Promise((resolve) => (open = resolve));
       index.track([root]);
       assert.equal(await index.ignoreFileFolders(root), undefined);
       open();
       await index.settled();
-      assert.deepEqual(await index.ignoreFileFolders(root), []);
+      assert.deepEqual(await index.ignoreFileFolders(root), ['a']);
+      assert.deepEqual(await index.ignoreFileFolders(path.join(root, 'a')), ['']);
+      assert.equal(await index.ignoreFileFolders(path.join(root, 'link')), undefined);
+      assert.equal(await index.ignoreFileFolders(path.join(root, 'missing')), undefined);
       assert.equal(await index.ignoreFileFolders(`${root}2`), undefined);
       assert.equal(await index.ignoreFileFolders(parent), undefined);
     });
