@@ -97,11 +97,15 @@ function plannedChanges(plan: ChangePlan): RecordedChange[] {
   return plan.files.map((file) => ({ path: file.shownMoveTo ?? file.shownPath, kind: !file.before ? 'created' as const : !file.after ? 'deleted' as const : 'modified' as const, before: file.before?.text ?? '', after: file.after?.text ?? '' }));
 }
 
-function tracingObserver(trace: CallTrace): CallObserver {
+/** `onLateConfig`: execution config reported once the call's record is written (a background command that ended). */
+function tracingObserver(trace: CallTrace, onLateConfig: () => void): CallObserver {
   return {
     onGuardVerdict: (verdict, subject) => trace.verdicts.push({ decision: verdict.decision, rule: verdict.rule, subject }),
     onChangePlanned: (plan) => trace.changes.push(...plannedChanges(plan)),
-    onExecutionConfigChanged: (changes) => trace.executionConfig.push(...changes),
+    onExecutionConfigChanged: (changes) => {
+      trace.executionConfig.push(...changes);
+      onLateConfig();
+    },
   };
 }
 
@@ -135,10 +139,18 @@ export async function runCall(tool: Tool, input: unknown, services: CallServices
   const clock = base.host.clock;
   const trace: CallTrace = { verdicts: [], approvals: [], changes: [], executionConfig: [] };
   const started = clock.now();
+  // The record id, once the call's record is written: what comes later amends it.
+  let recordId: number | undefined;
+  // Execution config a background command made is known when it ends, after the call returned.
+  const lateConfig = (): void => {
+    if (recordId !== undefined) {
+      services.activity?.amend(recordId, { executionConfig: [...trace.executionConfig] });
+    }
+  };
   const traced: ToolContext = {
     ...base,
     session: tracedSession(base.session, trace, origin),
-    call: { ...base.call, confirmedInChat: origin.confirmedInChat, tokenBudget: origin.tokenBudget, observer: tracingObserver(trace), returnBy: origin.returnBy },
+    call: { ...base.call, confirmedInChat: origin.confirmedInChat, tokenBudget: origin.tokenBudget, observer: tracingObserver(trace, lateConfig), returnBy: origin.returnBy },
   };
   const checkpoints = tool.access === 'read' ? undefined : callCheckpoints(services.checkpoints, traced);
   const ctx: ToolContext = checkpoints ? { ...traced, call: { ...traced.call, checkpoint: checkpoints } } : traced;
@@ -159,7 +171,6 @@ export async function runCall(tool: Tool, input: unknown, services: CallServices
   };
 
   // A deferred "after" (a background command that ended) amends the call's record, even if it comes first.
-  let recordId: number | undefined;
   let lateOutcome: CallCheckpointOutcome | undefined;
   if (checkpoints) {
     checkpoints.onDeferredFinish = (outcome) => {

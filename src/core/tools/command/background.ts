@@ -84,7 +84,7 @@ export async function startInBackground(prepared: PreparedCommand, held: HeldLea
  * A command now in the background, however it got there: when it ends, its terminal says so and the
  * lease is let go of (`release`, from HeldLease.handOff); for a command that may change files
  * (`configChanges`, from HeldLease), the execution config it created or changed then goes to the
- * call's observer and into every later report of the command (notesAtEnd), as a foreground
+ * call's observer (which amends the call's record) and into every later report of the command (notesAtEnd), as a foreground
  * command's result says it; last, the call's "after" checkpoint, deferred here because the command
  * changes files until it ends, is taken.
  */

@@ -143,6 +143,21 @@ describe('calls/runCall', () => {
     assert.deepEqual(log.only().changedPaths, [{ path: 'later.txt', kind: 'created', added: 1, deleted: 0 }]);
   });
 
+  it('amends the record with execution config reported once the call has returned (a background command that ended)', async () => {
+    let report: ((path: string) => void) | undefined;
+    const background = testTool('command', async (ctx) => {
+      ctx.call.observer?.onExecutionConfigChanged([{ path: '.vscode/tasks.json', change: 'created' }]);
+      report = (file) => ctx.call.observer?.onExecutionConfigChanged([{ path: file, change: 'changed' }]);
+      return 'started';
+    });
+    await call(background, {});
+    assert.deepEqual(log.only().executionConfig, [{ path: '.vscode/tasks.json', change: 'created' }]);
+    assert.equal(log.amendments.length, 0, 'what came during the call is on the record as written');
+    report?.('.git/config');
+    assert.deepEqual(log.only().executionConfig, [{ path: '.vscode/tasks.json', change: 'created' }, { path: '.git/config', change: 'changed' }]);
+    assert.equal(log.amendments.length, 1);
+  });
+
   it('amends the record right after adding it when the deferred "after" came first', async () => {
     const quick = testTool('command', async (ctx) => {
       await ctx.call.checkpoint?.beforeChange();
