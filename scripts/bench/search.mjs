@@ -413,7 +413,10 @@ function cell(result, ours) {
 
 /** @param {BenchContext} context */
 export async function benchSearch({ log, scratchDir }) {
-  const { root, label } = await ensureTree(scratchDir, log);
+  const tree = await ensureTree(scratchDir, log);
+  const label = tree.label;
+  // Without links on the way (the cache folder may be one): gemini-cli-core finds nothing under a root reached through a link.
+  const root = realpathSync(tree.root);
   const fileCount = run(RG, ['--files', ...RULE_FLAGS], { cwd: root }).split('\n').filter(Boolean).length;
   const peersDir = process.env.WAT_BENCH_PEERS ?? path.join(path.dirname(scratchDir), 'bench-peers');
   let mcp;
@@ -464,7 +467,7 @@ export async function benchSearch({ log, scratchDir }) {
   const { InotifyWatcher } = compiled('core/sandbox/node/inotifyWatch');
   const index = new ScanIndex(new InotifyWatcher());
   const indexStart = performance.now();
-  index.track([realpathSync(root)]);
+  index.track([root]);
   await index.settled();
   const [indexStatus] = index.status();
   const indexed = ourContext({ root, settings: { filesExclude: FILES_EXCLUDE }, ripgrepPath: RG, ignoreIndex: index });
