@@ -24,7 +24,7 @@ const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
  * @property {string} node
  * @property {boolean} gcForced
  * @property {{ lm: number[], core: number[], mcp: number[], runCall: number[], workbenchRoundTrip: number[], resultChars: number }} read milliseconds per call
- * @property {{ calls: number, totalMs: number, top: { name: string, selfMs: number }[] }} [profile] with WAT_BENCH_HOST_PROFILE=1 (read_file through vscode.lm.invokeTool) or =command (run_command true through core)
+ * @property {{ calls: number, totalMs: number, top: { name: string, selfMs: number }[] }} [profile] with WAT_BENCH_HOST_PROFILE=1 (read_file through vscode.lm.invokeTool), =mcp (the same through the agent and the relay) or =command (run_command true through core)
  * @property {{ sandboxed: number[], unsandboxed: number[], sandboxedRunCall: number[], unsandboxedRunCall: number[], sandboxedCore: number[], unsandboxedCore: number[] }} command milliseconds per call
  * @property {{ idle: MemorySample, background: MemorySample, after100: MemorySample, after1000: MemorySample }} memory
  */

@@ -346,7 +346,7 @@ function describeQuery(query) {
  * each, so load from anything else on the machine falls on all subjects alike.
  * @param {number} runs
  * @param {(() => Promise<string>)[]} subjects
- * @returns {Promise<{ ms: number, chars: number }[]>}
+ * @returns {Promise<{ ms: number, chars: number, output: string }[]>}
  */
 async function paired(runs, subjects) {
   /** @type {string[]} */
@@ -362,7 +362,7 @@ async function paired(runs, subjects) {
   }
   return times.map((list, index) => {
     list.sort((a, b) => a - b);
-    return { ms: list[Math.floor(list.length / 2)], chars: outputs[index].length };
+    return { ms: list[Math.floor(list.length / 2)], chars: outputs[index].length, output: outputs[index] };
   });
 }
 
@@ -477,7 +477,7 @@ export async function benchSearch({ log, scratchDir }) {
   const globRows = [];
   for (const query of only === 'grep' ? [] : GLOB_QUERIES) {
     const [ours, raw, unindexed] = await paired(GLOB_RUNS, [async () => textOf(await runTool(globTool, query, indexed)), () => rawGlob(root, query), async () => textOf(await runTool(globTool, query, ctx))]);
-    if (unindexed.chars !== ours.chars) throw new Error(`glob ${query.pattern}: ${ours.chars} characters with the index, ${unindexed.chars} without`);
+    if (unindexed.output !== ours.output) throw new Error(`glob ${query.pattern}: the answers with and without the index differ (${ours.chars} and ${unindexed.chars} characters)`);
     const mcpResult = await timedPeer(mcp, 'glob', query);
     const geminiResult = await timedPeer(gemini, 'glob', query);
     globRows.push([describeQuery(query), `${ours.ms.toFixed(0)} ms`, `${ours.chars} ch`, `${raw.ms.toFixed(0)} ms ${raw.chars} ch`, ratio(ours.ms, raw.ms), `${unindexed.ms.toFixed(0)} ms = ${ratio(unindexed.ms, raw.ms)}`, cell(mcpResult, ours), cell(geminiResult, ours)]);

@@ -3,14 +3,13 @@
 // `$WAT_BENCH_HOST_OUT/vscode-<version>.json`; scripts/bench/host.mjs turns them into p50, p90 and
 // ratios side by side for every VS Code version. Nothing here asserts a time: a slow machine gives
 // slow figures, not a failure.
+import { fork } from 'child_process';
 import * as fs from 'fs';
 import * as inspector from 'inspector';
 import * as path from 'path';
 import * as v8 from 'v8';
 import * as vm from 'vm';
 import * as vscode from 'vscode';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { CommandId } from '../../../src/vscode/commandIds';
 import { backgroundId } from '../../support/commandResults';
 import { REPO, until, withSettings, workspaceRoot } from '../../integration/support/tools';
@@ -41,7 +40,7 @@ export interface HostBenchResult {
   readonly read: { readonly lm: number[]; readonly core: number[]; readonly mcp: number[]; readonly runCall: number[]; readonly workbenchRoundTrip: number[]; readonly resultChars: number };
   /**
    * With WAT_BENCH_HOST_PROFILE=1: where the extension host's CPU went during read_file calls through
-   * vscode.lm.invokeTool; with WAT_BENCH_HOST_PROFILE=command, during run_command `true` through core invokeTool, unsandboxed.
+   * vscode.lm.invokeTool; =mcp, through the agent and the relay; =command, during run_command `true` through core invokeTool, unsandboxed.
    */
   readonly profile?: ProfileSummary;
   /** Through vscode.lm.invokeTool, runCall and invokeTool: see where the command's time goes. */
@@ -125,14 +124,44 @@ async function timed(call: () => Promise<unknown>): Promise<number> {
   return performance.now() - started;
 }
 
-/** The SDK's client on the shipped relay, started as a terminal agent in this workspace starts it. */
-async function startAgent(): Promise<Client> {
+/** What the agent process (scripts/bench/hostAgent.mjs) answers: ready, one call's milliseconds, or what failed. */
+type AgentAnswer = { ready: true } | { ms: number } | { error: string };
+
+/** A terminal agent: the SDK's client on the shipped relay, in its own process, started in this workspace. */
+interface Agent {
+  /** One call, timed by the agent. */
+  call(name: string, input: object): Promise<number>;
+  close(): void;
+}
+
+async function startAgent(): Promise<Agent> {
   await until(async () => Boolean((await vscode.commands.executeCommand<{ lockFile?: string }>(CommandId.mcpStatus)).lockFile), 'the MCP endpoint');
-  const client = new Client({ name: 'bench-agent', version: '1.0.0' });
   // The extension host's executable runs scripts as Node (ELECTRON_RUN_AS_NODE for an Electron host).
-  const env = { ...process.env, ELECTRON_RUN_AS_NODE: '1' } as Record<string, string>;
-  await client.connect(new StdioClientTransport({ command: process.execPath, args: [path.join(REPO, 'dist/mcp.js')], cwd: workspaceRoot(), env, stderr: 'ignore' }));
-  return client;
+  const child = fork(path.join(REPO, 'scripts/bench/hostAgent.mjs'), [path.join(REPO, 'dist/mcp.js'), workspaceRoot()], { execPath: process.execPath, env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' }, stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+  const next = (): Promise<AgentAnswer> =>
+    new Promise((resolve, reject) => {
+      const onExit = (code: number | null): void => reject(new Error(`the bench's agent ended (exit ${code})`));
+      child.once('exit', onExit);
+      child.once('message', (answer: AgentAnswer) => {
+        child.off('exit', onExit);
+        resolve(answer);
+      });
+    });
+  const ready = await next();
+  if ('error' in ready) throw new Error(`the bench's agent could not connect: ${ready.error}`);
+  return {
+    async call(name, input) {
+      const answer = next();
+      child.send({ call: { name, arguments: input } });
+      const outcome = await answer;
+      if ('error' in outcome) throw new Error(`the bench's agent: ${outcome.error}`);
+      if (!('ms' in outcome)) throw new Error('the bench\'s agent answered out of turn');
+      return outcome.ms;
+    },
+    close: () => {
+      if (child.connected) child.send({ close: true });
+    },
+  };
 }
 
 describe('host bench: round trips and memory in the extension host', function () {
@@ -162,7 +191,8 @@ describe('host bench: round trips and memory in the extension host', function ()
       const core = async (): Promise<number> => (await vscode.commands.executeCommand<{ ms: number }>(CommandId.invokeCoreToolForTests, READ, READ_INPUT)).ms;
       const recorded = async (): Promise<number> => (await vscode.commands.executeCommand<{ ms: number }>(CommandId.invokeCoreToolForTests, READ, READ_INPUT, 'runCall')).ms;
       const lm = (): Promise<number> => timed(() => viaLanguageModel(READ, READ_INPUT));
-      const mcp = (): Promise<number> => timed(() => agent.callTool({ name: READ, arguments: READ_INPUT }));
+      // Timed by the agent, in its own process, as a terminal agent sees the call.
+      const mcp = (): Promise<number> => agent.call(READ, READ_INPUT);
       // One message to the workbench and its answer, the unit VS Code's tool service spends three of
       // per call (ask the extension to prepare, ask it to invoke, answer the caller).
       const workbench = (): Promise<number> => timed(() => Promise.resolve(vscode.commands.executeCommand('setContext', 'workspaceAgentTools.benchProbe', true)));
@@ -178,7 +208,7 @@ describe('host bench: round trips and memory in the extension host', function ()
       }
       const resultChars = (await viaLanguageModel(READ, READ_INPUT)).length;
       const profiled = process.env.WAT_BENCH_HOST_PROFILE;
-      let cpu = profiled === '1' ? await profile(TIMED_READS, () => viaLanguageModel(READ, READ_INPUT)) : undefined;
+      let cpu = profiled === '1' ? await profile(TIMED_READS, () => viaLanguageModel(READ, READ_INPUT)) : profiled === 'mcp' ? await profile(TIMED_READS, () => agent.call(READ, READ_INPUT)) : undefined;
 
       // run_command `true` through each front, with the sandbox on and off: core invokeTool (the
       // command, its terminal and the sandbox), runCall (+ the checkpoints before and after), vscode.lm.invokeTool.
@@ -236,7 +266,7 @@ describe('host bench: round trips and memory in the extension host', function ()
         console.log(JSON.stringify(result));
       }
     } finally {
-      await agent.close();
+      agent.close();
     }
   });
 });
