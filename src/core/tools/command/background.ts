@@ -54,7 +54,7 @@ export async function startInBackground(prepared: PreparedCommand, held: HeldLea
     throw error;
   }
   const command = started;
-  followToItsEnd(command, terminal, release, ctx, prepared.verdict.readOnly ? undefined : held.configChanges);
+  followToItsEnd(command, terminal, release, ctx, held.configChanges);
 
   const { waitFor, timeoutSeconds } = prepared;
   const how = await waitWithinCall(command, waitFor, timeoutSeconds * 1000, ctx);
@@ -82,13 +82,13 @@ export async function startInBackground(prepared: PreparedCommand, held: HeldLea
 
 /**
  * A command now in the background, however it got there: when it ends, its terminal says so and the
- * lease is let go of (`release`, from HeldLease.handOff); for a command that may change files
- * (`configChanges`, from HeldLease), the execution config it created or changed then goes to the
- * call's observer (which amends the call's record) and into every later report of the command (notesAtEnd), as a foreground
- * command's result says it; last, the call's "after" checkpoint, deferred here because the command
- * changes files until it ends, is taken.
+ * lease is let go of (`release`, from HeldLease.handOff); the execution config it created or changed
+ * (`configChanges`, from HeldLease: none for a read-only line) then goes to the call's observer
+ * (which amends the call's record) and into every later report of the command (notesAtEnd), as a
+ * foreground command's result says it; last, the call's "after" checkpoint, deferred here because
+ * the command changes files until it ends, is taken.
  */
-export function followToItsEnd(command: BackgroundCommand, terminal: CommandTerminal, release: () => Promise<void>, ctx: ToolContext, configChanges?: () => Promise<ExecutionConfigChange[]>): void {
+export function followToItsEnd(command: BackgroundCommand, terminal: CommandTerminal, release: () => Promise<void>, ctx: ToolContext, configChanges: () => Promise<ExecutionConfigChange[]>): void {
   const checkpointAfter = ctx.call.checkpoint?.deferAfter();
   // The person may answer it in its terminal: what they type is theirs, so no policy question.
   const typing = terminal.acceptInput({ send: (text, key) => command.sendInput(text, key), hidden: () => asksForSecret(command.waitingForInput()) });
@@ -99,7 +99,7 @@ export function followToItsEnd(command: BackgroundCommand, terminal: CommandTerm
     } finally {
       await release();
     }
-    const changes = configChanges ? await configChanges() : [];
+    const changes = await configChanges();
     return changes.length ? [reportConfigChanges(changes, ctx)] : [];
   }).catch((): string[] => []);
   // The "after" checkpoint once the notes are known: a report that waits for them does not wait for it.

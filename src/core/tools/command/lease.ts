@@ -30,7 +30,7 @@ export interface HeldLease {
    * every path from here, e.g. when a background command ends or fails to start.
    */
   handOff(): () => Promise<void>;
-  /** The execution config the command created or changed; call it only once the lease is released (see LeaseOutcome). */
+  /** The execution config the command created or changed (none for a read-only line); call it only once the lease is released (see LeaseOutcome). */
   configChanges(): Promise<ExecutionConfigChange[]>;
 }
 
@@ -53,6 +53,10 @@ export async function withCommandLease<T>(prepared: PreparedCommand, ctx: ToolCo
   const release = (): Promise<void> => (released ??= lease?.release() ?? Promise.resolve());
   let handedOff = false;
   const configChanges = async (): Promise<ExecutionConfigChange[]> => {
+    // A read-only line changes nothing: there is nothing to look at.
+    if (prepared.verdict.readOnly) {
+      return [];
+    }
     if (watch) {
       return watch.changesSince().catch(() => []);
     }
