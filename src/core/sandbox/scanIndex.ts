@@ -12,6 +12,7 @@ import * as path from 'node:path';
 import { minimatch } from 'minimatch';
 import type { DirectoryWatchHandle, DirectoryWatcher, WatchedEntryKind } from '../ports/directoryWatch';
 import type { IgnoreFileIndex } from '../ports/search';
+import { isInsidePath } from '../location';
 import { workspaceScanGlobs } from '../guard/protectedNames';
 import { IGNORE_FILE } from '../search/ignoreRules';
 
@@ -179,7 +180,7 @@ export class ScanIndex implements IgnoreFileIndex {
    * no tracked folder holds `folder` (a path without links) or the index cannot vouch for it.
    */
   async ignoreFileFolders(folder: string): Promise<string[] | undefined> {
-    const root = [...this.roots.values()].find((each) => folder === each.path || folder.startsWith(each.path.endsWith('/') ? each.path : `${each.path}/`));
+    const root = [...this.roots.values()].find((each) => isInsidePath(folder, each.path));
     if (!root) {
       return undefined;
     }
@@ -188,15 +189,7 @@ export class ScanIndex implements IgnoreFileIndex {
     if (root.state !== 'ready' || !this.rootUnmoved(root) || !nodeAt(root, folder)) {
       return undefined;
     }
-    const found: string[] = [];
-    for (const each of root.ignoreFolders) {
-      if (each === folder) {
-        found.push('');
-      } else if (each.startsWith(folder) && each[folder.length] === '/') {
-        found.push(each.slice(folder.length + 1));
-      }
-    }
-    return found;
+    return [...root.ignoreFolders].filter((each) => isInsidePath(each, folder)).map((each) => (each === folder ? '' : relativeTo(folder, each)));
   }
 
   /** Every event queued before the call handled, and every folder the ready roots were reading read. */
