@@ -63,7 +63,7 @@ interface FolderNode {
   handle?: DirectoryWatchHandle;
   readonly folders: Map<string, FolderNode>;
   readonly files: Set<string>;
-  /** Whether an entry named .gitignore that is not a folder is in it (a link too: the rules' reader decides). */
+  /** Whether a regular file named .gitignore is in it: not a link, which git does not follow and the search's own listing never named. */
   ignoreFile: boolean;
   closed: boolean;
 }
@@ -393,7 +393,7 @@ export class ScanIndex implements IgnoreFileIndex {
     const relative = relativeTo(root.path, full);
     const entry = this.watcher.entry(full, false);
     if (name === IGNORE_FILE) {
-      markIgnoreFile(root, parent, entry !== undefined && entry.kind !== 'directory');
+      markIgnoreFile(root, parent, entry?.kind === 'file');
     }
     const known = parent.folders.get(name);
     if (entry?.kind === 'directory' && this.globs.entersFolder(relative)) {

@@ -77,6 +77,12 @@ describe('tools/glob', () => {
           assert.deepEqual(await sorted('**/*.cfg'), ['fresh/inner/hidden.cfg', 'fresh/inner/shown.cfg']);
         });
 
+        it('reads no .gitignore that is a link, as git does not and as the listing never named one', async () => {
+          fs.writeFileSync(path.join(tree.outside, 'rules'), 'hidden.cfg\n');
+          fs.symlinkSync(path.join(tree.outside, 'rules'), fresh('inner', '.gitignore'));
+          assert.deepEqual(await sorted('fresh/**/*.cfg'), ['fresh/inner/hidden.cfg', 'fresh/inner/shown.cfg']);
+        });
+
         it('applies the .gitignore of a folder moved into the tree just before the call', async () => {
           const elsewhere = path.join(tree.outside, 'moved');
           fs.mkdirSync(elsewhere);
