@@ -25,7 +25,7 @@ export const FLOORS = [
   },
   {
     floor: '2 contracts',
-    nodes: { ports: [], settings: [], context: ['ports', 'settings'] },
+    nodes: { ports: [], settings: [], settingLayers: ['settings'], context: ['ports', 'settings'] },
   },
   {
     floor: '3 domains',

@@ -176,7 +176,7 @@ export function activate(context: vscode.ExtensionContext): void {
     guardStatusBar,
     // The checkpoint store is built in the background a few seconds from now (only a timer is set here).
     ...registerCheckpointWarmUp(checkpoints, guardStatusBar, context.extensionMode === vscode.ExtensionMode.Test),
-    ...registerGuardCommands(),
+    ...registerGuardCommands(guardStatusBar),
     ...registerActivityView(activity, background),
     backgroundStatusBar,
     ...registerBackgroundCommandUi(background, backgroundStatusBar, stopEveryCommand),

@@ -65,6 +65,8 @@ export const CommandId = {
   sendInputToBackgroundCommand: 'workspaceAgentTools.sendInputToBackgroundCommand',
   /** The running background commands (with the prompt each waits on) and the status bar's text, tooltip and warning (tests; not in package.json). */
   listBackgroundCommands: 'workspaceAgentTools.listBackgroundCommands',
+  /** The status bar item's text and tooltip, and the guard menu's rows, ignored workspace settings among them (tests; not in package.json). */
+  guardStatus: 'workspaceAgentTools.guardStatus',
   /** The Activity view's top rows as shown (label, description, contextValue, icon) (tests; not in package.json). */
   activityViewRows: 'workspaceAgentTools.activityViewRows',
   /** Runs what deactivate runs for commands: every background group ended (tests; not in package.json). */
@@ -105,6 +107,7 @@ export const UNLISTED_COMMANDS: readonly string[] = [
   CommandId.mcpStatus,
   CommandId.listBackgroundCommands,
   CommandId.activityViewRows,
+  CommandId.guardStatus,
   CommandId.stopCommandsAsOnShutdown,
   CommandId.mapNetworkNamesForTests,
   CommandId.sandboxIndexForTests,

@@ -1,42 +1,46 @@
 import * as os from 'node:os';
+import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { DEFAULT_MCP_SETTINGS, DEFAULT_SETTINGS, MCP_ANSWER_WITHIN_BOUNDS, MCP_HTTP_PORT_BOUNDS, MCP_SETTING_KEYS, RISK_LEVELS, VSCODE_CLIENT_TOOLS, SANDBOX_MODES, SETTING_BOUNDS, SETTING_KEYS, SETTINGS_SECTION, type McpSettings, type TerminalAskRule, type ToolSettings } from '../../core/settings';
+import { DEFAULT_MCP_SETTINGS, MCP_ANSWER_WITHIN_BOUNDS, MCP_HTTP_PORT_BOUNDS, MCP_SETTING_KEYS, VSCODE_CLIENT_TOOLS, SETTING_KEYS, SETTINGS_SECTION, type McpSettings, type TerminalAskRule, type ToolSettings } from '../../core/settings';
+import { FOLDER_SETTINGS_KEY, layeredSettings, mergeLayer, type IgnoredSetting, type RawSettings, type SettingField, type SettingLayers } from '../../core/settingLayers';
 import type { WorkspaceInfo } from '../../core/ports/workspace';
 import { terminalAskRules } from '../../core/guard/command/settingsPatterns';
 import { toLocation } from './uris';
 
 /** The settings as they are now; read at every call so changes apply at once. The only reader of them. */
 export function readToolSettings(): ToolSettings {
+  return { ...layeredSettings(readSettingLayers()).settings, terminalAskRules: vscodeTerminalAskRules(), filesExclude: filesExclude() };
+}
+
+/** The workspace values of the extension's settings that were not honoured, and why. */
+export function readIgnoredSettings(): IgnoredSetting[] {
+  return layeredSettings(readSettingLayers()).ignored;
+}
+
+/**
+ * Each layer of the extension's settings apart, so a workspace's values can only narrow
+ * (core/settingLayers.ts). The user layer is VS Code's global value: the user's settings with a
+ * remote's machine settings over them. The workspace layer is the `*.code-workspace` file, or the
+ * folder's `.vscode/settings.json`; each folder of a multi-root workspace is a layer of its own.
+ */
+function readSettingLayers(): SettingLayers {
   const config = vscode.workspace.getConfiguration(SETTINGS_SECTION);
-  const read = <K extends keyof typeof SETTING_KEYS>(field: K): ToolSettings[K] => config.get<ToolSettings[K]>(SETTING_KEYS[field], DEFAULT_SETTINGS[field]);
-  const risk = read('riskLevel');
-  const sandbox = read('runCommandSandbox');
+  const fields = Object.keys(SETTING_KEYS) as SettingField[];
+  const inspected = fields.map((field) => [field, config.inspect(SETTING_KEYS[field])] as const);
+  type Inspected = NonNullable<ReturnType<typeof config.inspect>>;
+  const layer = (pick: (value: Inspected) => unknown): RawSettings => Object.fromEntries(inspected.map(([field, value]) => [field, value ? pick(value) : undefined]));
+  const folders = vscode.workspace.workspaceFolders ?? [];
+  const folderLayers = folders.map((folder) => {
+    const folderConfig = vscode.workspace.getConfiguration(SETTINGS_SECTION, folder.uri);
+    return { label: `the settings of folder "${folder.name}"`, values: Object.fromEntries(fields.map((field) => [field, folderConfig.inspect(SETTING_KEYS[field])?.workspaceFolderValue])) as RawSettings };
+  });
+  const workspaceFile = vscode.workspace.workspaceFile;
   return {
-    riskLevel: RISK_LEVELS.includes(risk) ? risk : DEFAULT_SETTINGS.riskLevel,
-    planMode: read('planMode'),
-    allowedReadPaths: read('allowedReadPaths'),
-    allowedWritePaths: read('allowedWritePaths'),
-    redactSecrets: read('redactSecrets'),
-    runCommandAllow: read('runCommandAllow'),
-    runCommandDeny: read('runCommandDeny'),
-    // Application-scoped in package.json: a repository cannot let secrets through for itself.
-    runCommandPassEnvironment: stringEntries(read('runCommandPassEnvironment')),
-    runCommandAllowedDomains: stringEntries(read('runCommandAllowedDomains')),
-    runCommandDeniedDomains: stringEntries(read('runCommandDeniedDomains')),
-    terminalAskRules: vscodeTerminalAskRules(),
-    // Both are machine-scoped in package.json: VS Code ignores workspace values of them.
-    runCommandSandbox: SANDBOX_MODES.includes(sandbox) ? sandbox : DEFAULT_SETTINGS.runCommandSandbox,
-    bubblewrapPath: typeof read('bubblewrapPath') === 'string' ? read('bubblewrapPath') : '',
-    // Machine-scoped too: a repository cannot point the sandbox at the user's real caches.
-    runCommandRealCaches: stringEntries(read('runCommandRealCaches')),
-    autoApprove: booleanEntries(read('autoApprove')),
-    maxResultChars: within(read('maxResultChars'), SETTING_BOUNDS.maxResultChars),
-    commandOutputChars: within(read('commandOutputChars'), SETTING_BOUNDS.commandOutputChars),
-    runCommandMaxBackground: within(read('runCommandMaxBackground'), SETTING_BOUNDS.runCommandMaxBackground),
-    filesExclude: filesExclude(),
-    checkpointsEnabled: read('checkpointsEnabled') !== false,
-    checkpointMaxFileMB: within(read('checkpointMaxFileMB'), SETTING_BOUNDS.checkpointMaxFileMB),
-    checkpointMaxTotalMB: within(read('checkpointMaxTotalMB'), SETTING_BOUNDS.checkpointMaxTotalMB),
+    user: layer((value) => value.globalValue),
+    folderSettings: config.inspect(FOLDER_SETTINGS_KEY)?.globalValue,
+    untrusted: [{ label: workspaceFile && workspaceFile.scheme !== 'untitled' ? `the workspace file ${path.basename(workspaceFile.path)}` : 'the workspace settings (.vscode/settings.json)', values: layer((value) => value.workspaceValue) }, ...folderLayers],
+    folderPaths: folders.filter((folder) => folder.uri.scheme === 'file').map((folder) => folder.uri.fsPath),
+    home: os.homedir(),
   };
 }
 
@@ -53,29 +57,26 @@ function vscodeTerminalAskRules(): TerminalAskRule[] {
   return [inspected?.globalValue, inspected?.workspaceValue, inspected?.workspaceFolderValue].flatMap((layer) => terminalAskRules(layer));
 }
 
-/** The MCP front's settings as they are now. */
+/**
+ * The MCP front's settings as they are now: from the user's own settings only (they are machine-scoped
+ * in package.json too), so a workspace cannot turn the HTTP mode on or pick its port.
+ */
 export function readMcpSettings(): McpSettings {
   const config = vscode.workspace.getConfiguration(SETTINGS_SECTION);
-  const read = <K extends keyof McpSettings>(field: K): McpSettings[K] => config.get<McpSettings[K]>(MCP_SETTING_KEYS[field], DEFAULT_MCP_SETTINGS[field]);
+  const read = <K extends keyof McpSettings>(field: K): unknown => config.inspect(MCP_SETTING_KEYS[field])?.globalValue ?? DEFAULT_MCP_SETTINGS[field];
   const vscodeClientTools = read('vscodeClientTools');
   return {
     enabled: read('enabled') !== false,
     http: read('http') === true,
-    httpPort: within(read('httpPort'), MCP_HTTP_PORT_BOUNDS),
-    answerWithinSeconds: within(read('answerWithinSeconds'), MCP_ANSWER_WITHIN_BOUNDS),
-    vscodeClientTools: VSCODE_CLIENT_TOOLS.includes(vscodeClientTools) ? vscodeClientTools : DEFAULT_MCP_SETTINGS.vscodeClientTools,
+    httpPort: within(read('httpPort'), MCP_HTTP_PORT_BOUNDS, DEFAULT_MCP_SETTINGS.httpPort),
+    answerWithinSeconds: within(read('answerWithinSeconds'), MCP_ANSWER_WITHIN_BOUNDS, DEFAULT_MCP_SETTINGS.answerWithinSeconds),
+    vscodeClientTools: VSCODE_CLIENT_TOOLS.find((choice) => choice === vscodeClientTools) ?? DEFAULT_MCP_SETTINGS.vscodeClientTools,
   };
 }
 
 /** A numeric setting held to the bounds its schema declares (settings.json is not checked against them). */
-function within(value: number, bounds: { readonly min: number; readonly max: number }): number {
-  return Number.isFinite(value) ? Math.min(bounds.max, Math.max(bounds.min, Math.floor(value))) : bounds.min;
-}
-
-/** The entries of a glob-to-boolean setting whose value really is a boolean. */
-function booleanEntries(setting: unknown): Record<string, boolean> {
-  const entries = setting !== null && typeof setting === 'object' ? Object.entries(setting) : [];
-  return Object.fromEntries(entries.filter((entry): entry is [string, boolean] => typeof entry[1] === 'boolean'));
+function within(value: unknown, bounds: { readonly min: number; readonly max: number }, fallback: number): number {
+  return typeof value === 'number' && Number.isFinite(value) ? Math.min(bounds.max, Math.max(bounds.min, Math.floor(value))) : fallback;
 }
 
 /**
@@ -94,17 +95,25 @@ function enabledGlobs(setting: Record<string, unknown>): string[] {
     .map(([glob]) => glob);
 }
 
-/** Changes a setting where its current value comes from: the workspace's when it sets it, else the user's. */
-export async function updateSetting<K extends keyof typeof SETTING_KEYS>(field: K, value: ToolSettings[K]): Promise<void> {
-  const config = vscode.workspace.getConfiguration(SETTINGS_SECTION);
+/**
+ * The person changes plan mode or the risk level (the status bar menu, the palette): the value goes
+ * to their user settings, and a workspace value that would outrank it (plan mode on, a lower risk
+ * level) is removed, so what they chose is what applies.
+ */
+export async function updateSetting<K extends 'planMode' | 'riskLevel'>(field: K, value: ToolSettings[K]): Promise<void> {
   const key = SETTING_KEYS[field];
-  const inspected = config.inspect(key);
-  const target = inspected?.workspaceFolderValue !== undefined
-    ? vscode.ConfigurationTarget.WorkspaceFolder
-    : inspected?.workspaceValue !== undefined
-      ? vscode.ConfigurationTarget.Workspace
-      : vscode.ConfigurationTarget.Global;
-  await config.update(key, value, target);
+  await vscode.workspace.getConfiguration(SETTINGS_SECTION).update(key, value, vscode.ConfigurationTarget.Global);
+  const outranks = (layerValue: unknown): boolean => (mergeLayer(field, value, layerValue)?.value ?? value) !== value;
+  const workspaceValue = vscode.workspace.getConfiguration(SETTINGS_SECTION).inspect(key)?.workspaceValue;
+  if (outranks(workspaceValue)) {
+    await vscode.workspace.getConfiguration(SETTINGS_SECTION).update(key, undefined, vscode.ConfigurationTarget.Workspace);
+  }
+  for (const folder of vscode.workspace.workspaceFolders ?? []) {
+    const folderConfig = vscode.workspace.getConfiguration(SETTINGS_SECTION, folder.uri);
+    if (outranks(folderConfig.inspect(key)?.workspaceFolderValue)) {
+      await folderConfig.update(key, undefined, vscode.ConfigurationTarget.WorkspaceFolder);
+    }
+  }
 }
 
 export function readWorkspaceInfo(): WorkspaceInfo {
@@ -113,9 +122,4 @@ export function readWorkspaceInfo(): WorkspaceInfo {
     trusted: vscode.workspace.isTrusted,
     home: os.homedir(),
   };
-}
-
-/** The strings of an array setting; anything else in it is ignored. */
-function stringEntries(value: unknown): string[] {
-  return Array.isArray(value) ? value.filter((entry): entry is string => typeof entry === 'string') : [];
 }

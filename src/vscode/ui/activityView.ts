@@ -4,7 +4,10 @@ import * as vscode from 'vscode';
 import { describeRecord, type ActivityRecord } from '../../core/activity/activityRecord';
 import { strictestVerdict } from '../../core/decisions';
 import type { BackgroundCommands } from '../../core/ports/process';
+import { describeIgnored, type IgnoredSetting } from '../../core/settingLayers';
+import { SETTINGS_SECTION } from '../../core/settings';
 import { CommandId, UriScheme, ViewId } from '../commandIds';
+import { readIgnoredSettings } from '../host/settings';
 import type { ActivityLog } from './activityLog';
 import { runningCommandItem, type RunningCommandNode } from './backgroundCommands';
 
@@ -17,10 +20,26 @@ interface ChangedFileNode {
   readonly index: number;
 }
 
-type ActivityNode = ActivityRecord | RunningCommandNode | ChangedFileNode;
+/** The workspace's settings that were not honoured, one row above the calls while there are any. */
+interface IgnoredSettingsNode {
+  readonly kind: 'ignoredSettings';
+  readonly entries: readonly IgnoredSetting[];
+}
+
+/** One of them, under that row. */
+interface IgnoredSettingNode {
+  readonly kind: 'ignoredSetting';
+  readonly entry: IgnoredSetting;
+}
+
+type ActivityNode = ActivityRecord | RunningCommandNode | ChangedFileNode | IgnoredSettingsNode | IgnoredSettingNode;
 
 function isRunningCommand(node: ActivityNode): node is RunningCommandNode {
   return 'kind' in node && node.kind === 'backgroundCommand';
+}
+
+function isIgnoredSettings(node: ActivityNode): node is IgnoredSettingsNode | IgnoredSettingNode {
+  return 'kind' in node && (node.kind === 'ignoredSettings' || node.kind === 'ignoredSetting');
 }
 
 function isFileNode(node: ActivityNode): node is ChangedFileNode {
@@ -37,10 +56,19 @@ export class ActivityTreeProvider implements vscode.TreeDataProvider<ActivityNod
   private readonly changed = new vscode.EventEmitter<ActivityNode | undefined>();
   readonly onDidChangeTreeData = this.changed.event;
   private readonly ageTimer: NodeJS.Timeout;
+  private readonly configuration: vscode.Disposable;
 
   constructor(private readonly log: ActivityLog, private readonly background?: BackgroundCommands) {
     log.onDidChange(() => this.changed.fire(undefined));
     background?.onDidChange(() => this.changed.fire(undefined));
+    this.configuration = vscode.Disposable.from(
+      vscode.workspace.onDidChangeConfiguration((event) => {
+        if (event.affectsConfiguration(SETTINGS_SECTION)) {
+          this.changed.fire(undefined);
+        }
+      }),
+      vscode.workspace.onDidChangeWorkspaceFolders(() => this.changed.fire(undefined)),
+    );
     this.ageTimer = setInterval(() => {
       if (this.background?.running().length) {
         this.changed.fire(undefined);
@@ -51,12 +79,20 @@ export class ActivityTreeProvider implements vscode.TreeDataProvider<ActivityNod
   getChildren(element?: ActivityNode): ActivityNode[] {
     if (!element) {
       const running = (this.background?.running() ?? []).map((command): RunningCommandNode => ({ kind: 'backgroundCommand', id: command.id }));
-      return [...running, ...this.log.list()];
+      const ignored = readIgnoredSettings();
+      const notice: IgnoredSettingsNode[] = ignored.length ? [{ kind: 'ignoredSettings', entries: ignored }] : [];
+      return [...notice, ...running, ...this.log.list()];
+    }
+    if (isIgnoredSettings(element)) {
+      return element.kind === 'ignoredSettings' ? element.entries.map((entry): IgnoredSettingNode => ({ kind: 'ignoredSetting', entry })) : [];
     }
     return isFileNode(element) || isRunningCommand(element) || !element.checkpoint ? [] : element.changedPaths.map((_file, index) => ({ record: element, index }));
   }
 
   getTreeItem(node: ActivityNode): vscode.TreeItem {
+    if (isIgnoredSettings(node)) {
+      return ignoredSettingsItem(node);
+    }
     if (isRunningCommand(node)) {
       const command = this.background?.get(node.id);
       return command ? runningCommandItem(command) : new vscode.TreeItem(`${node.id} (ended)`);
@@ -113,6 +149,7 @@ export class ActivityTreeProvider implements vscode.TreeDataProvider<ActivityNod
 
   dispose(): void {
     clearInterval(this.ageTimer);
+    this.configuration.dispose();
     this.changed.dispose();
   }
 
@@ -136,6 +173,26 @@ export class ActivityTreeProvider implements vscode.TreeDataProvider<ActivityNod
     const side = (name: string) => vscode.Uri.from({ scheme: UriScheme.activity, path: `/${record.id}/${index}/${name}/${path.posix.basename(change.path)}` });
     await vscode.commands.executeCommand('vscode.diff', side('before'), side('after'), `${record.tool}: ${change.path} (as proposed)`);
   }
+}
+
+/** The row that names the workspace settings not honoured, and a row for each under it. */
+function ignoredSettingsItem(node: IgnoredSettingsNode | IgnoredSettingNode): vscode.TreeItem {
+  const warning = new vscode.ThemeIcon('warning', new vscode.ThemeColor('problemsWarningIcon.foreground'));
+  if (node.kind === 'ignoredSettings') {
+    const item = new vscode.TreeItem(`Workspace settings not honoured: ${node.entries.length}`, vscode.TreeItemCollapsibleState.Expanded);
+    item.description = 'a workspace can only make the tools stricter';
+    item.iconPath = warning;
+    item.contextValue = 'ignoredSettings';
+    item.tooltip = node.entries.map(describeIgnored).join('\n');
+    return item;
+  }
+  const item = new vscode.TreeItem(node.entry.key.replace(/^workspaceAgentTools\./, ''));
+  item.description = node.entry.layer;
+  item.tooltip = describeIgnored(node.entry);
+  item.iconPath = warning;
+  item.contextValue = 'ignoredSetting';
+  item.command = { command: 'workbench.action.openSettings', title: 'Open Setting', arguments: [node.entry.key] };
+  return item;
 }
 
 function subjectOf(record: ActivityRecord): string {

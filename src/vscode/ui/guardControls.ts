@@ -3,7 +3,8 @@ import * as vscode from 'vscode';
 import { warmUpStatus, type WarmUpState } from '../../core/checkpoints/storeWarmUp';
 import { SETTINGS_SECTION, type RiskLevel } from '../../core/settings';
 import { CommandId, ViewId } from '../commandIds';
-import { readToolSettings, updateSetting } from '../host/settings';
+import { describeIgnored } from '../../core/settingLayers';
+import { readIgnoredSettings, readToolSettings, updateSetting } from '../host/settings';
 
 const RISK_DESCRIPTIONS: Record<RiskLevel, string> = {
   low: 'Strict: outside the workspace and sensitive paths are denied',
@@ -28,11 +29,14 @@ export class GuardStatusBar implements vscode.Disposable {
   constructor() {
     this.item.name = 'Workspace Agent Tools';
     this.item.command = CommandId.showGuardMenu;
-    this.subscription = vscode.workspace.onDidChangeConfiguration((event) => {
-      if (event.affectsConfiguration(SETTINGS_SECTION)) {
-        this.update();
-      }
-    });
+    this.subscription = vscode.Disposable.from(
+      vscode.workspace.onDidChangeConfiguration((event) => {
+        if (event.affectsConfiguration(SETTINGS_SECTION)) {
+          this.update();
+        }
+      }),
+      vscode.workspace.onDidChangeWorkspaceFolders(() => this.update()),
+    );
     this.update();
     this.item.show();
   }
@@ -48,12 +52,20 @@ export class GuardStatusBar implements vscode.Disposable {
     this.update();
   }
 
+  /** The tooltip's text, for tests. */
+  get tooltip(): string {
+    return this.item.tooltip instanceof vscode.MarkdownString ? this.item.tooltip.value : String(this.item.tooltip ?? '');
+  }
+
   update(): void {
     const settings = readToolSettings();
+    const ignored = readIgnoredSettings();
     const guard = settings.planMode ? `$(shield) Agent: ${settings.riskLevel} $(debug-pause) plan mode` : `$(shield) Agent: ${settings.riskLevel}`;
-    this.item.text = this.checkpoints ? `${guard} ${this.checkpoints.text}` : guard;
+    const notice = ignored.length ? ` $(warning) ${ignored.length}` : '';
+    this.item.text = `${guard}${notice}${this.checkpoints ? ` ${this.checkpoints.text}` : ''}`;
+    const ignoredText = ignored.length ? `Workspace settings not honoured (a workspace can only make the tools stricter):\n\n${ignored.map((entry) => `- ${describeIgnored(entry)}`).join('\n')}\n\n` : '';
     this.item.tooltip = new vscode.MarkdownString(
-      `**Workspace Agent Tools**\n\nRisk level: **${settings.riskLevel}** (${RISK_DESCRIPTIONS[settings.riskLevel]})\n\nPlan mode: **${settings.planMode ? 'on: writes and commands are refused' : 'off'}**\n\n${this.checkpoints ? `${this.checkpoints.tooltip}\n\n` : ''}Click to change.`,
+      `**Workspace Agent Tools**\n\nRisk level: **${settings.riskLevel}** (${RISK_DESCRIPTIONS[settings.riskLevel]})\n\nPlan mode: **${settings.planMode ? 'on: writes and commands are refused' : 'off'}**\n\n${ignoredText}${this.checkpoints ? `${this.checkpoints.tooltip}\n\n` : ''}Click to change.`,
     );
     this.item.backgroundColor = settings.planMode ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
   }
@@ -64,11 +76,31 @@ export class GuardStatusBar implements vscode.Disposable {
   }
 }
 
-/** The quick pick behind the status bar item: risk level and plan mode in one place. */
+type Choice = vscode.QuickPickItem & { apply: () => Promise<void> };
+
+/** The quick pick behind the status bar item: risk level and plan mode in one place, and the workspace settings that were not honoured. */
 export async function showGuardMenu(): Promise<void> {
+  const picked = await vscode.window.showQuickPick(guardMenuChoices(), { title: 'Workspace Agent Tools', placeHolder: 'Change the risk level or plan mode' });
+  await picked?.apply();
+}
+
+function guardMenuChoices(): Choice[] {
   const settings = readToolSettings();
-  type Choice = vscode.QuickPickItem & { apply: () => Promise<void> };
-  const choices: Choice[] = [
+  const ignored = readIgnoredSettings();
+  const ignoredChoices: Choice[] = ignored.length
+    ? [
+        { label: 'Workspace settings not honoured', kind: vscode.QuickPickItemKind.Separator, apply: async () => undefined },
+        ...ignored.map((entry) => ({
+          label: `$(warning) ${entry.key.replace(/^workspaceAgentTools\./, '')}`,
+          description: entry.layer,
+          detail: describeIgnored(entry),
+          apply: async () => {
+            await vscode.commands.executeCommand('workbench.action.openSettings', entry.key);
+          },
+        })),
+      ]
+    : [];
+  return [
     {
       label: settings.planMode ? '$(play) Turn plan mode off' : '$(debug-pause) Turn plan mode on',
       description: settings.planMode ? 'Allow writes and commands again' : 'Refuse every write and command; reads still work',
@@ -80,12 +112,11 @@ export async function showGuardMenu(): Promise<void> {
       description: RISK_DESCRIPTIONS[level],
       apply: () => setRiskLevel(level),
     })),
+    ...ignoredChoices,
   ];
-  const picked = await vscode.window.showQuickPick(choices, { title: 'Workspace Agent Tools', placeHolder: 'Change the risk level or plan mode' });
-  await picked?.apply();
 }
 
-export function registerGuardCommands(): vscode.Disposable[] {
+export function registerGuardCommands(statusBar: GuardStatusBar): vscode.Disposable[] {
   return [
     vscode.commands.registerCommand(CommandId.togglePlanMode, async () => {
       const enabled = !readToolSettings().planMode;
@@ -93,5 +124,10 @@ export function registerGuardCommands(): vscode.Disposable[] {
       return enabled;
     }),
     vscode.commands.registerCommand(CommandId.showGuardMenu, showGuardMenu),
+    vscode.commands.registerCommand(CommandId.guardStatus, () => ({
+      text: statusBar.text,
+      tooltip: statusBar.tooltip,
+      menu: guardMenuChoices().map((choice) => ({ label: choice.label, description: choice.description, detail: choice.detail })),
+    })),
   ];
 }

@@ -2,6 +2,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { DEFAULT_DENY_PATTERNS, DEFAULT_MCP_SETTINGS, DEFAULT_SETTINGS, MCP_ANSWER_WITHIN_BOUNDS, MCP_HTTP_PORT_BOUNDS, MCP_SETTING_KEYS, SETTING_BOUNDS, SETTING_KEYS, SETTINGS_SECTION } from '../../../src/core/settings';
+import { FOLDER_SETTINGS_KEY } from '../../../src/core/settingLayers';
 
 interface SettingSchema {
   default?: unknown;
@@ -13,7 +14,7 @@ const properties = (JSON.parse(fs.readFileSync(path.resolve(__dirname, '../../..
 
 describe('settings', () => {
   it('declares every setting package.json contributes, and no other', () => {
-    const keys = [...Object.values(SETTING_KEYS), ...Object.values(MCP_SETTING_KEYS)];
+    const keys = [...Object.values(SETTING_KEYS), ...Object.values(MCP_SETTING_KEYS), FOLDER_SETTINGS_KEY];
     assert.deepEqual(keys.map((key) => `${SETTINGS_SECTION}.${key}`).sort(), Object.keys(properties).sort());
   });
 
