@@ -16,7 +16,7 @@ export async function reviewAndApply(plan: ChangePlan, warnings: readonly GuardV
   }
   throwIfCancelled(ctx.call.token);
   ctx.call.observer?.onChangePlanned(plan);
-  const accepted = isAutoApproved(plan, ctx.settings.autoApprove) || (await pipeline.reviewer.review(plan, ctx.call.token));
+  const accepted = isAutoApproved(plan, ctx.settings.autoApprove, ctx.workspace.folders) || (await pipeline.reviewer.review(plan, ctx.call.token));
   throwIfCancelled(ctx.call.token);
   if (!accepted) {
     if (warnings.length > 0) {
