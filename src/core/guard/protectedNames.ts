@@ -64,6 +64,9 @@ export const HOME_SECRETS: readonly string[] = [
   '.npmrc', '.yarnrc.yml', '.pypirc', '.docker/config.json', '.cargo/credentials', '.cargo/credentials.toml',
   '.gem/credentials', '.m2/settings-security.xml', '.terraform.d/credentials.tfrc.json', '.vault-token',
   '.password-store', '.local/share/keyrings',
+  // Build tools' and databases' passwords, and the coding agents' own tokens.
+  '.m2/settings.xml', '.gradle/gradle.properties', '.ivy2/.credentials', '.sbt/.credentials', '.my.cnf', '.pgpass', '.s3cfg', '.boto',
+  '.config/rclone', '.config/github-copilot', '.claude/.credentials.json', '.codex/auth.json', '.gemini/oauth_creds.json',
   '.bash_history', '.zsh_history', '.local/share/fish/fish_history', '.python_history', '.node_repl_history',
   '.psql_history', '.mysql_history', '.sqlite_history', '.rediscli_history', '.lesshst',
 ];

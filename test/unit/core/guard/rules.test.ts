@@ -60,6 +60,15 @@ describe('guard/rules', () => {
     }
   });
 
+  it('treats the credential files the red team read at high risk as sensitive: build tools\', databases\' and coding agents\' tokens', () => {
+    const paths = ['.m2/settings.xml', '.my.cnf', '.pgpass', '.gradle/gradle.properties', '.config/github-copilot/apps.json', '.claude/.credentials.json', '.codex/auth.json', '.gemini/oauth_creds.json'];
+    for (const relative of paths) {
+      const verdict = evaluateGuard(facts('read', `${HOME}/${relative}`, { insideWorkspace: true }), 'high');
+      assert.equal(verdict.rule, 'file.sensitive_path_read', relative);
+      assert.equal(verdict.decision, 'warn', relative);
+    }
+  });
+
   it('matches sensitive names in any case, as a case-insensitive file system would open them', () => {
     const paths = ['/work/project/.ENV', '/work/project/.Env.Local', '/work/project/sub/.NETRC', `${HOME}/.SSH/id_rsa`, `${HOME}/.Aws/credentials`, '/ETC/SHADOW'];
     for (const path of paths) {
