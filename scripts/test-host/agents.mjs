@@ -1,6 +1,6 @@
 // @ts-check
 // Installs (once, into the git-ignored cache) the terminal agents the end-to-end tests drive, at
-// pinned versions, from the npm registry only (DESIGN.md section 7, issue 26 item 5):
+// pinned versions, from the npm registry only (docs/design.md section 7, issue 26 item 5):
 //
 //   claude  @anthropic-ai/claude-code  a wrapper whose postinstall copies the native binary of the
 //                                      platform package (@anthropic-ai/claude-code-linux-x64, an

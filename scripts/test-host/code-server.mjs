@@ -1,6 +1,6 @@
 // @ts-check
 // Installs (once, into the git-ignored cache) and starts the offline extension-test host described
-// in DESIGN.md section 7: code-server from the npm registry, in two versions, both tested:
+// in docs/design.md section 7: code-server from the npm registry, in two versions, both tested:
 //
 //   floor   code-server 4.100.3 = VS Code 1.100.3 on Node 20 (the floor of engines.vscode)
 //   newest  code-server 4.139.1 = VS Code 1.139.1 on Node 24

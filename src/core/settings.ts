@@ -149,7 +149,7 @@ export const SETTING_BOUNDS: Readonly<Record<'maxResultChars' | 'commandOutputCh
   checkpointMaxTotalMB: { min: 10, max: 1_000_000 },
 };
 
-/** The MCP front's settings (DESIGN section 6): read when the endpoint starts and when they change, not per call. */
+/** The MCP front's settings (docs/design.md section 6): read when the endpoint starts and when they change, not per call. */
 export interface McpSettings {
   /** Serve the tools to agents outside VS Code's chat on this window's private socket. */
   readonly enabled: boolean;

@@ -1,4 +1,4 @@
-// The .vsix users install (DESIGN.md section 7): installed into code-server with --install-extension,
+// The .vsix users install (docs/design.md section 7): installed into code-server with --install-extension,
 // it holds only what users need, registers every tool of the tool list and answers a read.
 import * as assert from 'assert';
 import * as fs from 'fs';

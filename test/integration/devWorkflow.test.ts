@@ -140,7 +140,7 @@ describe('the dev-workflow corpus in the sandbox (extension host)', function () 
     fs.writeFileSync(path.join(os.tmpdir(), `wat-dev-workflow-${vscode.version}.txt`), `${summary}\n`);
     assert.ok(ran.length >= 40, `only ${ran.length} cases could run here\n${summary}`);
     assert.ok(passed.length >= PASS_RATE * ran.length, summary);
-    // A case the README lists as stopped by the sandbox that now passes means the README is wrong.
+    // A case docs/sandbox.md lists as stopped by the sandbox that now passes means docs/sandbox.md is wrong.
     const knownPassing = rows.filter((row) => row.outcome === 'pass' && CASES.find((item) => item.name === row.name)?.known);
     assert.deepEqual(knownPassing.map((row) => row.name), [], summary);
   });

@@ -2,7 +2,7 @@
 // approved in the sandbox by devWorkflow.test.ts, in order, in a workspace prepared from FILES.
 // Everything runs offline: packages come from tarballs, wheels and caches the corpus makes itself.
 // A case whose tool is not on the machine is skipped with the reason; a case marked `known` is one
-// the sandbox is expected to stop (README, "The sandbox": which cases fail and why).
+// the sandbox is expected to stop (docs/sandbox.md, "The dev-workflow corpus": which cases fail and why).
 
 export interface CorpusCase {
   /** A short name for the table. */

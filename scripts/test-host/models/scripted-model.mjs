@@ -1,5 +1,5 @@
 // @ts-check
-// A scripted model server on 127.0.0.1 for the end-to-end tests of the terminal agents (DESIGN.md
+// A scripted model server on 127.0.0.1 for the end-to-end tests of the terminal agents (docs/design.md
 // section 7, issue 26 item 5). It speaks one model API (a "dialect": Anthropic Messages, OpenAI
 // Responses, Gemini generateContent; see the files beside this one) and answers the agent's main
 // loop with a fixed plan: a list of turns, each a tool call or a final text. Every request is

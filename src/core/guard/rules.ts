@@ -85,7 +85,7 @@ function isSensitiveForWrite(facts: GuardFacts): boolean {
 
 const ALL: Record<RiskLevel, GuardDecision> = { low: 'deny', medium: 'deny', high: 'deny' };
 
-/** The rule table of DESIGN.md section 3, in order of evaluation. */
+/** The rule table of docs/design.md section 3, in order of evaluation. */
 export const GUARD_RULES: readonly GuardRule[] = [
   {
     id: 'file.system_path_read',

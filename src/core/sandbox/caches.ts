@@ -1,4 +1,4 @@
-// Package managers' caches inside the sandbox (DESIGN section 5, "Caches"): the folders npm, pip,
+// Package managers' caches inside the sandbox (docs/design.md section 5, "Caches"): the folders npm, pip,
 // cargo, go, maven, gradle and the rest write outside the workspace, so that installs and builds
 // need not leave the sandbox. Each is bound writable at its usual path: by default from a private
 // persistent copy per user that the host owns (a cache a sandboxed command poisons never reaches

@@ -1,5 +1,5 @@
 // Where one command runs and who must say yes first, from the sandbox setting, what the machine
-// offers, the policy's decision and what the call asked for. The rules of DESIGN section 5:
+// offers, the policy's decision and what the call asked for. The rules of docs/design.md section 5:
 // a command that ran without asking has no network; one the user approved has it; leaving the
 // sandbox, or the network for a command that did not ask, is asked in the extension's own
 // question every time (never taken from a chat confirmation); `required` never leaves the sandbox.

@@ -1,7 +1,7 @@
 // The built-in Copilot Chat of VS Code 1.139 (extensions/copilot) in agent mode, with a
 // bring-your-own-model endpoint served by a scripted model on 127.0.0.1, calling our Language
 // Model Tools through its own loop: its tool list and schema normalizer, its confirmation, its
-// result handling (issue 26 item 5, last part; DESIGN.md section 7). No GitHub sign-in, no network:
+// result handling (issue 26 item 5, last part; docs/design.md section 7). No GitHub sign-in, no network:
 // `workbench.action.chat.manage` once (a fresh profile leaves the built-in chat extension disabled
 // until then), the model added as a `customendpoint` group of the user's chatLanguageModels.json
 // (Chat Completions, streamed, no key) with `lm.addLanguageModelsProviderGroup`, then
@@ -91,7 +91,7 @@ async function configureModel(url: string, port: number): Promise<vscode.Languag
     ],
   };
   // A fresh profile leaves the built-in chat extension disabled until the Language Models editor
-  // has been opened once (DESIGN.md section 7); its vendors are known once it has started.
+  // has been opened once (docs/design.md section 7); its vendors are known once it has started.
   await vscode.commands.executeCommand('workbench.action.chat.manage');
   const deadline = Date.now() + 120_000;
   for (;;) {

@@ -15,7 +15,7 @@ interface Row {
   expected: Record<RiskLevel, GuardDecision>;
 }
 
-// One row per line of DESIGN.md section 3's table, with a path that only that rule matches.
+// One row per line of docs/design.md section 3's table, with a path that only that rule matches.
 const TABLE: Row[] = [
   { rule: 'file.system_path_read', facts: facts('read', '/proc/self/environ', { insideWorkspace: true }), expected: { low: 'deny', medium: 'deny', high: 'deny' } },
   { rule: 'file.sensitive_path_read', facts: facts('read', '/work/project/.env'), expected: { low: 'deny', medium: 'deny', high: 'warn' } },
