@@ -188,8 +188,9 @@ function entryOf(variable: string, value: string | undefined, line: number): Con
 }
 
 /**
- * Every setting of one config file's text, in order, or the first line git would reject. A file
- * with a NUL character is refused too (git would cut the value there; the policy does not guess).
+ * Every setting of one config file's text, in order, or the first line git would reject. Two things
+ * git takes are refused too, so that they ask: a NUL character (git would cut the value there) and
+ * a key before any section header (git reads it as a key without a section).
  */
 export function parseGitConfig(text: string): ParsedConfig {
   const reader = new ConfigReader(text.startsWith('\uFEFF') ? text.slice(1) : text);
