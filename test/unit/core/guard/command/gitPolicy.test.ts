@@ -243,11 +243,11 @@ describe('guard/command/git policy', () => {
     it('asks when the user\'s config is larger than the policy reads, instead of leaving its drivers on', async () => {
       const gitconfig = path.join(home, '.gitconfig');
       const before = fs.readFileSync(gitconfig, 'utf8');
-      fs.writeFileSync(gitconfig, `${before}${'# padding\n'.repeat(220_000)}[filter "late"]\n\tclean = x\n`);
+      fs.writeFileSync(gitconfig, `${before}${'# padding\n'.repeat(30_000)}[filter "late"]\n\tclean = x\n`);
       try {
         const verdict = await judge('git status');
         assert.equal(verdict.decision, 'ask', describeVerdict(verdict).join('\n'));
-        assert.match(describeVerdict(verdict).join('\n'), /\.gitconfig cannot be read whole \(it is larger than 1\.0 MB\)/);
+        assert.match(describeVerdict(verdict).join('\n'), /\.gitconfig cannot be read whole \(it is larger than 256\.0 KB\)/);
       } finally {
         fs.writeFileSync(gitconfig, before);
       }
@@ -271,7 +271,7 @@ describe('guard/command/git policy', () => {
     expectAsk('git log -p', 'a partial clone', /sets remote\.origin\.promisor/);
     expectAsk('git status', 'extensions.partialclone', /sets extensions\.partialclone/);
     expectAsk('git status', 'a filter driver', /sets filter\.x\.clean/);
-    expectAsk('git status', 'a 2 MiB config', /\.git\/config cannot be read whole \(it is larger than 1\.0 MB\)/);
+    expectAsk('git status', 'a 2 MiB config', /\.git\/config cannot be read whole \(it is larger than 256\.0 KB\)/);
     expectAsk('git status', '[Core] WorkTree', /line 2 sets core\.worktree/);
     expectAsk('git status', 'the old form [remote.origin]', /sets remote\.origin\.uploadpack/);
     expectAsk('git status', 'a continuation line', /line 4 sets core\.worktree/);
