@@ -52,6 +52,8 @@ export interface RunOptions {
   environment?: Readonly<Record<string, string | undefined>>;
   /** Replaces parts of the command host (a runner that fails, a sandbox that counts). */
   wrapHost?: (host: CommandHost) => CommandHost;
+  /** The user's home folder, for the context and as the command's HOME; the real one when left out. */
+  home?: string;
 }
 
 export interface CommandWorkspace {
@@ -98,10 +100,11 @@ export function commandWorkspace(): CommandWorkspace {
   const setup = (options: RunOptions = {}) => {
     const terminal = new RecordingTerminal();
     const background = options.background ?? new BackgroundCommandRegistry({ clock: { now: () => Date.now() } });
-    const made: CommandHost = { shell: '/bin/sh', logDirectory: path.join(parent, 'logs'), environment: () => options.environment ?? process.env, openTerminal: () => terminal, processes: nodeProcessRunner, sandbox, background };
+    const environment = options.home === undefined ? options.environment ?? process.env : { ...(options.environment ?? process.env), HOME: options.home };
+    const made: CommandHost = { shell: '/bin/sh', logDirectory: path.join(parent, 'logs'), environment: () => environment, openTerminal: () => terminal, processes: nodeProcessRunner, sandbox, background };
     const host = options.wrapHost ? options.wrapHost(made) : made;
     const approver = new ScriptedApprover(options.approve ?? false);
-    const ctx = testContext({ root: path.join(parent, 'ws'), approver, token: options.token, settings: options.settings, commands: host });
+    const ctx = testContext({ root: path.join(parent, 'ws'), approver, token: options.token, settings: options.settings, commands: host, ...(options.home === undefined ? {} : { workspace: { home: options.home } }) });
     return { ctx, terminal, approver };
   };
   return {

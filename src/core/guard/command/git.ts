@@ -2,9 +2,10 @@
 // all in its table (gitSpecs.ts). Revisions and pathspecs that look like paths, and everything
 // after `--`, are judged as reads, so `git diff /dev/null ~/.ssh/id_rsa` (which compares files
 // outside the repository) asks; a `<rev>:<path>` operand is a read of that path. git runs without
-// asking only in a workspace folder's own repository, or where it would find none
-// (gitRepository.ts), and then with the forced options of gitSafety.ts placed on its command line:
-// no program a config names can run, and secret files are left out of what it prints.
+// asking only in a workspace folder's own repository whose config holds only settings known to be
+// harmless (gitRepository.ts, gitConfig.ts), or where it would find none, and then with the forced
+// options of gitSafety.ts placed on its command line: no program the user's config names can run,
+// no transport, and secret files are left out of what it prints.
 import * as path from 'node:path';
 import type { Judgement } from '../../decisions';
 import type { FoundRepository } from './gitRepository';

@@ -1,13 +1,17 @@
 // Which repository a `git` started in a folder would use, decided the way git's discovery
-// (setup_git_directory) decides it, and the filter drivers its configuration can name.
+// (setup_git_directory) decides it, whether its own config is one git may run with unasked
+// (gitConfig.ts), and the filter drivers the user's configuration can name.
 //
 // git walks up from the folder: in each folder a `.git` file is a pointer to a git directory
 // elsewhere, a `.git` directory is used when it is a valid git directory (HEAD, objects/, refs/),
 // and otherwise the folder itself is used as a bare repository when it looks like one; then the
 // parent. Any repository other than a workspace folder's own plain `.git` directory can carry a
 // configuration (and hooks) the user never saw, so the policy only runs git without asking in that
-// one repository, or where git would find none at all (it then only errors).
+// one repository, or where git would find none at all (it then only errors). Even that one may
+// have arrived with the folder (a tarball, a copy), so its config must be read whole and hold only
+// settings known to be harmless.
 import * as path from 'node:path';
+import { configTextOf, GIT_CONFIG_MAX_BYTES, parseGitConfig, repositoryConfigProblem } from './gitConfig';
 
 /** What is at a path, without following a final symbolic link. */
 export interface EntryFacts {
@@ -25,9 +29,17 @@ export interface RepositoryView {
   entry(absolutePath: string): Promise<EntryFacts | undefined>;
   /** A small text file's contents; undefined when it cannot be read. */
   readText(absolutePath: string): Promise<string | undefined>;
+  /** A whole file's bytes (a final symbolic link followed), unless it is larger than `maxBytes`, not a regular file or unreadable. */
+  readWhole(absolutePath: string, maxBytes: number): Promise<WholeFile>;
   /** The path with every symbolic link resolved, as git sees its working folder after chdir. */
   realPath(absolutePath: string): Promise<string>;
 }
+
+/** A file read whole, or why not. */
+export type WholeFile =
+  | { readonly kind: 'absent' }
+  | { readonly kind: 'bytes'; readonly bytes: Uint8Array }
+  | { readonly kind: 'unreadable'; readonly why: string };
 
 /** The repository git would use from a folder. */
 export type FoundRepository =
@@ -98,104 +110,109 @@ async function ownRepository(top: string, gitDir: string, view: RepositoryView):
   if (await view.entry(path.posix.join(gitDir, 'commondir'))) {
     return { kind: 'other', reason: `${gitDir} has a commondir file, so git would take its config from another folder` };
   }
-  if ((await view.entry(path.posix.join(gitDir, 'config')))?.isSymlink) {
-    return { kind: 'other', reason: `${gitDir}/config is a symbolic link, so its contents can live in a file commands may change` };
+  for (const name of ['config', 'config.worktree']) {
+    if ((await view.entry(path.posix.join(gitDir, name)))?.isSymlink) {
+      return { kind: 'other', reason: `${gitDir}/${name} is a symbolic link, so its contents can live in a file commands may change` };
+    }
   }
-  return { kind: 'own', top, gitDir, filterDrivers: await filterDriverNames(gitDir, view) };
+  const problem = await repositoryConfigFilesProblem(gitDir, view);
+  if (problem !== undefined) {
+    return { kind: 'other', reason: problem };
+  }
+  const drivers = await filterDriverNames(view);
+  if ('problem' in drivers) {
+    return { kind: 'other', reason: drivers.problem };
+  }
+  return { kind: 'own', top, gitDir, filterDrivers: drivers.drivers };
 }
 
 /** git stops following include.path after this many levels. */
 const MAX_INCLUDE_DEPTH = 10;
 
+/** The configuration git reads besides the repository's own: the user's and the system's. */
+function userConfigFiles(home: string): string[] {
+  return [path.posix.join(home, '.gitconfig'), path.posix.join(home, '.config', 'git', 'config'), '/etc/gitconfig'];
+}
+
+/** A config file's text when it is there and readable whole: undefined when there is none, a problem when it cannot be read. */
+async function configText(file: string, view: RepositoryView): Promise<{ text?: string; problem?: string }> {
+  const read = await view.readWhole(file, GIT_CONFIG_MAX_BYTES);
+  if (read.kind === 'absent') {
+    return {};
+  }
+  if (read.kind === 'unreadable') {
+    return { problem: `${file} cannot be read whole (${read.why})` };
+  }
+  const text = configTextOf(read.bytes);
+  return text === undefined ? { problem: `${file} is not valid UTF-8` } : { text };
+}
+
 /**
- * The names of every filter driver (`[filter "name"]`) the configuration git reads for this
- * repository can define: the repository's config and config.worktree, the user's
- * ~/.gitconfig and ~/.config/git/config, /etc/gitconfig, and every file they include (whatever
- * the include's condition: more names only neutralise more drivers). A filter driver's clean
- * command runs whenever git hashes a working-tree file (status, diff), so each one is switched
- * off on the command line.
+ * The names of every filter driver (`[filter "name"]`) the user's and the system's configuration
+ * can define (~/.gitconfig, ~/.config/git/config, /etc/gitconfig), and every file they include
+ * (whatever the include's condition: more names only neutralise more drivers). A filter driver's
+ * clean command runs whenever git hashes a working-tree file (status, diff), so each one is
+ * switched off on the command line. The repository's own config defines none: a filter setting
+ * there asks (repositoryConfigProblem). A file that is there but cannot be read and parsed whole
+ * is a problem: its drivers would stay on.
  */
-export async function filterDriverNames(gitDir: string, view: RepositoryView): Promise<string[]> {
+export async function filterDriverNames(view: RepositoryView): Promise<{ drivers: string[] } | { problem: string }> {
   const names = new Set<string>();
   const seen = new Set<string>();
-  const visit = async (file: string, depth: number): Promise<void> => {
+  const visit = async (file: string, depth: number): Promise<string | undefined> => {
     if (depth > MAX_INCLUDE_DEPTH || seen.has(file)) {
-      return;
+      return undefined;
     }
     seen.add(file);
-    const text = await view.readText(file);
-    if (text === undefined) {
-      return;
+    const { text, problem } = await configText(file, view);
+    if (problem !== undefined || text === undefined) {
+      return problem;
     }
-    const scanned = scanConfig(text);
-    scanned.filters.forEach((name) => names.add(name));
-    for (const include of scanned.includes) {
-      const expanded = include.startsWith('~/') ? path.posix.join(view.home, include.slice(2)) : include;
-      await visit(path.posix.resolve(path.posix.dirname(file), expanded), depth + 1);
+    const parsed = parseGitConfig(text);
+    if (!parsed.ok) {
+      return `${file} line ${parsed.line} is not valid git config (${parsed.problem})`;
     }
+    for (const entry of parsed.entries) {
+      if (entry.section === 'filter' && entry.subsection !== undefined) {
+        names.add(entry.subsection);
+      }
+      const include = entry.name === 'path' && entry.value !== undefined && ((entry.section === 'include' && entry.subsection === undefined) || (entry.section === 'includeif' && entry.subsection !== undefined));
+      if (include) {
+        const value = entry.value ?? '';
+        const expanded = value.startsWith('~/') ? path.posix.join(view.home, value.slice(2)) : value;
+        const inner = await visit(path.posix.resolve(path.posix.dirname(file), expanded), depth + 1);
+        if (inner !== undefined) {
+          return inner;
+        }
+      }
+    }
+    return undefined;
   };
-  const sources = [
-    path.posix.join(gitDir, 'config'),
-    path.posix.join(gitDir, 'config.worktree'),
-    path.posix.join(view.home, '.gitconfig'),
-    path.posix.join(view.home, '.config', 'git', 'config'),
-    '/etc/gitconfig',
-  ];
-  for (const source of sources) {
-    await visit(source, 0);
+  for (const source of userConfigFiles(view.home)) {
+    const problem = await visit(source, 0);
+    if (problem !== undefined) {
+      return { problem: `${problem}, so the policy cannot switch off the filter drivers it may define` };
+    }
   }
-  return [...names].sort();
+  return { drivers: [...names].sort() };
 }
 
-/** A config value as git reads it: quotes removed, escapes resolved, comments cut. */
-function configValue(raw: string): string {
-  let out = '';
-  let quoted = false;
-  for (let index = 0; index < raw.length; index += 1) {
-    const char = raw[index];
-    if (char === '\\' && index + 1 < raw.length) {
-      const next = raw[index + 1];
-      out += next === 'n' ? '\n' : next === 't' ? '\t' : next;
-      index += 1;
-    } else if (char === '"') {
-      quoted = !quoted;
-    } else if (!quoted && (char === '#' || char === ';')) {
-      break;
-    } else {
-      out += char;
+/**
+ * Why git should not run unasked with this git directory's own config files (config, and
+ * config.worktree, read when extensions.worktreeConfig is on), or undefined: each must be absent or
+ * read whole, parse as git parses it, and hold only settings on the closed list of gitConfig.ts.
+ */
+async function repositoryConfigFilesProblem(gitDir: string, view: RepositoryView): Promise<string | undefined> {
+  for (const name of ['config', 'config.worktree']) {
+    const file = path.posix.join(gitDir, name);
+    const read = await view.readWhole(file, GIT_CONFIG_MAX_BYTES);
+    if (read.kind === 'unreadable') {
+      return `${file} cannot be read whole (${read.why}), so the policy cannot tell which settings git would read from it`;
+    }
+    const problem = read.kind === 'bytes' ? repositoryConfigProblem(file, read.bytes) : undefined;
+    if (problem !== undefined) {
+      return problem;
     }
   }
-  return out.trim();
-}
-
-/** The filter driver names and the include paths of one config file's text. */
-export function scanConfig(text: string): { filters: string[]; includes: string[] } {
-  const filters: string[] = [];
-  const includes: string[] = [];
-  let section = '';
-  for (const rawLine of text.split(/\r?\n/)) {
-    let line = rawLine.trim();
-    const header = /^\[\s*([A-Za-z0-9.-]+)(?:\s+"((?:[^"\\]|\\.)*)")?\s*\]/.exec(line);
-    if (header) {
-      const name = header[1].toLowerCase();
-      const subsection = header[2]?.replace(/\\(.)/g, '$1');
-      section = subsection === undefined ? name : `${name} ${subsection}`;
-      // The old spelling [filter.name] names the driver in lower case.
-      const dotted = /^filter\.(.+)$/.exec(name);
-      if (name === 'filter' && subsection !== undefined) {
-        filters.push(subsection);
-      } else if (dotted) {
-        filters.push(dotted[1]);
-      }
-      line = line.slice(header[0].length).trim();
-      if (line === '') {
-        continue;
-      }
-    }
-    const entry = /^([A-Za-z][A-Za-z0-9-]*)\s*(?:=(.*))?$/.exec(line);
-    if (entry && entry[1].toLowerCase() === 'path' && entry[2] !== undefined && (section === 'include' || section.startsWith('includeif '))) {
-      includes.push(configValue(entry[2]));
-    }
-  }
-  return { filters, includes };
+  return undefined;
 }

@@ -9,8 +9,12 @@ import { secretFileGlobs } from '../protectedNames';
  * Config forced with `-c` after the `git` word: no fsmonitor program, no hooks (a hook path that
  * cannot be a folder), no pager, signature programs that cannot be executed (git reports an error
  * and goes on), no signature display, no recursion into submodules (whose configs are not the
- * workspace's), no patch from `git stash show` by default. `diff.external` is not forced: an empty
- * value makes `git diff` fail ("cannot run"); `--no-ext-diff` turns it off instead.
+ * workspace's), no patch from `git stash show` by default, and every transport refused: git that
+ * runs unasked never contacts a remote, and a lazy fetch (a partial clone's missing objects, which
+ * runs the remote's uploadpack command) fails instead. `protocol.allow` alone would not do: a
+ * `protocol.<name>.allow` in the user's config wins over it, so the transports git knows are named
+ * one by one. `diff.external` is not forced: an empty value makes `git diff` fail ("cannot run");
+ * `--no-ext-diff` turns it off instead.
  */
 export const GIT_SAFETY_CONFIG: readonly string[] = [
   'core.fsmonitor=false',
@@ -26,7 +30,21 @@ export const GIT_SAFETY_CONFIG: readonly string[] = [
   'diff.ignoreSubmodules=all',
   'stash.showPatch=false',
   'stash.showIncludeUntracked=false',
+  'protocol.allow=never',
+  'protocol.file.allow=never',
+  'protocol.ext.allow=never',
+  'protocol.git.allow=never',
+  'protocol.ssh.allow=never',
+  'protocol.http.allow=never',
+  'protocol.https.allow=never',
 ];
+
+/**
+ * The environment of a command line with git the policy lets run unasked: no lazy fetch of a
+ * partial clone's missing objects (git 2.39.4 and later; the forced protocols stop it in older
+ * ones). Only those lines get it: a command the user approved may need the fetch.
+ */
+export const GIT_SAFETY_ENVIRONMENT: Readonly<Record<string, string>> = { GIT_NO_LAZY_FETCH: '1' };
 
 const DIFF_FLAGS = ['--no-ext-diff', '--no-textconv', '--ignore-submodules=all'];
 

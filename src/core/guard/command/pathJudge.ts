@@ -8,10 +8,11 @@ import type { GuardVerdict, Judgement } from '../../decisions';
 import type { DirectoryEntry } from '../../ports/fileSystem';
 import { fileLocation } from '../../location';
 import { judgeLocation, resolveRoots } from '../judgeLocation';
-import type { RepositoryView } from './gitRepository';
+import type { RepositoryView, WholeFile } from './gitRepository';
 import type { ListDirectory } from './globs';
 import type { CommandPolicyOptions, PathJudge } from './policy';
 import { errorMessage } from '../../errors';
+import { formatSize } from '../../text/format';
 
 function asJudgement(verdict: GuardVerdict): Judgement {
   if (verdict.decision === 'allow') {
@@ -89,6 +90,26 @@ export async function commandRepositoryView(ctx: ToolContext): Promise<Repositor
     }
     return listing;
   };
+  // Each config file read once for the whole line, however many git commands and folders ask for it.
+  const wholeFiles = new Map<string, Promise<WholeFile>>();
+  const readWhole = async (absolutePath: string, maxBytes: number): Promise<WholeFile> => {
+    try {
+      const stat = await fsPort.stat(fileLocation(absolutePath));
+      if (!stat) {
+        return { kind: 'absent' };
+      }
+      if (stat.kind !== 'file') {
+        return { kind: 'unreadable', why: stat.kind === 'directory' ? 'it is a folder' : 'it is not a regular file' };
+      }
+      if (stat.size > maxBytes) {
+        return { kind: 'unreadable', why: `it is larger than ${formatSize(maxBytes)}` };
+      }
+      const bytes = await fsPort.readFile(fileLocation(absolutePath));
+      return bytes.length > maxBytes ? { kind: 'unreadable', why: `it is larger than ${formatSize(maxBytes)}` } : { kind: 'bytes', bytes };
+    } catch (error) {
+      return { kind: 'unreadable', why: errorMessage(error) };
+    }
+  };
   const workspaceFolders = await Promise.all(ctx.workspace.folders.map((folder) => realPath(fsPort.localPath(folder.location) ?? folder.location.path)));
   return {
     workspaceFolders,
@@ -110,6 +131,15 @@ export async function commandRepositoryView(ctx: ToolContext): Promise<Repositor
       } catch {
         return undefined;
       }
+    },
+    readWhole(absolutePath, maxBytes) {
+      const key = `${maxBytes} ${absolutePath}`;
+      let read = wholeFiles.get(key);
+      if (!read) {
+        read = readWhole(absolutePath, maxBytes);
+        wholeFiles.set(key, read);
+      }
+      return read;
     },
   };
 }

@@ -12,7 +12,7 @@ import { sandboxSummary } from '../../sandbox/launcher';
 import type { Placement } from '../../sandbox/placement';
 
 /** The result's line when git ran with the policy's safety options (gitSafety.ts). */
-const GIT_SAFETY_NOTE = 'Git: ran with forced safety options (no hooks, fsmonitor, external diff, textconv, filters or signature programs; submodules not entered; .env and netrc files left out of its output).';
+const GIT_SAFETY_NOTE = "Git: ran with forced safety options (no hooks, fsmonitor, external diff, textconv, filters or signature programs; no fetching; submodules not entered; .env and netrc files left out of its output), in a repository whose own config holds only settings known to be harmless, or outside any repository.";
 
 export function seconds(ms: number): string {
   return `${(ms / 1000).toFixed(1)} s`;

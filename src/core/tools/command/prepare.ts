@@ -6,6 +6,7 @@ import type { ToolContext } from '../../context';
 import { ToolError } from '../../errors';
 import { commandPolicyOptions } from '../../guard/command/pathJudge';
 import { evaluateCommandPolicy } from '../../guard/command/policy';
+import { GIT_SAFETY_ENVIRONMENT } from '../../guard/command/gitSafety';
 import { describeVerdict, type CommandVerdict } from '../../guard/command/verdict';
 import { judgeLocation, resolveRoots } from '../../guard/judgeLocation';
 import { denialMessage } from '../../guard/rules';
@@ -105,7 +106,9 @@ export async function prepareCommand(input: RunCommandInput, ctx: ToolContext): 
   const granted = grant && placement.where === 'sandbox'
     ? { grant, placement: { ...placement, approval: 'own' as const, why: `the call asked to make ${grant} writable` } }
     : { placement };
-  return { host, command, cwd, env, withheld, verdict, background, waitFor, timeoutSeconds, onTimeout: input.on_timeout ?? 'background', ...granted };
+  // git the policy placed its safety options on fetches nothing lazily either (gitSafety.ts).
+  const runEnv = verdict.commandLine === undefined ? env : { ...env, ...GIT_SAFETY_ENVIRONMENT };
+  return { host, command, cwd, env: runEnv, withheld, verdict, background, waitFor, timeoutSeconds, onTimeout: input.on_timeout ?? 'background', ...granted };
 }
 
 /** The folder writable_path names, checked (a ToolError says why it cannot be granted). */

@@ -9,11 +9,46 @@ import { commandPolicyOptions } from '../../../../../src/core/guard/command/path
 import { evaluateCommandPolicy } from '../../../../../src/core/guard/command/policy';
 import { describeVerdict, type CommandVerdict } from '../../../../../src/core/guard/command/verdict';
 import { GIT_SECRET_EXCLUDES, gitGlobalInsertion } from '../../../../../src/core/guard/command/gitSafety';
-import { scanConfig } from '../../../../../src/core/guard/command/gitRepository';
 import { testContext } from '../../../support/context';
-import { appendConfig, bareLookalike, git, repository, write } from '../../../../support/gitFixtures';
+import { appendConfig, bareLookalike, repository, write } from '../../../../support/gitFixtures';
 
 let parent = '';
+
+/** A clone's config with what VS Code, gh and the user add to it: every key harmless. */
+const HARMLESS_CONFIG = [
+  '[remote "origin"]\n\turl = https://example.invalid/r.git\n\tfetch = +refs/heads/*:refs/remotes/origin/*\n\tgh-resolved = base\n',
+  '[branch "main"]\n\tremote = origin\n\tmerge = refs/heads/main\n\tvscode-merge-base = origin/main\n',
+  '[submodule "lib"]\n\turl = https://example.invalid/lib.git\n\tactive = true\n',
+  '[user]\n\tname = Someone\n\temail = someone@example.invalid\n[pull]\n\trebase = false\n',
+].join('');
+
+const CORE = '[core]\n\trepositoryformatversion = 0\n\tfilemode = true\n\tbare = false\n\tlogallrefupdates = true\n';
+
+/** Repository configs a folder can arrive with (a tarball, a copy), by what they hold. */
+const PLANTED_CONFIGS = {
+  'core.worktree': `${CORE}\tworktree = /home\n`,
+  'include.path': `${CORE}[include]\n\tpath = ~/.my.cnf\n`,
+  includeIf: `${CORE}[includeIf "gitdir:/"]\n\tpath = /etc/passwd\n`,
+  'a partial clone': '[core]\n\trepositoryformatversion = 1\n[remote "origin"]\n\turl = /tmp/elsewhere\n\tpromisor = true\n\tpartialclonefilter = blob:none\n\tuploadpack = "touch /tmp/ran; git-upload-pack"\n[extensions]\n\tpartialclone = origin\n',
+  'extensions.partialclone': '[core]\n\trepositoryformatversion = 1\n[extensions]\n\tpartialClone = origin\n',
+  'a filter driver': `${CORE}[filter "x"]\n\tclean = ./clean.sh\n`,
+  'a 2 MiB config': `${CORE}${'\tfilemode = true\n'.repeat(140_000)}`,
+  '[Core] WorkTree': '[Core]\n\tWorkTree = ..\n',
+  'the old form [remote.origin]': `${CORE}[remote.Origin]\n\tuploadpack = sh -c id\n`,
+  // Line 3 continues line 2's value, so [user] is text and worktree is core's.
+  'a continuation line': '[core]\n\tbare = false \\\n[user]\n\tworktree = /home\n',
+  // The ; and # are inside quotes: the value ends at the line's end, and the next line is a key.
+  'a key after a comment-looking quoted value': '[core]\n\tabbrev = "12;" # a "quoted\n\tsshCommand = sh -c id\n',
+  'an unknown future key': `${CORE}\tsomethingNew = 1\n`,
+  'a subsection on a section that has none': '[core "x"]\n\tbare = false\n',
+  'a line git rejects': `[core]\n\tbare = false\n\tabbrev = 1\\q\n`,
+  'bytes that are not UTF-8': Buffer.concat([Buffer.from(`${CORE}[user]\n\tname = `), Buffer.from([0xff, 0x0a])]),
+  'config.worktree': CORE,
+  'a folder for a config': CORE,
+  // Odd but harmless: a BOM, case, the old form, a quoted subsection with an escape, comments, a bare
+  // key, and a continuation that makes `[core] worktree = b` part of the user's name, never a key.
+  'harmless spellings': '\uFEFF; comment\n[CORE] # comment\n  FileMode=false\n\tBare\n[Branch.Main]\n\tRemote = origin\n[remote "o\\"r"] url = "x#y" ; c\n[user]\n\tname = a \\\n[core] worktree = b\n',
+} as const;
 let root = '';
 let home = '';
 
@@ -32,8 +67,8 @@ function expectDecision(command: string, expected: 'allow' | 'ask' | 'deny', why
   });
 }
 
-/** The words the policy puts after `git` in the fixture workspace (its config names the filter drivers below). */
-const GLOBALS = gitGlobalInsertion(['fromInclude', 'lfs', 'localfix']);
+/** The words the policy puts after `git` in the fixture workspace (the user's config names the filter drivers below). */
+const GLOBALS = gitGlobalInsertion(['fromInclude', 'lfs']);
 const EXCLUDES = GIT_SECRET_EXCLUDES.map((pathspec) => ` '${pathspec}'`).join('');
 const DIFF_FLAGS = ' --no-ext-diff --no-textconv --ignore-submodules=all';
 
@@ -54,7 +89,8 @@ describe('guard/command/git policy', () => {
     write(path.join(home, '.gitconfig'), '[filter "lfs"]\n\tclean = git-lfs clean -- %f\n[include]\n\tpath = ~/.gitconfig-extra\n');
     write(path.join(home, '.gitconfig-extra'), '[filter "fromInclude"]\n\tclean = cat\n');
     repository(root, [{ 'src/a.ts': 'export {};\n', f: 'one\n', '.env': 'SECRET=canary\n', 'svc/.env.local': 'SECRET=nested\n' }, { f: 'two\n' }]);
-    appendConfig(path.join(root, '.git'), '[filter "localfix"]\n\tclean = ./tools/clean.sh\n');
+    // What a clone, VS Code and the user write into a repository's config: all on the harmless list.
+    appendConfig(path.join(root, '.git'), HARMLESS_CONFIG);
     // Class 1: repositories other than the workspace folder's own.
     repository(path.join(root, 'vendor', 'lib'), [{ 'x.c': 'int x;\n' }]);
     fs.mkdirSync(path.join(root, 'vendor', 'lib', 'src'), { recursive: true });
@@ -73,6 +109,14 @@ describe('guard/command/git policy', () => {
     write(path.join(parent, 'common-ws', '.git', 'commondir'), '../../ws/vendor/lib/.git\n');
     repository(path.join(parent, 'above'), [{ 'inner/f': 'x\n' }]);
     fs.mkdirSync(path.join(parent, 'plain', 'ws'), { recursive: true });
+    // Issue 37: workspaces whose own .git arrived with the folder, each with the config named by its key.
+    for (const [name, config] of Object.entries(PLANTED_CONFIGS)) {
+      repository(path.join(parent, 'planted', name), [{ f: 'x\n' }]);
+      fs.writeFileSync(path.join(parent, 'planted', name, '.git', 'config'), config);
+    }
+    write(path.join(parent, 'planted', 'config.worktree', '.git', 'config.worktree'), '[core]\n\tworktree = /home\n');
+    fs.rmSync(path.join(parent, 'planted', 'a folder for a config', '.git', 'config'));
+    fs.mkdirSync(path.join(parent, 'planted', 'a folder for a config', '.git', 'config'));
   });
   after(() => fs.rmSync(parent, { recursive: true, force: true }));
 
@@ -107,16 +151,17 @@ describe('guard/command/git policy', () => {
   });
 
   describe('the command line that runs carries git\'s safety options', () => {
-    it('forces every program-running setting off after git, with the config\'s filter drivers, and no pager', async () => {
+    it('forces every program-running setting and every transport off after git, with the user\'s filter drivers, and no pager', async () => {
       const verdict = await judge('git status');
       assert.equal(
         verdict.commandLine,
         'git -c core.fsmonitor=false -c core.hooksPath=/dev/null -c core.pager=cat -c gpg.program=/dev/null/no-gpg -c gpg.openpgp.program=/dev/null/no-gpg ' +
           '-c gpg.x509.program=/dev/null/no-gpg -c gpg.ssh.program=/dev/null/no-gpg -c log.showSignature=false -c submodule.recurse=false ' +
           '-c status.submoduleSummary=false -c diff.ignoreSubmodules=all -c stash.showPatch=false -c stash.showIncludeUntracked=false ' +
+          '-c protocol.allow=never -c protocol.file.allow=never -c protocol.ext.allow=never -c protocol.git.allow=never -c protocol.ssh.allow=never ' +
+          '-c protocol.http.allow=never -c protocol.https.allow=never ' +
           '-c filter.fromInclude.clean= -c filter.fromInclude.smudge= -c filter.fromInclude.process= -c filter.fromInclude.required=false ' +
-          '-c filter.lfs.clean= -c filter.lfs.smudge= -c filter.lfs.process= -c filter.lfs.required=false ' +
-          '-c filter.localfix.clean= -c filter.localfix.smudge= -c filter.localfix.process= -c filter.localfix.required=false --no-pager status --ignore-submodules=all',
+          '-c filter.lfs.clean= -c filter.lfs.smudge= -c filter.lfs.process= -c filter.lfs.required=false --no-pager status --ignore-submodules=all',
       );
     });
     expectLine('git diff', `git${GLOBALS} diff${DIFF_FLAGS}${EXCLUDES}`);
@@ -182,19 +227,64 @@ describe('guard/command/git policy', () => {
     expectLine('git diff HEAD:f HEAD~1:f', `git${GLOBALS} diff${DIFF_FLAGS} HEAD:f HEAD~1:f`);
   });
 
-  describe('the config scan', () => {
-    it('finds filter drivers in both header spellings and include paths in include and includeIf sections', () => {
-      const scanned = scanConfig('[filter "a b"]\n\tclean = x\n[filter.old]\n[include]\n\tpath = "one.cfg" ; note\n[includeIf "gitdir:~/w/"]\n\tpath = ~/two.cfg\n[core]\n\tpath = not-an-include\n');
-      assert.deepEqual(scanned, { filters: ['a b', 'old'], includes: ['one.cfg', '~/two.cfg'] });
-    });
+  describe('the user\'s filter drivers', () => {
     it('asks when a driver name cannot be passed safely on the command line', async () => {
-      appendConfig(path.join(root, '.git'), "[filter \"it's\"]\n\tclean = x\n");
+      const extra = path.join(home, '.gitconfig-extra');
+      const before = fs.readFileSync(extra, 'utf8');
+      fs.appendFileSync(extra, "[filter \"it's\"]\n\tclean = x\n");
       try {
         const verdict = await judge('git status');
         assert.equal(verdict.decision, 'ask', describeVerdict(verdict).join('\n'));
+        assert.match(describeVerdict(verdict).join('\n'), /filter driver "it's"/);
       } finally {
-        git(root, 'config', '--remove-section', "filter.it's");
+        fs.writeFileSync(extra, before);
       }
     });
+    it('asks when the user\'s config is larger than the policy reads, instead of leaving its drivers on', async () => {
+      const gitconfig = path.join(home, '.gitconfig');
+      const before = fs.readFileSync(gitconfig, 'utf8');
+      fs.writeFileSync(gitconfig, `${before}${'# padding\n'.repeat(30_000)}[filter "late"]\n\tclean = x\n`);
+      try {
+        const verdict = await judge('git status');
+        assert.equal(verdict.decision, 'ask', describeVerdict(verdict).join('\n'));
+        assert.match(describeVerdict(verdict).join('\n'), /\.gitconfig cannot be read whole \(it is larger than 256\.0 KB\)/);
+      } finally {
+        fs.writeFileSync(gitconfig, before);
+      }
+    });
+  });
+
+  describe('issue 37: git runs unasked only with a repository config read whole and found harmless', () => {
+    const planted = (name: string) => () => path.join(parent, 'planted', name);
+    function expectAsk(command: string, name: keyof typeof PLANTED_CONFIGS, reason: RegExp): void {
+      it(`asks for ${JSON.stringify(command)} in a repository whose config has ${name}`, async () => {
+        const verdict = await judge(command, planted(name)());
+        const text = describeVerdict(verdict).join('\n');
+        assert.equal(verdict.decision, 'ask', text);
+        assert.equal(verdict.commandLine, undefined);
+        assert.match(text, reason);
+      });
+    }
+    expectAsk('git diff', 'core.worktree', /\.git\/config line 6 sets core\.worktree, which is not on the list of settings known to be harmless/);
+    expectAsk('git config --list', 'include.path', /sets include\.path/);
+    expectAsk('git log -1', 'includeIf', /sets includeif\.gitdir:\/\.path/);
+    expectAsk('git log -p', 'a partial clone', /sets remote\.origin\.promisor/);
+    expectAsk('git status', 'extensions.partialclone', /sets extensions\.partialclone/);
+    expectAsk('git status', 'a filter driver', /sets filter\.x\.clean/);
+    expectAsk('git status', 'a 2 MiB config', /\.git\/config cannot be read whole \(it is larger than 256\.0 KB\)/);
+    expectAsk('git status', '[Core] WorkTree', /line 2 sets core\.worktree/);
+    expectAsk('git status', 'the old form [remote.origin]', /sets remote\.origin\.uploadpack/);
+    expectAsk('git status', 'a continuation line', /line 4 sets core\.worktree/);
+    expectAsk('git status', 'a key after a comment-looking quoted value', /line 3 sets core\.sshcommand/);
+    expectAsk('git status', 'an unknown future key', /sets core\.somethingnew/);
+    expectAsk('git status', 'a subsection on a section that has none', /sets core\.x\.bare/);
+    expectAsk('git status', 'a line git rejects', /\.git\/config line 3 is not valid git config \(the unknown escape \\q in a value\)/);
+    expectAsk('git status', 'bytes that are not UTF-8', /\.git\/config is not valid UTF-8/);
+    expectAsk('git status', 'config.worktree', /config\.worktree line 2 sets core\.worktree/);
+    expectAsk('git status', 'a folder for a config', /config cannot be read whole \(it is a folder\)/);
+    expectDecision('git status', 'allow', 'harmless settings only, in odd spellings and a continuation line that hides a key git never reads', planted('harmless spellings'));
+    for (const command of ['git status', 'git diff', 'git log -p', 'git config --list']) {
+      expectDecision(command, 'allow', 'the fixture\'s config holds only what a clone, VS Code and the user write');
+    }
   });
 });

@@ -1,8 +1,11 @@
 // git through workspace_run_command, for real: real repositories with planted configuration, git
-// 2.39 and the bubblewrap sandbox (issue 27 classes 1, 2 and the git part of 5). Every planted
-// program appends to a marker file in the workspace: a git the policy ran without asking must never
-// create it, a git in another repository must ask (and, declined, run nothing), and secret files
-// committed to the repository must never reach the output of a git that ran without asking.
+// 2.39 and the bubblewrap sandbox (issue 27 classes 1, 2 and the git part of 5; issue 37). Every
+// planted program appends to a marker file in the workspace: a git the policy ran without asking
+// must never create it, a git in another repository or with a repository config that names a
+// program must ask (and, declined, run nothing), and secret files committed to the repository must
+// never reach the output of a git that ran without asking. The user's own config (a home folder of
+// the test's, inside the workspace so that the sandbox shows it) names a program in every place a
+// read-only git may run one: the forced options must keep them all off.
 import * as assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -21,8 +24,10 @@ describe('tools/runCommand: git with planted programs, in the sandbox', () => {
   let marker = '';
   let program = '';
 
+  let home = '';
+
   async function run(command: string, approve = false) {
-    const { ctx, approver } = workspace.setup({ approve });
+    const { ctx, approver } = workspace.setup({ approve, home });
     const text = await invokeTool(runCommandTool, { command }, ctx).then(resultText, (error: Error) => `ERROR ${error.message}`);
     return { text, asked: approver.asked };
   }
@@ -52,13 +57,16 @@ describe('tools/runCommand: git with planted programs, in the sandbox', () => {
     appendConfig(path.join(root, '.git', 'modules', 'mod'), `[core]\n\tfsmonitor = ${program}\n`);
     write(path.join(root, '.git', 'modules', 'mod', 'hooks', 'post-index-change'), `#!/bin/sh\n${program} submodule-hook\n`, 0o755);
     signedHead(root);
-    // The workspace's own config names a program in every place a read-only git may run one, as the user could have written it.
-    appendConfig(path.join(root, '.git'), [
+    // The user's config names a program in every place a read-only git may run one.
+    home = path.join(root, 'home');
+    write(path.join(home, '.gitconfig'), [
       `[core]\n\tfsmonitor = ${program}\n\thooksPath = .githooks\n`,
       `[diff]\n\texternal = ${program}\n[diff "conv"]\n\ttextconv = ${program}\n\tcommand = ${program}\n`,
       `[filter "flt"]\n\tclean = ${program}\n\tsmudge = ${program}\n\trequired = true\n`,
       `[gpg]\n\tprogram = ${program}\n[log]\n\tshowSignature = true\n`,
     ].join(''));
+    // The repository's own config holds what git init and git submodule add wrote, and a clone's remote.
+    appendConfig(path.join(root, '.git'), '[remote "origin"]\n\turl = https://example.invalid/r.git\n\tfetch = +refs/heads/*:refs/remotes/origin/*\n');
     write(path.join(root, '.githooks', 'post-index-change'), `#!/bin/sh\n${program} hook\n`, 0o755);
     fs.appendFileSync(path.join(root, 'b.bin'), 'changed in the work tree\n');
     // Repositories other than the workspace folder's own.
@@ -75,7 +83,7 @@ describe('tools/runCommand: git with planted programs, in the sandbox', () => {
   beforeEach(() => fs.rmSync(marker, { force: true }));
 
   it('has live planted programs: plain git, run directly, runs the fsmonitor, the hook and the filter', () => {
-    execFileSync('git', ['status', '--short'], { cwd: workspace.root, stdio: 'ignore' });
+    execFileSync('git', ['status', '--short'], { cwd: workspace.root, stdio: 'ignore', env: { ...process.env, HOME: home } });
     assert.match(markerText(), /planted\.sh.*\n(.|\n)*hook/);
     fs.rmSync(marker);
     execFileSync('git', ['-C', 'fixtures/repo.git', 'diff'], { cwd: workspace.root, stdio: 'ignore' });
@@ -90,6 +98,36 @@ describe('tools/runCommand: git with planted programs, in the sandbox', () => {
         assert.match(text, /^Exit code: 0/m, text);
         assert.match(text, /^Git: ran with forced safety options/m);
         assert.equal(markerText(), '');
+      });
+    }
+
+    it('reads the user\'s config inside the sandbox (so the runs above met its programs)', async () => {
+      const { text, asked } = await run('git config --get diff.external');
+      assert.equal(asked.length, 0);
+      assert.match(text, /planted\.sh/);
+    });
+
+    it('runs git with GIT_NO_LAZY_FETCH=1, and a line without git without it', async () => {
+      assert.match((await run('git rev-parse --is-inside-work-tree && printenv GIT_NO_LAZY_FETCH')).text, /--- stdout ---\ntrue\n1\n/);
+      assert.match((await run('printenv GIT_NO_LAZY_FETCH')).text, /^Exit code: 1/m);
+    });
+  });
+
+  describe('issue 37: a repository config that names a program asks, and declined runs nothing', () => {
+    for (const [config, key] of [['[core]\n\tfsmonitor = PROGRAM\n', 'core.fsmonitor'], ['[diff "conv"]\n\ttextconv = PROGRAM\n', 'diff.conv.textconv'], ['[filter "flt"]\n\tclean = PROGRAM\n\trequired = true\n', 'filter.flt.clean']]) {
+      it(`asks for git status with ${key} in .git/config`, async () => {
+        const file = path.join(workspace.root, '.git', 'config');
+        const before = fs.readFileSync(file, 'utf8');
+        fs.appendFileSync(file, config.replaceAll('PROGRAM', program));
+        try {
+          const { text, asked } = await run('git status');
+          assert.match(text, /^ERROR The user declined/);
+          assert.equal(asked.length, 1);
+          assert.match(asked[0].detail, new RegExp(`sets ${key.replaceAll('.', '\\.')}, which is not on the list`));
+          assert.equal(markerText(), '');
+        } finally {
+          fs.writeFileSync(file, before);
+        }
       });
     }
   });
