@@ -3,12 +3,18 @@ import { fileLocation, withPath, type Location, type WorkspaceFolder } from '../
 import type { WorkspaceInfo } from '../ports/workspace';
 import { ToolError } from '../errors';
 
-const URI_PREFIX = /^([a-zA-Z][a-zA-Z0-9+.-]+):(\/\/([^/]*))?(\/.*)?$/;
+/** `scheme:rest`, with a scheme of two characters or more (one letter is a Windows drive, `C:/x`). */
+const URI_PREFIX = /^([a-zA-Z][a-zA-Z0-9+.-]+):(.*)$/s;
+/** The rest of a URI after its scheme: `//authority` (up to the next slash), then the path. */
+const URI_REST = /^(?:\/\/([^/]*))?(.*)$/s;
 
 /**
  * Turns a tool's path argument into a normalised location, without touching the file system.
  * Accepts absolute paths, `~`, URIs (`scheme://authority/path`), paths relative to the first
- * workspace folder, and `<folderName>/rest` in a multi-root workspace.
+ * workspace folder, and `<folderName>/rest` in a multi-root workspace. A URI must be `file:` with no
+ * authority (the local disk) or a workspace folder's own scheme and authority: every other scheme
+ * (`vscode-userdata:`, another remote, a host's UNC share) is refused, so each location the tools
+ * reach is one the rule table was written for.
  */
 export function resolveWorkspacePath(input: string, workspace: WorkspaceInfo): Location {
   if (typeof input !== 'string' || input.trim() === '') {
@@ -19,8 +25,8 @@ export function resolveWorkspacePath(input: string, workspace: WorkspaceInfo): L
   }
   const first = workspace.folders[0];
   const uri = URI_PREFIX.exec(input);
-  if (uri && uri[1].length > 1 && (uri[2] !== undefined || uri[4] !== undefined)) {
-    return { scheme: uri[1].toLowerCase(), authority: uri[3] ?? '', path: path.posix.normalize(decodeURIComponentSafe(uri[4] ?? '/')) };
+  if (uri) {
+    return uriLocation(input, uri[1].toLowerCase(), uri[2], workspace.folders);
   }
   if (input === '~' || input.startsWith('~/')) {
     return fileLocation(path.posix.normalize(path.posix.join(workspace.home, input.slice(1))));
@@ -47,10 +53,43 @@ function folderForRelativePath(input: string, folders: readonly WorkspaceFolder[
   return folder ? { folder, rest: slash === -1 ? '.' : normalised.slice(slash + 1) } : undefined;
 }
 
-function decodeURIComponentSafe(value: string): string {
+const REACH = "the tools only reach the workspace folders' own file systems and the local disk";
+
+/** A URI argument as a location, or a ToolError when it is not on the local disk or a workspace folder's own file system. */
+function uriLocation(input: string, scheme: string, rest: string, folders: readonly WorkspaceFolder[]): Location {
+  const parts = URI_REST.exec(rest) as RegExpExecArray;
+  const rawPath = parts[2];
+  if (parts[1] === undefined && !rawPath.startsWith('/')) {
+    throw new ToolError(
+      `${input} is a ${scheme}: URI whose path is not absolute. Pass a workspace-relative path, an absolute path or a URI with an absolute path (file:///...); to name a workspace file whose name holds a colon, start it with ./`,
+    );
+  }
+  const authority = decoded(parts[1] ?? '', input);
+  const uriPath = decoded(rawPath === '' ? '/' : rawPath, input);
+  if (uriPath.includes('\0')) {
+    throw new ToolError('The path contains a NUL byte, which no file name can contain. Pass the path without it.');
+  }
+  const normalised = path.posix.normalize(uriPath);
+  if (scheme === 'file' && authority === '') {
+    return fileLocation(normalised);
+  }
+  const folder = folders.find((candidate) => candidate.location.scheme.toLowerCase() === scheme && candidate.location.authority.toLowerCase() === authority.toLowerCase());
+  if (folder) {
+    return withPath(folder.location, normalised);
+  }
+  if (scheme === 'file') {
+    throw new ToolError(`${input} is a file: URI with the host ${authority}, a network (UNC) path; ${REACH}. Pass a workspace-relative path, or a local path as /path or file:///path.`);
+  }
+  const where = authority === '' ? '' : ` on ${authority}`;
+  const known = folders.some((candidate) => candidate.location.scheme.toLowerCase() === scheme) ? `, and no workspace folder is on ${scheme}://${authority}` : '';
+  throw new ToolError(`${input} is a ${scheme}: URI${where}${known}; ${REACH}. Pass a workspace-relative path.`);
+}
+
+/** A URI part with its percent-escapes decoded (`%2e%2e` is `..`, `%2F` a slash); a broken escape is refused. */
+function decoded(value: string, input: string): string {
   try {
     return decodeURIComponent(value);
   } catch {
-    return value;
+    throw new ToolError(`${input} has a broken percent-escape (a % not followed by two hex digits of valid UTF-8). Write the path without escapes, or escape % itself as %25.`);
   }
 }
