@@ -8,7 +8,7 @@ import { displayPath, fileLocation, isInside, locationKey, type Location } from 
 import type { EntryStat } from '../ports/fileSystem';
 import { enclosingGitDirectory } from './gitDirectories';
 import { evaluateGuard, type GuardAccess, type GuardFacts } from './rules';
-import { resolveWorkspacePath } from './workspacePaths';
+import { resolveToolPath } from './workspacePaths';
 
 /** A location after the rule table looked at it. */
 export interface JudgedLocation {
@@ -34,10 +34,10 @@ function allowedRoots(access: GuardAccess, ctx: ToolContext): Location[] {
   return [...ctx.workspace.folders.map((folder) => folder.location), ...extra];
 }
 
-/** An allowed-paths entry as a root; none for a URI the tools cannot reach (another scheme), which no location could be inside. */
+/** An allowed-paths entry as a root; none for an entry that names no place (empty, a relative URI, a broken escape), which no location could be inside. */
 function configuredRoot(entry: string, ctx: ToolContext): Location[] {
   try {
-    return [resolveWorkspacePath(entry, ctx.workspace)];
+    return [resolveToolPath(entry, ctx)];
   } catch (error) {
     if (error instanceof ToolError) {
       return [];

@@ -1,6 +1,7 @@
 import * as path from 'node:path';
 import { fileLocation, withPath, type Location, type WorkspaceFolder } from '../location';
 import type { WorkspaceInfo } from '../ports/workspace';
+import type { ToolSettings } from '../settings';
 import { ToolError } from '../errors';
 
 /** `scheme:rest`, with a scheme of two characters or more (one letter is a Windows drive, `C:/x`). */
@@ -12,11 +13,12 @@ const URI_REST = /^(?:\/\/([^/]*))?(.*)$/s;
  * Turns a tool's path argument into a normalised location, without touching the file system.
  * Accepts absolute paths, `~`, URIs (`scheme://authority/path`), paths relative to the first
  * workspace folder, and `<folderName>/rest` in a multi-root workspace. A URI must be `file:` with no
- * authority (the local disk) or a workspace folder's own scheme and authority: every other scheme
+ * authority (the local disk), or the scheme and authority of a workspace folder or of a URI among
+ * `allowedRoots` (the allowed-paths settings, which the user wrote): every other scheme
  * (`vscode-userdata:`, another remote, a host's UNC share) is refused, so each location the tools
  * reach is one the rule table was written for.
  */
-export function resolveWorkspacePath(input: string, workspace: WorkspaceInfo): Location {
+export function resolveWorkspacePath(input: string, workspace: WorkspaceInfo, allowedRoots: readonly string[] = []): Location {
   if (typeof input !== 'string' || input.trim() === '') {
     throw new ToolError('The path is empty. Pass a file path relative to the workspace root, or an absolute path.');
   }
@@ -26,7 +28,8 @@ export function resolveWorkspacePath(input: string, workspace: WorkspaceInfo): L
   const first = workspace.folders[0];
   const uri = URI_PREFIX.exec(input);
   if (uri) {
-    return uriLocation(input, uri[1].toLowerCase(), uri[2], workspace.folders);
+    const bases = [...workspace.folders.map((folder) => folder.location), ...allowedRoots.flatMap(uriBase)];
+    return uriLocation(input, uri[1].toLowerCase(), uri[2], bases);
   }
   if (input === '~' || input.startsWith('~/')) {
     return fileLocation(path.posix.normalize(path.posix.join(workspace.home, input.slice(1))));
@@ -42,6 +45,11 @@ export function resolveWorkspacePath(input: string, workspace: WorkspaceInfo): L
   return withPath(folder.folder.location, path.posix.normalize(path.posix.join(folder.folder.location.path, folder.rest)));
 }
 
+/** A tool's path argument as a location: resolveWorkspacePath with the allowed-paths settings' file systems reachable too. */
+export function resolveToolPath(input: string, ctx: { readonly workspace: WorkspaceInfo; readonly settings: Pick<ToolSettings, 'allowedReadPaths' | 'allowedWritePaths'> }): Location {
+  return resolveWorkspacePath(input, ctx.workspace, [...ctx.settings.allowedReadPaths, ...ctx.settings.allowedWritePaths]);
+}
+
 function folderForRelativePath(input: string, folders: readonly WorkspaceFolder[]): { folder: WorkspaceFolder; rest: string } | undefined {
   if (folders.length < 2) {
     return undefined;
@@ -53,10 +61,10 @@ function folderForRelativePath(input: string, folders: readonly WorkspaceFolder[
   return folder ? { folder, rest: slash === -1 ? '.' : normalised.slice(slash + 1) } : undefined;
 }
 
-const REACH = "the tools only reach the workspace folders' own file systems and the local disk";
+const REACH = "the tools only reach the local disk, the workspace folders' own file systems and those of the user's allowed-paths settings";
 
-/** A URI argument as a location, or a ToolError when it is not on the local disk or a workspace folder's own file system. */
-function uriLocation(input: string, scheme: string, rest: string, folders: readonly WorkspaceFolder[]): Location {
+/** A URI's authority and path, decoded; a ToolError when the path is not absolute or an escape is broken. */
+function uriParts(input: string, scheme: string, rest: string): { authority: string; path: string } {
   const parts = URI_REST.exec(rest) as RegExpExecArray;
   const rawPath = parts[2];
   if (parts[1] === undefined && !rawPath.startsWith('/')) {
@@ -64,24 +72,41 @@ function uriLocation(input: string, scheme: string, rest: string, folders: reado
       `${input} is a ${scheme}: URI whose path is not absolute. Pass a workspace-relative path, an absolute path or a URI with an absolute path (file:///...); to name a workspace file whose name holds a colon, start it with ./`,
     );
   }
-  const authority = decoded(parts[1] ?? '', input);
   const uriPath = decoded(rawPath === '' ? '/' : rawPath, input);
   if (uriPath.includes('\0')) {
     throw new ToolError('The path contains a NUL byte, which no file name can contain. Pass the path without it.');
   }
-  const normalised = path.posix.normalize(uriPath);
+  return { authority: decoded(parts[1] ?? '', input), path: path.posix.normalize(uriPath) };
+}
+
+/** The file system an allowed-paths entry that is a URI names (its scheme and authority); none for a path or a broken URI. */
+function uriBase(entry: string): Location[] {
+  const uri = URI_PREFIX.exec(entry);
+  if (!uri) {
+    return [];
+  }
+  try {
+    return [{ scheme: uri[1].toLowerCase(), authority: uriParts(entry, uri[1], uri[2]).authority, path: '/' }];
+  } catch {
+    return [];
+  }
+}
+
+/** A URI argument as a location, or a ToolError when it is not on the local disk or on a file system in `bases`. */
+function uriLocation(input: string, scheme: string, rest: string, bases: readonly Location[]): Location {
+  const { authority, path: normalised } = uriParts(input, scheme, rest);
   if (scheme === 'file' && authority === '') {
     return fileLocation(normalised);
   }
-  const folder = folders.find((candidate) => candidate.location.scheme.toLowerCase() === scheme && candidate.location.authority.toLowerCase() === authority.toLowerCase());
-  if (folder) {
-    return withPath(folder.location, normalised);
+  const base = bases.find((candidate) => candidate.scheme.toLowerCase() === scheme && candidate.authority.toLowerCase() === authority.toLowerCase());
+  if (base) {
+    return withPath(base, normalised);
   }
   if (scheme === 'file') {
     throw new ToolError(`${input} is a file: URI with the host ${authority}, a network (UNC) path; ${REACH}. Pass a workspace-relative path, or a local path as /path or file:///path.`);
   }
   const where = authority === '' ? '' : ` on ${authority}`;
-  const known = folders.some((candidate) => candidate.location.scheme.toLowerCase() === scheme) ? `, and no workspace folder is on ${scheme}://${authority}` : '';
+  const known = bases.some((candidate) => candidate.scheme.toLowerCase() === scheme) ? `, which no workspace folder or allowed path is on` : '';
   throw new ToolError(`${input} is a ${scheme}: URI${where}${known}; ${REACH}. Pass a workspace-relative path.`);
 }
 

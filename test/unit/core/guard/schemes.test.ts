@@ -89,7 +89,7 @@ describe('guard: every URI scheme', () => {
   it('refuses a read of vscode-userdata:/home/u/.ssh/id_rsa at every level without asking', async () => {
     for (const level of LEVELS) {
       const ctx = context(level, local());
-      await assert.rejects(guardPath('vscode-userdata:/home/u/.ssh/id_rsa', 'read', ctx), /is a vscode-userdata: URI; the tools only reach the workspace folders' own file systems and the local disk/, level);
+      await assert.rejects(guardPath('vscode-userdata:/home/u/.ssh/id_rsa', 'read', ctx), /is a vscode-userdata: URI; the tools only reach the local disk, the workspace folders' own file systems and those of the user's allowed-paths settings/, level);
       await assert.rejects(invokeTool(readFileTool, { file_path: 'vscode-userdata:/home/u/.ssh/id_rsa' }, ctx), /vscode-userdata: URI/, level);
       assert.deepEqual(ctx.session.approver.asked, [], `nobody is asked at ${level}`);
     }
@@ -97,7 +97,7 @@ describe('guard: every URI scheme', () => {
 
   it('refuses an unknown scheme with the message, for the read, list and search tools alike', async () => {
     const ctx = context('high', local());
-    const message = /^foo:\/\/bar\/home\/u\/proj\/a\.txt is a foo: URI on bar; the tools only reach the workspace folders' own file systems and the local disk\. Pass a workspace-relative path\.$/;
+    const message = /^foo:\/\/bar\/home\/u\/proj\/a\.txt is a foo: URI on bar; the tools only reach the local disk, the workspace folders' own file systems and those of the user's allowed-paths settings\. Pass a workspace-relative path\.$/;
     await assert.rejects(guardPath('foo://bar/home/u/proj/a.txt', 'read', ctx), { message });
     await assert.rejects(guardWriteTarget('foo://bar/home/u/proj/a.txt', ctx), { message });
     await assert.rejects(invokeTool(listDirectoryTool, { path: 'foo://bar/home/u' }, ctx), /is a foo: URI on bar/);
@@ -147,9 +147,13 @@ describe('guard: every URI scheme', () => {
     assert.deepEqual(ctx.session.approver.asked.map((question) => question.title), ['file.sensitive_path_read: /etc/shadow']);
   });
 
-  it('takes an allowed-paths entry of a scheme the tools cannot reach as no root, not as an error in every call', async () => {
-    const ctx = testContext({ root: disk, fs: new ProvidedFileSystem(providers()), settings: { riskLevel: 'medium', allowedReadPaths: ['foo://bar/home', path.join(disk, 'ws')] }, workspace: { folders: local(), home: '/home/dev' } });
-    assert.match(resultText(await invokeTool(readFileTool, { file_path: path.join(disk, 'ws', 'a.txt') }, ctx)), /virtual a/);
+  it('reaches the file system of a URI the user allowed in allowed-paths, with the same rules there', async () => {
+    const ctx = testContext({ root: disk, fs: new ProvidedFileSystem(providers()), settings: { riskLevel: 'medium', allowedReadPaths: ['foo://bar/ws', path.join(disk, 'local')] }, workspace: { folders: local(), home: '/home/dev' } });
+    assert.match(resultText(await invokeTool(readFileTool, { file_path: 'foo://bar/ws/a.txt' }, ctx)), /virtual a/);
+    await assert.rejects(guardPath('foo://bar/home/u/.ssh/id_rsa', 'read', ctx), /Denied by file\.sensitive_path_read: foo:\/\/bar\/home\/u\/\.ssh\/id_rsa/);
+    await assert.rejects(guardPath('foo://baz/ws/a.txt', 'read', ctx), /is a foo: URI on baz, which no workspace folder or allowed path is on/);
+    await assert.rejects(guardPath('vscode-userdata:/home/u/.bashrc', 'read', ctx), /is a vscode-userdata: URI; the tools only reach/);
+    assert.equal((await guardWriteTarget('foo://bar/ws/b.txt', ctx)).warning?.rule, 'file.outside_workspace_write', 'an allowed read root is no write root');
   });
 
   it('still reads, lists and writes ordinary files of a workspace folder\'s own virtual file system (memfs:)', async () => {

@@ -40,7 +40,7 @@ describe('guard/workspacePaths', () => {
 
     describe('URIs', () => {
       const remote: WorkspaceInfo = { folders: [{ name: 'proj', location: { scheme: 'vscode-remote', authority: 'ssh-remote+h', path: '/home/u/proj' } }], trusted: true, home: '/home/dev' };
-      const reach = /the tools only reach the workspace folders' own file systems and the local disk\. Pass a workspace-relative path\./;
+      const reach = /the tools only reach the local disk, the workspace folders' own file systems and those of the user's allowed-paths settings\. Pass a workspace-relative path\./;
 
       it('refuses a scheme that is neither file nor a workspace folder\'s own, naming it', () => {
         assert.throws(() => resolveWorkspacePath('vscode-userdata:/home/u/.ssh/id_rsa', single), { message: new RegExp(`^vscode-userdata:/home/u/\\.ssh/id_rsa is a vscode-userdata: URI; ${reach.source}$`) });
@@ -49,8 +49,18 @@ describe('guard/workspacePaths', () => {
       });
 
       it('refuses the scheme of a workspace folder with another authority', () => {
-        assert.throws(() => resolveWorkspacePath('vscode-remote://ssh-remote+other/etc/passwd', remote), /no workspace folder is on vscode-remote:\/\/ssh-remote\+other; the tools only reach/);
-        assert.throws(() => resolveWorkspacePath('vscode-remote:/etc/passwd', remote), /no workspace folder is on vscode-remote:\/\/; the tools only reach/);
+        assert.throws(() => resolveWorkspacePath('vscode-remote://ssh-remote+other/etc/passwd', remote), /is a vscode-remote: URI on ssh-remote\+other, which no workspace folder or allowed path is on; the tools only reach/);
+        assert.throws(() => resolveWorkspacePath('vscode-remote:/etc/passwd', remote), /is a vscode-remote: URI, which no workspace folder or allowed path is on; the tools only reach/);
+      });
+
+      it('takes the scheme and authority of a URI among the allowed roots (the user\'s settings), and no other', () => {
+        const allowed = ['watmem:/tree', 'Vault://Team/shared', '~/notes', 'broken:/%zz', 'relative:x'];
+        assert.deepEqual(resolveWorkspacePath('watmem:/tree/notes.txt', single, allowed), { scheme: 'watmem', authority: '', path: '/tree/notes.txt' });
+        assert.deepEqual(resolveWorkspacePath('watmem:/elsewhere/x', single, allowed), { scheme: 'watmem', authority: '', path: '/elsewhere/x' }, 'the rules, not the resolution, judge where on it');
+        assert.deepEqual(resolveWorkspacePath('vault://team/shared/a', single, allowed), { scheme: 'vault', authority: 'Team', path: '/shared/a' });
+        assert.throws(() => resolveWorkspacePath('watmem://other/tree/notes.txt', single, allowed), /is a watmem: URI on other, which no workspace folder or allowed path is on/);
+        assert.throws(() => resolveWorkspacePath('broken:/x', single, allowed), /is a broken: URI; the tools only reach/);
+        assert.throws(() => resolveWorkspacePath('relative:/x', single, allowed), /is a relative: URI; the tools only reach/);
       });
 
       it('takes a workspace folder\'s own scheme and authority in any case, spelled as the folder spells them', () => {
