@@ -71,6 +71,10 @@ describe('read tools on a virtual file system (extension host)', () => {
   });
 
   it('still guards other schemes: outside the allowed roots is denied at low risk', async () => {
-    assert.match(await withSettings({ riskLevel: 'low' }, () => invokeError('workspace_read_file', { file_path: `${SCHEME}:/tree/notes.txt` })), /^Denied by file\.outside_workspace_read: /);
+    assert.match(await withSettings({ riskLevel: 'low', allowedReadPaths: [`${SCHEME}:/tree/src`] }, () => invokeError('workspace_read_file', { file_path: `${SCHEME}:/tree/notes.txt` })), /^Denied by file\.outside_workspace_read: /);
+  });
+
+  it('refuses a scheme that no workspace folder or allowed path is on, naming it', async () => {
+    assert.match(await invokeError('workspace_read_file', { file_path: `${SCHEME}:/tree/notes.txt` }), new RegExp(`^${SCHEME}:/tree/notes\\.txt is a ${SCHEME}: URI; the tools only reach the local disk`));
   });
 });

@@ -3,11 +3,12 @@
 // device, a dangling link, a hard-linked file, a link that leads out), and the stricter verdict wins.
 import type { ToolContext } from '../context';
 import { stricter, type GuardVerdict } from '../decisions';
+import { ToolError } from '../errors';
 import { displayPath, fileLocation, isInside, locationKey, type Location } from '../location';
 import type { EntryStat } from '../ports/fileSystem';
 import { enclosingGitDirectory } from './gitDirectories';
 import { evaluateGuard, type GuardAccess, type GuardFacts } from './rules';
-import { resolveWorkspacePath } from './workspacePaths';
+import { resolveToolPath } from './workspacePaths';
 
 /** A location after the rule table looked at it. */
 export interface JudgedLocation {
@@ -28,9 +29,21 @@ function allowedRoots(access: GuardAccess, ctx: ToolContext): Location[] {
   // The full command logs live in the extension's storage; the model reads them with workspace_read_file.
   const extra = access === 'read' && ctx.host.commands ? [fileLocation(ctx.host.commands.logDirectory)] : [];
   if (configured.length > 0) {
-    return [...configured.map((entry) => resolveWorkspacePath(entry, ctx.workspace)), ...extra];
+    return [...configured.flatMap((entry) => configuredRoot(entry, ctx)), ...extra];
   }
   return [...ctx.workspace.folders.map((folder) => folder.location), ...extra];
+}
+
+/** An allowed-paths entry as a root; none for an entry that names no place (empty, a relative URI, a broken escape), which no location could be inside. */
+function configuredRoot(entry: string, ctx: ToolContext): Location[] {
+  try {
+    return [resolveToolPath(entry, ctx)];
+  } catch (error) {
+    if (error instanceof ToolError) {
+      return [];
+    }
+    throw error;
+  }
 }
 
 /** Roots with their own symlinks resolved as well, so a workspace opened through a link still contains its files. */
@@ -70,7 +83,6 @@ export async function judgeLocation(literal: Location, access: GuardAccess, ctx:
     ...entry,
     access,
     path: location.path,
-    local: location.scheme === 'file',
     insideWorkspace: inside(location),
     home: ctx.workspace.home,
     deleteCount: options.deleteCount,

@@ -5,7 +5,7 @@ import { ToolError } from '../errors';
 import type { GuardVerdict } from '../decisions';
 import { judgeLocation, type JudgedLocation } from './judgeLocation';
 import { denialMessage, type GuardAccess } from './rules';
-import { resolveWorkspacePath } from './workspacePaths';
+import { resolveToolPath } from './workspacePaths';
 
 /** A path that passed the guard; its verdict is 'allow', or a 'warn' the user allowed. */
 export type GuardedPath = JudgedLocation;
@@ -41,7 +41,7 @@ export async function enforceVerdict(verdict: GuardVerdict, subject: string, ctx
  * symlink-resolved location, so a link inside the workspace cannot reach outside it.
  */
 export async function guardPath(input: string, access: GuardAccess, ctx: ToolContext): Promise<GuardedPath> {
-  const judged = await judgeLocation(resolveWorkspacePath(input, ctx.workspace), access, ctx);
+  const judged = await judgeLocation(resolveToolPath(input, ctx), access, ctx);
   await enforceVerdict(judged.verdict, judged.subject, ctx);
   return judged;
 }

@@ -17,11 +17,9 @@ export interface GuardFacts {
   readonly access: GuardAccess;
   /** Absolute POSIX path of the target (for a patch: any one of its files, or empty). */
   readonly path: string;
-  /** True when the path is on the local disk (the file scheme): system and home rules only apply there. */
-  readonly local: boolean;
   /** True when the path is inside an allowed root for this access. */
   readonly insideWorkspace: boolean;
-  /** The user's home directory. */
+  /** The user's home directory on the extension host's machine (others are found by their shape: homesOf). */
   readonly home: string;
   /** For a patch: how many files it deletes. */
   readonly deleteCount?: number;
@@ -68,19 +66,30 @@ function folded(p: string): string {
   return p.toLowerCase();
 }
 
+/** Home folders by their shape, in lower case: `/root`, macOS's `/var/root`, `/home/<user>`, `/Users/<user>`. */
+const HOME_SHAPES = [/^\/(?:var\/)?root(?=\/|$)/, /^\/(?:home|users)\/[^/]+/];
+
+/**
+ * The home folders a path may be in, lower case: the extension host's, and any folder shaped like a
+ * home. A remote or virtual folder's home is not the extension host's, and another user's home holds
+ * keys too, so every scheme's paths are judged against both.
+ */
+function homesOf(target: string, home: string): string[] {
+  const shaped = HOME_SHAPES.map((shape) => shape.exec(target)?.[0]).filter((found): found is string => found !== undefined);
+  return [folded(home), ...shaped];
+}
+
 function isSensitiveForRead(facts: GuardFacts): boolean {
   if (isSecretFile(facts.path)) {
     return true;
   }
-  if (!facts.local) {
-    return false;
-  }
   const target = folded(facts.path);
-  return sensitiveLocalPaths(facts.home).some((entry) => isInsidePath(target, folded(entry)));
+  return homesOf(target, facts.home).some((home) => sensitiveLocalPaths(home).some((entry) => isInsidePath(target, folded(entry))));
 }
 
 function isSensitiveForWrite(facts: GuardFacts): boolean {
-  return isSensitiveForRead(facts) || (facts.local && SHELL_STARTUP_FILES.some((file) => folded(facts.path) === folded(path.posix.join(facts.home, file))));
+  const target = folded(facts.path);
+  return isSensitiveForRead(facts) || homesOf(target, facts.home).some((home) => SHELL_STARTUP_FILES.some((file) => target === folded(path.posix.join(home, file))));
 }
 
 const ALL: Record<RiskLevel, GuardDecision> = { low: 'deny', medium: 'deny', high: 'deny' };
@@ -91,7 +100,7 @@ export const GUARD_RULES: readonly GuardRule[] = [
     id: 'file.system_path_read',
     appliesTo: ['read'],
     levels: ALL,
-    matches: (f) => f.local && SYSTEM_READ_ROOTS.some((root) => isInsidePath(f.path, root)),
+    matches: (f) => SYSTEM_READ_ROOTS.some((root) => isInsidePath(f.path, root)),
     reason: (f) => `${f.shown ?? f.path} is a kernel or device path; reading it can hang or return endless data.`,
     suggestion: 'Read files inside the workspace instead.',
   },
@@ -124,7 +133,7 @@ export const GUARD_RULES: readonly GuardRule[] = [
     id: 'file.system_path_write',
     appliesTo: ['write'],
     levels: ALL,
-    matches: (f) => f.local && SYSTEM_WRITE_ROOTS.some((root) => isInsidePath(f.path, root)),
+    matches: (f) => SYSTEM_WRITE_ROOTS.some((root) => isInsidePath(f.path, root)),
     reason: (f) => `${f.shown ?? f.path} is a system path; changing it can break the machine.`,
     suggestion: 'Write files inside the workspace instead.',
   },

@@ -8,7 +8,7 @@ import { displayPath, type Location } from '../location';
 import type { EntryStat } from '../ports/fileSystem';
 import { judgeLocation } from './judgeLocation';
 import { denialMessage } from './rules';
-import { resolveWorkspacePath } from './workspacePaths';
+import { resolveToolPath } from './workspacePaths';
 
 /** A path a write tool may change: where the model pointed, the file really written, and what is there. */
 export interface WriteTarget {
@@ -25,7 +25,7 @@ export interface WriteTarget {
 
 /** Guards a write tool's path argument. */
 export async function guardWriteTarget(input: string, ctx: ToolContext): Promise<WriteTarget> {
-  return guardWriteLocation(resolveWorkspacePath(input, ctx.workspace), ctx);
+  return guardWriteLocation(resolveToolPath(input, ctx), ctx);
 }
 
 /** Throws on a denial; a directory is no file to write. */

@@ -12,7 +12,7 @@ import { BugError, throwIfCancelled, ToolError } from '../errors';
 import { judgeLocation } from '../guard/judgeLocation';
 import { denialMessage } from '../guard/rules';
 import { guardWriteLocation, type WriteTarget } from '../guard/writeGuard';
-import { resolveWorkspacePath } from '../guard/workspacePaths';
+import { resolveToolPath } from '../guard/workspacePaths';
 import { locationKey } from '../location';
 import type { FileBaseline, PlannedFileChange } from '../ports/changes';
 import { joinLines, splitLines } from '../text/lineEndings';
@@ -181,11 +181,11 @@ async function loadDeletedBaseline(target: WriteTarget, ctx: ToolContext): Promi
 
 async function guardPatchPath(path: string, ctx: ToolContext): Promise<WriteTarget> {
   try {
-    return await guardWriteLocation(resolveWorkspacePath(path, ctx.workspace), ctx);
+    return await guardWriteLocation(resolveToolPath(path, ctx), ctx);
   } catch (error) {
     if (error instanceof ToolError && /is a directory, not a file/.test(error.message)) {
       // The planner gives the precise error (for example, Delete File on a directory).
-      const literal = resolveWorkspacePath(path, ctx.workspace);
+      const literal = resolveToolPath(path, ctx);
       return { literal, resolved: await ctx.host.fs.realpath(literal), shown: path, stat: await ctx.host.fs.stat(literal) };
     }
     if (error instanceof ToolError) {

@@ -10,7 +10,7 @@ import { GIT_SAFETY_ENVIRONMENT } from '../../guard/command/gitSafety';
 import { describeVerdict, type CommandVerdict } from '../../guard/command/verdict';
 import { judgeLocation, resolveRoots } from '../../guard/judgeLocation';
 import { denialMessage } from '../../guard/rules';
-import { resolveWorkspacePath } from '../../guard/workspacePaths';
+import { resolveToolPath } from '../../guard/workspacePaths';
 import { displayPath, fileLocation, isInside, isInsidePath } from '../../location';
 import type { CommandHost } from '../../ports/process';
 import { argumentSizeProblem, type ArgumentSizeProblem } from '../../process/argumentLimits';
@@ -196,7 +196,7 @@ export function checkedCommand(command: string): string {
 
 /** The folder to run in: inside the folders writes may use, and a directory. */
 export async function resolveCommandCwd(input: string | undefined, ctx: ToolContext): Promise<CommandCwd> {
-  const literal = resolveWorkspacePath(input ?? '.', ctx.workspace);
+  const literal = resolveToolPath(input ?? '.', ctx);
   const roots = await resolveRoots('write', ctx);
   const { resolved, stat, verdict } = await judgeLocation(literal, 'write', ctx, { roots });
   const shown = displayPath(literal, ctx.workspace);

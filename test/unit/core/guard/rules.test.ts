@@ -6,7 +6,7 @@ import type { RiskLevel } from '../../../../src/core/settings';
 const HOME = '/home/dev';
 
 function facts(access: GuardAccess, path: string, overrides: Partial<GuardFacts> = {}): GuardFacts {
-  return { access, path, local: true, insideWorkspace: path.startsWith('/work/project'), home: HOME, ...overrides };
+  return { access, path, insideWorkspace: path.startsWith('/work/project'), home: HOME, ...overrides };
 }
 
 interface Row {
@@ -104,9 +104,14 @@ describe('guard/rules', () => {
     }
   });
 
-  it('applies local-only rules to local paths only', () => {
-    assert.equal(evaluateGuard(facts('read', '/proc/cpuinfo', { local: false, insideWorkspace: true }), 'low').decision, 'allow');
-    assert.equal(evaluateGuard(facts('read', '/ws/.env', { local: false, insideWorkspace: true }), 'medium').decision, 'deny');
+  it('judges the credentials and start-up files of any home-shaped folder, not only the extension host\'s home (a remote folder\'s home is another)', () => {
+    for (const home of ['/home/u', '/root', '/Users/Ann', '/var/root']) {
+      assert.equal(evaluateGuard(facts('read', `${home}/.ssh/id_rsa`, { insideWorkspace: true }), 'medium').rule, 'file.sensitive_path_read', home);
+      assert.equal(evaluateGuard(facts('write', `${home}/.ssh/authorized_keys`, { insideWorkspace: true }), 'high').rule, 'file.sensitive_path_write', home);
+      assert.equal(evaluateGuard(facts('write', `${home}/.bashrc`, { insideWorkspace: true }), 'high').rule, 'file.sensitive_path_write', home);
+    }
+    assert.equal(evaluateGuard(facts('write', '/home/u/proj/.bashrc', { insideWorkspace: true }), 'high').decision, 'allow', 'a project\'s own .bashrc is no start-up file');
+    assert.equal(evaluateGuard(facts('write', '/rootfs/.bashrc', { insideWorkspace: true }), 'high').decision, 'allow', '/rootfs is no home');
   });
 
   it('does not let a patch deleting four files trip the delete-many rule', () => {

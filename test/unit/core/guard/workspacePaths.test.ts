@@ -38,9 +38,64 @@ describe('guard/workspacePaths', () => {
       assert.equal(resolveWorkspacePath('app/main.ts', single).path, '/work/app/app/main.ts');
     });
 
-    it('accepts URIs of other schemes', () => {
-      const location = resolveWorkspacePath('memfs://host/ws/a.txt', single);
-      assert.deepEqual(location, { scheme: 'memfs', authority: 'host', path: '/ws/a.txt' });
+    describe('URIs', () => {
+      const remote: WorkspaceInfo = { folders: [{ name: 'proj', location: { scheme: 'vscode-remote', authority: 'ssh-remote+h', path: '/home/u/proj' } }], trusted: true, home: '/home/dev' };
+      const reach = /the tools only reach the local disk, the workspace folders' own file systems and those of the user's allowed-paths settings\. Pass a workspace-relative path\./;
+
+      it('refuses a scheme that is neither file nor a workspace folder\'s own, naming it', () => {
+        assert.throws(() => resolveWorkspacePath('vscode-userdata:/home/u/.ssh/id_rsa', single), { message: new RegExp(`^vscode-userdata:/home/u/\\.ssh/id_rsa is a vscode-userdata: URI; ${reach.source}$`) });
+        assert.throws(() => resolveWorkspacePath('memfs://host/ws/a.txt', single), /is a memfs: URI on host; the tools only reach/);
+        assert.throws(() => resolveWorkspacePath('vscode-remote://x/etc/passwd', single), /is a vscode-remote: URI on x; the tools only reach/);
+      });
+
+      it('refuses the scheme of a workspace folder with another authority', () => {
+        assert.throws(() => resolveWorkspacePath('vscode-remote://ssh-remote+other/etc/passwd', remote), /is a vscode-remote: URI on ssh-remote\+other, which no workspace folder or allowed path is on; the tools only reach/);
+        assert.throws(() => resolveWorkspacePath('vscode-remote:/etc/passwd', remote), /is a vscode-remote: URI, which no workspace folder or allowed path is on; the tools only reach/);
+      });
+
+      it('takes the scheme and authority of a URI among the allowed roots (the user\'s settings), and no other', () => {
+        const allowed = ['watmem:/tree', 'Vault://Team/shared', '~/notes', 'broken:/%zz', 'relative:x'];
+        assert.deepEqual(resolveWorkspacePath('watmem:/tree/notes.txt', single, allowed), { scheme: 'watmem', authority: '', path: '/tree/notes.txt' });
+        assert.deepEqual(resolveWorkspacePath('watmem:/elsewhere/x', single, allowed), { scheme: 'watmem', authority: '', path: '/elsewhere/x' }, 'the rules, not the resolution, judge where on it');
+        assert.deepEqual(resolveWorkspacePath('vault://team/shared/a', single, allowed), { scheme: 'vault', authority: 'Team', path: '/shared/a' });
+        assert.throws(() => resolveWorkspacePath('watmem://other/tree/notes.txt', single, allowed), /is a watmem: URI on other, which no workspace folder or allowed path is on/);
+        assert.throws(() => resolveWorkspacePath('broken:/x', single, allowed), /is a broken: URI; the tools only reach/);
+        assert.throws(() => resolveWorkspacePath('relative:/x', single, allowed), /is a relative: URI; the tools only reach/);
+      });
+
+      it('takes a workspace folder\'s own scheme and authority in any case, spelled as the folder spells them', () => {
+        assert.deepEqual(resolveWorkspacePath('VSCODE-Remote://SSH-Remote+H/home/u/proj/a.txt', remote), { scheme: 'vscode-remote', authority: 'ssh-remote+h', path: '/home/u/proj/a.txt' });
+        assert.deepEqual(resolveWorkspacePath('vscode-remote://ssh-remote%2Bh/etc/passwd', remote), { scheme: 'vscode-remote', authority: 'ssh-remote+h', path: '/etc/passwd' });
+      });
+
+      it('takes file: with no authority in its every form as the local disk', () => {
+        for (const input of ['file:///etc/hosts', 'FILE:///etc/hosts', 'File:/etc/hosts', 'file:////etc//hosts', 'file:///etc/./x/../hosts']) {
+          assert.deepEqual(resolveWorkspacePath(input, remote), { scheme: 'file', authority: '', path: '/etc/hosts' }, input);
+        }
+      });
+
+      it('decodes percent-escapes before normalising, so an escaped .. or slash is judged where it leads', () => {
+        assert.deepEqual(resolveWorkspacePath('file:///work/%2e%2e/etc/shadow', single), { scheme: 'file', authority: '', path: '/etc/shadow' });
+        assert.deepEqual(resolveWorkspacePath('file:///work/app%2F..%2F..%2Fetc/shadow', single), { scheme: 'file', authority: '', path: '/etc/shadow' });
+        assert.deepEqual(resolveWorkspacePath('vscode-remote://ssh-remote+h/home/u/proj/%2E%2E/.ssh/id_rsa', remote).path, '/home/u/.ssh/id_rsa');
+      });
+
+      it('refuses a file: URI with a host (a UNC path)', () => {
+        assert.throws(() => resolveWorkspacePath('file://server/share/x', single), /file:\/\/server\/share\/x is a file: URI with the host server, a network \(UNC\) path; the tools only reach/);
+        assert.throws(() => resolveWorkspacePath('file://localhost/etc/passwd', single), /with the host localhost/);
+      });
+
+      it('refuses a URI whose path is not absolute', () => {
+        for (const input of ['file:etc/passwd', 'file:', 'vscode-userdata:settings.json', 'file:%2Fetc/passwd']) {
+          assert.throws(() => resolveWorkspacePath(input, single), /URI whose path is not absolute[\s\S]*start it with \.\//, input);
+        }
+        assert.equal(resolveWorkspacePath('./notes:draft.md', single).path, '/work/app/notes:draft.md');
+      });
+
+      it('refuses a broken percent-escape and an escaped NUL', () => {
+        assert.throws(() => resolveWorkspacePath('file:///work/app/a%zz', single), /broken percent-escape/);
+        assert.throws(() => resolveWorkspacePath('file:///work/app/a%00.txt', single), /NUL byte/);
+      });
     });
 
     describe('in a virtual workspace', () => {
