@@ -93,6 +93,20 @@ describe('links in the README and the docs', () => {
 });
 
 describe('markdownLinks and markdownAnchors', () => {
+  it('names only test files and folders that exist in the security page\'s promises, and every promise names one', () => {
+    const text = fs.readFileSync(path.join(root, 'docs/security.md'), 'utf8');
+    const section = text.slice(text.indexOf('## What it promises'), text.indexOf('\n## ', text.indexOf('## What it promises') + 1));
+    const rows = section.split('\n').filter((line) => line.startsWith('| **'));
+    assert.ok(rows.length > 5, 'the promises are a table of | **promise** | tests |');
+    for (const row of rows) {
+      const cited = [...(row.split('|')[2] ?? '').matchAll(/`(test\/[^`]+)`/g)].map((match) => match[1]);
+      assert.ok(cited.length > 0, `a promise without a test: ${row.slice(0, 80)}`);
+      for (const file of cited) {
+        assert.ok(fs.existsSync(path.join(root, file)), `docs/security.md cites ${file}, which does not exist`);
+      }
+    }
+  });
+
   it('finds inline links, images and reference definitions, and skips code', () => {
     const text = ['[a](x.md) ![b](y.png "t") `[c](z.md)`', '```', '[d](w.md)', '```', '[e]: v.md'].join('\n');
     assert.deepEqual(markdownLinks(text).map((link) => link.target), ['x.md', 'y.png', 'v.md']);
