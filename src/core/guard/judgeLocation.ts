@@ -6,6 +6,7 @@ import { stricter, type GuardVerdict } from '../decisions';
 import { displayPath, fileLocation, isInside, locationKey, type Location } from '../location';
 import type { EntryStat } from '../ports/fileSystem';
 import { enclosingGitDirectory } from './gitDirectories';
+import { linkLeadingTo, protectedLinks } from './protectedLinks';
 import { evaluateGuard, type GuardAccess, type GuardFacts } from './rules';
 import { resolveWorkspacePath } from './workspacePaths';
 
@@ -66,6 +67,7 @@ export async function judgeLocation(literal: Location, access: GuardAccess, ctx:
   const gitDirectoryOf = async (location: Location): Promise<string | undefined> => (access === 'read' ? undefined : enclosingGitDirectory(ctx.host.fs, location, roots));
   const literalGitDirectory = await gitDirectoryOf(literal);
   const resolvedGitDirectory = linked ? await gitDirectoryOf(resolved) : literalGitDirectory;
+  const linkedFrom = access === 'read' ? undefined : await protectedLinkTo(resolved, roots, ctx);
   const facts = (location: Location, shown: string | undefined, gitDirectory: string | undefined): GuardFacts => ({
     ...entry,
     access,
@@ -76,8 +78,23 @@ export async function judgeLocation(literal: Location, access: GuardAccess, ctx:
     deleteCount: options.deleteCount,
     shown: shown ?? (location.scheme === 'file' ? undefined : locationKey(location)),
     gitDirectory,
+    linkedFrom,
   });
   const level = ctx.settings.riskLevel;
   const verdict = stricter(evaluateGuard(facts(literal, undefined, literalGitDirectory), level), evaluateGuard(facts(resolved, linked ? subject : undefined, resolvedGitDirectory), level));
   return { literal, resolved, stat, subject, verdict };
+}
+
+/**
+ * For a write: the protected entry that is a link to the resolved path or a folder holding it
+ * (`.vscode -> cfg` for `cfg/settings.json`), looked for at the writable roots' own entries, their
+ * `.git` rows and the home table (guard/protectedLinks.ts); on the local disk only.
+ */
+async function protectedLinkTo(resolved: Location, roots: readonly Location[], ctx: ToolContext): Promise<string | undefined> {
+  const target = resolved.scheme === 'file' ? ctx.host.fs.localPath(resolved) : undefined;
+  if (!target) {
+    return undefined;
+  }
+  const folders = [...new Set(roots.filter((root) => root.scheme === 'file').map((root) => ctx.host.fs.localPath(root)).filter((root): root is string => root !== undefined))];
+  return linkLeadingTo(target, await protectedLinks(ctx.host.fs, folders, [], ctx.workspace.home), ctx.workspace.home);
 }
