@@ -171,11 +171,17 @@ async function addedSince(ctx: ToolContext, host: SandboxHost, writable: readonl
       added.push(entry);
     }
   }
+  // A protected link made, removed, or pointed elsewhere (`mv .vscode x && mkdir .vscode`: a link is no mount point).
+  const linksBefore = new Set(before.links);
+  const linksAfter = new Set(after.links);
+  for (const link of [...before.links.filter((entry) => !linksAfter.has(entry)), ...after.links.filter((entry) => !linksBefore.has(entry))]) {
+    added.push(link.slice(0, link.indexOf(' -> ')));
+  }
   // A folder that had to exist (a new repository's hooks, a .vscode) and exists now for real.
   for (const folder of after.mustExist) {
     if (!known.has(folder) && (await ctx.host.fs.stat(fileLocation(folder)))) {
       added.push(folder);
     }
   }
-  return added;
+  return [...new Set(added)];
 }

@@ -116,6 +116,12 @@ export interface WorkspaceScan {
   readonly protectedEntries: readonly string[];
   /** Protected folders that must exist as mount points even when missing: each root's `.vscode`, each repository's `hooks`. */
   readonly mustExist: readonly string[];
+  /**
+   * Protected entries that are links (guard/protectedLinks.ts), as `link -> target`: their targets
+   * are bound read-only, but a link is no mount point, so bubblewrap cannot keep it from being
+   * renamed away and replaced; the lease reports a link that changed (addedSince).
+   */
+  readonly links: readonly string[];
 }
 
 /**
@@ -170,7 +176,11 @@ export async function scanWorkspace(ctx: ToolContext, host: SandboxHost, writabl
     }
   }
   // What a protected link leads to is protected too: VS Code, git and the shells follow the link.
+  const links: string[] = [];
   for (const { link, target, targetKind } of await protectedLinks(fs, writable, [...gitDirectories], ctx.workspace.home)) {
+    if (writable.some((folder) => isInsidePath(link, folder))) {
+      links.push(`${link} -> ${target}`);
+    }
     const root = writable.find((folder) => isInsidePath(target, folder) && target !== folder);
     if (root && !(path.posix.basename(link).toLowerCase() === '.git' && targetKind === 'directory')) {
       entries.add(target);
@@ -191,7 +201,7 @@ export async function scanWorkspace(ctx: ToolContext, host: SandboxHost, writabl
   // A folder inside an entry that is bound read-only anyway (a linked worktree's git directory in
   // `worktrees/`) cannot be made as a mount point there, and needs none.
   const insideReadOnly = (folder: string): boolean => protectedEntries.some((entry) => folder !== entry && isInsidePath(folder, entry));
-  return { secrets, protectedEntries, mustExist: [...new Set(mustExist)].filter((folder) => !insideReadOnly(folder)) };
+  return { secrets, protectedEntries, mustExist: [...new Set(mustExist)].filter((folder) => !insideReadOnly(folder)), links };
 }
 
 /**

@@ -203,6 +203,17 @@ describe('sandbox/plan: what stays read-only whatever names it writable', () => 
     await only.release();
   });
 
+  it('reports a protected link replaced during the command (a link is no mount point: bubblewrap cannot keep it from being renamed away)', async () => {
+    fs.mkdirSync(path.join(root, 'cfg'));
+    fs.symlinkSync('cfg', path.join(root, '.vscode'));
+    const only = await lease();
+    fs.renameSync(path.join(root, '.vscode'), path.join(root, 'old'));
+    fs.mkdirSync(path.join(root, '.vscode'));
+    fs.writeFileSync(path.join(root, '.vscode', 'tasks.json'), '{}');
+    await only.release();
+    assert.deepEqual(await only.addedSince(), [path.join(root, '.vscode')]);
+  });
+
   it('in bubblewrap: ~/.config/git/config, a new ~/.config/autostart and a linked .vscode\'s target cannot be written; the rest of ~/.config can', async function () {
     const availability = await sandbox.availability('');
     if (availability.kind !== 'bubblewrap') {
