@@ -4,7 +4,7 @@
 // be: each writable folder's own entries named by a row of the workspace table, the rows of the
 // git directories given (a workspace folder's `.git`, and those the sandbox's scan found), and the
 // home table's rows. A link deeper in the tree (`sub/.vscode`, `pkg/.gitattributes`) is not looked
-// for: ripgrep's walk lists no links (see ARCHITECTURE.md's sandbox row).
+// for: ripgrep's walk lists no links, and the guard does not walk.
 import * as path from 'node:path';
 import { fileLocation, isInsidePath } from '../location';
 import type { FileSystem } from '../ports/fileSystem';
