@@ -6,7 +6,7 @@ import { stricter, type GuardVerdict } from '../decisions';
 import { displayPath, fileLocation, isInside, locationKey, type Location } from '../location';
 import type { EntryStat } from '../ports/fileSystem';
 import { enclosingGitDirectory } from './gitDirectories';
-import { linkLeadingTo, protectedLinks } from './protectedLinks';
+import { linkLeadingTo, protectedLinks, type ProtectedLink } from './protectedLinks';
 import { evaluateGuard, type GuardAccess, type GuardFacts } from './rules';
 import { resolveWorkspacePath } from './workspacePaths';
 
@@ -67,7 +67,7 @@ export async function judgeLocation(literal: Location, access: GuardAccess, ctx:
   const gitDirectoryOf = async (location: Location): Promise<string | undefined> => (access === 'read' ? undefined : enclosingGitDirectory(ctx.host.fs, location, roots));
   const literalGitDirectory = await gitDirectoryOf(literal);
   const resolvedGitDirectory = linked ? await gitDirectoryOf(resolved) : literalGitDirectory;
-  const linkedFrom = access === 'read' ? undefined : await protectedLinkTo(resolved, roots, ctx);
+  const linkedFrom = access === 'read' ? undefined : await protectedLinkTo(resolved, roots, ctx, options.roots !== undefined);
   const facts = (location: Location, shown: string | undefined, gitDirectory: string | undefined): GuardFacts => ({
     ...entry,
     access,
@@ -90,11 +90,25 @@ export async function judgeLocation(literal: Location, access: GuardAccess, ctx:
  * (`.vscode -> cfg` for `cfg/settings.json`), looked for at the writable roots' own entries, their
  * `.git` rows and the home table (guard/protectedLinks.ts); on the local disk only.
  */
-async function protectedLinkTo(resolved: Location, roots: readonly Location[], ctx: ToolContext): Promise<string | undefined> {
+async function protectedLinkTo(resolved: Location, roots: readonly Location[], ctx: ToolContext, shared: boolean): Promise<string | undefined> {
   const target = resolved.scheme === 'file' ? ctx.host.fs.localPath(resolved) : undefined;
   if (!target) {
     return undefined;
   }
-  const folders = [...new Set(roots.filter((root) => root.scheme === 'file').map((root) => ctx.host.fs.localPath(root)).filter((root): root is string => root !== undefined))];
-  return linkLeadingTo(target, await protectedLinks(ctx.host.fs, folders, [], ctx.workspace.home), ctx.workspace.home);
+  const find = (): Promise<ProtectedLink[]> => {
+    const folders = [...new Set(roots.filter((root) => root.scheme === 'file').map((root) => ctx.host.fs.localPath(root)).filter((root): root is string => root !== undefined))];
+    return protectedLinks(ctx.host.fs, folders, [], ctx.workspace.home);
+  };
+  // A caller that judges many paths against the same roots (a command line's) looks for the links once.
+  let links = shared ? linksOfRoots.get(roots) : undefined;
+  if (!links) {
+    links = find();
+    if (shared) {
+      linksOfRoots.set(roots, links);
+    }
+  }
+  return linkLeadingTo(target, await links, ctx.workspace.home);
 }
+
+/** The protected links found for a roots array a caller passed in JudgeOptions (it lives as long as the caller keeps it). */
+const linksOfRoots = new WeakMap<readonly Location[], Promise<ProtectedLink[]>>();
