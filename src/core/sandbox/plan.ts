@@ -322,7 +322,8 @@ export async function planSandbox(ctx: ToolContext, host: SandboxHost, network: 
   const fs = ctx.host.fs;
   const hiddenDirectories: string[] = [];
   const hiddenFiles: string[] = [];
-  const runtime = await runtimePlan(ctx, env, writable, network);
+  // A folder named writable but kept read-only is still where the command may run: not emptied either.
+  const runtime = await runtimePlan(ctx, env, [...writable, ...notWritable.map((entry) => entry.folder)], network);
   // What is there decides how it is hidden: a folder is covered by an empty one, anything else by /dev/null.
   for (const entry of [...sensitiveLocalPaths(ctx.workspace.home), ...host.privateFolders, ...runtime.sockets]) {
     const stat = await fs.stat(fileLocation(entry));

@@ -203,6 +203,27 @@ describe('sandbox/plan: what stays read-only whatever names it writable', () => 
     await only.release();
   });
 
+  it('in bubblewrap: a workspace folder that is the home folder is where the command runs, read-only', async () => {
+    const availability = await sandbox.availability('');
+    if (availability.kind !== 'bubblewrap') {
+      throw new Error(`This test needs bubblewrap (bwrap): ${availability.kind === 'none' ? availability.reason : availability.kind}`);
+    }
+    const ctx = testContext({ root: home, workspace: { home } });
+    const only = await acquireSandboxLease(ctx, sandbox, { sandbox: availability, network: false, cwd: home, env: {} });
+    try {
+      const attempt = (line: string) => spawnSync(only.launch.argv[0], [...only.launch.argv.slice(1), '/bin/sh', '-c', line], { encoding: 'utf8', env: { PATH: '/usr/bin:/bin', HOME: home } });
+      const here = attempt('pwd');
+      assert.equal(here.status, 0, here.stderr);
+      assert.equal(here.stdout.trim(), home);
+      assert.notEqual(attempt('printf x > ~/.bashrc').status, 0);
+      assert.notEqual(attempt('mkdir ~/.config/autostart').status, 0);
+    } finally {
+      await only.release();
+    }
+    assert.equal(fs.readFileSync(path.join(home, '.bashrc'), 'utf8'), '# bashrc\n');
+    assert.equal(fs.existsSync(path.join(home, '.config', 'autostart')), false);
+  });
+
   it('reports a protected link replaced during the command (a link is no mount point: bubblewrap cannot keep it from being renamed away)', async () => {
     fs.mkdirSync(path.join(root, 'cfg'));
     fs.symlinkSync('cfg', path.join(root, '.vscode'));
