@@ -7,6 +7,7 @@ import { ToolError } from '../errors';
 import { displayPath, fileLocation, isInside, locationKey, type Location } from '../location';
 import type { EntryStat } from '../ports/fileSystem';
 import { enclosingGitDirectory } from './gitDirectories';
+import { linkLeadingTo, protectedLinks, type ProtectedLink } from './protectedLinks';
 import { evaluateGuard, type GuardAccess, type GuardFacts } from './rules';
 import { resolveToolPath } from './workspacePaths';
 
@@ -79,6 +80,7 @@ export async function judgeLocation(literal: Location, access: GuardAccess, ctx:
   const gitDirectoryOf = async (location: Location): Promise<string | undefined> => (access === 'read' ? undefined : enclosingGitDirectory(ctx.host.fs, location, roots));
   const literalGitDirectory = await gitDirectoryOf(literal);
   const resolvedGitDirectory = linked ? await gitDirectoryOf(resolved) : literalGitDirectory;
+  const linkedFrom = access === 'read' ? undefined : await protectedLinkTo(resolved, roots, ctx, options.roots !== undefined);
   const facts = (location: Location, shown: string | undefined, gitDirectory: string | undefined): GuardFacts => ({
     ...entry,
     access,
@@ -88,8 +90,37 @@ export async function judgeLocation(literal: Location, access: GuardAccess, ctx:
     deleteCount: options.deleteCount,
     shown: shown ?? (location.scheme === 'file' ? undefined : locationKey(location)),
     gitDirectory,
+    linkedFrom,
   });
   const level = ctx.settings.riskLevel;
   const verdict = stricter(evaluateGuard(facts(literal, undefined, literalGitDirectory), level), evaluateGuard(facts(resolved, linked ? subject : undefined, resolvedGitDirectory), level));
   return { literal, resolved, stat, subject, verdict };
 }
+
+/**
+ * For a write: the protected entry that is a link to the resolved path or a folder holding it
+ * (`.vscode -> cfg` for `cfg/settings.json`), looked for at the writable roots' own entries, their
+ * `.git` rows and the home table (guard/protectedLinks.ts); on the local disk only.
+ */
+async function protectedLinkTo(resolved: Location, roots: readonly Location[], ctx: ToolContext, shared: boolean): Promise<string | undefined> {
+  const target = resolved.scheme === 'file' ? ctx.host.fs.localPath(resolved) : undefined;
+  if (!target) {
+    return undefined;
+  }
+  const find = (): Promise<ProtectedLink[]> => {
+    const folders = [...new Set(roots.filter((root) => root.scheme === 'file').map((root) => ctx.host.fs.localPath(root)).filter((root): root is string => root !== undefined))];
+    return protectedLinks(ctx.host.fs, folders, [], ctx.workspace.home);
+  };
+  // A caller that judges many paths against the same roots (a command line's) looks for the links once.
+  let links = shared ? linksOfRoots.get(roots) : undefined;
+  if (!links) {
+    links = find();
+    if (shared) {
+      linksOfRoots.set(roots, links);
+    }
+  }
+  return linkLeadingTo(target, await links, ctx.workspace.home);
+}
+
+/** The protected links found for a roots array a caller passed in JudgeOptions (it lives as long as the caller keeps it). */
+const linksOfRoots = new WeakMap<readonly Location[], Promise<ProtectedLink[]>>();

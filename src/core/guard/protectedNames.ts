@@ -8,6 +8,7 @@
 // submodules' git directories, a bare repository, a `.vscode` of a subfolder), for the guard,
 // bubblewrap and Seatbelt alike.
 import * as path from 'node:path';
+import { isInsidePath } from '../location';
 
 /** One protected name: a file or folder name (lower case), or `*suffix` for a file name ending. */
 export interface ProtectedName {
@@ -70,6 +71,53 @@ export const HOME_SECRETS: readonly string[] = [
   '.bash_history', '.zsh_history', '.local/share/fish/fish_history', '.python_history', '.node_repl_history',
   '.psql_history', '.mysql_history', '.sqlite_history', '.rediscli_history', '.lesshst',
 ];
+
+/**
+ * Entries of the home folder (relative to it) that run programs outside any sandbox: whenever git
+ * runs anywhere (VS Code's git extension included), at every shell start, at login, or by name
+ * from PATH. Denied to the file tools at every level, and read-only to commands even in a writable
+ * folder a user setting names (`~/.config`); the home folder itself is never writable (plan.ts).
+ * Whole folders where one file would do (`.config/git`: config, attributes and ignore rules alike),
+ * and the folders login scripts put on PATH when they exist (`~/bin`, `~/.local/bin`).
+ */
+export const HOME_EXECUTION_CONFIG: readonly ProtectedName[] = [
+  { name: '.gitconfig', kind: 'file', why: 'git\'s global configuration: fsmonitor, pager, aliases and filters run by every git' },
+  { name: '.config/git', kind: 'folder', why: 'git\'s global configuration, attributes and ignore rules' },
+  { name: '.profile', kind: 'file', why: 'runs at login' },
+  { name: '.bash_profile', kind: 'file', why: 'runs when bash starts a login shell' },
+  { name: '.bash_login', kind: 'file', why: 'runs when bash starts a login shell' },
+  { name: '.bash_logout', kind: 'file', why: 'runs when a bash login shell ends' },
+  { name: '.bashrc', kind: 'file', why: 'runs at every bash start' },
+  { name: '.bashrc.d', kind: 'folder', why: 'scripts .bashrc runs (Fedora)' },
+  { name: '.zshenv', kind: 'file', why: 'runs at every zsh start, scripts included' },
+  { name: '.zprofile', kind: 'file', why: 'runs when zsh starts a login shell' },
+  { name: '.zshrc', kind: 'file', why: 'runs at every interactive zsh start' },
+  { name: '.zlogin', kind: 'file', why: 'runs when zsh starts a login shell' },
+  { name: '.zlogout', kind: 'file', why: 'runs when a zsh login shell ends' },
+  { name: '.config/fish', kind: 'folder', why: 'fish\'s start-up scripts and functions' },
+  { name: '.inputrc', kind: 'file', why: 'readline key bindings, which can type whole commands' },
+  { name: '.pam_environment', kind: 'file', why: 'variables set at login (LD_PRELOAD, PATH)' },
+  { name: '.config/environment.d', kind: 'folder', why: 'variables systemd sets for the user\'s session' },
+  { name: '.xprofile', kind: 'file', why: 'runs when the graphical session starts' },
+  { name: '.xsessionrc', kind: 'file', why: 'runs when the graphical session starts' },
+  { name: '.xinitrc', kind: 'file', why: 'runs when startx starts the graphical session' },
+  { name: '.config/autostart', kind: 'folder', why: 'programs the desktop starts at login' },
+  { name: '.config/systemd/user', kind: 'folder', why: 'services systemd starts for the user' },
+  { name: 'Library/LaunchAgents', kind: 'folder', why: 'programs launchd starts at login (macOS)' },
+  { name: '.local/bin', kind: 'folder', why: 'programs on PATH, found before the system\'s' },
+  { name: 'bin', kind: 'folder', why: 'programs on PATH once it exists (Debian\'s and Ubuntu\'s .profile)' },
+];
+
+/** The home table's entries as absolute paths. */
+export function homeExecutionConfigPaths(home: string): string[] {
+  return HOME_EXECUTION_CONFIG.map((row) => path.posix.join(home, row.name));
+}
+
+/** True when the path is, or lies inside, a row of HOME_EXECUTION_CONFIG (names compared in any case). */
+export function isHomeExecutionConfig(p: string, home: string): boolean {
+  const target = p.toLowerCase();
+  return homeExecutionConfigPaths(home).some((entry) => isInsidePath(target, entry.toLowerCase()));
+}
 
 /** System files that hold secrets. */
 export const SYSTEM_SECRETS: readonly string[] = ['/etc/shadow', '/etc/gshadow', '/etc/sudoers'];

@@ -3,7 +3,7 @@ import { stricter, type GuardDecision, type GuardVerdict } from '../decisions';
 import { isInsidePath } from '../location';
 import type { EntryKind } from '../ports/fileSystem';
 import type { RiskLevel } from '../settings';
-import { isExecutionConfigPath, isGitDirectoryConfig, isSecretFile, sensitiveLocalPaths } from './protectedNames';
+import { isExecutionConfigPath, isGitDirectoryConfig, isHomeExecutionConfig, isSecretFile, sensitiveLocalPaths } from './protectedNames';
 
 // The secret and execution-config names live in protectedNames.ts (one table for the guard and the
 // sandbox); re-exported for the callers that always took them from here.
@@ -37,6 +37,8 @@ export interface GuardFacts {
   readonly display?: string;
   /** For a write: the git directory found by its contents (HEAD, objects, refs) above the path, whatever its name. */
   readonly gitDirectory?: string;
+  /** For a write: the protected entry (`.vscode`, `~/.bashrc`) that is a symbolic link leading to the path or a folder holding it. */
+  readonly linkedFrom?: string;
 }
 
 interface GuardRule {
@@ -50,8 +52,6 @@ interface GuardRule {
 
 const SYSTEM_READ_ROOTS = ['/proc', '/sys', '/dev'];
 const SYSTEM_WRITE_ROOTS = ['/etc', '/usr', '/boot', '/sbin', '/bin', '/lib', '/proc', '/sys', '/dev'];
-const SHELL_STARTUP_FILES = ['.bashrc', '.bash_profile', '.profile', '.zshrc', '.zprofile'];
-
 
 function components(p: string): string[] {
   return p.split('/').filter(Boolean);
@@ -89,7 +89,7 @@ function isSensitiveForRead(facts: GuardFacts): boolean {
 
 function isSensitiveForWrite(facts: GuardFacts): boolean {
   const target = folded(facts.path);
-  return isSensitiveForRead(facts) || homesOf(target, facts.home).some((home) => SHELL_STARTUP_FILES.some((file) => target === folded(path.posix.join(home, file))));
+  return isSensitiveForRead(facts) || homesOf(target, facts.home).some((home) => isHomeExecutionConfig(facts.path, home));
 }
 
 const ALL: Record<RiskLevel, GuardDecision> = { low: 'deny', medium: 'deny', high: 'deny' };
@@ -142,7 +142,7 @@ export const GUARD_RULES: readonly GuardRule[] = [
     appliesTo: ['write'],
     levels: ALL,
     matches: isSensitiveForWrite,
-    reason: (f) => `${f.shown ?? f.path} holds credentials or runs at every shell start; an agent must not change it.`,
+    reason: (f) => `${f.shown ?? f.path} holds credentials, or runs programs outside any sandbox (at login, at shell start, whenever git runs, or from PATH); an agent must not change it.`,
     suggestion: 'Tell the user what to change and let them do it.',
   },
   {
@@ -183,8 +183,10 @@ export const GUARD_RULES: readonly GuardRule[] = [
     id: 'file.execution_config_write',
     appliesTo: ['write'],
     levels: { low: 'warn', medium: 'warn', high: 'warn' },
-    matches: (f) => isExecutionConfigPath(f.path) || (f.gitDirectory !== undefined && isGitDirectoryConfig(path.posix.relative(f.gitDirectory, f.path))),
-    reason: (f) => `${f.shown ?? f.path} configures tasks, settings, extensions, hooks or git, so changing it can run code or widen what the agent may do.`,
+    matches: (f) => isExecutionConfigPath(f.path) || (f.gitDirectory !== undefined && isGitDirectoryConfig(path.posix.relative(f.gitDirectory, f.path))) || f.linkedFrom !== undefined,
+    reason: (f) => (f.linkedFrom !== undefined && !isExecutionConfigPath(f.path)
+      ? `${f.shown ?? f.path} is reached through ${f.linkedFrom}, a symbolic link that VS Code, git or a shell obeys, so changing it can run code or widen what the agent may do.`
+      : `${f.shown ?? f.path} configures tasks, settings, extensions, hooks or git, so changing it can run code or widen what the agent may do.`),
     suggestion: 'Explain to the user why the change is needed.',
   },
   {

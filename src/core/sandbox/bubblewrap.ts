@@ -34,6 +34,12 @@ export function bubblewrapLauncher(executable: string, plan: SandboxPlan, cwd: s
     args.push('--remount-ro', folder);
   }
   args.push('--bind', plan.tempDirectory, '/tmp');
+  // A folder named writable but kept read-only under /tmp would be covered by the private one: bound back as it is.
+  for (const { folder } of plan.notWritable ?? []) {
+    if (isInsidePath(folder, '/tmp') && folder !== '/tmp') {
+      args.push('--ro-bind', folder, folder);
+    }
+  }
   // Every command has a network namespace of its own: an approved one reaches only the proxy, through the relay.
   args.push('--unshare-net');
   for (const folder of plan.writable) {

@@ -14,6 +14,8 @@ const BARE_PATH = /(?:^|[\s(=])(\/[^\s'"`:,;()]+)/g;
 
 /** Folders never granted, nor anything that holds them: the system's. */
 const SYSTEM_FOLDERS = ['/usr', '/etc', '/bin', '/sbin', '/lib', '/lib32', '/lib64', '/boot', '/proc', '/sys', '/dev', '/run', '/var/run', '/var/lib', '/var/log', '/snap'];
+/** The user's own mounts inside a system folder: removable drives (udisks) and GVFS's network shares. */
+const USER_MOUNTS = /^\/run\/(media\/[^/]+\/[^/]+|user\/\d+\/gvfs\/[^/]+)(\/|$)/;
 
 /**
  * The first absolute path the output says a write was refused to, outside the folders the command
@@ -76,7 +78,7 @@ export function refusedGrant(folder: string, home: string, secrets: readonly str
   if (folder === '/' || isInsidePath(home, folder)) {
     return `${folder} holds your home folder: making it writable would let the command change your shell's and tools' start-up files`;
   }
-  const system = SYSTEM_FOLDERS.find((root) => isInsidePath(folder, root) || isInsidePath(root, folder));
+  const system = USER_MOUNTS.test(folder) ? undefined : SYSTEM_FOLDERS.find((root) => isInsidePath(folder, root) || isInsidePath(root, folder));
   if (system) {
     return `${folder} is a system folder (${system})`;
   }

@@ -12,7 +12,7 @@ import { cacheBinds, type CacheBind, type CacheEnvironment } from './caches';
 import { sandboxLaunch, type SandboxLaunch } from './launcher';
 import { ecosystemDomains, gitRemoteHosts, type NetworkTally } from './network';
 import { NetworkSession, type CommandNetwork } from './networkGate';
-import { planSandbox, scanWorkspace, writableFolders, type SandboxPlan, type SandboxProxy, type SessionSockets, type WorkspaceScan } from './plan';
+import { planSandbox, resolvedSearchPath, scanWorkspace, splitWritable, writableFolders, type SandboxPlan, type SandboxProxy, type SessionSockets, type WorkspaceScan } from './plan';
 
 export interface SandboxLease {
   readonly plan: SandboxPlan;
@@ -48,11 +48,13 @@ export async function acquireSandboxLease(ctx: ToolContext, host: SandboxHost, r
     throw new ToolError(`The sandbox could not be prepared: ${request.granted?.filter((folder) => !granted.includes(folder)).join(', ')} could not be made as a folder.`);
   }
   // A granted folder is one more writable folder: its secrets and execution config are found and kept as the workspace's.
-  const folders = await writableFolders(ctx);
+  // The home folder, a system folder or a PATH folder stays read-only, whatever names it (splitWritable).
+  const searchPath = await resolvedSearchPath(ctx, (request.env.PATH ?? '').split(':'));
+  const { writable: folders, notWritable } = await splitWritable(ctx, await writableFolders(ctx), searchPath, [...sensitiveLocalPaths(ctx.workspace.home), ...host.privateFolders]);
   // The index follows the writable folders (a granted one, for one command, is walked instead).
   host.scanIndex?.track(folders);
   const writable = [...folders, ...granted];
-  const scan = await scanWorkspace(ctx, host, writable);
+  const scan = await scanWorkspace(ctx, host, writable, searchPath);
   // Held last, after everything that may fail on its own; from here on, a failure releases.
   const caches = await packageCaches(ctx, host, request, writable);
   const mountPoints = host.acquireMountPoints(scan.mustExist);
@@ -62,7 +64,7 @@ export async function acquireSandboxLease(ctx: ToolContext, host: SandboxHost, r
     await Promise.all([mountPoints.release(), proxy?.endpoint.close()]);
   };
   try {
-    const planned = await planSandbox(ctx, host, request.network, request.env, writable, scan, mountPoints.missing, caches);
+    const planned = await planSandbox(ctx, host, request.network, request.env, writable, scan, mountPoints.missing, caches, notWritable);
     proxy = request.network && host.network ? await openProxy(ctx, host, request, writable) : undefined;
     const plan: SandboxPlan = proxy && host.network ? { ...planned, proxy: sandboxProxy(proxy.endpoint, host.network.relay) } : planned;
     let released: Promise<void> | undefined;
@@ -70,7 +72,7 @@ export async function acquireSandboxLease(ctx: ToolContext, host: SandboxHost, r
       plan,
       launch: sandboxLaunch(request.sandbox, plan, request.cwd),
       release: () => (released ??= release()),
-      addedSince: () => addedSince(ctx, host, writable, scan),
+      addedSince: () => addedSince(ctx, host, writable, scan, searchPath),
       network: () => proxy?.gate.tally(),
     };
   } catch (error) {
@@ -160,8 +162,8 @@ async function packageCaches(ctx: ToolContext, host: SandboxHost, request: Lease
   return binds.filter((bind) => ready.has(bind.source) && ready.has(bind.target));
 }
 
-async function addedSince(ctx: ToolContext, host: SandboxHost, writable: readonly string[], before: WorkspaceScan): Promise<string[]> {
-  const after = await scanWorkspace(ctx, host, writable);
+async function addedSince(ctx: ToolContext, host: SandboxHost, writable: readonly string[], before: WorkspaceScan, searchPath: readonly string[]): Promise<string[]> {
+  const after = await scanWorkspace(ctx, host, writable, searchPath);
   const known = new Set([...before.protectedEntries, ...before.mustExist]);
   const added: string[] = [];
   for (const entry of after.protectedEntries) {
@@ -169,11 +171,17 @@ async function addedSince(ctx: ToolContext, host: SandboxHost, writable: readonl
       added.push(entry);
     }
   }
+  // A protected link made, removed, or pointed elsewhere (`mv .vscode x && mkdir .vscode`: a link is no mount point).
+  const linksBefore = new Set(before.links);
+  const linksAfter = new Set(after.links);
+  for (const link of [...before.links.filter((entry) => !linksAfter.has(entry)), ...after.links.filter((entry) => !linksBefore.has(entry))]) {
+    added.push(link.slice(0, link.indexOf(' -> ')));
+  }
   // A folder that had to exist (a new repository's hooks, a .vscode) and exists now for real.
   for (const folder of after.mustExist) {
     if (!known.has(folder) && (await ctx.host.fs.stat(fileLocation(folder)))) {
       added.push(folder);
     }
   }
-  return added;
+  return [...new Set(added)];
 }

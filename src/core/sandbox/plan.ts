@@ -11,12 +11,16 @@ import type { SandboxHost } from '../ports/process';
 import type { CacheBind } from './caches';
 import { resolveRoots } from '../guard/judgeLocation';
 import { isGitDirectory } from '../guard/gitDirectories';
-import { GIT_DIRECTORY_CONFIG, GIT_DIRECTORY_MARKER, isSecretFile, protectedEntryOf, sensitiveLocalPaths, workspaceScanGlobs } from '../guard/protectedNames';
+import { GIT_DIRECTORY_CONFIG, GIT_DIRECTORY_MARKER, homeExecutionConfigPaths, isSecretFile, protectedEntryOf, sensitiveLocalPaths, workspaceScanGlobs } from '../guard/protectedNames';
+import { protectedLinks } from '../guard/protectedLinks';
+import { refusedGrant } from './grants';
 
 /** Everything a launcher needs; paths are absolute on the extension host's disk. */
 export interface SandboxPlan {
   /** The folders writes may use (the workspace folders, or allowedWritePaths), symlinks resolved. */
   readonly writable: readonly string[];
+  /** Workspace folders or allowedWritePaths entries that stay read-only, and why (see splitWritable); none when left out. */
+  readonly notWritable?: readonly NotWritable[];
   /**
    * Folders inside the writable ones bound onto themselves, shallowest first: every folder between
    * a writable folder and a protected entry. A mount point cannot be renamed or removed (EBUSY),
@@ -59,6 +63,52 @@ export type SandboxProxy =
   | { readonly transport: 'unix'; readonly directory: string; readonly relay: { readonly program: string; readonly script: string } }
   | { readonly transport: 'tcp'; readonly http: number; readonly socks: number };
 
+/** A folder the settings or the workspace name as writable that the sandbox keeps read-only. */
+export interface NotWritable {
+  readonly folder: string;
+  readonly why: string;
+}
+
+/**
+ * The writable folders split into those the sandbox makes writable and those it keeps read-only
+ * whatever a setting or a workspace file says: the home folder, any folder that holds it (`/`,
+ * `/home`), a system folder or one that holds one, a folder on PATH or inside one (a program put
+ * there runs outside the sandbox when its name is typed), and a folder inside a hidden one. A
+ * folder is judged as named and with its links resolved (bubblewrap binds what a link leads to).
+ * `searchPath`: the host's PATH folders, as named and resolved.
+ */
+export async function splitWritable(ctx: ToolContext, folders: readonly string[], searchPath: readonly string[], hidden: readonly string[]): Promise<{ writable: string[]; notWritable: NotWritable[] }> {
+  const fs = ctx.host.fs;
+  const home = ctx.workspace.home;
+  const writable: string[] = [];
+  const notWritable: NotWritable[] = [];
+  for (const folder of folders) {
+    const real = fs.localPath(await fs.realpath(fileLocation(folder)).catch(() => fileLocation(folder))) ?? folder;
+    const why = refusedGrant(folder, home, hidden, searchPath) ?? (real === folder ? undefined : refusedGrant(real, home, hidden, searchPath));
+    if (why) {
+      notWritable.push({ folder, why });
+    } else {
+      writable.push(folder);
+    }
+  }
+  return { writable, notWritable };
+}
+
+/** PATH's absolute folders as named and with their links resolved (`/bin` is often `/usr/bin`). */
+export async function resolvedSearchPath(ctx: ToolContext, entries: readonly string[]): Promise<string[]> {
+  const fs = ctx.host.fs;
+  const folders = new Set<string>();
+  for (const entry of entries) {
+    if (!entry.startsWith('/')) {
+      continue;
+    }
+    const named = path.posix.normalize(entry).replace(/(.)\/$/, '$1');
+    folders.add(named);
+    folders.add(fs.localPath(await fs.realpath(fileLocation(named)).catch(() => fileLocation(named))) ?? named);
+  }
+  return [...folders];
+}
+
 /** What the walk of the writable folders found, before the missing folders are held. */
 export interface WorkspaceScan {
   readonly secrets: readonly string[];
@@ -66,6 +116,12 @@ export interface WorkspaceScan {
   readonly protectedEntries: readonly string[];
   /** Protected folders that must exist as mount points even when missing: each root's `.vscode`, each repository's `hooks`. */
   readonly mustExist: readonly string[];
+  /**
+   * Protected entries that are links (guard/protectedLinks.ts), as `link -> target`: their targets
+   * are bound read-only, but a link is no mount point, so bubblewrap cannot keep it from being
+   * renamed away and replaced; the lease reports a link that changed (addedSince).
+   */
+  readonly links: readonly string[];
 }
 
 /**
@@ -74,7 +130,7 @@ export interface WorkspaceScan {
  * submodules' git directories, bare repositories of any name), whose config, hooks and the rest of
  * GIT_DIRECTORY_CONFIG are then looked up. Throws a ToolError when the walk did not finish in time.
  */
-export async function scanWorkspace(ctx: ToolContext, host: SandboxHost, writable: readonly string[]): Promise<WorkspaceScan> {
+export async function scanWorkspace(ctx: ToolContext, host: SandboxHost, writable: readonly string[], searchPath: readonly string[] = []): Promise<WorkspaceScan> {
   const fs = ctx.host.fs;
   const files = await scannedFiles(ctx, host, writable);
   if (!files) {
@@ -119,11 +175,55 @@ export async function scanWorkspace(ctx: ToolContext, host: SandboxHost, writabl
       }
     }
   }
+  // What a protected link leads to is protected too: VS Code, git and the shells follow the link.
+  const links: string[] = [];
+  for (const { link, target, targetKind } of await protectedLinks(fs, writable, [...gitDirectories], ctx.workspace.home)) {
+    if (writable.some((folder) => isInsidePath(link, folder))) {
+      links.push(`${link} -> ${target}`);
+    }
+    const root = writable.find((folder) => isInsidePath(target, folder) && target !== folder);
+    if (root && !(path.posix.basename(link).toLowerCase() === '.git' && targetKind === 'directory')) {
+      entries.add(target);
+    }
+  }
+  // The home table's entries and PATH's folders inside a writable folder (a user setting named
+  // `~/.config`, or a folder that holds `~/.local/bin`) stay read-only, existing or not.
+  for (const entry of [...homeExecutionConfigPaths(ctx.workspace.home), ...searchPath]) {
+    const root = writable.find((folder) => isInsidePath(entry, folder) && entry !== folder);
+    const hold = root ? await holdOf(ctx, root, entry) : undefined;
+    if (hold?.kind === 'readOnly') {
+      entries.add(hold.path);
+    } else if (hold) {
+      mustExist.push(hold.path);
+    }
+  }
   const protectedEntries = [...entries].filter((entry) => !mustExist.includes(entry));
   // A folder inside an entry that is bound read-only anyway (a linked worktree's git directory in
   // `worktrees/`) cannot be made as a mount point there, and needs none.
   const insideReadOnly = (folder: string): boolean => protectedEntries.some((entry) => folder !== entry && isInsidePath(folder, entry));
-  return { secrets, protectedEntries, mustExist: [...new Set(mustExist)].filter((folder) => !insideReadOnly(folder)) };
+  return { secrets, protectedEntries, mustExist: [...new Set(mustExist)].filter((folder) => !insideReadOnly(folder)), links };
+}
+
+/**
+ * What keeps an entry inside a writable folder from being written: the entry itself when it
+ * exists (bound read-only), else the shallowest missing folder on the way to it (an empty
+ * read-only folder there, so nothing can be made under it), or an existing file on the way (bound
+ * read-only: a mount point cannot be removed to make a folder in its place).
+ */
+async function holdOf(ctx: ToolContext, root: string, entry: string): Promise<{ kind: 'readOnly' | 'mustExist'; path: string }> {
+  const parts = path.posix.relative(root, entry).split('/');
+  let current = root;
+  for (const [index, part] of parts.entries()) {
+    current = path.posix.join(current, part);
+    const stat = await ctx.host.fs.stat(fileLocation(current));
+    if (!stat) {
+      return { kind: 'mustExist', path: current };
+    }
+    if (index < parts.length - 1 && stat.kind !== 'directory') {
+      return { kind: 'readOnly', path: current };
+    }
+  }
+  return { kind: 'readOnly', path: entry };
 }
 
 /**
@@ -218,11 +318,12 @@ async function runtimePlan(ctx: ToolContext, env: SessionSockets, writable: read
 }
 
 /** The plan for one command, once its missing protected folders are known (see lease.ts). */
-export async function planSandbox(ctx: ToolContext, host: SandboxHost, network: boolean, env: SessionSockets, writable: readonly string[], scan: WorkspaceScan, missing: readonly string[], caches: readonly CacheBind[] = []): Promise<SandboxPlan> {
+export async function planSandbox(ctx: ToolContext, host: SandboxHost, network: boolean, env: SessionSockets, writable: readonly string[], scan: WorkspaceScan, missing: readonly string[], caches: readonly CacheBind[] = [], notWritable: readonly NotWritable[] = []): Promise<SandboxPlan> {
   const fs = ctx.host.fs;
   const hiddenDirectories: string[] = [];
   const hiddenFiles: string[] = [];
-  const runtime = await runtimePlan(ctx, env, writable, network);
+  // A folder named writable but kept read-only is still where the command may run: not emptied either.
+  const runtime = await runtimePlan(ctx, env, [...writable, ...notWritable.map((entry) => entry.folder)], network);
   // What is there decides how it is hidden: a folder is covered by an empty one, anything else by /dev/null.
   for (const entry of [...sensitiveLocalPaths(ctx.workspace.home), ...host.privateFolders, ...runtime.sockets]) {
     const stat = await fs.stat(fileLocation(entry));
@@ -241,6 +342,7 @@ export async function planSandbox(ctx: ToolContext, host: SandboxHost, network: 
   const readOnly = byDepth([...scan.protectedEntries, ...scan.mustExist.filter((folder) => !missing.includes(folder))]);
   return {
     writable,
+    notWritable,
     pinned: pinnedFolders(writable, [...readOnly, ...readOnlyMissing]),
     readOnly,
     readOnlyMissing: byDepth(readOnlyMissing),

@@ -64,9 +64,9 @@ export async function approve(prepared: PreparedCommand, ctx: ToolContext): Prom
 async function approveGrant(prepared: PreparedCommand, grant: string, ctx: ToolContext, title: string, where: string, declined: () => ToolError): Promise<PreparedCommand> {
   const { verdict, placement } = prepared;
   const policy = verdict.decision === 'ask' ? ` The command policy also asks because: ${approvalReasons(verdict).join('; ')}.` : '';
-  // What is written there stays, and the user's own tools use it outside the sandbox: a program on PATH most of all.
+  // What is written there stays, and the user's own tools use it outside the sandbox; a folder on PATH inside it stays read-only (plan.ts).
   const onPath = (prepared.host.environment().PATH ?? '').split(':').filter((entry) => entry.startsWith('/') && isInsidePath(entry, grant));
-  const pathWarning = onPath.length ? ` It holds ${onPath.join(', ')}, on your PATH: a program the command puts there runs outside the sandbox when you type its name.` : '';
+  const pathWarning = onPath.length ? ` It holds ${onPath.join(', ')}, on your PATH, which stays read-only: a program put there would run outside the sandbox when you type its name.` : '';
   const detail = `In ${where}: run it in the sandbox with ${grant} writable too (secrets and execution config in it stay hidden and read-only)${placement.where === 'sandbox' && placement.network ? ', with the network' : ''}. What it writes there stays after it ends and is used by your tools outside the sandbox.${pathWarning}${policy}`;
   if (placement.where === 'sandbox' && placement.canLeave) {
     const answer = await ctx.session.approver.choose({ kind: 'command', title, path: grant, detail: `${detail} Accept runs it so; ${LEAVE_SANDBOX} runs it with all your rights.`, alternative: LEAVE_SANDBOX }, ctx.call.token);

@@ -19,7 +19,7 @@ import type { PreparedCommand } from './prepare';
 export async function startInBackground(prepared: PreparedCommand, held: HeldLease, ctx: ToolContext): Promise<CommandReport> {
   const { host, placement } = prepared;
   const base = held.request;
-  const sandbox = sandboxLine(placement, prepared.verdict, prepared.withheld.length);
+  const sandbox = sandboxLine(placement, prepared.verdict, prepared.withheld.length, undefined, prepared.grant, held.notWritable);
   // From here this step lets go of the lease: when the command ends, or now if it does not start.
   const release = held.handOff();
   let terminal: CommandTerminal | undefined;

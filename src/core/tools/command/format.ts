@@ -10,6 +10,7 @@ import type { KeptOutput, ProcessOutcome } from '../../ports/process';
 import type { ExecutionConfigChange } from '../../sandbox/configWatch';
 import { sandboxSummary } from '../../sandbox/launcher';
 import type { Placement } from '../../sandbox/placement';
+import type { NotWritable } from '../../sandbox/plan';
 
 /** The result's line when git ran with the policy's safety options (gitSafety.ts). */
 const GIT_SAFETY_NOTE = "Git: ran with forced safety options (no hooks, fsmonitor, external diff, textconv, filters or signature programs; no fetching; submodules not entered; .env and netrc files left out of its output), in a repository whose own config holds only settings known to be harmless, or outside any repository.";
@@ -43,8 +44,9 @@ export function noRoomStatusLine(cause: 'timeout' | 'due' | 'waiting', elapsed: 
 }
 
 /** `Sandbox: ...` (where it runs, how many secret variables were withheld), and the git note when the policy gave git its safety options. */
-export function sandboxLine(placement: Exclude<Placement, { where: 'refused' }>, verdict: CommandVerdict, withheld = 0, network?: string, grant?: string): string {
-  const also = grant ? `; also writable: ${grant}` : '';
+export function sandboxLine(placement: Exclude<Placement, { where: 'refused' }>, verdict: CommandVerdict, withheld = 0, network?: string, grant?: string, notWritable: readonly NotWritable[] = []): string {
+  const kept = placement.where === 'sandbox' ? notWritable.map(({ folder, why }) => `; kept read-only: ${why.startsWith(folder) ? why : `${folder}, since ${why}`}`).join('') : '';
+  const also = (grant ? `; also writable: ${grant}` : '') + kept;
   const where = placement.where === 'sandbox' ? `Sandbox: ${sandboxSummary(placement.sandbox, network ?? placement.network)}${also}` : `Sandbox: none, it ran outside the sandbox (${placement.why})`;
   const secrets = withheld === 0 ? '' : `; ${withheld} secret environment variable${withheld === 1 ? '' : 's'} withheld (runCommand.passEnvironment lets named ones through)`;
   return where + secrets + (verdict.commandLine ? `\n${GIT_SAFETY_NOTE}` : '');

@@ -12,6 +12,7 @@ import { commandLogPath } from '../../process/commandLogs';
 import { watchExecutionConfig, type ExecutionConfigChange } from '../../sandbox/configWatch';
 import { acquireSandboxLease, type SandboxLease } from '../../sandbox/lease';
 import { describeNetwork } from '../../sandbox/network';
+import type { NotWritable } from '../../sandbox/plan';
 import { refuseOversized, type PreparedCommand } from './prepare';
 
 const KILL_GRACE_MS = 2000;
@@ -32,6 +33,8 @@ export interface HeldLease {
   handOff(): () => Promise<void>;
   /** The execution config the command created or changed (none for a read-only line); call it only once the lease is released (see LeaseOutcome). */
   configChanges(): Promise<ExecutionConfigChange[]>;
+  /** Folders named writable that the sandbox kept read-only, and why (the `Sandbox:` line says so). */
+  readonly notWritable: readonly NotWritable[];
 }
 
 /** The run step's value, and the execution config the command created or changed (call it after the step: the lease is released by then). */
@@ -40,6 +43,8 @@ export interface LeaseOutcome<T> {
   configChanges(): Promise<ExecutionConfigChange[]>;
   /** How the command's network went: what its proxy reached and refused (the `Sandbox:` line's words). */
   network(): string | undefined;
+  /** Folders named writable that the sandbox kept read-only, and why. */
+  readonly notWritable: readonly NotWritable[];
 }
 
 export async function withCommandLease<T>(prepared: PreparedCommand, ctx: ToolContext, step: (held: HeldLease) => Promise<T>): Promise<LeaseOutcome<T>> {
@@ -63,6 +68,7 @@ export async function withCommandLease<T>(prepared: PreparedCommand, ctx: ToolCo
     const added = lease ? await lease.addedSince().catch(() => []) : [];
     return added.map((entry) => ({ path: entry, change: 'created' as const }));
   };
+  const notWritable = lease?.plan.notWritable ?? [];
   try {
     const request = launchRequest(prepared, lease, ctx);
     const value = await step({
@@ -72,8 +78,9 @@ export async function withCommandLease<T>(prepared: PreparedCommand, ctx: ToolCo
         return release;
       },
       configChanges,
+      notWritable,
     });
-    return { value, configChanges, network: () => (lease ? networkWords(lease) : undefined) };
+    return { value, configChanges, network: () => (lease ? networkWords(lease) : undefined), notWritable };
   } finally {
     if (!handedOff) {
       await release();

@@ -74,7 +74,7 @@ export const runCommandTool: Tool = defineTool<RunCommandInput>({
     }
     const { outcome, status } = ran.value;
     const grant = placement.where === 'sandbox' ? await grantOffer(outcome, ctx, approved) : undefined;
-    const report = formatOutcome(outcome, status, approved.cwd.shown, sandboxLine(placement, verdict, approved.withheld.length, ran.network(), approved.grant), placementFailureHint(placement, outcome, grant));
+    const report = formatOutcome(outcome, status, approved.cwd.shown, sandboxLine(placement, verdict, approved.withheld.length, ran.network(), approved.grant, ran.notWritable), placementFailureHint(placement, outcome, grant));
     // After the release: a protected entry the command created (the sandbox cannot stop that), or changed outside it.
     const changes = await ran.configChanges();
     const text = changes.length ? `${report.text}\n\n${reportConfigChanges(changes, ctx)}` : report.text;

@@ -114,6 +114,26 @@ describe('guard/rules', () => {
     assert.equal(evaluateGuard(facts('write', '/rootfs/.bashrc', { insideWorkspace: true }), 'high').decision, 'allow', '/rootfs is no home');
   });
 
+  it('denies writing every row of the home table at every level, in any letter case, and reads them as before', () => {
+    const names = ['.gitconfig', '.config/git/config', '.config/Git/attributes', '.bash_login', '.zshenv', '.zlogin', '.inputrc', '.pam_environment', '.config/fish/config.fish', '.config/autostart/x.desktop', '.config/systemd/user/x.service', '.config/environment.d/10-x.conf', '.local/bin/git', 'bin/git', 'Library/LaunchAgents/x.plist', '.xprofile'];
+    for (const name of names) {
+      for (const level of ['low', 'medium', 'high'] as const) {
+        const verdict = evaluateGuard(facts('write', `${HOME}/${name}`, { insideWorkspace: true }), level);
+        assert.equal(verdict.decision, 'deny', `${name} at ${level}`);
+        assert.equal(verdict.rule, 'file.sensitive_path_write', name);
+      }
+      assert.equal(evaluateGuard(facts('read', `${HOME}/${name}`, { insideWorkspace: true }), 'high').decision, 'allow', name);
+    }
+    assert.equal(evaluateGuard(facts('write', `${HOME}/.config/other/x`, { insideWorkspace: true }), 'high').decision, 'allow');
+    assert.equal(evaluateGuard(facts('write', `${HOME}/.local/binary`, { insideWorkspace: true }), 'high').decision, 'allow');
+  });
+
+  it('treats a path a protected link leads to as execution config', () => {
+    const verdict = evaluateGuard(facts('write', '/work/project/cfg/settings.json', { linkedFrom: '/work/project/.vscode' }), 'high');
+    assert.equal(verdict.rule, 'file.execution_config_write');
+    assert.match(verdict.reason, /reached through \/work\/project\/\.vscode, a symbolic link/);
+  });
+
   it('does not let a patch deleting four files trip the delete-many rule', () => {
     assert.equal(evaluateGuard(facts('patch', '/work/project', { deleteCount: 4 }), 'low').decision, 'allow');
   });

