@@ -8,6 +8,12 @@ export interface ProcessRequest {
   readonly commandLine: string;
   /** A program and its arguments that run the shell (the OS sandbox), or none to run it directly. */
   readonly launcher?: readonly string[];
+  /**
+   * What the launcher reads on its file descriptor 3, a pipe written whole and then closed (bubblewrap
+   * reads its options there with `--args 3`, so their number is not bounded by execve). The
+   * command's own stdin, stdout and stderr are the same with or without it.
+   */
+  readonly launcherInput?: string;
   /** The folder on the host's disk to run in. */
   readonly cwd: string;
   readonly env: Readonly<Record<string, string | undefined>>;

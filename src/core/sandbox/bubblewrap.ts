@@ -4,6 +4,7 @@
 // them (shallowest first), what stays read-only inside them, the package caches, and the secrets
 // last, so no bind can uncover them.
 import * as path from 'node:path';
+import { BugError } from '../errors';
 import { isInsidePath } from '../location';
 import type { SandboxPlan } from './plan';
 
@@ -13,10 +14,41 @@ export const PROXY_MOUNT = '/dev/wat-proxy';
 export const RELAY_HTTP_PORT = 3128;
 export const RELAY_SOCKS_PORT = 1080;
 
+/**
+ * bubblewrap refuses to start with more arguments than this, counted over its argv and its `--args`
+ * input together (MAX_ARGS in bubblewrap.c, unchanged from 0.1 to 0.11): about 2,990 mounts.
+ */
+export const BUBBLEWRAP_MAX_ARGUMENTS = 9000;
+
+/** The descriptor the process runner gives a launcher its input on (ProcessRequest.launcherInput). */
+const ARGUMENTS_FD = '3';
+
 /** The argv that runs the rest of the command line (the shell and its arguments) inside bubblewrap. */
 export function bubblewrapLauncher(executable: string, plan: SandboxPlan, cwd: string): string[] {
+  return [executable, ...bubblewrapOptions(plan, cwd), '--', ...bubblewrapCommand(plan)];
+}
+
+/**
+ * The same launcher with every option read from the launcher's input (`--args 3`): a mount per
+ * secret and protected file of the workspace, as many as the repository holds, never meets execve's
+ * limit on argv (E2BIG). What stays in argv is the program, the separator and the relay.
+ */
+export function bubblewrapLaunch(executable: string, plan: SandboxPlan, cwd: string): { readonly argv: string[]; readonly input: string; readonly options: number } {
+  const options = bubblewrapOptions(plan, cwd);
+  return { argv: [executable, '--args', ARGUMENTS_FD, '--', ...bubblewrapCommand(plan)], input: argumentFile(options), options: options.length };
+}
+
+/** Arguments as bubblewrap's `--args` reads them: each one ended by a NUL, any other byte (spaces, newlines) kept. */
+export function argumentFile(args: readonly string[]): string {
+  if (args.some((arg) => arg.includes('\0'))) {
+    throw new BugError('A bubblewrap argument holds a NUL byte, which would split it in two');
+  }
+  return args.map((arg) => `${arg}\0`).join('');
+}
+
+/** bubblewrap's options, from the namespaces to the working folder. */
+function bubblewrapOptions(plan: SandboxPlan, cwd: string): string[] {
   const args = [
-    executable,
     // The command dies with the extension host, and the whole process tree with its pid namespace.
     '--die-with-parent',
     '--unshare-pid',
@@ -76,9 +108,12 @@ export function bubblewrapLauncher(executable: string, plan: SandboxPlan, cwd: s
       }
     }
   }
-  args.push('--setenv', 'TMPDIR', '/tmp', '--chdir', cwd, '--');
-  if (proxy) {
-    args.push(proxy.relay.program, proxy.relay.script, `${PROXY_MOUNT}/http.sock`, String(RELAY_HTTP_PORT), `${PROXY_MOUNT}/socks.sock`, String(RELAY_SOCKS_PORT), '--');
-  }
+  args.push('--setenv', 'TMPDIR', '/tmp', '--chdir', cwd);
   return args;
+}
+
+/** What runs first inside bubblewrap, before the shell: the proxy's relay for an approved command, else nothing. */
+function bubblewrapCommand(plan: SandboxPlan): string[] {
+  const proxy = plan.network && plan.proxy?.transport === 'unix' ? plan.proxy : undefined;
+  return proxy ? [proxy.relay.program, proxy.relay.script, `${PROXY_MOUNT}/http.sock`, String(RELAY_HTTP_PORT), `${PROXY_MOUNT}/socks.sock`, String(RELAY_SOCKS_PORT), '--'] : [];
 }

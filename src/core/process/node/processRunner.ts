@@ -8,6 +8,7 @@
 import { spawn } from 'node:child_process';
 import { createWriteStream, mkdirSync, type WriteStream } from 'node:fs';
 import * as path from 'node:path';
+import type { Writable } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
 import type { InputReaders, ProcessOutcome, ProcessRequest, ProcessRunner, StartedProcess, StopReason } from '../../ports/process';
 import { stripAnsi } from '../boundedOutput';
@@ -100,9 +101,16 @@ export function startProcess(request: ProcessRequest): StartedProcess {
     env: request.env,
     detached: true,
     // A pipe the model can type into (workspace_send_input); not a terminal, so prompts that need
-    // one fail at once, and pagers and editors do not start.
-    stdio: ['pipe', 'pipe', 'pipe'],
+    // one fail at once, and pagers and editors do not start. The launcher's input, when it has one, is its fd 3.
+    stdio: request.launcherInput === undefined ? ['pipe', 'pipe', 'pipe'] : ['pipe', 'pipe', 'pipe', 'pipe'],
   });
+  // A fourth 'pipe' is a socket the parent writes to.
+  const launcherInput = child.stdio[3] as Writable | null | undefined;
+  if (request.launcherInput !== undefined && launcherInput) {
+    // A launcher that ends before reading it all (it failed to start) makes the write fail with EPIPE: its exit says why.
+    launcherInput.on('error', () => undefined);
+    launcherInput.end(request.launcherInput);
+  }
   const input = child.stdin;
   // A write after the command stopped reading fails with EPIPE: writeInput reports it, nothing throws.
   input.on('error', () => undefined);
@@ -178,6 +186,7 @@ export function startProcess(request: ProcessRequest): StartedProcess {
       await Promise.race([closed, delay(DRAIN_MS)]);
     }
     pipes.forEach((pipe) => pipe.destroy());
+    launcherInput?.destroy();
     gone = true;
     if (pgid !== undefined) {
       runningGroups.delete(pgid);

@@ -107,6 +107,7 @@ function launchRequest(prepared: PreparedCommand, lease: SandboxLease | undefine
     shell: host.shell,
     commandLine,
     launcher: lease?.launch.argv,
+    launcherInput: lease?.launch.input,
     cwd: prepared.cwd.path,
     env,
     killGraceMs: KILL_GRACE_MS,

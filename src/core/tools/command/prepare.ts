@@ -140,7 +140,7 @@ export function refuseOversized(problem: ArgumentSizeProblem | undefined, stage:
     return;
   }
   if (stage === 'with the sandbox') {
-    throw new ToolError(`The command line, the sandbox's arguments (it binds every protected and secret file of the workspace) and the environment take ${problem.bytes} bytes together; the system starts no program with more than ${problem.limit}, so it was not run. Ask the user to run it themselves, or to open a smaller folder.`);
+    throw new ToolError(`The command line, the sandbox's arguments and the environment take ${problem.bytes} bytes together; the system starts no program with more than ${problem.limit}, so it was not run. Ask the user to run it themselves, or to open a smaller folder.`);
   }
   const what = problem.kind === 'argument'
     ? `The command line is ${problem.bytes} bytes; the system starts no command line longer than ${problem.limit} bytes (Linux's limit for one argument, and the whole line is one argument of the shell)`

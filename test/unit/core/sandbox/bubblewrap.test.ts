@@ -1,5 +1,7 @@
 import * as assert from 'node:assert/strict';
-import { PROXY_MOUNT, bubblewrapLauncher } from '../../../../src/core/sandbox/bubblewrap';
+import { ToolError } from '../../../../src/core/errors';
+import { BUBBLEWRAP_MAX_ARGUMENTS, PROXY_MOUNT, argumentFile, bubblewrapLaunch, bubblewrapLauncher } from '../../../../src/core/sandbox/bubblewrap';
+import { sandboxLaunch } from '../../../../src/core/sandbox/launcher';
 import type { SandboxPlan } from '../../../../src/core/sandbox/plan';
 
 const plan: SandboxPlan = {
@@ -63,5 +65,51 @@ describe('sandbox/bubblewrap', () => {
     // A plan without the network never gets the relay, whatever proxy it names.
     const unasked = bubblewrapLauncher('bwrap', { ...plan, proxy: { transport: 'unix', directory: '/p', relay } }, '/tmp/ws');
     assert.ok(!unasked.includes('/p') && !unasked.includes(relay.script));
+  });
+
+  it('passes every option through bubblewrap\'s --args 3, so argv holds only the program, the separator and the relay', () => {
+    const many: SandboxPlan = { ...plan, hiddenFiles: Array.from({ length: 2500 }, (_, index) => `/tmp/ws/${'deep/'.repeat(90)}p${index}/.env`) };
+    const all = bubblewrapLauncher('/usr/bin/bwrap', many, '/tmp/ws');
+    const launch = sandboxLaunch({ kind: 'bubblewrap', executable: '/usr/bin/bwrap' }, many, '/tmp/ws');
+    assert.deepEqual(launch.argv, ['/usr/bin/bwrap', '--args', '3', '--']);
+    assert.equal(launch.input, argumentFile(all.slice(1, -1)));
+    assert.ok(Buffer.byteLength(launch.input ?? '') > 1024 * 1024, 'more than execve takes in argv');
+    const relay = { program: '/usr/bin/node', script: '/ext/dist/proxyRelay.js' };
+    const approved = bubblewrapLaunch('bwrap', { ...plan, network: true, proxy: { transport: 'unix', directory: '/p', relay } }, '/tmp/ws');
+    assert.deepEqual(approved.argv.slice(0, 5), ['bwrap', '--args', '3', '--', relay.program]);
+    assert.ok(!approved.argv.includes('--ro-bind'));
+  });
+
+  it('writes the argument file NUL-separated, spaces and newlines kept inside an argument', () => {
+    assert.equal(argumentFile(['--ro-bind', '/dev/null', '/tmp/ws/a b\nc/.env']), '--ro-bind\0/dev/null\0/tmp/ws/a b\nc/.env\0');
+    assert.deepEqual(argumentFile(['x y', 'z\n']).split('\0'), ['x y', 'z\n', '']);
+    assert.throws(() => argumentFile(['a\0b']), /NUL/);
+  });
+
+  it('refuses a workspace with more secret files than bubblewrap takes mounts, naming how many, where most are and the ways out', () => {
+    const secrets = Array.from({ length: 12_000 }, (_, index) => `/tmp/ws/fixtures/p${index}/.env`);
+    const huge: SandboxPlan = { ...plan, hiddenFiles: [...plan.hiddenFiles, '/home/u/.netrc', ...secrets] };
+    assert.throws(() => sandboxLaunch({ kind: 'bubblewrap', executable: '/usr/bin/bwrap' }, huge, '/tmp/ws'), (error: Error) => {
+      assert.ok(error instanceof ToolError);
+      assert.match(error.message, /12,001 secret files \(\.env and the like; 12,000 under \/tmp\/ws\/fixtures\)/);
+      assert.match(error.message, /bubblewrap starts with at most 9,000 arguments/);
+      assert.match(error.message, /move it out of the workspace folders \(most are under \/tmp\/ws\/fixtures\)/);
+      assert.match(error.message, /permissions: "unsandboxed"/);
+      return true;
+    });
+    // Up to the limit it starts: the home folder's secrets, the mounts every command has and the shell count too.
+    const fits = sandboxLaunch({ kind: 'bubblewrap', executable: '/usr/bin/bwrap' }, { ...plan, hiddenFiles: secrets.slice(0, 2900) }, '/tmp/ws');
+    assert.ok(fits.argv.length - 1 + (fits.input ?? '').split('\0').length - 1 + 3 <= BUBBLEWRAP_MAX_ARGUMENTS);
+  });
+
+  it('names the protected entries and the folders pinned around them when they are what overflows', () => {
+    const vscode = Array.from({ length: 4000 }, (_, index) => `/tmp/ws/pkgs/p${index}/.vscode`);
+    const huge: SandboxPlan = { ...plan, readOnly: vscode, pinned: ['/tmp/ws/pkgs', ...vscode.map((entry) => entry.slice(0, -'/.vscode'.length))] };
+    assert.throws(() => sandboxLaunch({ kind: 'bubblewrap', executable: '/usr/bin/bwrap' }, huge, '/tmp/ws'), /4,001 protected entries \(\.vscode, a repository's config and hooks, and the like; 4,000 under \/tmp\/ws\/pkgs\), 4,001 folders \(that hold them, pinned so none can be renamed; 4,000 under \/tmp\/ws\/pkgs\)/);
+  });
+
+  it('leaves Seatbelt as it was: no argument file', () => {
+    const launch = sandboxLaunch({ kind: 'seatbelt', executable: '/usr/bin/sandbox-exec' }, plan, '/tmp/ws');
+    assert.equal(launch.input, undefined);
   });
 });

@@ -96,8 +96,17 @@ describe('sandbox/caches', () => {
       const context = testContext({ root, workspace: { home }, settings: { ...DEFAULT_SETTINGS } });
       const lease = await acquireSandboxLease(context, sandbox, { sandbox: { kind: 'bubblewrap', executable: '/usr/bin/bwrap' }, network: false, cwd: root, env: { PATH: `${bin}:/usr/bin:/bin` } });
       try {
-        const out = execFileSync(lease.launch.argv[0], [...lease.launch.argv.slice(1), '/bin/sh', '-c', 'echo poisoned > ~/.npm/entry && mkdir -p ~/.cache/pip && echo wheel > ~/.cache/pip/w && cat ~/.npm/entry'], { env: { HOME: home, PATH: '/usr/bin:/bin' } }).toString();
-        assert.equal(out, 'poisoned\n');
+        // bubblewrap reads its options on fd 3 (`--args 3`), as the process runner gives them.
+        const options = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'wat-args-')), 'options');
+        fs.writeFileSync(options, lease.launch.input ?? '');
+        const fd = fs.openSync(options, 'r');
+        try {
+          const out = execFileSync(lease.launch.argv[0], [...lease.launch.argv.slice(1), '/bin/sh', '-c', 'echo poisoned > ~/.npm/entry && mkdir -p ~/.cache/pip && echo wheel > ~/.cache/pip/w && cat ~/.npm/entry'], { env: { HOME: home, PATH: '/usr/bin:/bin' }, stdio: ['pipe', 'pipe', 'pipe', fd] }).toString();
+          assert.equal(out, 'poisoned\n');
+        } finally {
+          fs.closeSync(fd);
+          fs.rmSync(path.dirname(options), { recursive: true, force: true });
+        }
       } finally {
         await lease.release();
       }

@@ -8,6 +8,20 @@ import { acquireSandboxLease } from '../../../../src/core/sandbox/lease';
 import { testContext } from '../../support/context';
 import { RIPGREP } from '../../support/searchTree';
 
+/** Runs a line through a lease's launcher as the process runner does: its input (bubblewrap's options) on fd 3. */
+function runLaunched(launch: { readonly argv: readonly string[]; readonly input?: string }, line: string, env: NodeJS.ProcessEnv): ReturnType<typeof spawnSync> & { stdout: string; stderr: string } {
+  const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'wat-launch-'));
+  const inputFile = path.join(folder, 'args');
+  fs.writeFileSync(inputFile, launch.input ?? '');
+  const fd = fs.openSync(inputFile, 'r');
+  try {
+    return spawnSync(launch.argv[0], [...launch.argv.slice(1), '/bin/sh', '-c', line], { encoding: 'utf8', env, stdio: ['ignore', 'pipe', 'pipe', fd] }) as ReturnType<typeof spawnSync> & { stdout: string; stderr: string };
+  } finally {
+    fs.closeSync(fd);
+    fs.rmSync(folder, { recursive: true, force: true });
+  }
+}
+
 describe('sandbox/plan and its lease', () => {
   let parent: string;
   let root: string;
@@ -211,7 +225,7 @@ describe('sandbox/plan: what stays read-only whatever names it writable', () => 
     const ctx = testContext({ root: home, workspace: { home } });
     const only = await acquireSandboxLease(ctx, sandbox, { sandbox: availability, network: false, cwd: home, env: {} });
     try {
-      const attempt = (line: string) => spawnSync(only.launch.argv[0], [...only.launch.argv.slice(1), '/bin/sh', '-c', line], { encoding: 'utf8', env: { PATH: '/usr/bin:/bin', HOME: home } });
+      const attempt = (line: string) => runLaunched(only.launch, line, { PATH: '/usr/bin:/bin', HOME: home });
       const here = attempt('pwd');
       assert.equal(here.status, 0, here.stderr);
       assert.equal(here.stdout.trim(), home);
@@ -245,7 +259,7 @@ describe('sandbox/plan: what stays read-only whatever names it writable', () => 
     const ctx = testContext({ root, settings: { allowedWritePaths: [root, path.join(home, '.config')] }, workspace: { home } });
     const only = await acquireSandboxLease(ctx, sandbox, { sandbox: availability, network: false, cwd: root, env: {} });
     try {
-      const attempt = (line: string) => spawnSync(only.launch.argv[0], [...only.launch.argv.slice(1), '/bin/sh', '-c', line], { encoding: 'utf8', env: { PATH: '/usr/bin:/bin', HOME: home } });
+      const attempt = (line: string) => runLaunched(only.launch, line, { PATH: '/usr/bin:/bin', HOME: home });
       for (const line of [
         'printf x > ~/.config/git/config',
         'printf x >> ~/.config/git/config',

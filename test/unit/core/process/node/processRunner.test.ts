@@ -4,7 +4,8 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { groupAlive } from '../../../../../src/core/process/node/processGroup';
-import { stopAllCommands } from '../../../../../src/core/process/node/processRunner';
+import { startProcess, stopAllCommands } from '../../../../../src/core/process/node/processRunner';
+import { NEVER_CANCELLED } from '../../../../../src/core/errors';
 import { runCommandTool } from '../../../../../src/core/tools/command/runCommand';
 import { commandWorkspace, readWhenWritten, shown } from '../../../support/commandWorkspace';
 import { alive } from '../../../../support/procfs';
@@ -69,6 +70,31 @@ describe('process/node/processRunner', () => {
     assert.match(text, /Sandbox: bubblewrap/);
     await new Promise((resolve) => setTimeout(resolve, 2500));
     assert.equal(fs.existsSync(late), false);
+  });
+
+  it('gives the launcher its input on fd 3, bytes as they are, and leaves the command\'s stdin, stdout and stderr as they were', async () => {
+    // A launcher that copies its fd 3 into a file, then runs the command as bubblewrap does.
+    const copied = path.join(workspace.parent, 'launcher-input');
+    const started = startProcess({
+      shell: '/bin/sh',
+      commandLine: 'read line; echo "out: $line"; echo err >&2',
+      launcher: ['/bin/sh', '-c', `cat <&3 > '${copied}'; exec 3<&-; exec "$@"`, 'launcher'],
+      launcherInput: '--ro-bind\0/dev/null\0/ws/a b\nc/.env\0',
+      cwd: workspace.root,
+      env: process.env,
+      killGraceMs: 1000,
+      logPath: path.join(workspace.parent, 'logs', 'launcher-input.log'),
+      headChars: 1000,
+      tailChars: 1000,
+      maxLogChars: 10_000,
+      token: NEVER_CANCELLED,
+    });
+    started.writeInput('typed\n');
+    const outcome = await started.outcome;
+    assert.equal(fs.readFileSync(copied, 'utf8'), '--ro-bind\0/dev/null\0/ws/a b\nc/.env\0');
+    assert.equal(outcome.stdout.text, 'out: typed\n');
+    assert.equal(outcome.stderr.text, 'err\n');
+    assert.equal(outcome.exitCode, 0);
   });
 
   it('reports a group as gone once its processes ended', () => {
