@@ -30,6 +30,8 @@ export interface RunCommandInput {
   background?: boolean;
   wait_for?: string;
   on_timeout?: OnTimeout;
+  /** Standard input a terminal the call can type into (workspace_send_input), instead of end of file. */
+  interactive?: boolean;
 }
 
 /** What happens to a foreground command still running at its timeout: it moves to the background (the default), or it is stopped. */
@@ -69,6 +71,8 @@ export interface PreparedCommand {
   readonly timeoutSeconds: number;
   /** A foreground command still running at the timeout: moved to the background, or stopped. */
   readonly onTimeout: OnTimeout;
+  /** Its standard input: a terminal to answer prompts through, or end of file. */
+  readonly interactive: boolean;
 }
 
 export async function prepareCommand(input: RunCommandInput, ctx: ToolContext): Promise<PreparedCommand> {
@@ -105,7 +109,7 @@ export async function prepareCommand(input: RunCommandInput, ctx: ToolContext): 
   const granted = grant && placement.where === 'sandbox'
     ? { grant, placement: { ...placement, approval: 'own' as const, why: `the call asked to make ${grant} writable` } }
     : { placement };
-  return { host, command, cwd, env, withheld, verdict, background, waitFor, timeoutSeconds, onTimeout: input.on_timeout ?? 'background', ...granted };
+  return { host, command, cwd, env, withheld, verdict, background, waitFor, timeoutSeconds, onTimeout: input.on_timeout ?? 'background', interactive: input.interactive ?? false, ...granted };
 }
 
 /** The folder writable_path names, checked (a ToolError says why it cannot be granted). */
