@@ -9,7 +9,8 @@
 // command's own process group and sandbox: the child's fd 0 is the terminal's side, with no
 // controlling terminal (no setsid, so it stays in the group, and `sudo`/`ssh` asking on /dev/tty fail
 // at once as before); what the extension writes to the helper's stdin goes to the terminal, end of
-// file becomes Ctrl+D, and the terminal's echo is drained and dropped. The helper ends with its
+// file becomes Ctrl+D (twice after an unfinished line, as a person
+// presses it), and the terminal's echo is drained and dropped. The helper ends with its
 // child's exit code or signal. Cost (measured, scripts/bench/sandbox.mjs): python3's start, some
 // 20 ms on an idle machine, so only commands that ask for it pay it; the others get /dev/null.
 import { accessSync, constants } from 'node:fs';
@@ -35,7 +36,7 @@ export const TERMINAL_HELPER = [
   ' except OSError as e:sys.stderr.write(sys.argv[1]+": "+e.strerror+"\\n");os._exit(127)',
   'signal.signal(signal.SIGINT,signal.SIG_IGN)',
   'os.close(s)',
-  'fds=[0,m,r]',
+  'fds=[0,m,r];last=b"\\n"',
   'while True:',
   ' q,st=os.waitpid(p,os.WNOHANG)',
   ' if q:break',
@@ -47,12 +48,16 @@ export const TERMINAL_HELPER = [
   '  except OSError:fds.remove(m)',
   ' if 0 in ready:',
   '  d=os.read(0,4096)',
-  '  if d:os.write(m,d)',
-  '  else:os.write(m,b"\\x04");fds.remove(0)',
+  '  if d:os.write(m,d);last=d[-1:]',
+  // A line typed so far is first sent as it is (one Ctrl+D), then the end of file (another).
+  '  else:os.write(m,b"\\x04" if last in (b"\\n",b"\\r",b"\\x04") else b"\\x04\\x04");fds.remove(0)',
   'if os.WIFSIGNALED(st):',
   ' n=os.WTERMSIG(st);signal.signal(n,signal.SIG_DFL);os.kill(os.getpid(),n)',
   'sys.exit(os.WEXITSTATUS(st))',
 ].join('\n');
+
+/** Where the system's python3 is, looked at before PATH. */
+const SYSTEM_FOLDERS = ['/usr/bin', '/bin', '/usr/local/bin'];
 
 /** The argv that runs the rest (the shell and its arguments) with a pseudoterminal as stdin. */
 export function terminalHelperArgv(python: string): string[] {
@@ -60,7 +65,7 @@ export function terminalHelperArgv(python: string): string[] {
 }
 
 /**
- * The python3 a command with `env`'s PATH would run (an absolute path), or undefined: then this
+ * The system's python3, else the one a command with `env`'s PATH would run (an absolute path), or undefined: then this
  * machine gives no pseudoterminal (not Linux, where the probe of who reads the terminal exists and
  * the helper is tested; or no python3), and an interactive command's input is a pipe.
  */
@@ -68,7 +73,8 @@ export function terminalHelperPython(env: Readonly<Record<string, string | undef
   if (platform !== 'linux') {
     return undefined;
   }
-  for (const folder of (env.PATH ?? '').split(path.delimiter)) {
+  // The system's own first: root's, and faster than a version manager's shim (pyenv's takes a second or more).
+  for (const folder of [...SYSTEM_FOLDERS, ...(env.PATH ?? '').split(path.delimiter)]) {
     if (!path.isAbsolute(folder)) {
       continue;
     }
