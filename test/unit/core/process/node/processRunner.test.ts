@@ -10,6 +10,7 @@ import { commandWorkspace, readWhenWritten, shown } from '../../../support/comma
 import { alive } from '../../../../support/procfs';
 import { ManualCancellation, resultText } from '../../../support/context';
 import { invokeTool } from '../../../../../src/core/tools/invoke';
+import { requireProgram } from '../../../support/programs';
 
 describe('process/node/processRunner', () => {
   const workspace = commandWorkspace();
@@ -69,6 +70,29 @@ describe('process/node/processRunner', () => {
     assert.match(text, /Sandbox: bubblewrap/);
     await new Promise((resolve) => setTimeout(resolve, 2500));
     assert.equal(fs.existsSync(late), false);
+  });
+
+  describe('with a terminal as stdin (interactive: true)', () => {
+    before(() => requireProgram('python3'));
+
+    it('gives the shell a terminal on fd 0 only, and passes its exit code and its signal on', async () => {
+      const { text } = await run({ command: '[ -t 0 ] && echo "stdin tty"; [ -t 1 ] || echo "stdout pipe"; [ -t 2 ] || echo "stderr pipe"; exit 3', interactive: true }, { approve: true });
+      assert.match(text, /^Exit code: 3/);
+      assert.match(text, /--- stdout ---\nstdin tty\nstdout pipe\nstderr pipe\n/);
+      const killed = await run({ command: 'kill -TERM $$', interactive: true }, { approve: true });
+      assert.match(killed.text, /^Killed by signal SIGTERM/);
+    });
+
+    it('kills the helper, the shell and a background grandchild on timeout with on_timeout "kill"', async () => {
+      const pids = path.join(workspace.parent, 'terminal-pids');
+      const command = `echo $PPID > ${pids}; (sleep 300 & echo $! >> ${pids}; wait) & echo started; wait`;
+      const { text } = await run({ command, timeout: 1, on_timeout: 'kill', interactive: true }, { approve: true });
+      assert.match(text, /^Timed out after 1 s/);
+      const started = (await readWhenWritten(pids)).trim().split('\n').map(Number);
+      // The first pid is the helper's (the shell's parent).
+      assert.equal(started.length, 2);
+      assert.deepEqual(started.filter(alive), []);
+    });
   });
 
   it('reports a group as gone once its processes ended', () => {
