@@ -50,6 +50,7 @@ function lookAt(pid: string, pipe: string, pipeInode: string | undefined): Looke
   if (terminal ? !TERMINAL_LINK.test(fd0) : fd0 !== pipe) {
     return 'other';
   }
+  // A terminal's inode is small and only unique on its devpts: its device is matched too.
   const inode = pipeInode ?? terminalInode(pid);
   const wchan = readText(`/proc/${pid}/wchan`)?.trim();
   if (wchan === undefined || wchan === '' || wchan === '0') {
@@ -70,16 +71,17 @@ function lookAt(pid: string, pipe: string, pipeInode: string | undefined): Looke
   return 'other';
 }
 
-/** The inode of a process's terminal (fd 0), for its epoll's fdinfo. */
+/** The inode of a process's terminal (fd 0) and, after a space, its device in hex, for its epoll's fdinfo. */
 function terminalInode(pid: string): string | undefined {
   try {
-    return String(statSync(`/proc/${pid}/fd/0`).ino);
+    const stat = statSync(`/proc/${pid}/fd/0`);
+    return `${stat.ino} ${stat.dev.toString(16)}`;
   } catch {
     return undefined;
   }
 }
 
-/** Whether an epoll instance of the process watches the pipe of `inode` (its fdinfo lists `ino:<hex>`). */
+/** Whether an epoll instance of the process watches the pipe of `inode` (its fdinfo lists `ino:<hex>`), or the terminal of `<inode> <device hex>` (`ino:<hex> sdev:<hex>`). */
 function epollWatches(pid: string, inode: string): Looked {
   let fds: string[];
   try {
@@ -87,7 +89,8 @@ function epollWatches(pid: string, inode: string): Looked {
   } catch {
     return 'unknown';
   }
-  const watched = new RegExp(`\\bino:${Number(inode).toString(16)}\\b`);
+  const [number, device] = inode.split(' ');
+  const watched = new RegExp(`\\bino:${Number(number).toString(16)}${device === undefined ? '' : ` sdev:${device}`}\\b`);
   for (const fd of fds) {
     let link: string;
     try {

@@ -79,6 +79,9 @@ describe('tools/runCommand', () => {
       const { text } = await run({ command: 'echo "$PAGER $TERM"; bash -c \'read -p "Name? " x; echo "hi $x"\'', timeout: 60, interactive: true }, { background, approve: true });
       assert.match(text, /--- stdout ---\ncat dumb\n/);
       assert.match(text, /^Status: running, waiting for input: Name\? \(bash reads its input\)$/m);
+      // Node reads its terminal through epoll: the probe finds it there too.
+      const node = await run({ command: 'node -i', timeout: 60, interactive: true }, { background, approve: true });
+      assert.match(node.text, /^Status: running, waiting for input: > \(node reads its input\)$/m);
     } finally {
       await background.stopAll();
     }
