@@ -3,7 +3,10 @@
 // against the same call sandboxed (bubblewrap), on a small project and on the kernel tree, with the
 // index of secret and protected files warm (sandbox/scanIndex.ts: no walk per command) and, for
 // comparison, with today's walk per command (no index); and bubblewrap's own start against sh alone,
-// the floor of what a sandbox can cost.
+// the floor of what a sandbox can cost. Then the command's standard input (DESIGN's "stdin is a terminal
+// or end of file"): sh started with today's pipe, with end of file (/dev/null, every command's now), and
+// through the pseudoterminal helper (interactive: true), alone and inside bare bwrap; and the tool's call
+// with and without interactive: true.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -11,7 +14,7 @@ import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { compiled, ourCommandHost, ourContext, ourTool, runTool } from './ourContext.mjs';
 import { printTable, ratio } from './measure.mjs';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { ensureTree } from './search.mjs';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -61,6 +64,21 @@ function spawnOk(command, args) {
   if (result.status !== 0) throw new Error(`${command} exited ${result.status}: ${result.stderr}`);
 }
 
+/**
+ * Runs argv to its end with stdin a pipe left open (before), end of file, or through the terminal helper.
+ * @param {string[]} argv @param {'pipe' | 'ignore'} stdin
+ */
+function spawnDone(argv, stdin) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(argv[0], argv.slice(1), { stdio: [stdin, 'pipe', 'pipe'], detached: true });
+    child.stdin?.on('error', () => undefined);
+    child.stdout?.resume();
+    child.stderr?.resume();
+    child.once('error', reject);
+    child.once('close', (code) => (code === 0 ? resolve(undefined) : reject(new Error(`${argv.join(' ')} exited ${code}`))));
+  });
+}
+
 /** @param {string} ms */
 const plus = (ms) => `+${ms}`;
 
@@ -82,10 +100,13 @@ export async function benchSandbox({ log, scratchDir }) {
   const small = smallProject();
   const tree = await ensureTree(scratchDir, log);
   const tool = ourTool('workspace_run_command');
-  /** @param {string} root @param {'off' | 'auto'} mode @param {import('../../src/core/ports/process.js').CommandHost} host */
-  const call = (root, mode, host) => async () => {
+  /** @type {typeof import('../../src/core/process/node/terminalInput.js')} */
+  const { terminalHelperArgv, terminalHelperPython } = compiled('core/process/node/terminalInput');
+  const python = terminalHelperPython(process.env);
+  /** @param {string} root @param {'off' | 'auto'} mode @param {import('../../src/core/ports/process.js').CommandHost} host @param {boolean} [interactive] */
+  const call = (root, mode, host, interactive = false) => async () => {
     const ctx = ourContext({ root, ripgrepPath: RIPGREP, commands: host, settings: { runCommandSandbox: mode } });
-    const result = await runTool(tool, { command: 'true' }, ctx);
+    const result = await runTool(tool, { command: 'true', interactive }, ctx);
     const text = result.parts.map((part) => (part.kind === 'text' ? part.text : '')).join('');
     if (!text.startsWith('Exit code: 0')) throw new Error(`the call failed: ${text}`);
   };
@@ -95,6 +116,8 @@ export async function benchSandbox({ log, scratchDir }) {
   const rows = [];
   /** @type {string[]} */
   const notes = [];
+  /** @type {string[][]} */
+  const stdinRows = [];
   try {
     for (const [label, key] of cases) {
       const root = roots[key];
@@ -112,9 +135,18 @@ export async function benchSandbox({ log, scratchDir }) {
     }
     // Every subject in one interleaved loop, one run of each in turn: the machine's load drifts
     // between rounds, not between subjects, so the rows compare.
+    const bare = [availability.executable, '--die-with-parent', '--unshare-pid', '--unshare-net', '--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--'];
+    const helper = python ? terminalHelperArgv(python) : [];
     const m = await interleavedMedians({
       sh: async () => spawnOk('/bin/sh', ['-c', 'true']),
-      bwrap: async () => spawnOk(availability.executable, ['--die-with-parent', '--unshare-pid', '--unshare-net', '--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--', '/bin/sh', '-c', 'true']),
+      bwrap: async () => spawnOk(availability.executable, [...bare.slice(1), '/bin/sh', '-c', 'true']),
+      shPipe: () => spawnDone(['/bin/sh', '-c', 'true'], 'pipe'),
+      shEof: () => spawnDone(['/bin/sh', '-c', 'true'], 'ignore'),
+      shTerminal: () => (python ? spawnDone([...helper, '/bin/sh', '-c', 'true'], 'pipe') : Promise.resolve()),
+      bwrapPipe: () => spawnDone([...bare, '/bin/sh', '-c', 'true'], 'pipe'),
+      bwrapEof: () => spawnDone([...bare, '/bin/sh', '-c', 'true'], 'ignore'),
+      bwrapTerminal: () => (python ? spawnDone([...bare, ...helper, '/bin/sh', '-c', 'true'], 'pipe') : Promise.resolve()),
+      smallOnInteractive: call(small, 'auto', indexed.host, true),
       smallOff: call(small, 'off', indexed.host),
       smallOn: call(small, 'auto', indexed.host),
       smallWalk: call(small, 'auto', walking.host),
@@ -131,6 +163,17 @@ export async function benchSandbox({ log, scratchDir }) {
       rows.push([`run_command 'true', ${label}, walk per command (no index)`, off.toFixed(1), walk.toFixed(1), ratio(walk, off), plus((walk - off).toFixed(1)), plus((walk - off - bwrapAdded).toFixed(1))]);
     }
     rows.push(['sh -c true alone vs inside bare bwrap', m.sh.toFixed(1), m.bwrap.toFixed(1), ratio(m.bwrap, m.sh), plus(bwrapAdded.toFixed(1)), '+0.0']);
+    /** @param {string} label @param {number} before @param {number} now */
+    const stdinRow = (label, before, now) => [label, before.toFixed(1), now.toFixed(1), ratio(now, before), `${now >= before ? '+' : ''}${(now - before).toFixed(1)}`];
+    stdinRows.push(stdinRow('sh -c true: pipe (before) vs end of file (every command now)', m.shPipe, m.shEof));
+    stdinRows.push(stdinRow('inside bare bwrap: pipe vs end of file', m.bwrapPipe, m.bwrapEof));
+    if (python) {
+      stdinRows.push(stdinRow(`sh -c true: pipe vs pty helper (interactive: true; ${python})`, m.shPipe, m.shTerminal));
+      stdinRows.push(stdinRow('inside bare bwrap: pipe vs pty helper', m.bwrapPipe, m.bwrapTerminal));
+      stdinRows.push(stdinRow('run_command \'true\', small project, sandboxed: default vs interactive: true', m.smallOn, m.smallOnInteractive));
+    } else {
+      notes.push('No python3 here: interactive: true gives a pipe, and the pty helper rows are left out.');
+    }
   } finally {
     indexed.dispose();
     walking.dispose();
@@ -138,5 +181,7 @@ export async function benchSandbox({ log, scratchDir }) {
     rmSync(logs, { recursive: true, force: true });
   }
   printTable(log, ['case (p50 of ' + RUNS + ')', 'unsandboxed ms', 'sandboxed ms', 'ratio', 'added ms', 'added over bare bwrap ms'], rows);
+  log('');
+  printTable(log, ['stdin (p50 of ' + RUNS + ')', 'before ms', 'now ms', 'ratio', 'added ms'], stdinRows);
   notes.forEach((note) => log(note));
 }

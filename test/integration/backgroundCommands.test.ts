@@ -182,7 +182,7 @@ describe('background commands (extension host)', function () {
 
   it('shows a command waiting for input in the Activity view and the status bar, and answers it with Send Input (screenshot)', async () => {
     const commandLine = 'printf "Continue? [y/N] "; read a; echo "got:$a"';
-    const { text } = await withSettings({ 'runCommand.allow': ['printf', 'read', 'echo'] }, () => invoke(RUN, { command: commandLine, timeout: 20 }));
+    const { text } = await withSettings({ 'runCommand.allow': ['printf', 'read', 'echo'] }, () => invoke(RUN, { command: commandLine, timeout: 20, interactive: true }));
     assert.match(text, /waiting for input: Continue\? \[y\/N\]/);
     const id = backgroundId(text);
 
@@ -222,7 +222,7 @@ describe('background commands (extension host)', function () {
 
   it('sends a line the person types in the command\'s own terminal to its input, echoed and edited with Backspace', async () => {
     const commandLine = `read a; echo "typed:$a" # ${uniqueSleep()}`;
-    const { text } = await withSettings({ 'runCommand.allow': ['read', 'echo'] }, () => invoke(RUN, { command: commandLine, background: true, timeout: 1 }));
+    const { text } = await withSettings({ 'runCommand.allow': ['read', 'echo'] }, () => invoke(RUN, { command: commandLine, background: true, timeout: 1, interactive: true }));
     const id = backgroundId(text);
     const terminal = vscode.window.terminals.filter((candidate) => candidate.name.startsWith('read a; echo "typed:')).pop();
     assert.ok(terminal, `a terminal named for ${commandLine} among ${vscode.window.terminals.map((each) => each.name).join(', ')}`);

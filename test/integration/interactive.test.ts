@@ -43,32 +43,34 @@ interface Case {
   /** For `exited`: the code, or undefined for "any" (what exists on the machine decides). */
   readonly exitCode?: number | 'nonzero';
   readonly answers?: readonly Answer[];
+  /** Started with interactive: true (stdin a terminal); the others get end of file. */
+  readonly interactive?: boolean;
 }
 
 /** A sleep of a length nothing else on the machine uses, found in /proc at the end. */
 const marker = 600 + Math.floor(Math.random() * 300);
 
 const CASES: readonly Case[] = [
-  { name: 'read -p (no prompt shown: stdin is not a terminal)', command: 'read -p "Continue? [y/N] " a; echo "got:$a"', timeout: 15, said: 'waiting', shows: /waiting for input: \(no prompt shown\)/, answers: [{ text: 'y', then: 'exited', output: /got:y/ }] },
-  { name: 'read -s, a password', command: 'bash -c \'read -s -p "Password: " pw; echo "len:${#pw}"\'', timeout: 15, said: 'waiting', shows: /waiting for input: \(no prompt shown\) \(bash reads its input\)/, answers: [{ text: 'hunter2', asks: true, then: 'exited', output: /len:7/ }] },
-  { name: 'a prompt printed by sh', command: 'printf "Do you want to continue? [Y/n] "; read a; echo "ok:$a"', timeout: 15, said: 'waiting', shows: /waiting for input: Do you want to continue\? \[Y\/n\]/, answers: [{ text: 'n', then: 'exited', output: /ok:n/ }] },
-  { name: 'python3 REPL', command: 'python3 -i -q', timeout: 15, said: 'waiting', shows: /waiting for input: (>>>|\(no prompt shown\))/, answers: [{ text: 'print(6 * 7)', asks: true, then: 'waiting', output: /42/ }, { keys: 'ctrl-d', then: 'exited' }] },
-  { name: 'node REPL', command: 'node -i', timeout: 15, said: 'waiting', shows: /waiting for input: > \(node reads its input\)/, answers: [{ text: '.exit', asks: true, then: 'exited' }] },
-  { name: 'python input() with a yes/no prompt', command: 'python3 -c \'print("answer:" + input("Proceed? [y/N] "))\'', timeout: 15, said: 'waiting', shows: /waiting for input: Proceed\? \[y\/N\]/, answers: [{ text: 'yes', then: 'exited', output: /answer:yes/ }] },
-  { name: 'python getpass (falls back to stdin)', command: 'python3 -c \'import getpass; print("len:" + str(len(getpass.getpass("Passphrase: "))))\'', timeout: 15, said: 'waiting', shows: /waiting for input: .*Passphrase:/, answers: [{ text: 'secret', asks: true, then: 'exited', output: /len:6/ }] },
-  { name: 'a select menu', command: 'bash -c \'PS3="#? "; select f in apple pear; do echo "picked:$f"; break; done\'', timeout: 15, said: 'waiting', shows: /waiting for input: #\?/, answers: [{ text: '2', asks: true, then: 'exited', output: /picked:pear/ }] },
-  { name: 'an inquirer-style menu', command: 'node -e \'process.stdout.write("? Pick a template (Use arrow keys)\\n> react\\n  vue\\n"); process.stdin.once("data", (d) => { console.log("chose:" + JSON.stringify(d.toString())); process.exit(0); })\'', timeout: 15, said: 'waiting', shows: /waiting for input: \? Pick a template \(Use arrow keys\)/, answers: [{ text: '', then: 'exited', output: /chose:"\\n"/ }] },
-  { name: 'cat with no file (reads stdin, no prompt)', command: 'cat', timeout: 15, said: 'waiting', shows: /waiting for input: \(no prompt shown\) \(cat reads its input\)/, answers: [{ text: 'typed line', asks: true, then: 'waiting', output: /typed line/ }, { keys: 'ctrl-d', then: 'exited' }] },
-  { name: 'read with no prompt, answered with Enter', command: 'read x; echo "empty:[$x]"', timeout: 15, said: 'waiting', answers: [{ text: '', then: 'exited', output: /empty:\[\]/ }] },
-  { name: 'awk reading stdin', command: 'awk \'{ print "echo:" $0 }\'', timeout: 15, said: 'waiting', shows: /\(awk reads its input\)|\(mawk reads its input\)|\(gawk reads its input\)/, answers: [{ text: 'hello', asks: true, then: 'waiting' }, { keys: 'ctrl-d', then: 'exited', output: /echo:hello/ }] },
-  { name: 'git add -p', command: 'git add -p', cwd: 'interactive-repo', timeout: 15, said: 'waiting', shows: /waiting for input: .*Stage this hunk/, answers: [{ text: 'n', then: 'exited' }] },
-  { name: 'a bash shell (its input is judged as command lines)', command: 'bash', timeout: 15, said: 'waiting', answers: [{ text: 'echo from-the-shell', then: 'waiting', output: /from-the-shell/ }, { keys: 'ctrl-d', then: 'exited' }] },
+  { name: 'read -p (a terminal: bash shows its prompt, sh none)', command: 'read -p "Continue? [y/N] " a; echo "got:$a"', timeout: 15, interactive: true, said: 'waiting', shows: /waiting for input: (Continue\? \[y\/N\]|\(no prompt shown\))/, answers: [{ text: 'y', then: 'exited', output: /got:y/ }] },
+  { name: 'read -s, a password', command: 'bash -c \'read -s -p "Password: " pw; echo "len:${#pw}"\'', timeout: 15, interactive: true, said: 'waiting', shows: /waiting for input: Password: \(bash reads its input\)/, answers: [{ text: 'hunter2', asks: true, then: 'exited', output: /len:7/ }] },
+  { name: 'a prompt printed by sh', command: 'printf "Do you want to continue? [Y/n] "; read a; echo "ok:$a"', timeout: 15, interactive: true, said: 'waiting', shows: /waiting for input: Do you want to continue\? \[Y\/n\]/, answers: [{ text: 'n', then: 'exited', output: /ok:n/ }] },
+  { name: 'python3 REPL', command: 'python3 -i -q', timeout: 15, interactive: true, said: 'waiting', shows: /waiting for input: (>>>|\(no prompt shown\))/, answers: [{ text: 'print(6 * 7)', asks: true, then: 'waiting', output: /42/ }, { keys: 'ctrl-d', then: 'exited' }] },
+  { name: 'node REPL', command: 'node -i', timeout: 15, interactive: true, said: 'waiting', shows: /waiting for input: > \(node reads its input\)/, answers: [{ text: '.exit', asks: true, then: 'exited' }] },
+  { name: 'python input() with a yes/no prompt', command: 'python3 -c \'print("answer:" + input("Proceed? [y/N] "))\'', timeout: 15, interactive: true, said: 'waiting', shows: /waiting for input: Proceed\? \[y\/N\]/, answers: [{ text: 'yes', then: 'exited', output: /answer:yes/ }] },
+  { name: 'python getpass (falls back to stdin)', command: 'python3 -c \'import getpass; print("len:" + str(len(getpass.getpass("Passphrase: "))))\'', timeout: 15, interactive: true, said: 'waiting', shows: /waiting for input: .*Passphrase:/, answers: [{ text: 'secret', asks: true, then: 'exited', output: /len:6/ }] },
+  { name: 'a select menu', command: 'bash -c \'PS3="#? "; select f in apple pear; do echo "picked:$f"; break; done\'', timeout: 15, interactive: true, said: 'waiting', shows: /waiting for input: #\?/, answers: [{ text: '2', asks: true, then: 'exited', output: /picked:pear/ }] },
+  { name: 'an inquirer-style menu', command: 'node -e \'process.stdout.write("? Pick a template (Use arrow keys)\\n> react\\n  vue\\n"); process.stdin.once("data", (d) => { console.log("chose:" + JSON.stringify(d.toString())); process.exit(0); })\'', timeout: 15, interactive: true, said: 'waiting', shows: /waiting for input: \? Pick a template \(Use arrow keys\)/, answers: [{ text: '', then: 'exited', output: /chose:"\\n"/ }] },
+  { name: 'cat with no file (reads stdin, no prompt)', command: 'cat', timeout: 15, interactive: true, said: 'waiting', shows: /waiting for input: \(no prompt shown\) \(cat reads its input\)/, answers: [{ text: 'typed line', asks: true, then: 'waiting', output: /typed line/ }, { keys: 'ctrl-d', then: 'exited' }] },
+  { name: 'read with no prompt, answered with Enter', command: 'read x; echo "empty:[$x]"', timeout: 15, interactive: true, said: 'waiting', answers: [{ text: '', then: 'exited', output: /empty:\[\]/ }] },
+  { name: 'awk reading stdin', command: 'awk \'{ print "echo:" $0 }\'', timeout: 15, interactive: true, said: 'waiting', shows: /\(awk reads its input\)|\(mawk reads its input\)|\(gawk reads its input\)/, answers: [{ text: 'hello', asks: true, then: 'waiting' }, { keys: 'ctrl-d', then: 'exited', output: /echo:hello/ }] },
+  { name: 'git add -p', command: 'git add -p', cwd: 'interactive-repo', timeout: 15, interactive: true, said: 'waiting', shows: /waiting for input: .*Stage this hunk/, answers: [{ text: 'n', then: 'exited' }] },
+  { name: 'a bash shell (its input is judged as command lines)', command: 'bash', timeout: 15, interactive: true, said: 'waiting', answers: [{ text: 'echo from-the-shell', then: 'waiting', output: /from-the-shell/ }, { keys: 'ctrl-d', then: 'exited' }] },
   { name: 'git commit without -m (no editor starts)', command: 'git commit', cwd: 'interactive-repo', timeout: 15, said: 'exited', exitCode: 'nonzero', shows: /Aborting commit due to empty commit message/ },
   { name: 'git log with a pager forced on', command: 'git -c core.pager=less -p log --oneline', cwd: 'interactive-repo', timeout: 15, said: 'exited', exitCode: 0, shows: /first commit/ },
   { name: 'man ls', command: 'man ls', timeout: 15, said: 'exited' },
   { name: 'less of a file', command: 'less interactive-repo/notes.txt', timeout: 15, said: 'exited', exitCode: 0, shows: /line one/ },
   // more pages its standard input first when that is not a terminal: it waits for it, and prints the file at its end.
-  { name: 'more of a file', command: 'more interactive-repo/notes.txt', timeout: 15, said: 'waiting', shows: /\(more reads its input\)/, answers: [{ keys: 'ctrl-d', then: 'exited', output: /line one/ }] },
+  { name: 'more of a file (stdout is no terminal: it prints the file)', command: 'more interactive-repo/notes.txt', timeout: 15, interactive: true, said: 'exited', exitCode: 0, shows: /line one/ },
   { name: 'top (needs a terminal)', command: 'top', timeout: 15, said: 'exited', exitCode: 'nonzero' },
   { name: 'npx of a missing package, offline', command: 'npx --offline wat-no-such-package-zz9', timeout: 30, said: 'exited', exitCode: 'nonzero' },
   { name: 'ssh localhost', command: 'ssh -o ConnectTimeout=5 -o BatchMode=no localhost true', timeout: 15, said: 'exited', exitCode: 'nonzero' },
@@ -84,6 +86,11 @@ const CASES: readonly Case[] = [
   { name: 'timeout around a long sleep', command: 'timeout 2 sleep 100; echo "status:$?"', timeout: 10, said: 'exited', exitCode: 0, shows: /status:124/ },
   { name: 'yes | head', command: 'yes | head -3', timeout: 10, said: 'exited', exitCode: 0 },
   { name: 'a failing command', command: 'ls no-such-folder', timeout: 10, said: 'exited', exitCode: 'nonzero' },
+  // Without interactive: true stdin is end of file: nothing waits.
+  { name: 'rg with no path searches the folder, not its stdin', command: 'rg -n "line t[w]o"', timeout: 15, said: 'exited', exitCode: 0, shows: /interactive-repo\/notes\.txt:2:line two/ },
+  { name: 'a CLI that sniffs stdin sees end of file', command: 'python3 -c \'import sys; print("tty:" + str(sys.stdin.isatty())); print("read:" + repr(sys.stdin.read()))\'', timeout: 15, said: 'exited', exitCode: 0, shows: /tty:False\nread:''/ },
+  { name: 'read -p without interactive gets end of file', command: 'read -p "Continue? [y/N] " a; echo "status:$?"', timeout: 15, said: 'exited', exitCode: 0, shows: /status:1/ },
+  { name: 'cat without interactive ends at once', command: 'cat', timeout: 15, said: 'exited', exitCode: 0 },
 ];
 
 /** How many calls run at once. */
@@ -145,11 +152,11 @@ describe('commands that never hang (extension host): prompts, REPLs, pagers, lon
 
   it(`runs ${CASES.length} commands, ${PARALLEL} at a time: each call returns at its timeout, not at the command's end, and says truthfully what the command does`, async () => {
     assert.ok(CASES.length >= 30);
-    await withSettings({ 'runCommand.maxBackground': 40, 'runCommand.allow': ['python3', 'node', 'bash', 'git', 'less', 'more', 'man', 'top', 'npx', 'ssh', 'sudo', 'vi', 'cat', 'awk', 'read', 'setsid', 'timeout', 'yes', 'sleep'] }, async () => {
+    await withSettings({ 'runCommand.maxBackground': 40, 'runCommand.allow': ['python3', 'node', 'bash', 'git', 'less', 'more', 'man', 'top', 'npx', 'ssh', 'sudo', 'vi', 'cat', 'awk', 'read', 'setsid', 'timeout', 'yes', 'sleep', 'rg'] }, async () => {
       // A few at a time, as agents run them: every call also takes a checkpoint and a sandbox set-up.
       await inPool(CASES, PARALLEL, async (testCase) => {
         const started = Date.now();
-        const { text } = await invoke(RUN, { command: testCase.command, timeout: testCase.timeout, ...(testCase.cwd ? { cwd: testCase.cwd } : {}) });
+        const { text } = await invoke(RUN, { command: testCase.command, timeout: testCase.timeout, ...(testCase.cwd ? { cwd: testCase.cwd } : {}), ...(testCase.interactive ? { interactive: true } : {}) });
         results.set(testCase.name, { text, ms: Date.now() - started });
         if (/^id: bg\d+$/m.test(text)) ids.set(testCase.name, backgroundId(text));
       });

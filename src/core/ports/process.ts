@@ -32,7 +32,19 @@ export interface ProcessRequest {
   onOutput?(chunk: string, stream: 'stdout' | 'stderr'): void;
   /** Registers the user's stop request (Ctrl+C in the terminal). */
   onInterrupt?(listener: () => void): { dispose(): void };
+  /** What the command's standard input is: end of file (the default), or a terminal the caller types into. */
+  readonly input?: InputRequest;
 }
+
+/**
+ * The standard input a command asks for: `eof` (/dev/null: a program that reads gets end of file at
+ * once and never waits), or `terminal` (a pseudoterminal, isatty(0) true, while stdout and stderr
+ * stay pipes; written to through writeInput).
+ */
+export type InputRequest = 'eof' | 'terminal';
+
+/** The standard input a command got: `pipe` where `terminal` was asked for and this machine has no pseudoterminal for it. */
+export type CommandInput = 'eof' | 'terminal' | 'pipe';
 
 /**
  * Why a process group was stopped before it ended by itself: `stopped` is a stop request for a
@@ -76,9 +88,11 @@ export interface StartedProcess {
   readonly startTime: string | undefined;
   /** Resolves when the command and everything it started are gone; rejects only when nothing could be started. */
   readonly outcome: Promise<ProcessOutcome>;
+  /** What its standard input is: end of file (nothing can be written), a pseudoterminal, or a pipe. */
+  readonly stdin: CommandInput;
   /** Ends the whole group (TERM, then KILL after the grace); the outcome names the reason. Later calls do nothing. */
   stop(reason: StopReason): void;
-  /** Writes to the command's standard input (a pipe); false when it was closed or the command has ended. */
+  /** Writes to the command's standard input (a terminal or a pipe); false when it is end of file, was closed or the command has ended. */
   writeInput(text: string): boolean;
   /** Closes the command's standard input (end of file, what Ctrl+D means to a program reading it); false when it already was. */
   closeInput(): boolean;
@@ -318,6 +332,8 @@ export interface BackgroundCommand {
   sendInput(text: string, key?: InputKey): void;
   /** Whether its standard input was closed (Ctrl+D). */
   readonly inputClosed: boolean;
+  /** What its standard input is: end of file (it was not started with interactive: true: no input can be sent), a terminal, or a pipe. */
+  readonly stdin: CommandInput;
   /** How many times input was sent to it (by the model's tool, the person's Send Input..., its terminal). */
   readonly inputsSent: number;
   /** The output since the last take (each stream budgeted, head and tail), and moves the cursor past it. */

@@ -4,10 +4,11 @@
 // A command gets here started in the background (`start`) or, still running at the end of its
 // foreground wait, moved here with its output so far (`adopt`).
 import { errorMessage, ToolError } from '../errors';
-import type { BackgroundAdoption, BackgroundCommand, BackgroundCommands, BackgroundStart, BackgroundStatus, BackgroundWait, InputKey, InputWatcher, KeptCommandOutput, ProcessOutcome, RunningGroupRecords, StartedProcess, TakenOutput, WaitingForInput } from '../ports/process';
+import type { BackgroundAdoption, BackgroundCommand, BackgroundCommands, BackgroundStart, BackgroundStatus, BackgroundWait, CommandInput, InputKey, InputWatcher, KeptCommandOutput, ProcessOutcome, RunningGroupRecords, StartedProcess, TakenOutput, WaitingForInput } from '../ports/process';
 import type { CancellationSignal } from '../errors';
 import type { Clock } from '../ports/clock';
 import { oneLine } from '../text/truncate';
+import { ageOf } from './backgroundSummary';
 import { InputWatch } from './inputWatch';
 import { OutputCursor } from './outputCursor';
 
@@ -89,6 +90,7 @@ class RegisteredCommand implements BackgroundCommand {
   private readonly input: InputWatcher;
   private closedInput = false;
   private sent = 0;
+  private readonly inputKind: CommandInput;
   private final: ProcessOutcome | undefined;
   private handle: StartedProcess | undefined;
   private readonly lineListeners = new Listeners<[string]>();
@@ -111,6 +113,7 @@ class RegisteredCommand implements BackgroundCommand {
       this.heard(cursor.append(chunk, stream));
     });
     this.handle = handle;
+    this.inputKind = handle.stdin;
     input.onDidChange(() => {
       this.waitingListeners.fire();
       whenWaiting();
@@ -150,10 +153,17 @@ class RegisteredCommand implements BackgroundCommand {
     return this.sent;
   }
 
+  get stdin(): CommandInput {
+    return this.inputKind;
+  }
+
   sendInput(text: string, key?: InputKey): void {
     const handle = this.handle;
     if (this.final || !handle) {
       throw new ToolError(`Background command ${this.id} has ended (${describeStatus(this.status())}): there is nothing to send input to. Read its last output with workspace_command_output, or start the command again with workspace_run_command.`);
+    }
+    if (this.inputKind === 'eof' && (text !== '' || key !== 'ctrl-c')) {
+      throw new ToolError(`Background command ${this.id} was started without input: its standard input is end of file, so it reads nothing and nothing can be typed into it. Stop it with workspace_stop_command (or press ctrl-c, keys: "ctrl-c"), then run it again with interactive: true to answer its prompts.`);
     }
     if (this.closedInput && (text !== '' || key !== 'ctrl-c')) {
       throw new ToolError(`The input of background command ${this.id} was closed (ctrl-d was sent): it can read nothing more. Press ctrl-c (keys: "ctrl-c") to interrupt it, or stop it with workspace_stop_command.`);
@@ -244,7 +254,13 @@ export class BackgroundCommandRegistry implements BackgroundCommands {
     const running = this.running();
     if (running.length >= maxRunning) {
       const ids = running.map(commandLabel).join(', ');
-      throw new ToolError(`${running.length} background commands are already running, the most workspaceAgentTools.runCommand.maxBackground allows: ${ids}. Stop one you no longer need with workspace_stop_command, or read its output with workspace_command_output, then start this one again.`);
+      // A command waiting for input nobody answers holds its place until it is stopped: each is named with the call that frees it.
+      const now = this.options.clock.now();
+      const waiting = running.flatMap((command) => {
+        const asks = command.waitingForInput();
+        return asks ? [`${command.id} has waited for input for ${ageOf(asks.since, now)} (${oneLine(asks.prompt, 60)}): answer it with workspace_send_input, or stop it with workspace_stop_command {"id": "${command.id}"}.`] : [];
+      });
+      throw new ToolError(`${running.length} background commands are already running, the most workspaceAgentTools.runCommand.maxBackground allows: ${ids}. ${waiting.length ? `${waiting.join(' ')} Otherwise stop` : 'Stop'} one you no longer need with workspace_stop_command, or read its output with workspace_command_output, then start this one again.`);
     }
   }
 

@@ -8,12 +8,13 @@
 import { spawn } from 'node:child_process';
 import { createWriteStream, mkdirSync, type WriteStream } from 'node:fs';
 import * as path from 'node:path';
-import type { Writable } from 'node:stream';
+import type { Readable, Writable } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
-import type { InputReaders, ProcessOutcome, ProcessRequest, ProcessRunner, StartedProcess, StopReason } from '../../ports/process';
+import type { CommandInput, InputReaders, ProcessOutcome, ProcessRequest, ProcessRunner, StartedProcess, StopReason } from '../../ports/process';
 import { stripAnsi } from '../boundedOutput';
 import { ReducedOutput } from '../reducedOutput';
 import { inputPipeOf, inputReadersOf } from './inputReaders';
+import { terminalHelperArgv, terminalHelperPython } from './terminalInput';
 import { delay, groupAlive, killGroupNow, processStartTime, terminateGroup, waitUntilGone } from './processGroup';
 
 /** After the group is gone, how long to wait for the pipes to report end of file. */
@@ -95,14 +96,18 @@ export function startProcess(request: ProcessRequest): StartedProcess {
   const stderr = new ReducedOutput(request.headChars, request.tailChars, request.commandLine);
   const log = new LogWriter(request.logPath, `$ ${request.commandLine}\n# cwd: ${request.cwd}\n`, request.maxLogChars);
 
-  const [program, ...args] = [...(request.launcher ?? []), request.shell, '-c', request.commandLine];
+  // End of file unless the caller asked for a terminal: a program that reads stdin when it is not
+  // a terminal (ripgrep with no path, a CLI reading piped input) gets none at once and never waits.
+  // A terminal is the helper's pseudoterminal where there is one (terminalInput.ts), else a pipe.
+  const python = request.input === 'terminal' ? terminalHelperPython(request.env) : undefined;
+  const kind: CommandInput = request.input !== 'terminal' ? 'eof' : python ? 'terminal' : 'pipe';
+  const [program, ...args] = [...(request.launcher ?? []), ...(python ? terminalHelperArgv(python) : []), request.shell, '-c', request.commandLine];
   const child = spawn(program, args, {
     cwd: request.cwd,
     env: request.env,
     detached: true,
-    // A pipe the model can type into (workspace_send_input); not a terminal, so prompts that need
-    // one fail at once, and pagers and editors do not start. The launcher's input, when it has one, is its fd 3.
-    stdio: request.launcherInput === undefined ? ['pipe', 'pipe', 'pipe'] : ['pipe', 'pipe', 'pipe', 'pipe'],
+    // The command's input (end of file, a pipe, or the helper's terminal), and the launcher's input, when it has one, on its fd 3.
+    stdio: request.launcherInput === undefined ? [kind === 'eof' ? 'ignore' : 'pipe', 'pipe', 'pipe'] : [kind === 'eof' ? 'ignore' : 'pipe', 'pipe', 'pipe', 'pipe'],
   });
   // A fourth 'pipe' is a socket the parent writes to.
   const launcherInput = child.stdio[3] as Writable | null | undefined;
@@ -113,9 +118,9 @@ export function startProcess(request: ProcessRequest): StartedProcess {
   }
   const input = child.stdin;
   // A write after the command stopped reading fails with EPIPE: writeInput reports it, nothing throws.
-  input.on('error', () => undefined);
-  // The pipe as the command's processes see it (their fd 0), to find who reads it.
-  const inputPipe = child.pid === undefined ? undefined : inputPipeOf(child.pid);
+  input?.on('error', () => undefined);
+  // The pipe as the command's processes see it (their fd 0), to find who reads it; with the helper, any terminal is theirs.
+  const inputPipe = kind === 'terminal' ? 'terminal' : child.pid === undefined || kind === 'eof' ? undefined : inputPipeOf(child.pid);
   // The launcher (the sandbox) waits on descriptors of its own; it never reads the command's input.
   const launchers = new Set(request.launcher?.length ? [path.basename(request.launcher[0]).slice(0, 15)] : []);
 
@@ -129,10 +134,11 @@ export function startProcess(request: ProcessRequest): StartedProcess {
   });
   const closed = new Promise<void>((resolve) => child.once('close', () => resolve()));
 
-  const pipes = [child.stdout, child.stderr];
+  // Always pipes (stdio above); typed as possibly null because stdin may not be one.
+  const pipes = [child.stdout, child.stderr] as [Readable, Readable];
   const pause = (): void => pipes.forEach((pipe) => pipe.pause());
   const resume = (): void => pipes.forEach((pipe) => pipe.resume());
-  for (const [pipe, name, kept] of [[child.stdout, 'stdout', stdout], [child.stderr, 'stderr', stderr]] as const) {
+  for (const [pipe, name, kept] of [[pipes[0], 'stdout', stdout], [pipes[1], 'stderr', stderr]] as const) {
     const decoder = new StringDecoder('utf8');
     pipe.on('data', (data: Buffer) => {
       const text = decoder.write(data);
@@ -170,7 +176,7 @@ export function startProcess(request: ProcessRequest): StartedProcess {
 
   const finish = async (): Promise<ProcessOutcome> => {
     const exit = await exited;
-    input.destroy();
+    input?.destroy();
     cancellation.dispose();
     interrupt?.dispose();
 
@@ -213,16 +219,17 @@ export function startProcess(request: ProcessRequest): StartedProcess {
     pgid,
     startTime: pgid === undefined ? undefined : processStartTime(pgid),
     outcome: finish(),
+    stdin: kind,
     stop,
     writeInput: (text) => {
-      if (!running() || input.destroyed || input.writableEnded) {
+      if (!input || !running() || input.destroyed || input.writableEnded) {
         return false;
       }
       input.write(text);
       return true;
     },
     closeInput: () => {
-      if (input.destroyed || input.writableEnded) {
+      if (!input || input.destroyed || input.writableEnded) {
         return false;
       }
       input.end();
@@ -240,7 +247,7 @@ export function startProcess(request: ProcessRequest): StartedProcess {
       }
     },
     inputReaders: (): InputReaders => {
-      if (input.destroyed || input.writableEnded) {
+      if (!input || input.destroyed || input.writableEnded) {
         return { state: 'closed' };
       }
       return pgid === undefined || gone || process.platform !== 'linux' ? { state: 'unknown' } : inputReadersOf(pgid, inputPipe, launchers);

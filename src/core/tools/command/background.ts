@@ -90,8 +90,8 @@ export async function startInBackground(prepared: PreparedCommand, held: HeldLea
  */
 export function followToItsEnd(command: BackgroundCommand, terminal: CommandTerminal, release: () => Promise<void>, ctx: ToolContext, configChanges: () => Promise<ExecutionConfigChange[]>): void {
   const checkpointAfter = ctx.call.checkpoint?.deferAfter();
-  // The person may answer it in its terminal: what they type is theirs, so no policy question.
-  const typing = terminal.acceptInput({ send: (text, key) => command.sendInput(text, key), hidden: () => asksForSecret(command.waitingForInput()) });
+  // The person may answer it in its terminal: what they type is theirs, so no policy question. A command without input takes only Ctrl+C.
+  const typing = command.stdin === 'eof' ? { dispose: () => undefined } : terminal.acceptInput({ send: (text, key) => command.sendInput(text, key), hidden: () => asksForSecret(command.waitingForInput()) });
   const notes = command.ended.then(async (outcome): Promise<string[]> => {
     typing.dispose();
     try {

@@ -115,5 +115,6 @@ function launchRequest(prepared: PreparedCommand, lease: SandboxLease | undefine
     headChars: shares.head,
     tailChars: shares.tail,
     maxLogChars: MAX_LOG_CHARS,
+    input: prepared.interactive ? 'terminal' : 'eof',
   };
 }

@@ -31,6 +31,8 @@ export interface RunCommandInput {
   background?: boolean;
   wait_for?: string;
   on_timeout?: OnTimeout;
+  /** Standard input a terminal the call can type into (workspace_send_input), instead of end of file. */
+  interactive?: boolean;
 }
 
 /** What happens to a foreground command still running at its timeout: it moves to the background (the default), or it is stopped. */
@@ -70,6 +72,8 @@ export interface PreparedCommand {
   readonly timeoutSeconds: number;
   /** A foreground command still running at the timeout: moved to the background, or stopped. */
   readonly onTimeout: OnTimeout;
+  /** Its standard input: a terminal to answer prompts through, or end of file. */
+  readonly interactive: boolean;
 }
 
 export async function prepareCommand(input: RunCommandInput, ctx: ToolContext): Promise<PreparedCommand> {
@@ -108,7 +112,7 @@ export async function prepareCommand(input: RunCommandInput, ctx: ToolContext): 
     : { placement };
   // git the policy placed its safety options on fetches nothing lazily either (gitSafety.ts).
   const runEnv = verdict.commandLine === undefined ? env : { ...env, ...GIT_SAFETY_ENVIRONMENT };
-  return { host, command, cwd, env: runEnv, withheld, verdict, background, waitFor, timeoutSeconds, onTimeout: input.on_timeout ?? 'background', ...granted };
+  return { host, command, cwd, env: runEnv, withheld, verdict, background, waitFor, timeoutSeconds, onTimeout: input.on_timeout ?? 'background', interactive: input.interactive ?? false, ...granted };
 }
 
 /** The folder writable_path names, checked (a ToolError says why it cannot be granted). */

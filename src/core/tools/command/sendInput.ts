@@ -1,4 +1,5 @@
-// workspace_send_input: types into a running background command's standard input (a pipe) or
+// workspace_send_input: types into a running background command's standard input (the terminal
+// or pipe of a command started with interactive: true) or
 // presses a key, then waits briefly and returns what followed. Input is a command too:
 // - to a command that IS a shell reading its commands (`bash`, `sh -i`), each line is judged by
 //   the command policy as a command line run in its folder: it runs, asks or is refused as such,
@@ -124,7 +125,7 @@ export const sendInputTool: Tool = defineTool<SendInputInput>({
   modelDescription: [
     'Type into a background command\'s standard input, or press a key, and get the output that follows. Use it when a workspace_run_command or workspace_command_output result says "waiting for input: <prompt>" (e.g. "Continue? [y/N]"), or to drive a REPL or shell you started.',
     'id: the command\'s id ("bg<n>"). text: what to type; Enter is pressed after it unless enter: false. keys: one key to press after the text: "ctrl-c" interrupts the command (SIGINT), "ctrl-d" ends its input (end of file: it can read nothing more afterwards), "escape", "up", "down", "tab" write their terminal sequences.',
-    'Input is not a terminal: programs that need one (editors, pagers, password prompts of ssh and sudo) fail instead of prompting. A plain y/yes/n/no or Enter answering a prompt is typed at once; text to a shell (a command started as `bash` or `sh`) is judged as a command line by the command policy; other text asks the user first.',
+    'Only a command started with interactive: true reads input (the others get end of file). Its input is a terminal on Linux (isatty true; a pipe elsewhere) but not its controlling terminal: editors, pagers and the password prompts of ssh and sudo fail instead of prompting. A plain y/yes/n/no or Enter answering a prompt is typed at once; text to a shell (a command started as `bash` or `sh`) is judged as a command line by the command policy; other text asks the user first.',
     'timeout: seconds to wait for what follows, from 0 to 600, default 5; the call returns earlier when the command ends or waits for input again. The result has the command\'s status and its new output.',
   ].join('\n'),
   inputSchema: {

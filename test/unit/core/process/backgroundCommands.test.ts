@@ -2,7 +2,7 @@
 // hook, and how long ended commands stay readable.
 import * as assert from 'node:assert/strict';
 import { BackgroundCommandRegistry } from '../../../../src/core/process/backgroundCommands';
-import type { BackgroundStart, InputReaders, ProcessOutcome, RunningGroupRecords, StartedProcess, StopReason } from '../../../../src/core/ports/process';
+import type { BackgroundStart, CommandInput, InputReaders, ProcessOutcome, RunningGroupRecords, StartedProcess, StopReason } from '../../../../src/core/ports/process';
 import { neverCancelled } from '../../support/context';
 
 /** A process the test ends by hand; its pgid and start time are made up. */
@@ -14,6 +14,8 @@ class ScriptedProcess implements StartedProcess {
   input: string[] = [];
   readers: InputReaders = { state: 'none' };
   private closed = false;
+  /** What its standard input is: a terminal, as workspace_run_command's interactive: true gives. */
+  stdin: CommandInput = 'terminal';
   private resolve: (outcome: ProcessOutcome) => void = () => undefined;
   constructor(readonly pgid: number, readonly print: (chunk: string, stream: 'stdout' | 'stderr') => void) {
     this.outcome = new Promise((resolve) => (this.resolve = resolve));
@@ -67,11 +69,12 @@ describe('process/backgroundCommands (registry)', () => {
     nextPid = 500;
   });
 
-  const start = (commandLine = 'serve', maxRunning = 5) => {
+  const start = (commandLine = 'serve', maxRunning = 5, stdin: CommandInput = 'terminal') => {
     const request: BackgroundStart = {
       commandLine, cwdShown: '.', cwd: '/w', sandboxLine: 'Sandbox: test', logPath: '/log', maxRunning, headChars: 100, tailChars: 100,
       launch: (onOutput) => {
         const handle = new ScriptedProcess(nextPid++, onOutput);
+        handle.stdin = stdin;
         processes.push(handle);
         return handle;
       },
@@ -110,6 +113,28 @@ describe('process/backgroundCommands (registry)', () => {
     processes[0].end({});
     await registry.get('bg1')?.ended;
     assert.equal(start('three', 2).id, 'bg3');
+  });
+
+  it('names a command that waits for input in the refusal, with the one call that stops it, and the others without', async () => {
+    const asking = start('ask', 2);
+    start('serve', 2);
+    processes[0].readers = { state: 'reading', program: 'bash' };
+    processes[0].print('Name? ', 'stderr');
+    assert.equal(await asking.waitFor(undefined, 5000, neverCancelled), 'waiting');
+    assert.throws(() => start('three', 2), (error: Error) => {
+      assert.match(error.message, /bg1 has waited for input for \d+ s \(Name\?\): answer it with workspace_send_input, or stop it with workspace_stop_command \{"id": "bg1"\}\./);
+      assert.doesNotMatch(error.message, /bg2 has waited/);
+      return true;
+    });
+  });
+
+  it('refuses input to a command started without it (end of file), naming interactive: true, but still takes Ctrl+C', () => {
+    const command = start('rg needle', 5, 'eof');
+    assert.equal(command.stdin, 'eof');
+    assert.throws(() => command.sendInput('y\n'), /bg1 was started without input: its standard input is end of file.*interactive: true/);
+    assert.throws(() => command.sendInput('', 'ctrl-d'), /interactive: true/);
+    command.sendInput('', 'ctrl-c');
+    assert.deepEqual(processes[0].input, ['<INT>']);
   });
 
   it('waits for a line printed later, or answers at once for one not read yet', async () => {

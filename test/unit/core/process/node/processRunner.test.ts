@@ -11,6 +11,7 @@ import { commandWorkspace, readWhenWritten, shown } from '../../../support/comma
 import { alive } from '../../../../support/procfs';
 import { ManualCancellation, resultText } from '../../../support/context';
 import { invokeTool } from '../../../../../src/core/tools/invoke';
+import { requireProgram } from '../../../support/programs';
 
 describe('process/node/processRunner', () => {
   const workspace = commandWorkspace();
@@ -72,12 +73,12 @@ describe('process/node/processRunner', () => {
     assert.equal(fs.existsSync(late), false);
   });
 
-  it('gives the launcher its input on fd 3, bytes as they are, and leaves the command\'s stdin, stdout and stderr as they were', async () => {
+  it('gives the launcher its input on fd 3, bytes as they are, and leaves the command\'s stdin (end of file), stdout and stderr as they were', async () => {
     // A launcher that copies its fd 3 into a file, then runs the command as bubblewrap does.
     const copied = path.join(workspace.parent, 'launcher-input');
     const started = startProcess({
       shell: '/bin/sh',
-      commandLine: 'read line; echo "out: $line"; echo err >&2',
+      commandLine: 'read line || echo "out: end of file"; echo err >&2',
       launcher: ['/bin/sh', '-c', `cat <&3 > '${copied}'; exec 3<&-; exec "$@"`, 'launcher'],
       launcherInput: '--ro-bind\0/dev/null\0/ws/a b\nc/.env\0',
       cwd: workspace.root,
@@ -89,12 +90,34 @@ describe('process/node/processRunner', () => {
       maxLogChars: 10_000,
       token: NEVER_CANCELLED,
     });
-    started.writeInput('typed\n');
     const outcome = await started.outcome;
     assert.equal(fs.readFileSync(copied, 'utf8'), '--ro-bind\0/dev/null\0/ws/a b\nc/.env\0');
-    assert.equal(outcome.stdout.text, 'out: typed\n');
+    assert.equal(outcome.stdout.text, 'out: end of file\n');
     assert.equal(outcome.stderr.text, 'err\n');
     assert.equal(outcome.exitCode, 0);
+  });
+
+  describe('with a terminal as stdin (interactive: true)', () => {
+    before(() => requireProgram('python3'));
+
+    it('gives the shell a terminal on fd 0 only, and passes its exit code and its signal on', async () => {
+      const { text } = await run({ command: '[ -t 0 ] && echo "stdin tty"; [ -t 1 ] || echo "stdout pipe"; [ -t 2 ] || echo "stderr pipe"; exit 3', interactive: true }, { approve: true });
+      assert.match(text, /^Exit code: 3/);
+      assert.match(text, /--- stdout ---\nstdin tty\nstdout pipe\nstderr pipe\n/);
+      const killed = await run({ command: 'kill -TERM $$', interactive: true }, { approve: true });
+      assert.match(killed.text, /^Killed by signal SIGTERM/);
+    });
+
+    it('kills the helper, the shell and a background grandchild on timeout with on_timeout "kill"', async () => {
+      const pids = path.join(workspace.parent, 'terminal-pids');
+      const command = `echo $PPID > ${pids}; (sleep 300 & echo $! >> ${pids}; wait) & echo started; wait`;
+      const { text } = await run({ command, timeout: 1, on_timeout: 'kill', interactive: true }, { approve: true });
+      assert.match(text, /^Timed out after 1 s/);
+      const started = (await readWhenWritten(pids)).trim().split('\n').map(Number);
+      // The first pid is the helper's (the shell's parent).
+      assert.equal(started.length, 2);
+      assert.deepEqual(started.filter(alive), []);
+    });
   });
 
   it('reports a group as gone once its processes ended', () => {

@@ -10,6 +10,7 @@ import { commandWorkspace } from '../../../support/commandWorkspace';
 import { CANARY, SEEDED_SECRETS } from '../../../../support/seededSecrets';
 import { resultText } from '../../../support/context';
 import { invokeTool } from '../../../../../src/core/tools/invoke';
+import { requireProgram } from '../../../support/programs';
 
 describe('tools/runCommand', () => {
   const workspace = commandWorkspace();
@@ -44,7 +45,7 @@ describe('tools/runCommand', () => {
     assert.ok(fs.existsSync(path.join(workspace.root, 'sub')));
     const { text } = await run({ command: 'echo hi', safe: true });
     assert.match(text, /--- stdout ---\nhi\n/);
-    assert.match(text, /\[workspace_run_command ignored a field it does not take: "safe"\. Its fields: command, cwd, timeout, permissions, writable_path, background, wait_for, on_timeout\.\]$/);
+    assert.match(text, /\[workspace_run_command ignored a field it does not take: "safe"\. Its fields: command, cwd, timeout, permissions, writable_path, background, wait_for, interactive, on_timeout\.\]$/);
   });
 
   it('shows the live output in the terminal and the status at the end', async () => {
@@ -53,12 +54,34 @@ describe('tools/runCommand', () => {
     assert.match(terminal.summary, /^Exit code: 0/);
   });
 
-  it('gives the command a non-interactive environment, and stdin a pipe it waits on: the call returns with its id', async () => {
+  it('gives the command a non-interactive environment and end of file as stdin: cat and a program that sniffs stdin end at once', async () => {
+    requireProgram('python3');
+    const sniff = 'python3 -c \'import sys; print(sys.stdin.isatty()); print(repr(sys.stdin.read()))\'';
+    const { text } = await run({ command: `echo "$PAGER $GIT_PAGER $GIT_TERMINAL_PROMPT $DEBIAN_FRONTEND $NO_COLOR $TERM"; cat; ${sniff}; bash -c 'read -p "Name? " x; echo "read: $? x=$x"'`, timeout: 60 }, { approve: true });
+    assert.match(text, /^Exit code: 0/);
+    assert.match(text, /--- stdout ---\ncat cat 0 noninteractive 1 dumb\nFalse\n''\nread: 1 x=\n/);
+    assert.doesNotMatch(text, /Name\?|waiting for input/, 'read -p prints its prompt only to a terminal');
+  });
+
+  it('runs rg with no path over the folder, not over its stdin, and finds the needle (sandbox on and off)', async () => {
+    requireProgram('rg');
+    fs.writeFileSync(path.join(workspace.root, 'sub', 'haystack.txt'), 'hay\nthe needle-7f3a is here\nhay\n');
+    for (const runCommandSandbox of ['auto', 'off'] as const) {
+      const { text } = await run({ command: 'rg needle-7f3a', timeout: 60 }, { approve: true, settings: { runCommandSandbox } });
+      assert.match(text, /^Exit code: 0/, runCommandSandbox);
+      assert.match(text, /--- stdout ---\nsub\/haystack\.txt:the needle-7f3a is here\n/, runCommandSandbox);
+    }
+  });
+
+  it('with interactive: true gives stdin a terminal it waits on: the call returns with its id and the prompt', async () => {
     const background = new BackgroundCommandRegistry({ clock: { now: () => Date.now() } });
     try {
-      const { text } = await run({ command: 'echo "$PAGER $GIT_PAGER $GIT_TERMINAL_PROMPT $DEBIAN_FRONTEND $NO_COLOR $TERM"; cat', timeout: 60 }, { background });
-      assert.match(text, /--- stdout ---\ncat cat 0 noninteractive 1 dumb\n/);
-      assert.match(text, /^Status: running, waiting for input: \(no prompt shown; last line: cat cat 0 noninteractive 1 dumb\) \(cat reads its input\)$/m);
+      const { text } = await run({ command: 'echo "$PAGER $TERM"; bash -c \'read -p "Name? " x; echo "hi $x"\'', timeout: 60, interactive: true }, { background, approve: true });
+      assert.match(text, /--- stdout ---\ncat dumb\n/);
+      assert.match(text, /^Status: running, waiting for input: Name\? \(bash reads its input\)$/m);
+      // Node reads its terminal through epoll: the probe finds it there too.
+      const node = await run({ command: 'node -i', timeout: 60, interactive: true }, { background, approve: true });
+      assert.match(node.text, /^Status: running, waiting for input: > \(node reads its input\)$/m);
     } finally {
       await background.stopAll();
     }

@@ -122,9 +122,12 @@ describe('tools/runCommand background, commandOutput, stopCommand', () => {
     assert.deepEqual(command.status(), { state: 'killed', how: 'stopped on request' });
   });
 
-  it('sends the lines the person types in its terminal to its input, and stops taking them when it ends', async () => {
+  it('sends the lines the person types in its terminal to its input (interactive: true), and stops taking them when it ends', async () => {
+    const plain = workspace.setup({ approve: true, background: registry });
+    await invokeTool(runCommandTool, { command: 'exec sleep 300', background: true, timeout: 1 }, plain.ctx);
+    assert.equal(plain.terminal.inputTarget, undefined, 'a command whose input is end of file takes no typing');
     const { ctx, terminal } = workspace.setup({ approve: true, background: registry });
-    const text = resultText(await invokeTool(runCommandTool, { command: 'read a; echo "got:$a"; read b; echo "then:$b"', background: true, timeout: 1 }, ctx));
+    const text = resultText(await invokeTool(runCommandTool, { command: 'read a; echo "got:$a"; read b; echo "then:$b"', background: true, timeout: 1, interactive: true }, ctx));
     const id = backgroundId(text);
     assert.ok(terminal.inputTarget, 'the terminal takes input once the command runs in the background');
     terminal.inputTarget.send('first\n');

@@ -1,6 +1,7 @@
 // workspace_run_command in the real bubblewrap sandbox (installed by .ci/run): what an approved
 // command still cannot do, the network rule, and who is asked when the sandbox is left or missing.
 import * as assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as http from 'node:http';
 import * as net from 'node:net';
@@ -11,6 +12,7 @@ import type { ToolSettings } from '../../../../../src/core/settings';
 import { commandWorkspace } from '../../../support/commandWorkspace';
 import { resultText } from '../../../support/context';
 import { invokeTool } from '../../../../../src/core/tools/invoke';
+import { requireProgram } from '../../../support/programs';
 
 describe('tools/runCommand in the sandbox', () => {
   const workspace = commandWorkspace();
@@ -88,9 +90,29 @@ describe('tools/runCommand in the sandbox', () => {
     assert.match(text, /listed/);
   });
 
-  it('lets searches the policy allows through hidden and ignored files find no .env content', async () => {
-    const { text, approver } = await run({ command: 'rg --hidden -uu -n secret; grep -rn secret .; git grep --untracked secret' });
+  it('lets searches the policy allows through hidden and ignored files find what is there but no .env content', async () => {
+    requireProgram('rg');
+    requireProgram('git');
+    fs.writeFileSync(path.join(workspace.root, 'sub', 'notes.txt'), 'the secret handshake is public\n');
+    const { text, approver } = await run({ command: 'rg --hidden -uu -n secret; echo "rg: $?"; grep -rn secret .; echo "grep: $?"' });
     assert.equal(approver.asked.length, 0, approver.asked.map((request) => request.detail).join('\n'));
+    // Each finds the file anyone may read; the hidden .env files are unreadable (exit 2: an error besides the match).
+    assert.match(text, /^sub\/notes\.txt:1:the secret handshake is public\nrg: 2$/m, text);
+    assert.match(text, /^\.\/sub\/notes\.txt:1:the secret handshake is public\ngrep: 2$/m, text);
+    assert.match(text, /^\.env: Permission denied/m);
+    // git grep in a repository (the workspace's .git holds only a config; a nested repository asks, approved here), still in the
+    // sandbox: a tracked and an untracked file found, its .env not.
+    const repo = path.join(workspace.root, 'sub', 'repo');
+    fs.mkdirSync(repo, { recursive: true });
+    execFileSync('git', ['init', '-q', repo]);
+    fs.writeFileSync(path.join(repo, 'tracked.txt'), 'a tracked secret word\n');
+    fs.writeFileSync(path.join(repo, 'loose.txt'), 'an untracked secret word\n');
+    fs.writeFileSync(path.join(repo, '.env'), 'REPO_TOKEN=repo-secret\n');
+    execFileSync('git', ['-C', repo, 'add', 'tracked.txt']);
+    const grep = await run({ command: 'git grep --untracked -n secret', cwd: 'sub/repo' });
+    assert.match(grep.text, /^loose\.txt:1:an untracked secret word$/m, grep.text);
+    assert.match(grep.text, /^tracked\.txt:1:a tracked secret word$/m);
+    assert.doesNotMatch(grep.text, /repo-secret/);
     assert.doesNotMatch(text, /dotenv-secret|nested-secret/);
   });
 

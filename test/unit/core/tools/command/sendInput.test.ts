@@ -71,12 +71,11 @@ describe('tools/sendInput: commands that wait for input', () => {
       return { text: resultText(await invokeTool(tool, input, ctx)), approver };
     }
 
-    it('returns a command that reads its input without a prompt (read -p with no terminal) with its id, and a plain answer finishes it', async () => {
+    it('returns a command waiting at a read -p prompt (interactive: true) with its id and the prompt, and a plain answer finishes it', async () => {
       const started = Date.now();
-      const first = await call(runCommandTool, { command: 'read -p "Continue? [y/N] " answer; echo "answer=$answer"', timeout: 60 });
+      const first = await call(runCommandTool, { command: 'bash -c \'read -p "Continue? [y/N] " answer; echo "answer=$answer"\'', timeout: 60, interactive: true });
       assert.ok(Date.now() - started < 20_000, 'returned long before its timeout');
-      assert.match(first.text, /waiting for input: \(no prompt shown\)/);
-      assert.match(first.text, /^Status: running, waiting for input/m);
+      assert.match(first.text, /^Status: running, waiting for input: Continue\? \[y\/N\] \(bash reads its input\)$/m);
       const id = backgroundId(first.text);
       const answered = await call(sendInputTool, { id, text: 'y' });
       assert.deepEqual(answered.approver.asked, [], 'a plain yes goes without asking');
@@ -84,8 +83,16 @@ describe('tools/sendInput: commands that wait for input', () => {
       assert.equal(stdoutOf(answered.text), 'answer=y');
     });
 
+    it('without interactive gives read -p end of file: it ends at once, and input to a background command is refused naming interactive: true', async () => {
+      const first = await call(runCommandTool, { command: 'bash -c \'read -p "Continue? [y/N] " answer; echo "read=$? answer=$answer"\'', timeout: 60 });
+      assert.match(first.text, /^Exit code: 0/);
+      assert.equal(stdoutOf(first.text), 'read=1 answer=');
+      const sleeper = await call(runCommandTool, { command: 'sleep 600', background: true, timeout: 1 });
+      await assert.rejects(call(sendInputTool, { id: backgroundId(sleeper.text), text: 'y' }), /was started without input: its standard input is end of file.*interactive: true/);
+    });
+
     it('shows the prompt a program prints, asks before typing other text, and types nothing when the user declines', async () => {
-      const first = await call(runCommandTool, { command: 'python3 -u -c \'name = input("Project name: "); print("name=" + name)\'', timeout: 60 });
+      const first = await call(runCommandTool, { command: 'python3 -u -c \'name = input("Project name: "); print("name=" + name)\'', timeout: 60, interactive: true });
       assert.match(first.text, /waiting for input: Project name: \(python3 reads its input\)/);
       const id = backgroundId(first.text);
       await assert.rejects(call(sendInputTool, { id, text: 'demo' }, false), /declined to type "demo" and Enter into bg\d+\. Nothing was typed/);
@@ -98,9 +105,9 @@ describe('tools/sendInput: commands that wait for input', () => {
     });
 
     it('judges a shell\'s input as command lines: a read-only line runs without asking', async () => {
-      const first = await call(runCommandTool, { command: 'bash', background: true, timeout: 10 });
+      const first = await call(runCommandTool, { command: 'bash', background: true, timeout: 10, interactive: true });
       const id = backgroundId(first.text);
-      assert.match(first.text, /waiting for input: \(no prompt shown\) \(bash reads its input\)/);
+      assert.match(first.text, /waiting for input: .*\(bash reads its input\)/);
       const echoed = await call(sendInputTool, { id, text: 'echo hello-from-bash' });
       assert.deepEqual(echoed.approver.asked, []);
       assert.match(echoed.text, /hello-from-bash/);
@@ -110,7 +117,7 @@ describe('tools/sendInput: commands that wait for input', () => {
       assert.match(git.text, /^Sent "git -c core\.fsmonitor=false -c core\.hooksPath=\/dev\/null /m);
       await assert.rejects(call(sendInputTool, { id, text: 'rm -f nothing-here' }, false), /declined to type "rm -f nothing-here" and Enter/);
       // Input the person typed (Send Input..., the terminal) leaves the shell in a state the policy does not know.
-      const other = await call(runCommandTool, { command: 'bash', background: true, timeout: 10 });
+      const other = await call(runCommandTool, { command: 'bash', background: true, timeout: 10, interactive: true });
       const otherId = backgroundId(other.text);
       registry.get(otherId)?.sendInput('echo typed-by-the-person\n');
       await assert.rejects(call(sendInputTool, { id: otherId, text: 'echo from-the-model' }, false), /declined to type "echo from-the-model" and Enter/);
@@ -124,7 +131,7 @@ describe('tools/sendInput: commands that wait for input', () => {
     });
 
     it('ctrl-d ends a reader\'s input, ctrl-c interrupts a command, and an ended command refuses input', async () => {
-      const cat = await call(runCommandTool, { command: 'cat', timeout: 60 });
+      const cat = await call(runCommandTool, { command: 'cat', timeout: 60, interactive: true });
       const catId = backgroundId(cat.text);
       const typed = await call(sendInputTool, { id: catId, text: 'some text', keys: 'ctrl-d' });
       assert.match(typed.text, /The command has ended \(exited 0\)/);
@@ -138,7 +145,7 @@ describe('tools/sendInput: commands that wait for input', () => {
     });
 
     it('is refused in plan mode and in Restricted Mode before anything is typed', async () => {
-      const first = await call(runCommandTool, { command: 'read x; echo "got:$x"', timeout: 60 });
+      const first = await call(runCommandTool, { command: 'read x; echo "got:$x"', timeout: 60, interactive: true });
       const id = backgroundId(first.text);
       const { ctx } = workspace.setup({ approve: true, background: registry });
       await assert.rejects(invokeTool(sendInputTool, { id, text: 'y' }, { ...ctx, settings: { ...ctx.settings, planMode: true } }), /plan mode/);
@@ -147,7 +154,7 @@ describe('tools/sendInput: commands that wait for input', () => {
     });
 
     it('does not call a log line that looks like a prompt waiting when nothing reads the input', async () => {
-      const first = await call(runCommandTool, { command: 'echo "Overwrite? [y/N]"; sleep 600', timeout: 6 });
+      const first = await call(runCommandTool, { command: 'echo "Overwrite? [y/N]"; sleep 600', timeout: 6, interactive: true });
       assert.match(first.text, /^Still running after 6 s: moved to the background at the timeout/m);
       assert.doesNotMatch(first.text, /waiting for input/);
       const read = await call(commandOutputTool, { id: backgroundId(first.text) });
