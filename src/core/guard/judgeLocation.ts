@@ -83,6 +83,7 @@ export async function judgeLocation(literal: Location, access: GuardAccess, ctx:
   const linkedFrom = access === 'read' ? undefined : await protectedLinkTo(resolved, roots, ctx, options.roots !== undefined);
   const facts = (location: Location, shown: string | undefined, gitDirectory: string | undefined): GuardFacts => ({
     ...entry,
+    privateFolder: isInPrivateFolder(location, ctx),
     access,
     path: location.path,
     insideWorkspace: inside(location),
@@ -95,6 +96,24 @@ export async function judgeLocation(literal: Location, access: GuardAccess, ctx:
   const level = ctx.settings.riskLevel;
   const verdict = stricter(evaluateGuard(facts(literal, undefined, literalGitDirectory), level), evaluateGuard(facts(resolved, linked ? subject : undefined, resolvedGitDirectory), level));
   return { literal, resolved, stat, subject, verdict };
+}
+
+/**
+ * True inside the extension's own private folders (the MCP endpoint's, whose lock files hold the
+ * nonce; every extension's storage, where checkpoint stores keep copies of `.env` files and other
+ * extensions keep tokens), which commands never see either; the command logs kept there stay
+ * readable, as results point the model at them.
+ */
+function isInPrivateFolder(location: Location, ctx: ToolContext): boolean {
+  const commands = ctx.host.commands;
+  if (!commands || location.scheme !== 'file') {
+    return false;
+  }
+  const local = fileLocation(location.path);
+  if (isInside(local, fileLocation(commands.logDirectory))) {
+    return false;
+  }
+  return commands.sandbox.privateFolders.some((folder) => isInside(local, fileLocation(folder)));
 }
 
 /**

@@ -39,6 +39,8 @@ export interface GuardFacts {
   readonly gitDirectory?: string;
   /** For a write: the protected entry (`.vscode`, `~/.bashrc`) that is a symbolic link leading to the path or a folder holding it. */
   readonly linkedFrom?: string;
+  /** Inside the extension's own private folders (the MCP endpoint's lock files, extensions' storage), the command logs apart. */
+  readonly privateFolder?: boolean;
 }
 
 interface GuardRule {
@@ -80,7 +82,7 @@ function homesOf(target: string, home: string): string[] {
 }
 
 function isSensitiveForRead(facts: GuardFacts): boolean {
-  if (isSecretFile(facts.path)) {
+  if (isSecretFile(facts.path) || facts.privateFolder === true) {
     return true;
   }
   const target = folded(facts.path);

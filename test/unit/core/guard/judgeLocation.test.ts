@@ -4,6 +4,7 @@ import * as path from 'node:path';
 import { judgeLocation } from '../../../../src/core/guard/judgeLocation';
 import type { GuardAccess } from '../../../../src/core/guard/rules';
 import { fileLocation } from '../../../../src/core/location';
+import type { CommandHost } from '../../../../src/core/ports/process';
 import type { RiskLevel } from '../../../../src/core/settings';
 import { testContext } from '../../support/context';
 import { linkTreePerTest } from '../../support/linkTree';
@@ -79,5 +80,30 @@ describe('guard/judgeLocation: a git directory found by its contents, whatever i
     assert.notEqual((await judge('plainbare/description')).rule, 'file.execution_config_write');
     assert.notEqual((await judge('lookalike/config')).rule, 'file.execution_config_write');
     assert.equal((await judge('plainbare/config', 'read')).decision, 'allow');
+  });
+
+  describe('the extension\'s private folders', () => {
+    // Only what the guard reads of the command host: where the logs are, and the folders commands never see.
+    const hostWith = (privateFolder: string): CommandHost => ({ logDirectory: path.join(privateFolder, 'logs'), sandbox: { privateFolders: [privateFolder] } }) as unknown as CommandHost;
+    const judgePrivate = async (name: string, access: GuardAccess, riskLevel: RiskLevel) => {
+      const privateFolder = path.join(tree.root, 'private');
+      fs.mkdirSync(path.join(privateFolder, 'logs'), { recursive: true });
+      fs.writeFileSync(path.join(privateFolder, 'window-1.lock'), '{"nonce":"n"}');
+      fs.writeFileSync(path.join(privateFolder, 'logs', 'cmd.log'), 'output\n');
+      const ctx = testContext({ root: tree.root, settings: { riskLevel, allowedReadPaths: ['/'] }, commands: hostWith(privateFolder) });
+      return (await judgeLocation(fileLocation(path.join(privateFolder, name)), access, ctx)).verdict;
+    };
+
+    it('refuses the MCP lock file (its nonce) below high and asks at high, wherever reads may go', async () => {
+      assert.equal((await judgePrivate('window-1.lock', 'read', 'medium')).decision, 'deny');
+      const high = await judgePrivate('window-1.lock', 'read', 'high');
+      assert.equal(high.decision, 'warn');
+      assert.equal(high.rule, 'file.sensitive_path_read');
+      assert.equal((await judgePrivate('window-1.lock', 'write', 'high')).decision, 'deny');
+    });
+
+    it('still lets the model read the command logs the results point at', async () => {
+      assert.equal((await judgePrivate('logs/cmd.log', 'read', 'medium')).decision, 'allow');
+    });
   });
 });
