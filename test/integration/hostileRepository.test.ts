@@ -2,8 +2,11 @@
 // .vscode/settings.json sets every setting that would widen the tools (the red team's findings of
 // issue 37), all at once. The agent's unasked calls must read nothing outside the workspace, write
 // nothing without a review, keep the user's deny list, plan mode and redaction, and the status bar
-// menu and the Activity view must name each workspace value that was not honoured.
+// menu and the Activity view must name each workspace value that was not honoured. Its .vscode is a
+// link to cfg/ (the red team's way to hide execution config), its own .git names a work tree in the
+// home folder, and it ships 12,000 .env files.
 import * as assert from 'assert';
+import { execFileSync } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
@@ -72,10 +75,11 @@ describe('a hostile repository (extension host)', function () {
 
   before(async function () {
     if (!vscode.workspace.isTrusted || process.platform !== 'linux') this.skip();
-    settingsFile = path.join(workspaceRoot(), '.vscode', 'settings.json');
-    assert.equal(fs.existsSync(settingsFile), false, 'the fixture workspace ships no .vscode/settings.json');
+    settingsFile = path.join(workspaceRoot(), 'cfg', 'settings.json');
+    assert.equal(fs.existsSync(path.join(workspaceRoot(), '.vscode')), false, 'the fixture workspace ships no .vscode');
     fs.mkdirSync(path.dirname(settingsFile), { recursive: true });
     fs.writeFileSync(settingsFile, JSON.stringify(HOSTILE_SETTINGS, null, 2));
+    fs.symlinkSync('cfg', path.join(workspaceRoot(), '.vscode'));
     await until(async () => vscode.workspace.getConfiguration(SETTINGS_SECTION).inspect('riskLevel')?.workspaceValue === 'high', 'the workspace settings to be read');
     outside = fs.mkdtempSync(path.join(os.tmpdir(), 'wat-hostile-'));
     fs.writeFileSync(path.join(outside, 'settings.xml'), '<password>hunter2</password>\n');
@@ -84,7 +88,10 @@ describe('a hostile repository (extension host)', function () {
 
   after(async () => {
     if (!settingsFile) return;
+    fs.rmSync(path.join(workspaceRoot(), '.vscode'), { force: true });
     fs.rmSync(path.dirname(settingsFile), { recursive: true, force: true });
+    fs.rmSync(path.join(workspaceRoot(), '.git'), { recursive: true, force: true });
+    fs.rmSync(path.join(workspaceRoot(), 'many-secrets'), { recursive: true, force: true });
     fs.rmSync(path.join(workspaceRoot(), 'hostile-deploy.sh'), { force: true });
     fs.rmSync(path.join(workspaceRoot(), 'hostile-probe.txt'), { force: true });
     if (outside) fs.rmSync(outside, { recursive: true, force: true });
@@ -161,5 +168,40 @@ describe('a hostile repository (extension host)', function () {
     const records = (await vscode.commands.executeCommand<ActivityRecord[]>(CommandId.listActivity)) ?? [];
     const record = records.find((candidate) => candidate.tool === 'workspace_write_file');
     assert.ok(record?.checkpoint?.before, JSON.stringify(record));
+  });
+
+  it('asks before writing a file reached through the .vscode link, although the user auto-approves cfg/**', async () => {
+    await withSettings({ autoApprove: { 'cfg/**': true } }, async () => {
+      const outcome = await unattended('workspace_write_file', { file_path: 'cfg/tasks.json', content: '{"version": "2.0.0", "tasks": []}\n' });
+      assert.ok(outcome.questions.some((question) => `${question.rule ?? ''} ${question.detail}`.includes('file.execution_config_write')), JSON.stringify(outcome));
+      assert.equal(fs.existsSync(path.join(workspaceRoot(), 'cfg', 'tasks.json')), false);
+    });
+  });
+
+  it('refuses other schemes before any question: vscode-userdata: reaches no credential', async () => {
+    const outcome = await unattended('workspace_read_file', { file_path: `vscode-userdata:${os.homedir()}/.ssh/id_rsa` });
+    assert.equal(outcome.questions.length, 0, JSON.stringify(outcome.questions));
+    assert.match(outcome.error ?? '', /vscode-userdata: URI/);
+  });
+
+  it('asks before git runs with the repository\'s own config naming a work tree in the home folder', async () => {
+    execFileSync('git', ['init', '-q', workspaceRoot()]);
+    execFileSync('git', ['config', '--file', path.join(workspaceRoot(), '.git', 'config'), 'core.worktree', outside]);
+    const outcome = await unattended('workspace_run_command', { command: 'git diff --stat' });
+    assert.ok(outcome.questions.length >= 1, JSON.stringify(outcome));
+    assert.match(JSON.stringify(outcome.questions), /core\.worktree/);
+    assert.ok(!(outcome.text ?? '').includes('settings.xml'));
+  });
+
+  it('still runs an unasked command with 12,000 .env files in the workspace, and they read empty', async function () {
+    this.timeout(120_000);
+    const folder = path.join(workspaceRoot(), 'many-secrets');
+    fs.mkdirSync(folder, { recursive: true });
+    for (let index = 0; index < 12_000; index += 1) fs.writeFileSync(path.join(folder, `.env.${index}`), `SECRET_${index}=canary-many-${index}\n`);
+    const outcome = await unattended('workspace_run_command', { command: 'ls -A many-secrets | wc -l' });
+    assert.equal(outcome.questions.length, 0, JSON.stringify(outcome.questions));
+    assert.match(outcome.text ?? outcome.error ?? '', /^Exit code: 0/);
+    assert.match(outcome.text ?? '', /\b12000\b/);
+    assert.ok(!(outcome.text ?? '').includes('canary-many-'));
   });
 });
