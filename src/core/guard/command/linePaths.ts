@@ -4,7 +4,7 @@
 import { strictest, type Judgement } from '../../decisions';
 import { findRepository, type FoundRepository } from './gitRepository';
 import { expandPathWord, joinRaw } from './globs';
-import type { CommandPolicyOptions } from './policy';
+import type { CommandPolicyOptions } from './policyOptions';
 import type { ShellWord } from './shell/words';
 
 /** Targets any redirection or read may use: they are not files. */

@@ -10,7 +10,7 @@ import { fileLocation } from '../../location';
 import { judgeLocation, resolveRoots } from '../judgeLocation';
 import type { RepositoryView, WholeFile } from './gitRepository';
 import type { ListDirectory } from './globs';
-import type { CommandPolicyOptions, PathJudge } from './policy';
+import type { CommandPolicyOptions, PathJudge } from './policyOptions';
 import { errorMessage } from '../../errors';
 import { formatSize } from '../../text/format';
 

@@ -6,42 +6,20 @@
 import { strictest, type Judgement } from '../../decisions';
 import { oneLine } from '../../text/truncate';
 import { unsafeArithmetic, unsafeHeredocText, unsafeParameterExpansion } from './expansions';
-import type { RepositoryView } from './gitRepository';
-import type { ListDirectory } from './globs';
 import { unreadableHeredoc } from './heredocs';
 import type { InvocationJudge } from './judgement';
 import { LinePaths } from './linePaths';
 import { LineRewrite } from './lineRewrite';
+import type { CommandPolicyOptions } from './policyOptions';
 import { judgeInvocation } from './programs';
 import { judgeRedirect } from './redirects';
-import type { TerminalAskRule } from '../../settings';
 import { matchesPattern, matchesTerminalRule, normalisedLine, suggestedAllowRule } from './settingsPatterns';
 import { parseBash, type SyntaxNode } from './shell/bashParser';
 import { shellWord, type ShellWord } from './shell/words';
 import { judgeTestNode } from './testExpressions';
 import type { CommandFinding, CommandVerdict } from './verdict';
 
-/** How a path a command touches fares under the guard's rule table. */
-export type PathJudge = (absolutePath: string, access: 'read' | 'write') => Promise<Judgement>;
-
-export interface CommandPolicyOptions {
-  /** The absolute folder the command starts in. */
-  readonly cwd: string;
-  /** The home folder, for `~`. */
-  readonly home: string;
-  /** workspaceAgentTools.runCommand.allow: prefixes or /regex/ of commands that run without asking. */
-  readonly allow: readonly string[];
-  /** workspaceAgentTools.runCommand.deny: prefixes or /regex/ of commands that are refused. */
-  readonly deny: readonly string[];
-  /** VS Code's own chat.tools.terminal.autoApprove entries that deny: a floor, they ask here whatever allow says. */
-  readonly terminalAskRules: readonly TerminalAskRule[];
-  /** The guard's verdict for a path (read for `<` and arguments of reading commands, write for `>`). */
-  readonly judgePath: PathJudge;
-  /** The names in a folder (undefined when it is not a listable folder), to expand globs. */
-  readonly listDirectory: ListDirectory;
-  /** The disk as git's discovery sees it, to find the repository each git would use. */
-  readonly repositories: RepositoryView;
-}
+export type { CommandPolicyOptions, PathJudge } from './policyOptions';
 
 /** Node types that only group or sequence other statements; walking into them is enough. */
 const STRUCTURE = new Set([
