@@ -64,7 +64,7 @@ export async function acquireSandboxLease(ctx: ToolContext, host: SandboxHost, r
     await Promise.all([mountPoints.release(), proxy?.endpoint.close()]);
   };
   try {
-    const planned = await planSandbox(ctx, host, request.network, request.env, writable, scan, mountPoints.missing, caches, notWritable);
+    const planned = await planSandbox(ctx, host, request.network, request.env, writable, scan, mountPoints.missing, caches, notWritable, request.cwd);
     proxy = request.network && host.network ? await openProxy(ctx, host, request, writable) : undefined;
     const plan: SandboxPlan = proxy && host.network ? { ...planned, proxy: sandboxProxy(proxy.endpoint, host.network.relay) } : planned;
     let released: Promise<void> | undefined;

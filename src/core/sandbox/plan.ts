@@ -317,8 +317,31 @@ async function runtimePlan(ctx: ToolContext, env: SessionSockets, writable: read
   return { emptiedRuntime: emptied, keptRuntime: kept, sockets };
 }
 
+/**
+ * More secret files than this directly in one folder, and the folder is hidden whole (empty and
+ * read-only to the command) instead of one mount each: a repository cannot make every command
+ * fail (bubblewrap takes about 3,000 mounts) or start slowly (each mount costs more than the last)
+ * with a folder of thousands of `.env` files. No project keeps this many in one folder.
+ */
+export const CROWDED_SECRET_FILES = 64;
+
+/**
+ * The folders holding more than CROWDED_SECRET_FILES secret files directly, each with why it is
+ * hidden; never a writable folder itself nor one that holds the folder the command starts in.
+ */
+export function crowdedSecretFolders(secrets: readonly string[], writable: readonly string[], cwd: string | undefined): NotWritable[] {
+  const counts = new Map<string, number>();
+  for (const file of secrets) {
+    const folder = path.posix.dirname(file);
+    counts.set(folder, (counts.get(folder) ?? 0) + 1);
+  }
+  return [...counts]
+    .filter(([folder, count]) => count > CROWDED_SECRET_FILES && !writable.includes(folder) && !(cwd !== undefined && isInsidePath(cwd, folder)))
+    .map(([folder, count]) => ({ folder, why: `${folder} holds ${count.toLocaleString('en-US')} secret files (.env and the like), so the command sees it empty` }));
+}
+
 /** The plan for one command, once its missing protected folders are known (see lease.ts). */
-export async function planSandbox(ctx: ToolContext, host: SandboxHost, network: boolean, env: SessionSockets, writable: readonly string[], scan: WorkspaceScan, missing: readonly string[], caches: readonly CacheBind[] = [], notWritable: readonly NotWritable[] = []): Promise<SandboxPlan> {
+export async function planSandbox(ctx: ToolContext, host: SandboxHost, network: boolean, env: SessionSockets, writable: readonly string[], scan: WorkspaceScan, missing: readonly string[], caches: readonly CacheBind[] = [], notWritable: readonly NotWritable[] = [], cwd?: string): Promise<SandboxPlan> {
   const fs = ctx.host.fs;
   const hiddenDirectories: string[] = [];
   const hiddenFiles: string[] = [];
@@ -335,14 +358,16 @@ export async function planSandbox(ctx: ToolContext, host: SandboxHost, network: 
     }
   }
   hiddenFiles.push(...scan.secrets);
+  const crowded = crowdedSecretFolders(scan.secrets, writable, cwd);
+  hiddenDirectories.push(...crowded.map((entry) => entry.folder));
   // An entry inside a folder already hidden needs nothing more, and could not be bound there:
   // bubblewrap cannot make its mount point in the read-only empty folder.
   const covered = (entry: string): boolean => hiddenDirectories.some((folder) => folder !== entry && isInsidePath(entry, folder));
-  const readOnlyMissing = scan.mustExist.filter((folder) => missing.includes(folder));
-  const readOnly = byDepth([...scan.protectedEntries, ...scan.mustExist.filter((folder) => !missing.includes(folder))]);
+  const readOnlyMissing = scan.mustExist.filter((folder) => missing.includes(folder) && !covered(folder));
+  const readOnly = byDepth([...scan.protectedEntries, ...scan.mustExist.filter((folder) => !missing.includes(folder))].filter((entry) => !covered(entry)));
   return {
     writable,
-    notWritable,
+    notWritable: [...notWritable, ...crowded],
     pinned: pinnedFolders(writable, [...readOnly, ...readOnlyMissing]),
     readOnly,
     readOnlyMissing: byDepth(readOnlyMissing),

@@ -5,6 +5,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { MachineSandbox } from '../../../../src/core/sandbox/node/machineSandbox';
 import { acquireSandboxLease } from '../../../../src/core/sandbox/lease';
+import { CROWDED_SECRET_FILES, crowdedSecretFolders } from '../../../../src/core/sandbox/plan';
 import { testContext } from '../../support/context';
 import { RIPGREP } from '../../support/searchTree';
 
@@ -281,5 +282,20 @@ describe('sandbox/plan: what stays read-only whatever names it writable', () => 
     assert.deepEqual(fs.readdirSync(path.join(root, 'cfg')), []);
     assert.equal(fs.existsSync(path.join(home, '.config', 'autostart')), false);
     assert.equal(fs.existsSync(path.join(home, '.config', 'systemd')), false);
+  });
+});
+
+describe('sandbox/plan: folders crowded with secret files', () => {
+  const secrets = (folder: string, count: number): string[] => Array.from({ length: count }, (_, index) => `${folder}/.env.${index}`);
+
+  it('hides a folder with more than CROWDED_SECRET_FILES secret files whole, and none with that many or fewer', () => {
+    const crowded = crowdedSecretFolders([...secrets('/ws/many', CROWDED_SECRET_FILES + 1), ...secrets('/ws/some', CROWDED_SECRET_FILES)], ['/ws'], '/ws');
+    assert.deepEqual(crowded.map((entry) => entry.folder), ['/ws/many']);
+    assert.match(crowded[0].why, /holds 65 secret files/);
+  });
+
+  it('never hides a writable folder itself, nor the folder the command starts in or one holding it', () => {
+    assert.deepEqual(crowdedSecretFolders(secrets('/ws', 500), ['/ws'], '/ws'), []);
+    assert.deepEqual(crowdedSecretFolders(secrets('/ws/many', 500), ['/ws'], '/ws/many/sub'), []);
   });
 });
