@@ -86,7 +86,7 @@ export function readOptions() {
       : path.resolve(env.WAT_TESTS_PATH ?? path.join(REPO_DIR, 'out', 'test', 'integration', 'index.js')),
     fixtureDir: path.resolve(env.WAT_FIXTURE_DIR ?? path.join(REPO_DIR, 'test', 'fixtures', 'workspace')),
     chromiumPath: env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    passTimeoutMs: Number(env.WAT_PASS_TIMEOUT_MS ?? 10 * 60_000),
+    passTimeoutMs: Number(env.WAT_PASS_TIMEOUT_MS ?? 15 * 60_000),
     keepTmp: env.WAT_KEEP_TMP === '1',
     debugCleanup: Boolean(env.WAT_DEBUG_CLEANUP),
     ...(vsix ? { vsix } : {}),

@@ -25,7 +25,7 @@
 //   WAT_TESTS_PATH              tests module (default: <repo>/out/test/integration/index.js)
 //   WAT_FIXTURE_DIR             workspace to copy (default: test/fixtures/workspace)
 //   CHROMIUM_PATH               browser (default: /usr/bin/chromium)
-//   WAT_PASS_TIMEOUT_MS         per-pass limit (default 600000)
+//   WAT_PASS_TIMEOUT_MS         per-pass limit (default 900000)
 //   WAT_KEEP_TMP=1              keep the temp folders (workspace, report, code-server data)
 //   WAT_VERBOSE=1 / --verbose   stream code-server output and browser console
 //   WAT_CACHE_DIR               where code-server and Node are installed (default: <repo>/.cache)
