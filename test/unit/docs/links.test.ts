@@ -87,8 +87,8 @@ describe('links in the README and the docs', () => {
   });
 
   it('keeps README.md within 20 KB and ARCHITECTURE.md within 15 KB', () => {
-    assert.ok(fs.statSync(path.join(root, 'README.md')).size <= 20 * 1024, 'README.md is over 20 KB: move detail to docs/');
-    assert.ok(fs.statSync(path.join(root, 'ARCHITECTURE.md')).size <= 15 * 1024, 'ARCHITECTURE.md is over 15 KB: move detail to CONTRIBUTING.md or docs/');
+    assert.ok(fs.statSync(path.join(root, 'README.md')).size <= 20_000, 'README.md is over 20 KB: move detail to docs/');
+    assert.ok(fs.statSync(path.join(root, 'ARCHITECTURE.md')).size <= 15_000, 'ARCHITECTURE.md is over 15 KB: move detail to CONTRIBUTING.md or docs/');
   });
 });
 
