@@ -228,9 +228,11 @@ type Checks = { readonly [K in SettingField]: (raw: unknown) => ToolSettings[K] 
 const bool = (raw: unknown): boolean | undefined => (typeof raw === 'boolean' ? raw : undefined);
 const strings = (raw: unknown): string[] | undefined => (Array.isArray(raw) ? raw.filter((entry): entry is string => typeof entry === 'string') : undefined);
 const oneOf = <T extends string>(values: readonly T[]) => (raw: unknown): T | undefined => (values.includes(raw as T) ? (raw as T) : undefined);
-/** A number held to the bounds package.json declares (settings.json is not checked against them). */
-const within = (bounds: { readonly min: number; readonly max: number }) => (raw: unknown): number | undefined =>
-  typeof raw === 'number' && Number.isFinite(raw) ? Math.min(bounds.max, Math.max(bounds.min, Math.floor(raw))) : undefined;
+/** A number held to the bounds package.json declares (settings.json is not checked against them); undefined when it is no number. */
+export function boundedNumber(raw: unknown, bounds: { readonly min: number; readonly max: number }): number | undefined {
+  return typeof raw === 'number' && Number.isFinite(raw) ? Math.min(bounds.max, Math.max(bounds.min, Math.floor(raw))) : undefined;
+}
+const within = (bounds: { readonly min: number; readonly max: number }) => (raw: unknown): number | undefined => boundedNumber(raw, bounds);
 /** The entries of a glob-to-boolean setting whose value really is a boolean. */
 const booleanEntries = (raw: unknown): Record<string, boolean> | undefined =>
   raw !== null && typeof raw === 'object' && !Array.isArray(raw) ? Object.fromEntries(Object.entries(raw).filter((entry): entry is [string, boolean] => typeof entry[1] === 'boolean')) : undefined;

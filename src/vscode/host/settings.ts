@@ -2,7 +2,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { DEFAULT_MCP_SETTINGS, MCP_ANSWER_WITHIN_BOUNDS, MCP_HTTP_PORT_BOUNDS, MCP_SETTING_KEYS, VSCODE_CLIENT_TOOLS, SETTING_KEYS, SETTINGS_SECTION, type McpSettings, type TerminalAskRule, type ToolSettings } from '../../core/settings';
-import { FOLDER_SETTINGS_KEY, layeredSettings, mergeLayer, type IgnoredSetting, type RawSettings, type SettingField, type SettingLayers } from '../../core/settingLayers';
+import { boundedNumber, FOLDER_SETTINGS_KEY, layeredSettings, mergeLayer, type IgnoredSetting, type RawSettings, type SettingField, type SettingLayers } from '../../core/settingLayers';
 import type { WorkspaceInfo } from '../../core/ports/workspace';
 import { terminalAskRules } from '../../core/guard/command/settingsPatterns';
 import { toLocation } from './uris';
@@ -68,15 +68,10 @@ export function readMcpSettings(): McpSettings {
   return {
     enabled: read('enabled') !== false,
     http: read('http') === true,
-    httpPort: within(read('httpPort'), MCP_HTTP_PORT_BOUNDS, DEFAULT_MCP_SETTINGS.httpPort),
-    answerWithinSeconds: within(read('answerWithinSeconds'), MCP_ANSWER_WITHIN_BOUNDS, DEFAULT_MCP_SETTINGS.answerWithinSeconds),
+    httpPort: boundedNumber(read('httpPort'), MCP_HTTP_PORT_BOUNDS) ?? DEFAULT_MCP_SETTINGS.httpPort,
+    answerWithinSeconds: boundedNumber(read('answerWithinSeconds'), MCP_ANSWER_WITHIN_BOUNDS) ?? DEFAULT_MCP_SETTINGS.answerWithinSeconds,
     vscodeClientTools: VSCODE_CLIENT_TOOLS.find((choice) => choice === vscodeClientTools) ?? DEFAULT_MCP_SETTINGS.vscodeClientTools,
   };
-}
-
-/** A numeric setting held to the bounds its schema declares (settings.json is not checked against them). */
-function within(value: unknown, bounds: { readonly min: number; readonly max: number }, fallback: number): number {
-  return typeof value === 'number' && Number.isFinite(value) ? Math.min(bounds.max, Math.max(bounds.min, Math.floor(value))) : fallback;
 }
 
 /**
