@@ -9,6 +9,7 @@ import { benchHost } from './host.mjs';
 import { benchMcpRelay } from './mcpRelay.mjs';
 import { benchCheckpoint } from './checkpoint.mjs';
 import { benchInputWatch } from './inputWatch.mjs';
+import { benchPorts } from './ports.mjs';
 import { benchReadFile } from './readFile.mjs';
 import { benchReduction } from './reduction.mjs';
 import { benchSandbox } from './sandbox.mjs';
@@ -22,7 +23,7 @@ const only = process.argv.slice(2);
 const log = (line) => console.log(line);
 
 /** @type {[name: string, run: (context: import('./measure.mjs').BenchContext) => Promise<unknown>][]} */
-const cases = [['read', benchReadFile], ['search', benchSearch], ['sandbox', benchSandbox], ['checkpoint', benchCheckpoint], ['mcp', benchMcpRelay], ['reduction', benchReduction], ['input', benchInputWatch], ['activation', benchActivation], ['host', benchHost]];
+const cases = [['read', benchReadFile], ['search', benchSearch], ['sandbox', benchSandbox], ['ports', benchPorts], ['checkpoint', benchCheckpoint], ['mcp', benchMcpRelay], ['reduction', benchReduction], ['input', benchInputWatch], ['activation', benchActivation], ['host', benchHost]];
 
 for (const [name, run] of cases) {
   if (only.length && !only.includes(name)) continue;

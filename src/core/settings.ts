@@ -48,6 +48,8 @@ export interface ToolSettings {
   readonly runCommandAllowedDomains: readonly string[];
   /** Domains an approved sandboxed command never reaches (user settings only). */
   readonly runCommandDeniedDomains: readonly string[];
+  /** The machine's loopback ports an approved sandboxed command reaches without a question (user settings only). */
+  readonly runCommandAllowedLocalPorts: readonly number[];
   /** VS Code's own chat.tools.terminal.autoApprove entries that deny or ask: commands they match ask here too. */
   readonly terminalAskRules: readonly TerminalAskRule[];
   /** Whether commands run in the OS sandbox (user or machine settings only). */
@@ -98,6 +100,7 @@ export const DEFAULT_SETTINGS: ToolSettings = {
   runCommandPassEnvironment: [],
   runCommandAllowedDomains: [],
   runCommandDeniedDomains: [],
+  runCommandAllowedLocalPorts: [],
   terminalAskRules: [],
   runCommandSandbox: 'auto',
   bubblewrapPath: '',
@@ -128,6 +131,7 @@ export const SETTING_KEYS: Readonly<Record<Exclude<keyof ToolSettings, 'filesExc
   runCommandPassEnvironment: 'runCommand.passEnvironment',
   runCommandAllowedDomains: 'runCommand.allowedDomains',
   runCommandDeniedDomains: 'runCommand.deniedDomains',
+  runCommandAllowedLocalPorts: 'runCommand.allowedLocalPorts',
   runCommandSandbox: 'runCommand.sandbox',
   bubblewrapPath: 'runCommand.bubblewrapPath',
   runCommandRealCaches: 'runCommand.realCaches',

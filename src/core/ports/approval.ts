@@ -25,6 +25,11 @@ export interface ApprovalRequest {
    * which shows them before saving them to user settings, and answers 'accept'.
    */
   readonly allowDomains?: readonly string[];
+  /**
+   * Loopback ports for runCommand.allowedLocalPorts, for a network question about a port on this
+   * machine: "Always Allow" then shows them before saving them to user settings.
+   */
+  readonly allowLocalPorts?: readonly number[];
 }
 
 /** A question with a third answer besides yes and no, such as "Run Outside the Sandbox". */

@@ -245,19 +245,47 @@ export interface NetworkGate {
   noteRefused(host: string): void;
 }
 
-/** Where one command's proxy listens: unix sockets (bubblewrap binds their folder) or loopback TCP ports (Seatbelt allows only them). */
+/** How one of a command's listening ports fared on the machine (sandbox/ports.ts). */
+export interface ForwardedPort {
+  readonly port: number;
+  /** forwarded: reachable at 127.0.0.1:<port>; taken: something else listens there; over: past the limit; privileged: below 1024. */
+  readonly state: 'forwarded' | 'taken' | 'over' | 'privileged';
+}
+
+/** A command's listening ports as the machine sees them: now, and brought up to date with what listens now (waits a moment at most). */
+export interface CommandPortWatch {
+  now(): readonly ForwardedPort[];
+  settle(): Promise<void>;
+}
+
+/**
+ * Where one command's network endpoint listens: unix sockets in a folder bubblewrap binds (the
+ * proxy's two, for an approved command; the port forwards' one, for a background command), or the
+ * proxy's loopback TCP ports (Seatbelt allows only them; a server there listens on the machine).
+ */
 export type ProxyEndpoint =
-  | { readonly transport: 'unix'; readonly directory: string; readonly http: string; readonly socks: string; close(): Promise<void> }
-  | { readonly transport: 'tcp'; readonly http: number; readonly socks: number; close(): Promise<void> };
+  | { readonly transport: 'unix'; readonly directory: string; readonly proxy: boolean; readonly ports: boolean; readonly http?: string; readonly socks?: string; forwarded(): readonly ForwardedPort[]; settlePorts(): Promise<void>; close(): Promise<void> }
+  | { readonly transport: 'tcp'; readonly http: number; readonly socks: number; forwarded(): readonly ForwardedPort[]; settlePorts(): Promise<void>; close(): Promise<void> };
+
+/** What one command's endpoint serves: the proxy through the gate (an approved command), its listening ports (a background command), or both. */
+export interface EndpointRequest {
+  readonly gate?: NetworkGate;
+  readonly transport: 'unix' | 'tcp';
+  readonly forwardPorts: boolean;
+}
 
 /** The machine side of the network by domain: the proxy, the relay, the session's answers. */
 export interface SandboxNetwork {
   /** Listens for one command; its connections go through the gate. `close` ends them. */
-  openEndpoint(gate: NetworkGate, transport: 'unix' | 'tcp'): Promise<ProxyEndpoint>;
+  openEndpoint(request: EndpointRequest): Promise<ProxyEndpoint>;
   /** The program (the extension's own Node) and script that serve a unix endpoint on loopback ports inside bubblewrap. */
   readonly relay: { readonly program: string; readonly script: string };
   /** Domains the user allowed for this session (a question's "Allow for This Session"). */
   readonly sessionDomains: Set<string>;
+  /** The loopback ports this window's sandboxed commands forward to the machine now: later approved commands reach them without a question. */
+  forwardedPorts(): number[];
+  /** The machine's loopback ports that take connections now (none where this cannot be read), but `excluded`. */
+  machinePorts(excluded: ReadonlySet<number>): number[];
 }
 
 /** What workspace_run_command needs from the host: a shell, an environment, a place for logs, a terminal, a runner, a sandbox. */
@@ -349,6 +377,10 @@ export interface BackgroundCommand {
   stop(): Promise<ProcessOutcome>;
   /** Resolves when the command and everything it started are gone. */
   readonly ended: Promise<ProcessOutcome>;
+  /** Its listening ports and how each fared on the machine, as last seen (a sandboxed background command's; none otherwise). */
+  ports(): readonly ForwardedPort[];
+  /** Brings ports() up to date with what listens now; waits a moment at most. */
+  settlePorts(): Promise<void>;
 }
 
 /** What the registry needs to start one background command. */
@@ -363,6 +395,8 @@ export interface BackgroundStart {
   /** Characters of each stream one read returns at its start and at its end. */
   readonly headChars: number;
   readonly tailChars: number;
+  /** Its servers' ports as the machine reaches them (a sandboxed command's, Linux); none otherwise. */
+  readonly ports?: CommandPortWatch;
   /** Starts the process; every chunk of its output must go to `onOutput`. */
   launch(onOutput: (chunk: string, stream: 'stdout' | 'stderr') => void): StartedProcess;
 }

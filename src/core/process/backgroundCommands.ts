@@ -4,7 +4,7 @@
 // A command gets here started in the background (`start`) or, still running at the end of its
 // foreground wait, moved here with its output so far (`adopt`).
 import { errorMessage, ToolError } from '../errors';
-import type { BackgroundAdoption, BackgroundCommand, BackgroundCommands, BackgroundStart, BackgroundStatus, BackgroundWait, CommandInput, InputKey, InputWatcher, KeptCommandOutput, ProcessOutcome, RunningGroupRecords, StartedProcess, TakenOutput, WaitingForInput } from '../ports/process';
+import type { BackgroundAdoption, BackgroundCommand, BackgroundCommands, BackgroundStart, BackgroundStatus, BackgroundWait, CommandInput, CommandPortWatch, ForwardedPort, InputKey, InputWatcher, KeptCommandOutput, ProcessOutcome, RunningGroupRecords, StartedProcess, TakenOutput, WaitingForInput } from '../ports/process';
 import type { CancellationSignal } from '../errors';
 import type { Clock } from '../ports/clock';
 import { oneLine } from '../text/truncate';
@@ -74,6 +74,8 @@ interface Registration {
   readonly startedAt: number;
   readonly cursor: KeptCommandOutput;
   readonly input: InputWatcher;
+  /** Its servers' ports as the machine reaches them; none for a command that is not a sandboxed background start. */
+  readonly ports?: CommandPortWatch;
   /** Connects the process's output to `onOutput` and returns its handle (starting it, or the one already running). */
   connect(onOutput: (chunk: string, stream: 'stdout' | 'stderr') => void): StartedProcess;
 }
@@ -88,6 +90,7 @@ class RegisteredCommand implements BackgroundCommand {
   readonly ended: Promise<ProcessOutcome>;
   private readonly cursor: KeptCommandOutput;
   private readonly input: InputWatcher;
+  private readonly portWatch: CommandPortWatch | undefined;
   private closedInput = false;
   private sent = 0;
   private readonly inputKind: CommandInput;
@@ -104,6 +107,7 @@ class RegisteredCommand implements BackgroundCommand {
     this.sandboxLine = request.sandboxLine;
     this.logPath = request.logPath;
     this.startedAt = request.startedAt;
+    this.portWatch = request.ports;
     const cursor = request.cursor;
     this.cursor = cursor;
     const input = request.input;
@@ -123,6 +127,16 @@ class RegisteredCommand implements BackgroundCommand {
       (outcome) => this.finish(outcome, whenEnded),
       (error: unknown) => this.finish(failedOutcome(error, request.logPath), whenEnded),
     );
+  }
+
+  ports(): readonly ForwardedPort[] {
+    return this.portWatch?.now() ?? [];
+  }
+
+  async settlePorts(): Promise<void> {
+    if (this.final === undefined) {
+      await this.portWatch?.settle();
+    }
   }
 
   get pgid(): number | undefined {

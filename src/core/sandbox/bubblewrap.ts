@@ -7,6 +7,7 @@ import * as path from 'node:path';
 import { BugError } from '../errors';
 import { isInsidePath } from '../location';
 import type { SandboxPlan } from './plan';
+import { PORTS_SOCKET, type RelayConfig } from './ports';
 
 /** Where the proxy's socket folder appears inside the sandbox: in bubblewrap's own /dev, made fresh for each command. */
 export const PROXY_MOUNT = '/dev/wat-proxy';
@@ -72,7 +73,8 @@ function bubblewrapOptions(plan: SandboxPlan, cwd: string): string[] {
       args.push('--ro-bind', folder, folder);
     }
   }
-  // Every command has a network namespace of its own: an approved one reaches only the proxy, through the relay.
+  // Every command has a network namespace of its own: an approved one reaches only the proxy, through the relay,
+  // and a background one's servers are reached from the machine through it too (ports.ts).
   args.push('--unshare-net');
   for (const folder of plan.writable) {
     args.push('--bind', folder, folder);
@@ -97,7 +99,7 @@ function bubblewrapOptions(plan: SandboxPlan, cwd: string): string[] {
   for (const file of plan.hiddenFiles) {
     args.push('--ro-bind', '/dev/null', file);
   }
-  const proxy = plan.network && plan.proxy?.transport === 'unix' ? plan.proxy : undefined;
+  const proxy = plan.proxy?.transport === 'unix' ? plan.proxy : undefined;
   if (proxy) {
     args.push('--ro-bind', proxy.directory, PROXY_MOUNT, '--setenv', 'ELECTRON_RUN_AS_NODE', '1');
     // The relay's program or script under the host's /tmp (a Node or an extension kept there) is
@@ -112,8 +114,20 @@ function bubblewrapOptions(plan: SandboxPlan, cwd: string): string[] {
   return args;
 }
 
-/** What runs first inside bubblewrap, before the shell: the proxy's relay for an approved command, else nothing. */
+/**
+ * What runs first inside bubblewrap, before the shell: the relay (ports.ts), serving the proxy and
+ * the machine's loopback ports for an approved command and forwarding a background command's
+ * listening ports; else nothing.
+ */
 function bubblewrapCommand(plan: SandboxPlan): string[] {
-  const proxy = plan.network && plan.proxy?.transport === 'unix' ? plan.proxy : undefined;
-  return proxy ? [proxy.relay.program, proxy.relay.script, `${PROXY_MOUNT}/http.sock`, String(RELAY_HTTP_PORT), `${PROXY_MOUNT}/socks.sock`, String(RELAY_SOCKS_PORT), '--'] : [];
+  const proxy = plan.proxy?.transport === 'unix' ? plan.proxy : undefined;
+  if (!proxy || (!proxy.proxy && !proxy.ports)) {
+    return [];
+  }
+  const served = proxy.proxy && plan.network;
+  const config: RelayConfig = {
+    ...(served ? { http: { socket: `${PROXY_MOUNT}/http.sock`, port: RELAY_HTTP_PORT }, socks: { socket: `${PROXY_MOUNT}/socks.sock`, port: RELAY_SOCKS_PORT }, local: proxy.local } : {}),
+    ...(proxy.ports ? { ports: `${PROXY_MOUNT}/${PORTS_SOCKET}` } : {}),
+  };
+  return [proxy.relay.program, proxy.relay.script, JSON.stringify(config), '--'];
 }

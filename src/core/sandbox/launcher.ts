@@ -24,7 +24,7 @@ const SHELL_ARGUMENTS = 3;
 export function sandboxLaunch(availability: Exclude<SandboxAvailability, { kind: 'none' }>, plan: SandboxPlan, cwd: string): SandboxLaunch {
   if (availability.kind === 'bubblewrap') {
     // bubblewrap sets TMPDIR=/tmp itself (the private folder is bound there).
-    const proxied = plan.network && plan.proxy?.transport === 'unix';
+    const proxied = plan.network && plan.proxy?.transport === 'unix' && plan.proxy.proxy;
     const launch = bubblewrapLaunch(availability.executable, plan, cwd);
     const count = launch.argv.length - 1 + launch.options + SHELL_ARGUMENTS;
     if (count > BUBBLEWRAP_MAX_ARGUMENTS) {

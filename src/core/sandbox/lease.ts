@@ -6,11 +6,12 @@ import * as path from 'node:path';
 import type { ToolContext } from '../context';
 import { ToolError, type CancellationSignal } from '../errors';
 import { fileLocation } from '../location';
-import type { ProxyEndpoint, SandboxAvailability, SandboxHost } from '../ports/process';
+import type { CommandPortWatch, ProxyEndpoint, SandboxAvailability, SandboxHost } from '../ports/process';
 import { sensitiveLocalPaths } from '../guard/protectedNames';
 import { cacheBinds, type CacheBind, type CacheEnvironment } from './caches';
 import { sandboxLaunch, type SandboxLaunch } from './launcher';
 import { ecosystemDomains, gitRemoteHosts, type NetworkTally } from './network';
+import { RELAY_HTTP_PORT, RELAY_SOCKS_PORT } from './bubblewrap';
 import { NetworkSession, type CommandNetwork } from './networkGate';
 import { planSandbox, resolvedSearchPath, scanWorkspace, splitWritable, writableFolders, type SandboxPlan, type SandboxProxy, type SessionSockets, type WorkspaceScan } from './plan';
 
@@ -27,6 +28,8 @@ export interface SandboxLease {
   addedSince(): Promise<string[]>;
   /** What the command's proxy reached and refused so far; undefined without the network. */
   network(): NetworkTally | undefined;
+  /** The command's listening ports and how each fared on the machine (a background command's, Linux); none otherwise. */
+  readonly ports?: CommandPortWatch;
 }
 
 /** What the lease needs to know about the command. */
@@ -38,6 +41,8 @@ export interface LeaseRequest {
   readonly env: SessionSockets & CacheEnvironment;
   /** The command line, as a domain's question names it. */
   readonly command?: string;
+  /** A background command: the servers it starts are reached from the machine's loopback (ports.ts). */
+  readonly background?: boolean;
   /** Folders outside the workspace the user made writable for this command (grants.ts). */
   readonly granted?: readonly string[];
 }
@@ -58,22 +63,24 @@ export async function acquireSandboxLease(ctx: ToolContext, host: SandboxHost, r
   // Held last, after everything that may fail on its own; from here on, a failure releases.
   const caches = await packageCaches(ctx, host, request, writable);
   const mountPoints = host.acquireMountPoints(scan.mustExist);
-  let proxy: { gate: CommandNetwork; endpoint: ProxyEndpoint; end(): void } | undefined;
+  let proxy: { gate?: CommandNetwork; endpoint: ProxyEndpoint; local: readonly number[]; end(): void } | undefined;
   const release = async (): Promise<void> => {
     proxy?.end();
     await Promise.all([mountPoints.release(), proxy?.endpoint.close()]);
   };
   try {
     const planned = await planSandbox(ctx, host, request.network, request.env, writable, scan, mountPoints.missing, caches, notWritable, request.cwd);
-    proxy = request.network && host.network ? await openProxy(ctx, host, request, writable) : undefined;
-    const plan: SandboxPlan = proxy && host.network ? { ...planned, proxy: sandboxProxy(proxy.endpoint, host.network.relay) } : planned;
+    const forwardPorts = request.background === true && request.sandbox.kind === 'bubblewrap';
+    proxy = host.network && (request.network || forwardPorts) ? await openEndpoint(ctx, host, request, writable, forwardPorts) : undefined;
+    const plan: SandboxPlan = { ...planned, ...(proxy && host.network ? { proxy: sandboxProxy(proxy.endpoint, host.network.relay, proxy.local) } : {}), serves: request.background === true };
     let released: Promise<void> | undefined;
     return {
       plan,
       launch: sandboxLaunch(request.sandbox, plan, request.cwd),
       release: () => (released ??= release()),
       addedSince: () => addedSince(ctx, host, writable, scan, searchPath),
-      network: () => proxy?.gate.tally(),
+      network: () => proxy?.gate?.tally(),
+      ...(forwardPorts && proxy ? { ports: portWatch(proxy.endpoint) } : {}),
     };
   } catch (error) {
     await release();
@@ -82,25 +89,40 @@ export async function acquireSandboxLease(ctx: ToolContext, host: SandboxHost, r
 }
 
 /**
- * The command's proxy endpoint and its gate: the rules from user settings and the workspace's
- * defaults (its ecosystems' registries, its git remotes' hosts), questions through the call's
- * approver until the lease is released (then a waiting question is answered no).
+ * The command's endpoint: for an approved command, the proxy and its gate, with the rules from user
+ * settings and the workspace's defaults (its ecosystems' registries, its git remotes' hosts),
+ * questions through the call's approver until the lease is released (then a waiting question is
+ * answered no), and the machine's loopback ports its relay serves; for a background command, its
+ * listening ports forwarded to the machine.
  */
-async function openProxy(ctx: ToolContext, host: SandboxHost, request: LeaseRequest, writable: readonly string[]): Promise<{ gate: CommandNetwork; endpoint: ProxyEndpoint; end(): void }> {
+async function openEndpoint(ctx: ToolContext, host: SandboxHost, request: LeaseRequest, writable: readonly string[], forwardPorts: boolean): Promise<{ gate?: CommandNetwork; endpoint: ProxyEndpoint; local: readonly number[]; end(): void }> {
   const network = host.network;
   if (!network) {
-    throw new Error('openProxy without a proxy');
+    throw new Error('openEndpoint without a proxy');
   }
-  const defaults = await workspaceDomains(ctx, writable);
-  const session = new NetworkSession(() => ({ allowed: ctx.settings.runCommandAllowedDomains, denied: ctx.settings.runCommandDeniedDomains, defaults }), network.sessionDomains);
   const ended = endSignal();
-  const gate = session.forCommand(request.command ?? 'a command', ctx.session.approver, ended.signal);
-  const endpoint = await network.openEndpoint(gate, request.sandbox.kind === 'bubblewrap' ? 'unix' : 'tcp');
-  return { gate, endpoint, end: ended.end };
+  let gate: CommandNetwork | undefined;
+  let local: readonly number[] = [];
+  if (request.network) {
+    const defaults = await workspaceDomains(ctx, writable);
+    const localPorts = (): number[] => [...ctx.settings.runCommandAllowedLocalPorts, ...network.forwardedPorts()];
+    const session = new NetworkSession(() => ({ allowed: ctx.settings.runCommandAllowedDomains, denied: ctx.settings.runCommandDeniedDomains, defaults, localPorts: localPorts() }), network.sessionDomains);
+    gate = session.forCommand(request.command ?? 'a command', ctx.session.approver, ended.signal);
+    // bubblewrap: every loopback port of the machine, each connection asked about by the gate; Seatbelt cannot ask, so only those allowed already.
+    local = request.sandbox.kind === 'bubblewrap' ? network.machinePorts(new Set([RELAY_HTTP_PORT, RELAY_SOCKS_PORT])) : [...new Set(localPorts())];
+  }
+  const endpoint = await network.openEndpoint({ gate, transport: request.sandbox.kind === 'bubblewrap' ? 'unix' : 'tcp', forwardPorts });
+  return { gate, endpoint, local, end: ended.end };
 }
 
-function sandboxProxy(endpoint: ProxyEndpoint, relay: { readonly program: string; readonly script: string }): SandboxProxy {
-  return endpoint.transport === 'unix' ? { transport: 'unix', directory: endpoint.directory, relay } : { transport: 'tcp', http: endpoint.http, socks: endpoint.socks };
+function sandboxProxy(endpoint: ProxyEndpoint, relay: { readonly program: string; readonly script: string }, local: readonly number[]): SandboxProxy {
+  return endpoint.transport === 'unix'
+    ? { transport: 'unix', directory: endpoint.directory, relay, proxy: endpoint.proxy, ports: endpoint.ports, local }
+    : { transport: 'tcp', http: endpoint.http, socks: endpoint.socks, local };
+}
+
+function portWatch(endpoint: ProxyEndpoint): CommandPortWatch {
+  return { now: () => endpoint.forwarded(), settle: () => endpoint.settlePorts() };
 }
 
 /** A signal that fires once, when the lease ends. */

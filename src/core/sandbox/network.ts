@@ -83,10 +83,15 @@ export interface DomainRules {
   readonly denied: readonly string[];
   /** The workspace's defaults: its ecosystems' registries and its git remotes' hosts. */
   readonly defaults: readonly string[];
+  /** The machine's loopback ports reached without a question: runCommand.allowedLocalPorts and what this window's commands serve. */
+  readonly localPorts?: readonly number[];
 }
 
-/** What the rules say of a host before anyone is asked. */
-export type DomainDecision = { readonly decision: 'allow' | 'ask' } | { readonly decision: 'deny'; readonly why: string };
+/**
+ * What the rules say of a host before anyone is asked. `local`: a loopback or private address
+ * written out (or `localhost`), asked about by address and port, never by domain.
+ */
+export type DomainDecision = { readonly decision: 'allow' | 'ask' } | { readonly decision: 'local'; readonly kind: 'loopback' | 'private' } | { readonly decision: 'deny'; readonly why: string };
 
 export function judgeDomain(host: string, rules: DomainRules): DomainDecision {
   const denied = rules.denied.find((entry) => matchesDomain(host, entry));
@@ -96,7 +101,14 @@ export function judgeDomain(host: string, rules: DomainRules): DomainDecision {
   if (isMetadataName(host) && !isNamed(host, rules)) {
     return { decision: 'deny', why: `${host} is a cloud metadata name; only a domain named in workspaceAgentTools.runCommand.allowedDomains may be reached there` };
   }
+  if (host === 'localhost' && !isNamed(host, rules)) {
+    return { decision: 'local', kind: 'loopback' };
+  }
   if (isAddressLiteral(host) && !isNamed(host, rules)) {
+    const kind = classifyAddress(host);
+    if (kind === 'loopback' || kind === 'private') {
+      return { decision: 'local', kind };
+    }
     const refused = checkAddresses(host, [host], false);
     if ('refused' in refused) {
       return { decision: 'deny', why: refused.refused };

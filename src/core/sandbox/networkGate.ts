@@ -68,6 +68,9 @@ export class CommandNetwork implements NetworkGate {
     if (judged.decision === 'deny') {
       return { allowed: false, why: judged.why };
     }
+    if (judged.decision === 'local') {
+      return this.admitLocal(host, port, judged.kind, rules);
+    }
     if (judged.decision === 'allow' || this.allowed.has(host)) {
       return { allowed: true, named };
     }
@@ -85,6 +88,55 @@ export class CommandNetwork implements NetworkGate {
     const yes = await question;
     // "Always" saved the domain to allowedDomains: it is named from now on.
     return yes ? { allowed: true, named: isNamed(host, this.session.currentRules()) } : { allowed: false, why: `the user did not allow ${host} for this command` };
+  }
+
+  /**
+   * A loopback or private address written out, or `localhost`: asked about by address and port,
+   * since what listens there runs outside the sandbox with the user's rights. A loopback port in
+   * runCommand.allowedLocalPorts, or one this window's commands serve, is reached without a question.
+   */
+  private async admitLocal(host: string, port: number, kind: 'loopback' | 'private', rules: DomainRules): Promise<Admission> {
+    const key = kind === 'loopback' ? `loopback:${port}` : `${host}:${port}`;
+    const shown = kind === 'loopback' ? `${host === 'localhost' ? 'localhost' : host}:${port}` : `${host}:${port}`;
+    if ((kind === 'loopback' && rules.localPorts?.includes(port)) || this.allowed.has(key) || rules.defaults.includes(key)) {
+      return { allowed: true, named: true };
+    }
+    if (this.declined.has(key) || this.token.isCancellationRequested) {
+      return { allowed: false, why: `the user did not allow ${shown} for this command` };
+    }
+    let question = this.questions.get(key);
+    if (!question && this.questions.size >= MAX_QUESTIONS_PER_COMMAND) {
+      return { allowed: false, why: `${shown} was not allowed, and this command already asked ${MAX_QUESTIONS_PER_COMMAND} questions; ${kind === 'loopback' ? `add ${port} to workspaceAgentTools.runCommand.allowedLocalPorts` : `add ${host} to workspaceAgentTools.runCommand.allowedDomains`} to reach it` };
+    }
+    if (!question) {
+      question = this.askLocal(host, port, kind, key);
+      this.questions.set(key, question);
+    }
+    return (await question) ? { allowed: true, named: true } : { allowed: false, why: `the user did not allow ${shown} for this command` };
+  }
+
+  private async askLocal(host: string, port: number, kind: 'loopback' | 'private', key: string): Promise<boolean> {
+    const where = kind === 'loopback' ? `port ${port} on this machine (${host})` : `${host} port ${port} on your local network`;
+    const saved = kind === 'loopback' ? 'workspaceAgentTools.runCommand.allowedLocalPorts' : 'workspaceAgentTools.runCommand.allowedDomains';
+    const answer = await this.approver.choose(
+      {
+        kind: 'network',
+        title: `let \`${oneLine(this.command, 60)}\` connect to ${kind === 'loopback' ? `port ${port} on this machine` : `${host}:${port}`}`,
+        detail: `The command \`${oneLine(this.command, 120)}\`, running in the sandbox, wants to connect to ${where}. What listens there runs outside the sandbox, with your rights: allow it only for a service you know, such as your dev server or a database. Allow for This Command, ${ALLOW_FOR_SESSION}, or Always Allow (saved to ${saved})?`,
+        alternative: ALLOW_FOR_SESSION,
+        ...(kind === 'loopback' ? { allowLocalPorts: [port] } : { allowDomains: [host] }),
+      },
+      this.token,
+    );
+    if (answer === 'alternative') {
+      this.session.allowForSession(key);
+    }
+    if (answer === 'reject') {
+      this.declined.add(key);
+      return false;
+    }
+    this.allowed.add(key);
+    return true;
   }
 
   private async ask(host: string, port: number): Promise<boolean> {

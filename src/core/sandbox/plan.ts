@@ -48,20 +48,29 @@ export interface SandboxPlan {
   /** False for commands that ran without asking: no network at all, loopback included. */
   readonly network: boolean;
   /**
-   * How an approved command (network: true) reaches the extension's proxy, its only way out; none
-   * when the machine has no proxy, and then it has no network either.
+   * How an approved command (network: true) reaches the extension's proxy, its only way out, and
+   * how a background command's servers are reached; none when the machine has no proxy, and then
+   * an approved command has no network either.
    */
   readonly proxy?: SandboxProxy;
+  /**
+   * A background command: the servers it starts are reachable on the machine's loopback while it
+   * runs (forwarded by the relay on Linux, so `proxy` is set; allowed to listen there on macOS).
+   */
+  readonly serves?: boolean;
 }
 
 /**
- * The proxy as the launcher needs it: on Linux the folder of the command's unix sockets, bound into
- * its own network namespace, and the relay that serves them there on loopback ports; on macOS the
- * proxy's loopback TCP ports, the only network the profile allows.
+ * The command's network endpoint as the launcher needs it. On Linux the folder of its unix sockets,
+ * bound into the command's own network namespace, and the relay that serves them there: the proxy
+ * on loopback ports and the machine's loopback ports (`local`) for an approved command, its
+ * listening ports forwarded to the machine (`ports`) for a background one (ports.ts). On macOS the
+ * proxy's loopback TCP ports and the machine's loopback ports the command may reach, the only
+ * network the profile allows, and for a background command its own listening ports there.
  */
 export type SandboxProxy =
-  | { readonly transport: 'unix'; readonly directory: string; readonly relay: { readonly program: string; readonly script: string } }
-  | { readonly transport: 'tcp'; readonly http: number; readonly socks: number };
+  | { readonly transport: 'unix'; readonly directory: string; readonly relay: { readonly program: string; readonly script: string }; readonly proxy: boolean; readonly ports: boolean; readonly local: readonly number[] }
+  | { readonly transport: 'tcp'; readonly http: number; readonly socks: number; readonly local: readonly number[] };
 
 /** A folder the settings or the workspace name as writable that the sandbox keeps read-only. */
 export interface NotWritable {

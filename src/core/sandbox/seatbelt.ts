@@ -43,7 +43,13 @@ export function seatbeltProfile(plan: SandboxPlan): string {
   // ports (the proxy judges each domain), a command that ran without asking nothing at all.
   lines.push('(deny network*)');
   if (plan.network && plan.proxy?.transport === 'tcp') {
-    lines.push(`(allow network-outbound\n  (remote ip "localhost:${plan.proxy.http}")\n  (remote ip "localhost:${plan.proxy.socks}"))`);
+    // And the machine's loopback ports the user allowed (runCommand.allowedLocalPorts) or this window's commands serve.
+    const local = plan.proxy.local.map((port) => `\n  (remote ip "localhost:${port}")`).join('');
+    lines.push(`(allow network-outbound\n  (remote ip "localhost:${plan.proxy.http}")\n  (remote ip "localhost:${plan.proxy.socks}")${local})`);
+  }
+  if (plan.serves) {
+    // A background command's server listens on the machine's loopback, where the browser reaches it; nowhere else.
+    lines.push('(allow network-bind network-inbound\n  (local ip "localhost:*"))');
   }
   return `${lines.join('\n')}\n`;
 }

@@ -29,7 +29,7 @@ function listed(entries: readonly string[]): string {
  * shows them, unless `dialog` is undefined (the caller already showed these exact entries).
  * Resolves to true when they are saved.
  */
-async function appendToUserSetting(key: string, entries: readonly string[], dialog: { readonly title: string; readonly detail: string } | undefined): Promise<boolean> {
+async function appendToUserSetting<T extends string | number>(key: string, entries: readonly T[], dialog: { readonly title: string; readonly detail: string } | undefined): Promise<boolean> {
   if (entries.length === 0) {
     return false;
   }
@@ -38,7 +38,7 @@ async function appendToUserSetting(key: string, entries: readonly string[], dial
   }
   const config = vscode.workspace.getConfiguration(SETTINGS_SECTION);
   const existing = config.inspect<unknown>(key)?.globalValue;
-  const current = Array.isArray(existing) ? existing.filter((entry): entry is string => typeof entry === 'string') : [];
+  const current = Array.isArray(existing) ? existing.filter((entry): entry is T => typeof entry === typeof entries[0]) : [];
   await config.update(key, [...current, ...entries.filter((entry) => !current.includes(entry))], vscode.ConfigurationTarget.Global);
   return true;
 }
@@ -69,4 +69,16 @@ export async function saveAllowedDomains(domains: readonly string[], shown = fal
     `These domains will be added to workspaceAgentTools.runCommand.allowedDomains in your user settings:\n\n${listed(domains)}\n\n` +
     'Every command you approve, in every workspace, will reach them through the sandbox\'s proxy without asking, even where they resolve to a private address. You can edit or remove them in Settings.';
   return appendToUserSetting(SETTING_KEYS.runCommandAllowedDomains, domains, shown ? undefined : { title: 'Always allow these domains?', detail });
+}
+
+/**
+ * "Always Allow" for a question about a port on this machine: the ports are shown in a modal dialog
+ * and added to workspaceAgentTools.runCommand.allowedLocalPorts in user settings only when the
+ * person says so (`shown`: the caller already showed these exact ports).
+ */
+export async function saveAllowedLocalPorts(ports: readonly number[], shown = false): Promise<boolean> {
+  const detail =
+    `These ports will be added to workspaceAgentTools.runCommand.allowedLocalPorts in your user settings:\n\n${listed(ports.map(String))}\n\n` +
+    'Every command you approve, in every workspace, will connect to them on this machine without asking. What listens there runs outside the sandbox, with your rights. You can edit or remove them in Settings.';
+  return appendToUserSetting(SETTING_KEYS.runCommandAllowedLocalPorts, ports, shown ? undefined : { title: 'Always allow these ports on this machine?', detail });
 }

@@ -3,7 +3,7 @@ import * as vscode from 'vscode';
 import type { CancellationSignal } from '../../core/errors';
 import type { ApprovalAnswer, ApprovalRequest, Approver, ChoiceRequest } from '../../core/ports/approval';
 import { CommandId, ContextKey } from '../commandIds';
-import { registerAllowRulesCommand, saveAllowedDomains, saveAllowRules } from './allowRules';
+import { registerAllowRulesCommand, saveAllowedDomains, saveAllowedLocalPorts, saveAllowRules } from './allowRules';
 
 /** The button of a command's question that saves its allow rules (see ApprovalRequest.allowRules). */
 const ALWAYS_ALLOW = 'Always Allow...';
@@ -106,14 +106,13 @@ export class PendingApprovals implements Approver, vscode.Disposable {
    * when none offers rules, or the person did not save them.
    */
   async answerOldestAlways(rules?: readonly string[]): Promise<boolean> {
-    const entry = this.pending.find((candidate) => candidate.request.allowRules?.length || candidate.request.allowDomains?.length);
+    const entry = this.pending.find((candidate) => offersAlways(candidate.request));
     if (!entry) {
       return false;
     }
-    const domains = entry.request.allowDomains;
-    const offered = domains ?? entry.request.allowRules ?? [];
+    const offered = alwaysEntries(entry.request);
     const named = rules !== undefined && rules.length === offered.length && rules.every((rule, index) => rule === offered[index]);
-    if (!(await (domains ? saveAllowedDomains(domains, named) : saveAllowRules(offered, named))) || !this.pending.includes(entry)) {
+    if (!(await saveAlways(entry.request, named)) || !this.pending.includes(entry)) {
       return false;
     }
     entry.settle('accept');
@@ -145,13 +144,13 @@ export class PendingApprovals implements Approver, vscode.Disposable {
     const deny = request.kind === 'guard' || request.kind === 'network' ? 'Deny' : 'Reject';
     const alternative = 'alternative' in request ? [request.alternative] : [];
     const actions = entry.presenter?.actions ?? [];
-    const always = request.allowRules?.length || request.allowDomains?.length ? [ALWAYS_ALLOW] : [];
+    const always = offersAlways(request) ? [ALWAYS_ALLOW] : [];
     void vscode.window.showWarningMessage(message, allow, deny, ...alternative, ...always, ...actions.map((action) => action.label)).then(async (choice) => {
       if (choice === allow) {
         entry.settle('accept');
-      } else if (choice === ALWAYS_ALLOW && (request.allowRules || request.allowDomains)) {
+      } else if (choice === ALWAYS_ALLOW && offersAlways(request)) {
         // Saved: yes to this question too. Not saved: the question comes back.
-        if (await (request.allowDomains ? saveAllowedDomains(request.allowDomains) : saveAllowRules(request.allowRules ?? []))) {
+        if (await saveAlways(request)) {
           entry.settle('accept');
         } else if (this.pending.includes(entry)) {
           this.notify(entry);
@@ -182,6 +181,24 @@ export class PendingApprovals implements Approver, vscode.Disposable {
     void vscode.commands.executeCommand('setContext', ContextKey.approvalPending, this.pending.length > 0);
     this.changed.fire();
   }
+}
+
+/** Whether a question offers "Always Allow": it names the rules, domains or ports that would stop it. */
+function offersAlways(request: ApprovalRequest): boolean {
+  return Boolean(request.allowRules?.length || request.allowDomains?.length || request.allowLocalPorts?.length);
+}
+
+/** What "Always Allow" saves, as text (a test's answerOldestAlways names them so). */
+function alwaysEntries(request: ApprovalRequest): readonly string[] {
+  return request.allowLocalPorts?.map(String) ?? request.allowDomains ?? request.allowRules ?? [];
+}
+
+/** Saves what the question offers to the user setting it belongs to (after the dialog unless `shown`). */
+function saveAlways(request: ApprovalRequest, shown = false): Promise<boolean> {
+  if (request.allowLocalPorts?.length) {
+    return saveAllowedLocalPorts(request.allowLocalPorts, shown);
+  }
+  return request.allowDomains ? saveAllowedDomains(request.allowDomains, shown) : saveAllowRules(request.allowRules ?? [], shown);
 }
 
 /** The approve and reject commands; each returns whether it answered a waiting question. */

@@ -13,8 +13,10 @@ import * as http from 'node:http';
 import * as net from 'node:net';
 import * as path from 'node:path';
 import type { Duplex } from 'node:stream';
-import type { NetworkGate, ProxyEndpoint, SandboxNetwork } from '../../ports/process';
+import type { EndpointRequest, ForwardedPort, NetworkGate, ProxyEndpoint, SandboxNetwork } from '../../ports/process';
 import { checkAddresses, isValidHost, normalizeHost } from '../network';
+import { MAX_LOCAL_PORTS, PORTS_SOCKET } from '../ports';
+import { CommandPorts, machineLoopbackPorts } from './portForwards';
 
 /** How a connection is dialled or why not. */
 type Dialled = { readonly socket: net.Socket; readonly address: string } | { readonly refused: string };
@@ -54,21 +56,29 @@ export class NetworkProxy implements SandboxNetwork {
     this.standIns = new Map(Object.entries(names).map(([name, address]) => [normalizeHost(name), address]));
   }
 
-  /** Listens for one command; `close` stops listening and ends the command's connections. */
-  async openEndpoint(gate: NetworkGate, transport: 'unix' | 'tcp'): Promise<ProxyEndpoint> {
+  /**
+   * Listens for one command; `close` stops listening and ends the command's connections. The proxy
+   * (with a gate) for an approved command; the port forwards (unix only) for a background one.
+   */
+  async openEndpoint(request: EndpointRequest): Promise<ProxyEndpoint> {
+    const { gate, transport } = request;
     const sockets = new Set<Duplex>();
     const track = (socket: Duplex): void => {
       sockets.add(socket);
       socket.once('close', () => sockets.delete(socket));
     };
-    const httpServer = this.httpServer(gate, track);
-    const socks = this.socksServer(gate, track);
+    const httpServer = gate ? this.httpServer(gate, track) : undefined;
+    const socks = gate ? this.socksServer(gate, track) : undefined;
     // The SOCKS side listens on a server of ours that hands each connection to the library (its
     // _handleConnection is public for streams injected so), so this code owns what it listens on and closes.
-    const netServer = net.createServer((socket) => {
-      socket.setNoDelay();
-      socks._handleConnection(socket);
-    });
+    const netServer = socks
+      ? net.createServer((socket) => {
+          socket.setNoDelay();
+          socks._handleConnection(socket);
+        })
+      : undefined;
+    const ports = request.forwardPorts && transport === 'unix' ? new CommandPorts() : undefined;
+    const servers = [httpServer, netServer].filter((server): server is net.Server => server !== undefined);
     let directory: string | undefined;
     const listen = (server: net.Server, where: string | number): Promise<void> =>
       new Promise((resolve, reject) => {
@@ -85,7 +95,7 @@ export class NetworkProxy implements SandboxNetwork {
       });
     const close = async (): Promise<void> => {
       this.open.delete(endpoint);
-      await Promise.all([httpServer, netServer].map((server) => new Promise<void>((resolve) => server.close(() => resolve()))));
+      await Promise.all([...servers.map((server) => new Promise<void>((resolve) => server.close(() => resolve()))), ports?.close()]);
       for (const socket of sockets) {
         socket.destroy();
       }
@@ -93,23 +103,31 @@ export class NetworkProxy implements SandboxNetwork {
         rmSync(directory, { recursive: true, force: true });
       }
     };
+    const forwarded = (): readonly ForwardedPort[] => ports?.forwarded() ?? [];
+    const settlePorts = async (): Promise<void> => ports?.settle();
     let endpoint: ProxyEndpoint;
     try {
       if (transport === 'unix') {
         const base = this.folder();
         mkdirSync(base, { recursive: true, mode: 0o700 });
         directory = mkdtempSync(path.join(base, 'c-'));
-        await listen(httpServer, path.join(directory, HTTP_SOCKET));
-        await listen(netServer, path.join(directory, SOCKS_SOCKET));
-        endpoint = { transport, directory, http: path.join(directory, HTTP_SOCKET), socks: path.join(directory, SOCKS_SOCKET), close };
+        if (httpServer && netServer) {
+          await listen(httpServer, path.join(directory, HTTP_SOCKET));
+          await listen(netServer, path.join(directory, SOCKS_SOCKET));
+        }
+        await ports?.listen(path.join(directory, PORTS_SOCKET));
+        endpoint = { transport, directory, proxy: gate !== undefined, ports: ports !== undefined, ...(gate ? { http: path.join(directory, HTTP_SOCKET), socks: path.join(directory, SOCKS_SOCKET) } : {}), forwarded, settlePorts, close };
       } else {
+        if (!httpServer || !netServer) {
+          throw new Error('A loopback endpoint is the proxy: it needs a gate');
+        }
         await listen(httpServer, 0);
         await listen(netServer, 0);
-        endpoint = { transport, http: (httpServer.address() as net.AddressInfo).port, socks: (netServer.address() as net.AddressInfo).port, close };
+        endpoint = { transport, http: (httpServer.address() as net.AddressInfo).port, socks: (netServer.address() as net.AddressInfo).port, forwarded, settlePorts, close };
       }
     } catch (error) {
-      httpServer.close();
-      netServer.close();
+      servers.forEach((server) => server.close());
+      void ports?.close();
       if (directory) {
         rmSync(directory, { recursive: true, force: true });
       }
@@ -117,6 +135,15 @@ export class NetworkProxy implements SandboxNetwork {
     }
     this.open.add(endpoint);
     return endpoint;
+  }
+
+  /** The loopback ports the window's open endpoints forward to the machine now. */
+  forwardedPorts(): number[] {
+    return [...this.open].flatMap((endpoint) => endpoint.forwarded().filter((entry) => entry.state === 'forwarded').map((entry) => entry.port));
+  }
+
+  machinePorts(excluded: ReadonlySet<number>): number[] {
+    return machineLoopbackPorts(excluded).slice(0, MAX_LOCAL_PORTS);
   }
 
   /** Closes every endpoint still open (extension deactivation). */
@@ -144,6 +171,9 @@ export class NetworkProxy implements SandboxNetwork {
       addresses = [standIn];
     } else if (net.isIP(host)) {
       addresses = [host];
+    } else if (host === 'localhost') {
+      // The gate asked about this machine's port: the machine's own loopback, whatever a resolver says.
+      addresses = ['127.0.0.1'];
     } else {
       try {
         addresses = await this.resolver(host);

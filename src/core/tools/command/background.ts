@@ -37,6 +37,7 @@ export async function startInBackground(prepared: PreparedCommand, held: HeldLea
       maxRunning: ctx.settings.runCommandMaxBackground,
       headChars: base.headChars,
       tailChars: base.tailChars,
+      ports: held.ports,
       launch: (onOutput) => host.processes.start({
         ...base,
         // The command outlives the call that started it: only workspace_stop_command or its end stops it.
@@ -77,6 +78,8 @@ export async function startInBackground(prepared: PreparedCommand, held: HeldLea
       ? `Started in the background; still running after ${how === 'due' ? elapsed : `${timeoutSeconds} s`}${waitFor ? ', and no line matched wait_for yet' : ''}${how === 'due' ? `; ${ANSWER_DUE}` : ''}.`
       : `The background command ended (${describeStatus(final)}) within ${elapsed}${waitFor ? ' before any line matched wait_for' : ''}.`;
   const hint = outcome ? placementFailureHint(placement, outcome) : undefined;
+  // What it listens on is reachable before the caller reads that it is (ports.ts): the forwards are brought up to date first.
+  await command.settlePorts();
   return formatBackground(command, headline, command.takeOutput(), [...(hint ? [hint] : []), ...(await notesAtEnd(command))]);
 }
 

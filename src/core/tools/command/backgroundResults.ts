@@ -5,6 +5,7 @@ import type { ToolContext } from '../../context';
 import { ToolError, type CancellationSignal } from '../../errors';
 import type { BackgroundCommand, BackgroundCommands, BackgroundWait, TakenOutput, WaitingForInput } from '../../ports/process';
 import { commandLabel, describeStatus } from '../../process/backgroundCommands';
+import { describeForwards } from '../../sandbox/ports';
 import { compileLineMatcher, InvalidRegexError } from '../../search/regex';
 import { oneLine } from '../../text/truncate';
 import { outputContinuation, SINCE_LAST_READ, streamSection, type CommandReport } from './format';
@@ -82,11 +83,17 @@ export async function notesAtEnd(command: BackgroundCommand): Promise<string[]> 
 }
 
 /** The result of any of the background tools: a headline, the id and status, the new output and what to do next. */
+/** The servers' ports line, while the command runs and has any (sandbox/ports.ts). */
+function portsLine(command: BackgroundCommand): string[] {
+  const line = command.status().state === 'running' ? describeForwards(command.ports()) : undefined;
+  return line ? [line] : [];
+}
+
 export function formatBackground(command: BackgroundCommand, headline: string, taken: TakenOutput, extra: readonly string[] = []): CommandReport {
   const status = command.status();
   const waiting = command.waitingForInput();
   const state = waiting ? `running, ${describeWaiting(waiting)}` : describeStatus(status);
-  const lines = [headline, `id: ${command.id}`, `Status: ${state}${command.inputClosed && status.state === 'running' ? ' (its input is closed)' : ''}`, `Command: ${oneLine(command.commandLine, 200)}`, `Cwd: ${command.cwdShown}`, command.sandboxLine, ...extra];
+  const lines = [headline, `id: ${command.id}`, `Status: ${state}${command.inputClosed && status.state === 'running' ? ' (its input is closed)' : ''}`, `Command: ${oneLine(command.commandLine, 200)}`, `Cwd: ${command.cwdShown}`, command.sandboxLine, ...portsLine(command), ...extra];
   lines.push(...streamSection('stdout', taken.stdout, SINCE_LAST_READ), ...streamSection('stderr', taken.stderr, SINCE_LAST_READ));
   lines.push('', `Full log: ${command.logPath}`);
   lines.push(waiting

@@ -69,6 +69,7 @@ export const commandOutputTool: Tool = defineTool<CommandOutputInput>({
     } else if (command.status().state !== 'running') {
       await command.ended;
     }
+    await command.settlePorts();
     const report = formatBackground(command, headline, command.takeOutput(), await notesAtEnd(command));
     return textResult(report.text, report.continuation);
   },

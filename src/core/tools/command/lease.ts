@@ -6,7 +6,7 @@
 // outside the sandbox is watched instead (sandbox/configWatch.ts): it may also change what exists.
 import type { ToolContext } from '../../context';
 import { headAndTailShares } from '../../output/budget';
-import type { ProcessRequest } from '../../ports/process';
+import type { CommandPortWatch, ProcessRequest } from '../../ports/process';
 import { argumentSizeProblem } from '../../process/argumentLimits';
 import { commandLogPath } from '../../process/commandLogs';
 import { watchExecutionConfig, type ExecutionConfigChange } from '../../sandbox/configWatch';
@@ -35,6 +35,8 @@ export interface HeldLease {
   configChanges(): Promise<ExecutionConfigChange[]>;
   /** Folders named writable that the sandbox kept read-only, and why (the `Sandbox:` line says so). */
   readonly notWritable: readonly NotWritable[];
+  /** A background command's servers' ports as the machine reaches them (sandbox/ports.ts); none otherwise. */
+  readonly ports?: CommandPortWatch;
 }
 
 /** The run step's value, and the execution config the command created or changed (call it after the step: the lease is released by then). */
@@ -50,7 +52,7 @@ export interface LeaseOutcome<T> {
 export async function withCommandLease<T>(prepared: PreparedCommand, ctx: ToolContext, step: (held: HeldLease) => Promise<T>): Promise<LeaseOutcome<T>> {
   const { host, placement } = prepared;
   const lease = placement.where === 'sandbox'
-    ? await acquireSandboxLease(ctx, host.sandbox, { sandbox: placement.sandbox, network: placement.network, cwd: prepared.cwd.path, env: host.environment(), command: prepared.command, granted: prepared.grant ? [prepared.grant] : [] })
+    ? await acquireSandboxLease(ctx, host.sandbox, { sandbox: placement.sandbox, network: placement.network, cwd: prepared.cwd.path, env: host.environment(), command: prepared.command, granted: prepared.grant ? [prepared.grant] : [], background: prepared.background })
     : undefined;
   // Outside the sandbox nothing keeps a command from rewriting a repository's config or hooks: look before and after.
   const watch = placement.where === 'host' && !prepared.verdict.readOnly ? await watchExecutionConfig(ctx, host.sandbox).catch(() => undefined) : undefined;
@@ -79,6 +81,7 @@ export async function withCommandLease<T>(prepared: PreparedCommand, ctx: ToolCo
       },
       configChanges,
       notWritable,
+      ports: lease?.ports,
     });
     return { value, configChanges, network: () => (lease ? networkWords(lease) : undefined), notWritable };
   } finally {

@@ -48,23 +48,30 @@ describe('sandbox/bubblewrap', () => {
     assert.ok(noProxy.includes('--unshare-net'));
     assert.equal(noProxy.at(-1), '--');
     const relay = { program: '/opt/code/node', script: '/ext/dist/proxyRelay.js' };
-    const approved = bubblewrapLauncher('bwrap', { ...plan, network: true, proxy: { transport: 'unix', directory: '/tmp/wat-sandbox-x/proxy/c-1', relay } }, '/tmp/ws');
+    const approved = bubblewrapLauncher('bwrap', { ...plan, network: true, proxy: { transport: 'unix', directory: '/tmp/wat-sandbox-x/proxy/c-1', relay, proxy: true, ports: false, local: [5432, 8123] } }, '/tmp/ws');
     assert.ok(approved.includes('--unshare-net') && approved.includes('--unshare-pid') && approved.includes('--die-with-parent'));
     const bind = approved.indexOf('/tmp/wat-sandbox-x/proxy/c-1');
     assert.deepEqual(approved.slice(bind - 1, bind + 2), ['--ro-bind', '/tmp/wat-sandbox-x/proxy/c-1', PROXY_MOUNT]);
     // The secrets are bound before the proxy folder, which is bound into bubblewrap's own /dev.
     assert.ok(bind > approved.lastIndexOf('/dev/null'));
     const command = approved.indexOf('--chdir') + 3;
-    assert.deepEqual(approved.slice(command), ['/opt/code/node', '/ext/dist/proxyRelay.js', `${PROXY_MOUNT}/http.sock`, '3128', `${PROXY_MOUNT}/socks.sock`, '1080', '--']);
+    assert.equal(approved.at(-1), '--');
+    assert.deepEqual(approved.slice(command, -2), ['/opt/code/node', '/ext/dist/proxyRelay.js']);
+    assert.deepEqual(JSON.parse(approved.at(-2) as string), { http: { socket: `${PROXY_MOUNT}/http.sock`, port: 3128 }, socks: { socket: `${PROXY_MOUNT}/socks.sock`, port: 1080 }, local: [5432, 8123] });
     assert.deepEqual(approved.slice(approved.indexOf('ELECTRON_RUN_AS_NODE') - 1, approved.indexOf('ELECTRON_RUN_AS_NODE') + 2), ['--setenv', 'ELECTRON_RUN_AS_NODE', '1']);
     assert.equal(approved.filter((arg) => arg === '/opt/code').length, 0, 'a relay outside /tmp is seen at its own path');
-    const underTmp = bubblewrapLauncher('bwrap', { ...plan, network: true, proxy: { transport: 'unix', directory: '/d', relay: { program: '/tmp/clone/.cache/node/bin/node', script: '/ext/dist/proxyRelay.js' } } }, '/tmp/ws');
+    const underTmp = bubblewrapLauncher('bwrap', { ...plan, network: true, proxy: { transport: 'unix', directory: '/d', relay: { program: '/tmp/clone/.cache/node/bin/node', script: '/ext/dist/proxyRelay.js' }, proxy: true, ports: false, local: [] } }, '/tmp/ws');
     const nodeBind = underTmp.indexOf('/tmp/clone/.cache/node/bin');
     assert.deepEqual(underTmp.slice(nodeBind - 1, nodeBind + 2), ['--ro-bind', '/tmp/clone/.cache/node/bin', '/tmp/clone/.cache/node/bin']);
     assert.ok(nodeBind > underTmp.indexOf('/tmp'), 'bound after the private /tmp, which would cover it');
-    // A plan without the network never gets the relay, whatever proxy it names.
-    const unasked = bubblewrapLauncher('bwrap', { ...plan, proxy: { transport: 'unix', directory: '/p', relay } }, '/tmp/ws');
-    assert.ok(!unasked.includes('/p') && !unasked.includes(relay.script));
+    // A plan without the network never gets the proxy nor the machine's ports, whatever its endpoint serves.
+    const unasked = bubblewrapLauncher('bwrap', { ...plan, proxy: { transport: 'unix', directory: '/p', relay, proxy: true, ports: false, local: [5432] } }, '/tmp/ws');
+    assert.ok(!unasked.some((arg) => arg.includes('http.sock') || arg.includes('5432')));
+    assert.ok(!unasked.includes('HTTP_PROXY'));
+    // A background command's relay only names its listening ports to the forwards' socket.
+    const serving = bubblewrapLauncher('bwrap', { ...plan, serves: true, proxy: { transport: 'unix', directory: '/p', relay, proxy: false, ports: true, local: [] } }, '/tmp/ws');
+    assert.deepEqual(serving.slice(serving.indexOf('--chdir') + 3), [relay.program, relay.script, JSON.stringify({ ports: `${PROXY_MOUNT}/ports.sock` }), '--']);
+    assert.ok(serving.includes('--unshare-net'));
   });
 
   it('passes every option through bubblewrap\'s --args 3, so argv holds only the program, the separator and the relay', () => {
@@ -75,7 +82,7 @@ describe('sandbox/bubblewrap', () => {
     assert.equal(launch.input, argumentFile(all.slice(1, -1)));
     assert.ok(Buffer.byteLength(launch.input ?? '') > 1024 * 1024, 'more than execve takes in argv');
     const relay = { program: '/usr/bin/node', script: '/ext/dist/proxyRelay.js' };
-    const approved = bubblewrapLaunch('bwrap', { ...plan, network: true, proxy: { transport: 'unix', directory: '/p', relay } }, '/tmp/ws');
+    const approved = bubblewrapLaunch('bwrap', { ...plan, network: true, proxy: { transport: 'unix', directory: '/p', relay, proxy: true, ports: false, local: [] } }, '/tmp/ws');
     assert.deepEqual(approved.argv.slice(0, 5), ['bwrap', '--args', '3', '--', relay.program]);
     assert.ok(!approved.argv.includes('--ro-bind'));
   });

@@ -46,7 +46,7 @@ describe('sandbox network rules', () => {
     assert.ok('refused' in checkAddresses('x.example', [], false));
   });
 
-  it('judges a domain: denied wins, metadata names and inward literals are refused before any question, allowed and defaults pass, others ask', () => {
+  it('judges a domain: denied wins, metadata and link-local are refused before any question, loopback and private literals are asked about by port, allowed and defaults pass, others ask', () => {
     const r = rules(['*.corp.example', '10.0.0.9'], ['bad.example', '*.npmjs.org'], ['registry.npmjs.org', 'github.com']);
     assert.equal(judgeDomain('registry.npmjs.org', r).decision, 'deny');
     assert.equal(judgeDomain('bad.example', r).decision, 'deny');
@@ -56,8 +56,14 @@ describe('sandbox network rules', () => {
     assert.equal(judgeDomain('metadata.google.internal', r).decision, 'deny');
     assert.equal(judgeDomain('169.254.169.254', r).decision, 'deny');
     assert.equal(judgeDomain('fd00:ec2::254', r).decision, 'deny');
-    assert.equal(judgeDomain('127.0.0.1', r).decision, 'deny');
+    assert.deepEqual(judgeDomain('127.0.0.1', r), { decision: 'local', kind: 'loopback' });
+    assert.deepEqual(judgeDomain('::1', r), { decision: 'local', kind: 'loopback' });
+    assert.deepEqual(judgeDomain('localhost', r), { decision: 'local', kind: 'loopback' });
+    assert.deepEqual(judgeDomain('192.168.1.20', r), { decision: 'local', kind: 'private' });
+    assert.equal(judgeDomain('169.254.1.1', r).decision, 'deny');
+    assert.equal(judgeDomain('0.0.0.0', r).decision, 'deny');
     assert.equal(judgeDomain('10.0.0.9', r).decision, 'allow');
+    assert.equal(judgeDomain('127.0.0.1', rules([], ['127.0.0.1'])).decision, 'deny');
     assert.equal(judgeDomain('93.184.216.34', r).decision, 'ask');
     assert.equal(judgeDomain('metadata.google.internal', rules(['metadata.google.internal'])).decision, 'allow');
   });

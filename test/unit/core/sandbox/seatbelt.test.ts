@@ -70,13 +70,25 @@ describe('sandbox/seatbelt', () => {
     const noProxy = seatbeltProfile({ ...plan, network: true });
     assert.match(noProxy, /\(deny network\*\)/);
     assert.doesNotMatch(noProxy, /allow network/);
-    const approved = seatbeltProfile({ ...plan, network: true, proxy: { transport: 'tcp', http: 50123, socks: 50124 } });
+    const approved = seatbeltProfile({ ...plan, network: true, proxy: { transport: 'tcp', http: 50123, socks: 50124, local: [] } });
     assert.ok(approved.indexOf('(allow network-outbound') > approved.indexOf('(deny network*)'));
     assert.equal(rule(approved, '(allow network-outbound'), '(allow network-outbound\n  (remote ip "localhost:50123")\n  (remote ip "localhost:50124"))');
+    assert.doesNotMatch(approved, /network-bind|network-inbound/);
+  });
+
+  it('lets an approved command reach the machine\'s loopback ports already allowed (it cannot ask), and a background command listen on loopback only', () => {
+    const approved = seatbeltProfile({ ...plan, network: true, proxy: { transport: 'tcp', http: 50123, socks: 50124, local: [5432, 8123] } });
+    assert.equal(rule(approved, '(allow network-outbound'), '(allow network-outbound\n  (remote ip "localhost:50123")\n  (remote ip "localhost:50124")\n  (remote ip "localhost:5432")\n  (remote ip "localhost:8123"))');
+    const unasked = seatbeltProfile({ ...plan, proxy: { transport: 'tcp', http: 50123, socks: 50124, local: [5432] } });
+    assert.doesNotMatch(unasked, /allow network/);
+    const serving = seatbeltProfile({ ...plan, serves: true });
+    assert.equal(rule(serving, '(allow network-bind'), '(allow network-bind network-inbound\n  (local ip "localhost:*"))');
+    assert.ok(serving.indexOf('(allow network-bind') > serving.indexOf('(deny network*)'));
+    assert.doesNotMatch(serving, /network-outbound/);
   });
 
   it('refuses an approved command every unix socket (hidden sockets, the emptied runtime folders), which a connect reaches without reading a file', () => {
-    const approved = seatbeltProfile({ ...plan, network: true, proxy: { transport: 'tcp', http: 50123, socks: 50124 }, hiddenFiles: ['/private/tmp/agent.sock'], emptiedRuntime: ['/run/user/501'] });
+    const approved = seatbeltProfile({ ...plan, network: true, proxy: { transport: 'tcp', http: 50123, socks: 50124, local: [] }, hiddenFiles: ['/private/tmp/agent.sock'], emptiedRuntime: ['/run/user/501'] });
     assert.match(approved, /\(deny network\*\)/);
     assert.doesNotMatch(approved, /unix-socket|allow network\*|allow network-outbound \(literal/);
   });

@@ -89,7 +89,8 @@ describe('sandbox network proxy', function () {
   let approver: ScriptedApprover;
   let allowed: string[];
   let denied: string[];
-  let endpoint: ProxyEndpoint & { transport: 'unix' };
+  let endpoint: ProxyEndpoint & { transport: 'unix'; http: string; socks: string };
+  let localPorts: number[];
   let session: NetworkSession;
 
   beforeEach(async () => {
@@ -103,10 +104,11 @@ describe('sandbox network proxy', function () {
     approver = new ScriptedApprover(false);
     allowed = ['allowed.test'];
     denied = ['denied.test'];
-    session = new NetworkSession(() => ({ allowed, denied, defaults: [] }));
-    const opened = await proxy.openEndpoint(session.forCommand('npm install', approver, NEVER_CANCELLED), 'unix');
-    assert.equal(opened.transport, 'unix');
-    endpoint = opened as ProxyEndpoint & { transport: 'unix' };
+    localPorts = [];
+    session = new NetworkSession(() => ({ allowed, denied, defaults: [], localPorts }));
+    const opened = await proxy.openEndpoint({ gate: session.forCommand('npm install', approver, NEVER_CANCELLED), transport: 'unix', forwardPorts: false });
+    assert.ok(opened.transport === 'unix' && opened.http !== undefined && opened.socks !== undefined);
+    endpoint = opened as ProxyEndpoint & { transport: 'unix'; http: string; socks: string };
   });
 
   afterEach(async () => {
@@ -133,19 +135,55 @@ describe('sandbox network proxy', function () {
     assert.equal((await connectThrough(endpoint.http, `asked.test:${echoPort}`)).status, 403);
     assert.equal(approver.asked.length, 1);
     assert.deepEqual(approver.asked[0].allowDomains, ['asked.test']);
-    const second = await proxy.openEndpoint(session.forCommand('npm ci', approver, NEVER_CANCELLED), 'unix');
+    const second = await proxy.openEndpoint({ gate: session.forCommand('npm ci', approver, NEVER_CANCELLED), transport: 'unix', forwardPorts: false });
     approver.answer = true;
-    assert.deepEqual(await connectThrough(second.http as string, `asked.test:${echoPort}`), { status: 200, echoed: 'echo:ping' });
+    assert.deepEqual(await connectThrough((second as { http: string }).http, `asked.test:${echoPort}`), { status: 200, echoed: 'echo:ping' });
   });
 
-  it('refuses loopback and private addresses unless the domain is named in allowedDomains', async () => {
-    approver.answer = true;
+  it('asks about a loopback port by its number, once per command, and tunnels only when the user allows it', async () => {
     assert.equal((await connectThrough(endpoint.http, `127.0.0.1:${echoPort}`)).status, 403);
+    assert.equal(approver.asked.length, 1);
+    assert.match(approver.asked[0].title, new RegExp(`connect to port ${echoPort} on this machine`));
+    assert.match(approver.asked[0].detail, /runs outside the sandbox, with your rights/);
+    assert.deepEqual(approver.asked[0].allowLocalPorts, [echoPort]);
+    assert.equal(approver.asked[0].allowDomains, undefined, 'a port, not a domain, is what Always saves');
+    // Declined once: not asked again for this command, whichever loopback name it uses.
     assert.equal((await connectThrough(endpoint.http, `localhost:${echoPort}`)).status, 403);
-    allowed = ['allowed.test', 'inward.test', '127.0.0.1', 'localhost'];
-    assert.equal((await connectThrough(endpoint.http, `127.0.0.1:${echoPort}`)).status, 200);
-    assert.equal((await connectThrough(endpoint.http, `localhost:${echoPort}`)).status, 200);
-    assert.equal(approver.asked.length, 1, 'only localhost was asked about, before it was named');
+    assert.equal(approver.asked.length, 1);
+    approver.answer = true;
+    const second = (await proxy.openEndpoint({ gate: session.forCommand('npm test', approver, NEVER_CANCELLED), transport: 'unix', forwardPorts: false })) as { http: string };
+    assert.deepEqual(await connectThrough(second.http, `localhost:${echoPort}`), { status: 200, echoed: 'echo:ping' });
+    assert.deepEqual(await connectThrough(second.http, `127.0.0.1:${echoPort}`), { status: 200, echoed: 'echo:ping' });
+    assert.equal(approver.asked.length, 2, 'one question for the port, whichever loopback name reached it');
+  });
+
+  it('reaches a loopback port in allowedLocalPorts (or one the window serves) without a question; a name that resolves inward is still refused', async () => {
+    localPorts = [echoPort];
+    assert.deepEqual(await connectThrough(endpoint.http, `127.0.0.1:${echoPort}`), { status: 200, echoed: 'echo:ping' });
+    assert.deepEqual(await connectThrough(endpoint.http, `[::ffff:127.0.0.1]:${echoPort}`), { status: 200, echoed: 'echo:ping' });
+    assert.equal(approver.asked.length, 0);
+    // Another port of the machine is asked about, and refused when the user says no.
+    assert.equal((await connectThrough(endpoint.http, `127.0.0.1:${webPort}`)).status, 403);
+    assert.deepEqual(approver.asked.map((request) => request.allowLocalPorts), [[webPort]]);
+    // DNS rebinding: a domain that resolves to a private address is refused whatever the ports.
+    approver.answer = true;
+    assert.equal((await connectThrough(endpoint.http, `inward.test:${echoPort}`)).status, 403);
+    // A denied entry wins over everything.
+    denied = ['denied.test', '127.0.0.1'];
+    assert.equal((await connectThrough(endpoint.http, `127.0.0.1:${echoPort}`)).status, 403);
+  });
+
+  it('asks about a private address by address and port, and Always names the address for allowedDomains', async () => {
+    approver.answer = false;
+    assert.equal((await connectThrough(endpoint.http, '10.0.0.1:5432')).status, 403);
+    assert.equal(approver.asked.length, 1);
+    assert.match(approver.asked[0].title, /connect to 10\.0\.0\.1:5432/);
+    assert.deepEqual(approver.asked[0].allowDomains, ['10.0.0.1']);
+    assert.equal(approver.asked[0].allowLocalPorts, undefined);
+    // Named in allowedDomains: no question.
+    allowed = ['allowed.test', '127.0.0.1'];
+    assert.deepEqual(await connectThrough(endpoint.http, `127.0.0.1:${echoPort}`), { status: 200, echoed: 'echo:ping' });
+    assert.equal(approver.asked.length, 1);
   });
 
   it('forwards a plain http:// request to the checked address with its Host header', async () => {
@@ -189,7 +227,8 @@ describe('sandbox network proxy', function () {
       `curl -sS --max-time 10 -x http://127.0.0.1:${httpPort} http://denied.test:${webPort}/ -o /dev/null -w ' denied=%{http_code}'`,
       'exit 7',
     ].join('; echo; ');
-    const child = spawn(process.execPath, [RELAY, endpoint.http, String(httpPort), endpoint.socks, String(socksPort), '--', '/bin/sh', '-c', script], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const config = { http: { socket: endpoint.http, port: httpPort }, socks: { socket: endpoint.socks, port: socksPort } };
+    const child = spawn(process.execPath, [RELAY, JSON.stringify(config), '--', '/bin/sh', '-c', script], { stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (out += chunk.toString()));

@@ -36,7 +36,7 @@ describe('tools/command/format', () => {
       const outcome: ProcessOutcome = { exitCode: 0, signal: null, leftoversStopped: false, durationMs: 1200, stdout: kept('out', 900, 600), stderr: kept(''), logPath: '/logs/x.log', logTruncated: false };
       const foreground = formatOutcome(outcome, 'Exit code: 0', '.', 'Sandbox: none', undefined);
       assert.ok(foreground.text.includes([...streamSection('stdout', outcome.stdout, WHOLE_RUN), ...streamSection('stderr', outcome.stderr, WHOLE_RUN)].join('\n')));
-      const command = { id: 'bg4', commandLine: 'npm run dev', cwdShown: '.', sandboxLine: 'Sandbox: none', logPath: '/logs/y.log', status: () => ({ state: 'running' }), waitingForInput: () => undefined, inputClosed: false } as unknown as BackgroundCommand;
+      const command = { id: 'bg4', commandLine: 'npm run dev', cwdShown: '.', sandboxLine: 'Sandbox: none', logPath: '/logs/y.log', status: () => ({ state: 'running' }), waitingForInput: () => undefined, inputClosed: false, ports: () => [] } as unknown as BackgroundCommand;
       const taken = { stdout: kept('ready', 700, 100), stderr: kept('') };
       const background = formatBackground(command, 'Started.', taken);
       assert.ok(background.text.includes([...streamSection('stdout', taken.stdout, SINCE_LAST_READ), ...streamSection('stderr', taken.stderr, SINCE_LAST_READ)].join('\n')));
@@ -48,7 +48,7 @@ describe('tools/command/format', () => {
     const foreground = formatOutcome(outcome, 'Exit code: 0', '.', 'Sandbox: none', undefined);
     assert.equal(foreground.continuation, '[620 characters of output were left out. All of it is in /logs/x.log: read it with workspace_read_file (offset and limit), or search it with workspace_grep.]');
     assert.equal(formatOutcome({ ...outcome, stdout: kept('out'), stderr: kept('') }, 'Exit code: 0', '.', 'Sandbox: none', undefined).continuation, undefined);
-    const command = { id: 'bg4', commandLine: 'npm run dev', cwdShown: '.', sandboxLine: 'Sandbox: none', logPath: '/logs/y.log', status: () => ({ state: 'running' }), waitingForInput: () => undefined, inputClosed: false } as unknown as BackgroundCommand;
+    const command = { id: 'bg4', commandLine: 'npm run dev', cwdShown: '.', sandboxLine: 'Sandbox: none', logPath: '/logs/y.log', status: () => ({ state: 'running' }), waitingForInput: () => undefined, inputClosed: false, ports: () => [] } as unknown as BackgroundCommand;
     assert.match(formatBackground(command, 'Started.', { stdout: kept('ready', 700, 100), stderr: kept('') }).continuation ?? '', /^\[100 characters of output were left out\. All of it is in \/logs\/y\.log: /);
     assert.equal(formatBackground(command, 'Started.', { stdout: kept('ready'), stderr: kept('') }).continuation, undefined);
   });

@@ -160,17 +160,17 @@ describe('tools/runCommand in the sandbox', () => {
       assert.match(text, /permissions: "network"/);
     });
 
-    it('is only the proxy for a command the user approved: a direct connection fails, loopback through the proxy only when named in allowedDomains', async () => {
+    it('is only the proxy for a command the user approved: a connection to the machine\'s loopback, direct or through the proxy, is asked about by port, and needs no question when named', async () => {
+      const portQuestions = (asked: readonly { kind: string; allowLocalPorts?: readonly number[] }[]) => asked.filter((request) => request.kind === 'network').map((request) => request.allowLocalPorts);
       const direct = await run({ command: probe() });
-      assert.equal(direct.approver.asked.length, 1);
-      assert.match(direct.text, /no connection: E/);
-      assert.equal(connections, 0);
-      assert.match(direct.text, /network through the proxy: 0 domains reached, 0 refused/);
-      const refused = await run({ command: viaProxy() });
-      assert.equal(refused.approver.asked.length, 1, 'a loopback address is refused without a domain question');
-      assert.doesNotMatch(refused.text, /hello through the proxy/);
-      assert.match(refused.text, /network through the proxy: 0 domains reached, 1 refused \(127\.0\.0\.1\)/);
+      assert.deepEqual(portQuestions(direct.approver.asked), [[port]], 'a program that ignores proxies meets the question too');
+      assert.match(direct.text, /hello from loopback/);
+      assert.match(direct.text, /network through the proxy: 1 domain reached \(127\.0\.0\.1\), 0 refused/);
+      const proxied = await run({ command: viaProxy() });
+      assert.deepEqual(portQuestions(proxied.approver.asked), [[webPort]]);
+      assert.match(proxied.text, /hello through the proxy/);
       const named = await run({ command: viaProxy() }, { settings: { runCommandAllowedDomains: ['127.0.0.1'] } });
+      assert.deepEqual(portQuestions(named.approver.asked), []);
       assert.match(named.text, /hello through the proxy/);
       assert.match(named.text, /network through the proxy: 1 domain reached \(127\.0\.0\.1\), 0 refused/);
     });
