@@ -22,8 +22,19 @@ const nodeIoBans = [...builtinModules, ...NODE_PREFIX_ONLY]
   }));
 /** The adapters of src/core: files that implement a port, or load their own assets, with Node's I/O. */
 const CORE_NODE_FOLDERS = ['src/core/**/node/**/*.ts'];
+/** Node's globals that reach the machine: pure core gets what they give through a port. */
+const nodeGlobalBans = [
+  { name: 'process', message: 'Pure core does not read the process (its pid, environment, signals): take what is needed through a port (e.g. CommandHost) or a parameter, or move the code into a node/ folder.' },
+  { name: 'fetch', message: 'Pure core does not reach the network: the network is Node I/O, in a node/ folder behind a port.' },
+  { name: 'require', message: 'Pure core loads no module at run time by name: import it (the lint then checks it), or load it in a node/ folder.' },
+  { name: '__dirname', message: 'Pure core does not know where its files lie on disk: assets are found and loaded in a node/ folder (e.g. read/node/pdfJs.ts) and passed in.' },
+  { name: '__filename', message: 'Pure core does not know where its files lie on disk: assets are found and loaded in a node/ folder (e.g. read/node/pdfJs.ts) and passed in.' },
+];
 
 export default tseslint.config(
+  // No inline configuration: a rule is turned off only here, in the open, never by a comment in a
+  // file. ESLint ignores such a comment and warns about it, and `npm run lint` fails on a warning.
+  { linterOptions: { noInlineConfig: true } },
   { ignores: ['out/**', 'dist/**', '.cache/**', 'node_modules/**', 'test/fixtures/**', 'demo/**', '**/*.mjs', '**/*.js', '!scripts/**/*.mjs', '!esbuild.mjs', '!eslint.config.mjs', '!eslint/*.mjs', '!test/ui/*.mjs'] },
   ...tseslint.configs.recommended,
   {
@@ -40,7 +51,7 @@ export default tseslint.config(
     // in src lands on a file.
     files: ['src/**/*.ts'],
     plugins: { layering: layeringPlugin },
-    rules: { 'layering/layers': 'error' },
+    rules: { 'layering/layers': 'error', 'layering/cycles': 'error' },
   },
   {
     // Core is plain TypeScript: no vscode, and Node I/O only in node/ folders, by import or import().
@@ -64,6 +75,17 @@ export default tseslint.config(
   {
     files: CORE_NODE_FOLDERS,
     rules: { 'layering/modules': ['error', { paths: [vscodeBan] }] },
+  },
+  {
+    // Pure core, fenced from its node/ folders both ways: it takes only types from them, and none of
+    // Node's machine-reaching globals (copilot's `common` may not import `node`).
+    files: ['src/core/**/*.ts'],
+    ignores: CORE_NODE_FOLDERS,
+    rules: {
+      'layering/node-zone': 'error',
+      'no-restricted-globals': ['error', ...nodeGlobalBans],
+      'no-restricted-properties': ['error', ...nodeGlobalBans.map(({ name, message }) => ({ object: 'globalThis', property: name, message }))],
+    },
   },
   // scripts/ and test/ui: linted and type-checked like src/
   {

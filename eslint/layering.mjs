@@ -6,9 +6,12 @@
 // it lands in must be one the importing node may use: lower floors only, and on a floor only the
 // siblings listed. A cycle between folders needs an upward edge, so the tables forbid cycles too.
 // ARCHITECTURE.md draws the same tables. A second rule bans modules by name (vscode, Node's I/O in
-// core), for static imports and import() alike.
+// core), for static imports and import() alike. A third fences the node/ folders: pure core takes
+// only types from them. A fourth refuses a circle of imports between files, `import type` included,
+// which the floors cannot see inside one folder.
 import fs from 'node:fs';
 import path from 'node:path';
+import ts from 'typescript';
 
 /**
  * Floor by floor, the nodes of a source root and the siblings each may import besides every node
@@ -260,4 +263,146 @@ const modulesRule = {
   },
 };
 
-export const layeringPlugin = { rules: { layers: layersRule, modules: modulesRule } };
+/** Whether the file is in a node/ folder (at any depth), where Node I/O lives. @param {string} file */
+export const inNodeFolder = (file) => file.split(path.sep).includes('node');
+
+/** Whether an import, export-from or `import = require()` brings types only, erased by tsc. @param {any} node */
+const typesOnly = (node) => node.importKind === 'type' || node.exportKind === 'type';
+
+/**
+ * The node/ fence: a file outside node/ folders may take types from a node/ file (`import type`,
+ * `export type ... from`) but not load it, so pure code runs without Node I/O and gets it through a
+ * port or a parameter. Configured for the pure files of src/core (eslint.config.mjs).
+ * @type {import('eslint').Rule.RuleModule}
+ */
+const nodeZoneRule = {
+  meta: {
+    type: 'problem',
+    docs: { description: 'Pure core code loads no node/ file; it may import types from one (ARCHITECTURE.md).' },
+    schema: [],
+    messages: {
+      loadsNode: "{{from}} is pure code and may not load the node/ file {{to}}: import only its types (`import type`), and have the Node side passed in through a port in src/core/ports or a parameter, or move this file into a node/ folder. See ARCHITECTURE.md.",
+    },
+  },
+  create(context) {
+    const file = context.filename;
+    if (inNodeFolder(path.relative(context.cwd, file))) {
+      return {};
+    }
+    /** @param {string} target */
+    const shown = (target) => path.relative(context.cwd, target).split(path.sep).join('/');
+    return eachImport((node, specifier) => {
+      if (!specifier.startsWith('.') || typesOnly(node)) {
+        return;
+      }
+      const target = resolveImport(file, specifier);
+      if (target && inNodeFolder(path.relative(context.cwd, target))) {
+        context.report({ node, messageId: 'loadsNode', data: { from: shown(file), to: shown(target) } });
+      }
+    });
+  },
+};
+
+/**
+ * The files of src each file imports, `import type`, export-from, import() and `typeof import()`
+ * included, kept while the file's size and time of change stay the same (one lint run reads each once).
+ * @type {Map<string, { readonly stamp: string; readonly targets: readonly string[] }>}
+ */
+const importsOnDisk = new Map();
+
+/** @param {string} file @param {string} source @returns {readonly string[]} */
+function importsOf(file, source) {
+  let stat;
+  try {
+    stat = fs.statSync(file);
+  } catch {
+    return [];
+  }
+  const stamp = `${stat.mtimeMs}:${stat.size}`;
+  const known = importsOnDisk.get(file);
+  if (known?.stamp === stamp) {
+    return known.targets;
+  }
+  const text = fs.readFileSync(file, 'utf8');
+  const targets = ts.preProcessFile(text, true, true).importedFiles
+    .map((entry) => (entry.fileName.startsWith('.') ? resolveImport(file, entry.fileName) : undefined))
+    .filter(/** @returns {target is string} */ (target) => target !== undefined && isInside(target, source));
+  importsOnDisk.set(file, { stamp, targets });
+  return targets;
+}
+
+/**
+ * No circle of imports between the files of src. Between folders the floors already forbid one; this
+ * sees the circles inside a folder, and counts `import type`, which tsc erases but which still ties
+ * the files' designs together. The file being linted is read from the editor's text, the others from disk.
+ * @type {import('eslint').Rule.RuleModule}
+ */
+const cyclesRule = {
+  meta: {
+    type: 'problem',
+    docs: { description: 'No file of src imports itself through others, types included (ARCHITECTURE.md).' },
+    schema: [],
+    messages: {
+      cycle: 'Import cycle: {{path}}. Type imports count too: move what the files share into a file both import (as guard/command/policyOptions.ts holds the policy\'s options for policy.ts and its helpers).',
+    },
+  },
+  create(context) {
+    const source = path.resolve(context.cwd, SOURCE);
+    const file = context.filename;
+    if (!isInside(file, source)) {
+      return {};
+    }
+    /** @param {string} target */
+    const shown = (target) => path.relative(context.cwd, target).split(path.sep).join('/');
+    /** Files from which no way leads back to this file (found by earlier walks). @type {Set<string>} */
+    const deadEnds = new Set();
+    /**
+     * The way back from `start` to this file, or undefined when there is none.
+     * @param {string} start @returns {string[] | undefined}
+     */
+    const wayBack = (start) => {
+      if (deadEnds.has(start)) {
+        return undefined;
+      }
+      /** @type {Map<string, string | undefined>} */
+      const cameFrom = new Map([[start, undefined]]);
+      const stack = [start];
+      while (stack.length > 0) {
+        const at = /** @type {string} */ (stack.pop());
+        if (at === file) {
+          /** @type {string[]} */
+          const way = [];
+          for (let step = /** @type {string | undefined} */ (at); step !== undefined; step = cameFrom.get(step)) {
+            way.unshift(step);
+          }
+          return way;
+        }
+        for (const next of importsOf(at, source)) {
+          if (!cameFrom.has(next) && !deadEnds.has(next)) {
+            cameFrom.set(next, at);
+            stack.push(next);
+          }
+        }
+      }
+      for (const seen of cameFrom.keys()) {
+        deadEnds.add(seen);
+      }
+      return undefined;
+    };
+    return eachImport((node, specifier) => {
+      if (!specifier.startsWith('.')) {
+        return;
+      }
+      const target = resolveImport(file, specifier);
+      if (!target || !isInside(target, source)) {
+        return;
+      }
+      const way = target === file ? [file] : wayBack(target);
+      if (way) {
+        context.report({ node, messageId: 'cycle', data: { path: [file, ...way].map(shown).join(' → ') } });
+      }
+    });
+  },
+};
+
+export const layeringPlugin = { rules: { layers: layersRule, modules: modulesRule, 'node-zone': nodeZoneRule, cycles: cyclesRule } };

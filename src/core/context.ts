@@ -11,6 +11,7 @@ import type { EditorBuffers } from './ports/editor';
 import type { FileSystem } from './ports/fileSystem';
 import type { HeldCalls } from './ports/heldCalls';
 import type { LanguageFeatures } from './ports/language';
+import type { Libraries } from './ports/libraries';
 import type { CallObserver } from './ports/observer';
 import type { CommandHost } from './ports/process';
 import type { ReadLedger } from './ports/readLedger';
@@ -28,6 +29,8 @@ export interface HostServices {
   readonly commands?: CommandHost;
   /** The editor's language services (problems, symbols, references, renames); absent outside VS Code. */
   readonly language?: LanguageFeatures;
+  /** The libraries loaded from files beside the extension: the shell parser, pdf.js. */
+  readonly libraries: Libraries;
 }
 
 /** Reviews and writes file changes. */

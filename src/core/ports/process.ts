@@ -294,6 +294,8 @@ export interface CommandHost {
   readonly shell: string;
   /** A local folder where full command logs are written; reads of it are allowed. */
   readonly logDirectory: string;
+  /** The process id of this window's extension host: a command log's name carries it, apart from other windows' logs. */
+  readonly pid: number;
   /** The host's environment, which commands inherit (made non-interactive by the tool). */
   environment(): Readonly<Record<string, string | undefined>>;
   /** Opens (or reuses) the terminal the user watches for one command; a background command always gets a terminal of its own. */

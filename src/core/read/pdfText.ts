@@ -1,5 +1,5 @@
-// PDF text extraction with Mozilla's pdf.js, page by page (loading pdf.js: node/pdfJs.ts).
-import { importPdfJs } from './node/pdfJs';
+// PDF text extraction with Mozilla's pdf.js, page by page, from the loader the caller passes in (the
+// extension's is node/pdfJs.ts: Libraries.pdfJs).
 
 interface TextItemLike {
   readonly str?: string;
@@ -17,8 +17,8 @@ interface PdfJsModule {
 }
 
 /** The text of each page, in order. `maxPages` bounds the work on huge documents. */
-export async function extractPdfPages(data: Uint8Array, maxPages: number): Promise<{ pages: string[]; numPages: number }> {
-  const pdfjs = (await importPdfJs()) as PdfJsModule;
+export async function extractPdfPages(data: Uint8Array, maxPages: number, pdfJs: () => Promise<unknown>): Promise<{ pages: string[]; numPages: number }> {
+  const pdfjs = (await pdfJs()) as PdfJsModule;
   // pdf.js detaches the buffer it is given, so hand it a copy.
   const loading = pdfjs.getDocument({ data: new Uint8Array(data), useSystemFonts: false, isEvalSupported: false, disableFontFace: true, verbosity: 0 });
   const document = await loading.promise;

@@ -6,6 +6,7 @@ import { guardPath } from '../guard/pathGuard';
 import { displayPath } from '../location';
 import { capChars, MAX_LINE_CHARS, MAX_TEXT_PART_CHARS } from '../output/budget';
 import type { FileReader } from '../ports/fileSystem';
+import type { Libraries } from '../ports/libraries';
 import { sniffFileType } from '../read/fileType';
 import { readLineChars, readLineSlice, sliceLineChars, sliceLines, type CharSlice, type LineSlice } from '../read/lineSlice';
 import { renderNotebook } from '../read/notebook';
@@ -115,7 +116,7 @@ export const readFileTool: Tool = defineTool<ReadFileInput>({
         if (type.kind === 'image') {
           return { parts: [{ kind: 'text', text: `Image ${shown} (${type.mimeType}, ${formatSize(stat.size)}):` }, { kind: 'image', mimeType: type.mimeType, data: bytes }] };
         }
-        return readPdf(bytes, shown);
+        return readPdf(bytes, shown, ctx.host.libraries);
       }
       if (looksBinary(head.subarray(0, SNIFF_BYTES))) {
         throw new ToolError(`${shown} is a binary file (${formatSize(stat.size)}); it cannot be shown as text. Only text, images (PNG, JPEG, GIF, WebP) and PDFs can be read.`);
@@ -247,10 +248,10 @@ export function formatChars(slice: CharSlice, shown: string): { text: string; co
   return { text: `${slice.text}\n\n${footer}`, ...(slice.moreInLine || slice.moreLines ? { continuation: footer } : {}) };
 }
 
-async function readPdf(bytes: Uint8Array, shown: string): Promise<ToolResult> {
+async function readPdf(bytes: Uint8Array, shown: string, libraries: Libraries): Promise<ToolResult> {
   let extracted: { pages: string[]; numPages: number };
   try {
-    extracted = await extractPdfPages(bytes, MAX_PDF_PAGES);
+    extracted = await extractPdfPages(bytes, MAX_PDF_PAGES, () => libraries.pdfJs());
   } catch (error) {
     throw new ToolError(`${shown} looks like a PDF but could not be parsed: ${errorMessage(error)}`);
   }

@@ -232,6 +232,7 @@ export function commandHostFor(terminals: CommandTerminals, shell: string, logDi
   return {
     shell,
     logDirectory,
+    pid: process.pid,
     environment: () => process.env,
     openTerminal: (commandLine, cwd, inBackground) => terminals.open(commandLine, cwd, inBackground),
     processes,

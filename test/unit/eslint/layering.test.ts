@@ -22,6 +22,9 @@ async function lint(eslint: ESLintClass, file: string, text: string): Promise<st
   return result.messages.map((message) => `${message.ruleId}: ${message.message}`);
 }
 
+/** The messages of the fence rules: the layering plugin's and the banned globals. */
+const fenced = (messages: string[]): string[] => messages.filter((message) => /^(layering\/|no-restricted-globals|no-restricted-properties)/.test(message));
+
 describe('eslint/layering.mjs: the floors of src, src/core and src/vscode', function () {
   this.timeout(60_000);
   let eslint: ESLintClass;
@@ -112,12 +115,12 @@ describe('eslint/layering.mjs: the floors of src, src/core and src/vscode', func
     });
   }
 
-  it("places a node/ folder on its parent's floor: it may not import up, and its parent may import it", async () => {
+  it("places a node/ folder on its parent's floor: it may not import up, and its parent may take its types", async () => {
     const up = planted('src/core/fs/node/nodeFileSystem.ts', '../../tools/index');
     assert.match((await lint(eslint, up.file, up.text)).join('\n'), /Bad layering: src\/core\/fs \(floor 3 domains\) may not import src\/core\/tools \(floor 6 tools\)/);
     const sibling = planted('src/core/process/node/processGroup.ts', '../../search/globPattern');
     assert.match((await lint(eslint, sibling.file, sibling.text)).join('\n'), /Bad layering: src\/core\/process \(floor 3 domains\) may not import src\/core\/search/);
-    const own = planted('src/core/read/pdfText.ts', './node/pdfJs');
+    const own = plantedLine('src/core/read/pdfText.ts', "import type * as PdfJsLoader from './node/pdfJs';\nexport type Loader = typeof PdfJsLoader;");
     assert.deepEqual((await lint(eslint, own.file, own.text)).filter((message) => message.startsWith('layering/')), []);
   });
 
@@ -168,6 +171,81 @@ describe('eslint/layering.mjs: the floors of src, src/core and src/vscode', func
     assert.match((await lint(eslint, outside.file, outside.text)).join('\n'), /layering\/modules: 'node:fs' may not be loaded here \(import\(\)\): Node I\/O in src\/core lives in a node\/ folder/);
     const adapter = plantedLine('src/core/fs/node/nodeFileSystem.ts', "void import('node:fs');");
     assert.deepEqual((await lint(eslint, adapter.file, adapter.text)).filter((message) => message.startsWith('layering/')), []);
+  });
+
+  // The plants the review of 2026-11-28 found accepted (/work/shared/reviews/architecture-2026-11-28.md, section 0).
+
+  for (const specifier of ['../process/node/processRunner', '../fs/node/nodeFileSystem', '../search/ripgrep/node/run']) {
+    it(`refuses a pure file of src/core loading the node/ file ${specifier}`, async () => {
+      const { file, text } = planted('src/core/tools/glob.ts', specifier);
+      assert.match((await lint(eslint, file, text)).join('\n'), new RegExp(`layering/node-zone: src/core/tools/glob\\.ts is pure code and may not load the node/ file src/core/${specifier.slice(3)}\\.ts: import only its types`));
+    });
+  }
+
+  it('refuses the value half of a mixed import, and import() and export-from of a node/ file, in pure code', async () => {
+    const { file, text } = plantedLine('src/core/tools/glob.ts', "import { type ProcessRunner, nodeProcessRunner } from '../process/node/processRunner';\nvoid import('../fs/node/nodeFileSystem');\nexport { runRipgrep } from '../search/ripgrep/node/run';");
+    assert.equal((await lint(eslint, file, text)).filter((message) => message.startsWith('layering/node-zone:')).length, 3);
+  });
+
+  it('accepts import type and export type from a node/ file in pure code', async () => {
+    const { file, text } = plantedLine('src/core/tools/glob.ts', "import type { NodeFileSystem } from '../fs/node/nodeFileSystem';\nexport type { RipgrepRun } from '../search/ripgrep/node/run';\nexport type Adapter = NodeFileSystem;");
+    assert.deepEqual(fenced(await lint(eslint, file, text)), []);
+  });
+
+  it('accepts a node/ file loading another node/ file, of its own folder or of a folder below', async () => {
+    const { file, text } = plantedLine('src/core/sandbox/node/machineSandbox.ts', "import '../../process/node/processRunner';\nimport '../../fs/node/nodeFileSystem';\nimport './inotifyWatch';");
+    assert.deepEqual(fenced(await lint(eslint, file, text)), []);
+  });
+
+  it('refuses an inline eslint-disable comment: ignored with a warning, which npm run lint does not let through, and the rule it aimed at still fires', async () => {
+    const { file, text } = plantedLine('src/core/text/format.ts', "// eslint-disable-next-line\nconst loaded = require('node:fs');\nexport const fsModule = loaded;");
+    const [result] = await eslint.lintText(text, { filePath: path.join(REPO, file) });
+    const messages = result.messages.map((message) => `${message.severity} ${message.ruleId}: ${message.message}`);
+    assert.ok(messages.includes("1 null: '// eslint-disable-next-line' has no effect because you have 'noInlineConfig' setting in your config."), messages.join('\n'));
+    assert.ok(messages.some((message) => message.startsWith("2 no-restricted-globals: Unexpected use of 'require'.")), messages.join('\n'));
+    const scripts = (JSON.parse(fs.readFileSync(path.join(REPO, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
+    assert.match(scripts.lint, /^eslint --max-warnings 0 \. /);
+  });
+
+  it('refuses a file-wide /* eslint-disable */ in any linted file (scripts and tests too)', async () => {
+    for (const file of ['src/core/text/format.ts', 'src/vscode/host/documents.ts', 'test/unit/eslint/floors.test.ts']) {
+      const { text } = plantedLine(file, '/* eslint-disable */');
+      assert.match((await lint(eslint, file, text)).join('\n'), /null: '\/\* eslint-disable \*\/' has no effect because you have 'noInlineConfig'/, file);
+    }
+  });
+
+  for (const [global, use] of [['process', 'process.pid'], ['fetch', "fetch('https://example.com')"], ['require', "require('node:os')"], ['__dirname', '__dirname']] as const) {
+    it(`refuses the global ${global} in a pure file of src/core, and allows it in a node/ folder`, async () => {
+      const line = `export const planted = ${use};`;
+      const pure = plantedLine('src/core/process/commandLogs.ts', line);
+      assert.match((await lint(eslint, pure.file, pure.text)).join('\n'), new RegExp(`no-restricted-globals: Unexpected use of '${global}'\\. Pure core`));
+      const adapter = plantedLine('src/core/process/node/pruneCommandLogs.ts', line);
+      assert.deepEqual(fenced(await lint(eslint, adapter.file, adapter.text)), []);
+    });
+  }
+
+  it('refuses globalThis.process in a pure file of src/core', async () => {
+    const { file, text } = plantedLine('src/core/text/format.ts', 'export const planted = globalThis.process.pid;');
+    assert.match((await lint(eslint, file, text)).join('\n'), /no-restricted-properties: 'globalThis\.process' is restricted from being used\. Pure core does not read the process/);
+  });
+
+  it('refuses a cycle of type imports between two files of one folder (the one policyOptions.ts ended)', async () => {
+    // policy.ts imports linePaths.ts; a type from policy.ts back in linePaths.ts closes the circle.
+    const { file, text } = plantedLine('src/core/guard/command/linePaths.ts', "import type { CommandPolicyOptions } from './policy';\nexport type Planted = CommandPolicyOptions;");
+    assert.match((await lint(eslint, file, text)).join('\n'), /layering\/cycles: Import cycle: src\/core\/guard\/command\/linePaths\.ts → src\/core\/guard\/command\/policy\.ts → src\/core\/guard\/command\/linePaths\.ts\. Type imports count too/);
+  });
+
+  it('refuses a cycle of value imports too, and a file importing itself', async () => {
+    // shell/words.ts takes its types from shell/bashParser.ts; bashParser.ts loading words.ts closes the circle.
+    const through = planted('src/core/guard/command/shell/bashParser.ts', './words');
+    assert.match((await lint(eslint, through.file, through.text)).join('\n'), /layering\/cycles: Import cycle: src\/core\/guard\/command\/shell\/bashParser\.ts → src\/core\/guard\/command\/shell\/words\.ts → src\/core\/guard\/command\/shell\/bashParser\.ts/);
+    const self = planted('src/core/text/format.ts', './format');
+    assert.match((await lint(eslint, self.file, self.text)).join('\n'), /layering\/cycles: Import cycle: src\/core\/text\/format\.ts → src\/core\/text\/format\.ts/);
+  });
+
+  it('accepts a file of src as it is, with its imports down one folder and no way back', async () => {
+    const file = 'src/core/guard/command/policy.ts';
+    assert.deepEqual(fenced(await lint(eslint, file, fs.readFileSync(path.join(REPO, file), 'utf8'))), []);
   });
 
   it('refuses src/mcp importing src/core, and accepts src/vscode importing src/mcp', async () => {

@@ -101,7 +101,7 @@ export function commandWorkspace(): CommandWorkspace {
     const terminal = new RecordingTerminal();
     const background = options.background ?? new BackgroundCommandRegistry({ clock: { now: () => Date.now() } });
     const environment = options.home === undefined ? options.environment ?? process.env : { ...(options.environment ?? process.env), HOME: options.home };
-    const made: CommandHost = { shell: '/bin/sh', logDirectory: path.join(parent, 'logs'), environment: () => environment, openTerminal: () => terminal, processes: nodeProcessRunner, sandbox, background };
+    const made: CommandHost = { shell: '/bin/sh', logDirectory: path.join(parent, 'logs'), pid: process.pid, environment: () => environment, openTerminal: () => terminal, processes: nodeProcessRunner, sandbox, background };
     const host = options.wrapHost ? options.wrapHost(made) : made;
     const approver = new ScriptedApprover(options.approve ?? false);
     const ctx = testContext({ root: path.join(parent, 'ws'), approver, token: options.token, settings: options.settings, commands: host, ...(options.home === undefined ? {} : { workspace: { home: options.home } }) });

@@ -155,5 +155,6 @@ export async function commandPolicyOptions(ctx: ToolContext, cwd: string): Promi
     judgePath: await commandPathJudge(ctx),
     listDirectory: commandDirectoryLister(ctx),
     repositories: await commandRepositoryView(ctx),
+    bashParser: () => ctx.host.libraries.bashParser(),
   };
 }

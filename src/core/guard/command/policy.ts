@@ -265,7 +265,7 @@ class LineJudge {
       return;
     }
     const inner = text.slice(1, text.endsWith('`') ? -1 : undefined).replace(/\\([\\`$])/g, '$1');
-    const tree = await parseBash(inner);
+    const tree = await parseBash(inner, this.options.bashParser);
     if (!tree) {
       this.note(text, { decision: 'ask', reason: 'the shell parser could not read the inside of the backticks' });
       return;
@@ -383,7 +383,7 @@ class LineJudge {
 
 /** Judges a whole command line. Parser failures and empty lines ask. */
 export async function evaluateCommandPolicy(command: string, options: CommandPolicyOptions): Promise<CommandVerdict> {
-  const tree = await parseBash(command);
+  const tree = await parseBash(command, options.bashParser);
   if (!tree) {
     return { decision: 'ask', findings: [{ decision: 'ask', reason: 'the shell parser could not read the command line' }] };
   }

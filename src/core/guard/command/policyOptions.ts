@@ -2,6 +2,7 @@
 // and the path judge the guard provides. Apart from policy.ts so the helpers below it (linePaths.ts,
 // pathJudge.ts) take these types without importing the module that imports them.
 import type { Judgement } from '../../decisions';
+import type { Libraries } from '../../ports/libraries';
 import type { TerminalAskRule } from '../../settings';
 import type { RepositoryView } from './gitRepository';
 import type { ListDirectory } from './globs';
@@ -26,4 +27,6 @@ export interface CommandPolicyOptions {
   readonly listDirectory: ListDirectory;
   /** The disk as git's discovery sees it, to find the repository each git would use. */
   readonly repositories: RepositoryView;
+  /** The bash parser that reads the line (Libraries.bashParser). */
+  readonly bashParser: Libraries['bashParser'];
 }

@@ -1,5 +1,5 @@
 // Loading Mozilla's pdf.js: from next to the bundle (dist/pdfjs, what the .vsix ships), else from
-// node_modules (unit tests). The text extraction itself is ../pdfText.ts.
+// node_modules (unit tests): the extension's Libraries.pdfJs. The text extraction itself is ../pdfText.ts.
 import { existsSync } from 'node:fs';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';

@@ -114,7 +114,7 @@ function launchRequest(prepared: PreparedCommand, lease: SandboxLease | undefine
     cwd: prepared.cwd.path,
     env,
     killGraceMs: KILL_GRACE_MS,
-    logPath: commandLogPath(host.logDirectory, prepared.command, ctx.host.clock.now()),
+    logPath: commandLogPath(host.logDirectory, prepared.command, ctx.host.clock.now(), host.pid),
     headChars: shares.head,
     tailChars: shares.tail,
     maxLogChars: MAX_LOG_CHARS,

@@ -2,6 +2,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { extractPdfPages } from '../../../../src/core/read/pdfText';
+import { importPdfJs } from '../../../../src/core/read/node/pdfJs';
 import { REPO_ROOT } from '../../support/paths';
 
 describe('read/pdfText', () => {
@@ -13,7 +14,7 @@ describe('read/pdfText', () => {
     const getter = (): undefined => undefined;
     Object.defineProperty(globalThis, 'navigator', { get: getter, configurable: true });
     try {
-      assert.equal((await extractPdfPages(pdf(), 10)).numPages, 2);
+      assert.equal((await extractPdfPages(pdf(), 10, importPdfJs)).numPages, 2);
       assert.equal(Object.getOwnPropertyDescriptor(globalThis, 'navigator')?.get, getter);
     } finally {
       if (original) {
@@ -24,7 +25,7 @@ describe('read/pdfText', () => {
     }
   });
   it('reads every page', async () => {
-    const { pages, numPages } = await extractPdfPages(pdf(), 10);
+    const { pages, numPages } = await extractPdfPages(pdf(), 10, importPdfJs);
     assert.equal(numPages, 2);
     assert.equal(pages.length, 2);
   });

@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import { fileLocation } from '../../../../../src/core/location';
 import { NodeFileSystem } from '../../../../../src/core/fs/node/nodeFileSystem';
 import { localMtime } from '../../../../../src/core/search/ripgrep/node/localFiles';
-import { RipgrepSearchEngine } from '../../../../../src/core/search/ripgrep/ripgrepEngine';
+import { RipgrepSearchEngine } from '../../../../../src/core/search/ripgrep/node/ripgrepEngine';
 import { compileExcludes } from '../../../../../src/core/search/globPattern';
 import type { FileListing, SearchScope } from '../../../../../src/core/ports/search';
 import { makeSearchTree, RIPGREP, type SearchTree } from '../../../support/searchTree';

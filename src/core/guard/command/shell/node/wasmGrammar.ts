@@ -1,7 +1,7 @@
 // Loads the tree-sitter bash grammar VS Code itself ships (@vscode/tree-sitter-wasm). The wasm files
 // are looked up explicitly (locateFile, and the grammar read as bytes), so it works the same from
 // out/ (tests, node_modules beside it) and from the esbuild bundle (dist/, where esbuild.mjs copies
-// the two wasm files next to extension.js). The parser's cache and API: ../bashParser.ts.
+// the two wasm files next to extension.js). The parser is loaded once per process and kept; its use: ../bashParser.ts.
 import { existsSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { Language, Parser } from '@vscode/tree-sitter-wasm';
@@ -28,8 +28,21 @@ function findWasmFolder(): string {
   return folder;
 }
 
+let loading: Promise<Parser> | undefined;
+
+/** The bash parser, loaded on first use and then kept. A failed load is retried on the next call. */
+export function loadBashParser(): Promise<Parser> {
+  if (!loading) {
+    loading = newBashParser();
+    loading.catch(() => {
+      loading = undefined;
+    });
+  }
+  return loading;
+}
+
 /** A new bash parser, its runtime and grammar loaded from the wasm files. */
-export async function loadBashParser(): Promise<Parser> {
+async function newBashParser(): Promise<Parser> {
   const folder = findWasmFolder();
   await Parser.init({ locateFile: (file: string) => path.join(folder, file) });
   const bash = await Language.load(new Uint8Array(readFileSync(path.join(folder, BASH_WASM))));

@@ -1,20 +1,20 @@
-// The search engine for the local disk: ripgrep with our rules as flags (args.ts), one process per
-// search (run.ts), its --json events (jsonEvents.ts) or, for the modes that print no lines, its
-// count lines (countLines.ts) read as they arrive.
+// The search engine for the local disk: ripgrep with our rules as flags (../args.ts), one process per
+// search (run.ts), its --json events (../jsonEvents.ts) or, for the modes that print no lines, its
+// count lines (../countLines.ts) read as they arrive.
 import { StringDecoder } from 'node:string_decoder';
 import { minimatch } from 'minimatch';
-import { BugError } from '../../errors';
-import type { FileSystem } from '../../ports/fileSystem';
-import type { Location } from '../../location';
-import type { FileListing, GlobHints, GrepCollector, GrepRequest, IgnoreFileIndex, ListOptions, SearchEngine, SearchLimits, SearchOutcome, SearchScope } from '../../ports/search';
-import { IGNORE_FILE, IgnoreRules } from '../ignoreRules';
-import { InvalidRegexError } from '../regex';
-import { hintArgs, pathArgument, pathExcluded, ruleArgs } from './args';
-import { CountLineParser } from './countLines';
-import { JsonEventParser } from './jsonEvents';
-import { IgnoredNames } from '../ignoredNames';
-import { localMtime, readLocalText } from './node/localFiles';
-import { failOnError, runRipgrep, type RipgrepRun } from './node/run';
+import { BugError } from '../../../errors';
+import type { FileSystem } from '../../../ports/fileSystem';
+import type { Location } from '../../../location';
+import type { FileListing, GlobHints, GrepCollector, GrepRequest, IgnoreFileIndex, ListOptions, SearchEngine, SearchLimits, SearchOutcome, SearchScope } from '../../../ports/search';
+import { IGNORE_FILE, IgnoreRules } from '../../ignoreRules';
+import { InvalidRegexError } from '../../regex';
+import { hintArgs, pathArgument, pathExcluded, ruleArgs } from '../args';
+import { CountLineParser } from '../countLines';
+import { JsonEventParser } from '../jsonEvents';
+import { IgnoredNames } from '../../ignoredNames';
+import { localMtime, readLocalText } from './localFiles';
+import { failOnError, runRipgrep, type RipgrepRun } from './run';
 
 /** Above this many files, checking .gitignore in JavaScript by probing every folder costs more than a second, exact listing. */
 const MAX_FILES_CHECKED_IN_PROCESS = 300;
