@@ -141,6 +141,57 @@ describe('network by domain (extension host)', function () {
     });
   });
 
+  it('makes a background server reachable from the machine at its own port while it runs, and names it in the result', async () => {
+    const probe = net.createServer();
+    await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+    const port = (probe.address() as net.AddressInfo).port;
+    await new Promise((resolve) => probe.close(resolve));
+    const get = (): Promise<string> =>
+      new Promise((resolve) => {
+        http.get({ host: '127.0.0.1', port, path: '/', agent: false, timeout: 10_000 }, (response) => {
+          let body = '';
+          response.on('data', (chunk: Buffer) => (body += chunk.toString()));
+          response.on('end', () => resolve(body));
+        }).on('error', (error: NodeJS.ErrnoException) => resolve(`error ${error.code}`));
+      });
+    const server = `${process.execPath} -e "require('http').createServer((q, r) => r.end('served in the sandbox')).listen(${port}, () => console.log('ready'))"`;
+    const answered = answerNextApproval(true);
+    const { text } = await invoke(TOOL, { command: server, background: true, wait_for: 'ready' });
+    await answered.catch(() => undefined);
+    assert.match(text, new RegExp(`^Listening, reachable on this machine while it runs: http://127\\.0\\.0\\.1:${port}\\.$`, 'm'));
+    assert.match(text, /^Sandbox: bubblewrap/m);
+    assert.equal(await get(), 'served in the sandbox');
+    const id = /^id: (\S+)$/m.exec(text)?.[1];
+    assert.ok(id, text);
+    await invoke('workspace_stop_command', { id });
+    assert.equal(await get(), 'error ECONNREFUSED');
+  });
+
+  it('asks before an approved command connects to a port of the machine, naming it; Always Allow saves the port to allowedLocalPorts', async () => {
+    const own = http.createServer((_request, response) => response.end('the user\'s dev server\n'));
+    await new Promise<void>((resolve) => own.listen(0, '127.0.0.1', resolve));
+    const port = (own.address() as net.AddressInfo).port;
+    try {
+      await withSettings({ 'runCommand.allowedLocalPorts': [] }, async () => {
+        const answered = answerNextApproval(true);
+        const call = invoke(TOOL, { command: `curl -sS --max-time 60 http://localhost:${port}/` });
+        await answered;
+        let question: ApprovalRequest | undefined;
+        await until(async () => {
+          question = (await pending()).find((request) => request.kind === 'network' && request.allowLocalPorts?.includes(port));
+          return question !== undefined;
+        }, `the question about port ${port}`);
+        assert.match(question?.title ?? '', new RegExp(`connect to port ${port} on this machine`));
+        assert.match(question?.detail ?? '', /runs outside the sandbox, with your rights/);
+        assert.equal(await vscode.commands.executeCommand<boolean>(CommandId.approveAlways, [String(port)]), true);
+        assert.match((await call).text, /the user's dev server/);
+        assert.deepEqual(vscode.workspace.getConfiguration(SETTINGS_SECTION).inspect<number[]>('runCommand.allowedLocalPorts')?.globalValue, [port]);
+      });
+    } finally {
+      own.close();
+    }
+  });
+
   it('gives a command that ran without asking no network at all, allowed domains included', async () => {
     // bash's /dev/tcp: VS Code 1.139's chat.tools.terminal.autoApprove defaults make curl ask whatever runCommand.allow says.
     await withSettings({ 'runCommand.allow': ['bash'], 'runCommand.allowedDomains': ['allowed.test'] }, async () => {
