@@ -97,7 +97,7 @@ export class CommandNetwork implements NetworkGate {
    */
   private async admitLocal(host: string, port: number, kind: 'loopback' | 'private', rules: DomainRules): Promise<Admission> {
     const key = kind === 'loopback' ? `loopback:${port}` : `${host}:${port}`;
-    const shown = kind === 'loopback' ? `${host === 'localhost' ? 'localhost' : host}:${port}` : `${host}:${port}`;
+    const shown = `${host}:${port}`;
     if ((kind === 'loopback' && rules.localPorts?.includes(port)) || this.allowed.has(key) || rules.defaults.includes(key)) {
       return { allowed: true, named: true };
     }

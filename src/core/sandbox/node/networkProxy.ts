@@ -142,6 +142,7 @@ export class NetworkProxy implements SandboxNetwork {
     return [...this.open].flatMap((endpoint) => endpoint.forwarded().filter((entry) => entry.state === 'forwarded').map((entry) => entry.port));
   }
 
+  /** The machine's loopback ports listened on now, at most MAX_LOCAL_PORTS of them, but `excluded`. */
   machinePorts(excluded: ReadonlySet<number>): number[] {
     return machineLoopbackPorts(excluded).slice(0, MAX_LOCAL_PORTS);
   }

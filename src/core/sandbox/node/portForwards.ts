@@ -53,9 +53,15 @@ export class CommandPorts {
     });
   }
 
-  /** The command's listening ports so far, and how each fared on the machine. */
+  /**
+   * The command's listening ports so far, and how each fared on the machine. A port is `forwarded`
+   * only once it is listened on here: until then the machine's port may still be someone else's.
+   */
   forwarded(): ForwardedPort[] {
-    return [...this.forwards.values()].map(({ port, state }) => ({ port, state })).sort((a, b) => a.port - b.port);
+    return [...this.forwards.values()]
+      .filter((forward) => forward.state !== 'forwarded' || forward.servers.length > 0)
+      .map(({ port, state }) => ({ port, state }))
+      .sort((a, b) => a.port - b.port);
   }
 
   /**
