@@ -5,6 +5,15 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 
 /**
+ * Chromium's own sandbox stays on, as for every user, except as root, where Chromium refuses to
+ * start with it (CI drops root before the tests: .ci/run).
+ * @returns {string[]}
+ */
+export function chromiumSandboxArgs() {
+  return process.getuid?.() === 0 ? ['--no-sandbox'] : [];
+}
+
+/**
  * Launches Chromium. Its close and the removal of its throwaway home are registered as cleanups;
  * `closeBrowser` is the registered close, to run with cleanups.runNow at the normal end.
  * @param {import('playwright-core').BrowserType} chromium
@@ -24,7 +33,7 @@ export async function launchBrowser(chromium, chromiumPath, cleanups) {
     handleSIGTERM: false,
     handleSIGHUP: false,
     args: [
-      '--no-sandbox',
+      ...chromiumSandboxArgs(),
       '--disable-gpu',
       '--disable-quic',
       '--no-first-run',

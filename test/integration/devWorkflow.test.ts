@@ -137,7 +137,9 @@ describe('the dev-workflow corpus in the sandbox (extension host)', function () 
     // Into the report the runner streams (console.log from the host shows only when a pass fails), and a file.
     if (process.env.WAT_TEST_REPORT) fs.appendFileSync(process.env.WAT_TEST_REPORT, `\n${summary}\n\n`);
     else console.log(summary);
-    fs.writeFileSync(path.join(os.tmpdir(), `wat-dev-workflow-${vscode.version}.txt`), `${summary}\n`);
+    // In the repository's test-output/, not under a fixed name in the shared /tmp, where another user's file (or link) may sit.
+    fs.mkdirSync(path.join(REPO, 'test-output'), { recursive: true });
+    fs.writeFileSync(path.join(REPO, 'test-output', `dev-workflow-${vscode.version}.txt`), `${summary}\n`);
     assert.ok(ran.length >= 40, `only ${ran.length} cases could run here\n${summary}`);
     assert.ok(passed.length >= PASS_RATE * ran.length, summary);
     // A case docs/sandbox.md lists as stopped by the sandbox that now passes means docs/sandbox.md is wrong.

@@ -137,6 +137,10 @@ describe('commands that never hang (extension host): prompts, REPLs, pagers, lon
     git('init', '-q');
     git('add', 'notes.txt');
     git('commit', '-q', '-m', 'first commit');
+    // The repository's own identity: the `git commit` case is about the editor, not the machine's
+    // identity, which a fresh CI user has none of (git cannot guess an email from a host without a domain).
+    git('config', 'user.email', 't@example.com');
+    git('config', 'user.name', 'Test');
     // A change to stage (git add -p) and a staged one to commit (git commit).
     fs.writeFileSync(path.join(repo, 'notes.txt'), 'line one\nline two\nline three\n');
     fs.writeFileSync(path.join(repo, 'staged.txt'), 'staged\n');

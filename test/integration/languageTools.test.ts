@@ -299,7 +299,7 @@ describe('a failed write of a notebook open in a notebook editor (extension host
   /**
    * Takes the write's snapshot of a plan that edits cell 1, applies the agent's cell edit as the
    * write does, then fails as a save that did not happen would (a save cannot be made to fail here:
-   * the tests run as root), and returns the error the model gets.
+   * root, which CI was, writes a read-only file), and returns the error the model gets.
    */
   async function failAfterCellEdit(relative: string, notebook: vscode.NotebookDocument): Promise<string> {
     const plan: ChangePlan = {

@@ -8,6 +8,7 @@ import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { chromium } from 'playwright-core';
+import { chromiumSandboxArgs } from '../../scripts/test-host/browser.mjs';
 import { REPO_DIR, freePort, hostLabel, selectHosts } from '../../scripts/test-host/code-server.mjs';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -41,7 +42,7 @@ for (const host of selectHosts()) {
       });
       start.stdout?.on('data', (chunk) => (output += chunk));
       start.stderr?.on('data', (chunk) => (output += chunk));
-      browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox', '--disable-gpu', '--no-first-run'] });
+      browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: [...chromiumSandboxArgs(), '--disable-gpu', '--no-first-run'] });
     });
 
     after(async () => {

@@ -15,6 +15,7 @@ import * as fsp from 'node:fs/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { chromium } from 'playwright-core';
+import { chromiumSandboxArgs } from '../../scripts/test-host/browser.mjs';
 import { REPO_DIR, hostLabel, selectHosts, startCodeServer, workbenchUrl } from '../../scripts/test-host/code-server.mjs';
 import { screenshotDir } from '../../scripts/test-host/screenshots.mjs';
 
@@ -100,7 +101,7 @@ function describeWorkbench(host) {
         executablePath: CHROMIUM,
         headless: true,
         env: { ...process.env, HOME: tmp },
-        args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+        args: [...chromiumSandboxArgs(), '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
       });
       page = await browser.newPage({ viewport: { width: 1280, height: 800 }, permissions: ['clipboard-read', 'clipboard-write'] });
       await page.goto(workbenchUrl({ port: server.port, folder: workspace, extensionDir: REPO_DIR }), { waitUntil: 'domcontentloaded' });

@@ -278,12 +278,14 @@ describe('mcp endpoint and relay', function () {
     const link = path.join(base, 'link');
     fs.symlinkSync(dir, link);
     assert.throws(() => ensurePrivateFolder(link), /symbolic link/);
+    // Someone else's folder: as root, one made here and given away; as a user (CI's case), /usr, which root owns.
+    let foreign = '/usr';
     if (process.getuid?.() === 0) {
-      const foreign = path.join(base, 'foreign');
+      foreign = path.join(base, 'foreign');
       fs.mkdirSync(foreign, { mode: 0o700 });
       fs.chownSync(foreign, 4242, 4242);
-      assert.throws(() => ensurePrivateFolder(foreign), /belongs to uid 4242/);
     }
+    assert.throws(() => ensurePrivateFolder(foreign), new RegExp(`belongs to uid ${fs.lstatSync(foreign).uid}, not to this user`));
   });
 
   (posix ? it : it.skip)('refuses a socket path swapped for a symlink, in the relay', async () => {
