@@ -13,6 +13,7 @@ import type { CallObserver } from '../ports/observer';
 import { invokeTool } from '../tools/invoke';
 import type { Tool, ToolResult } from '../tools/toolSpec';
 import { buildActivityRecord, checkpointFields, proposedFields, type ChangeFields, type RecordParts } from './activityRecordBuilder';
+import { CallRecord } from './callRecord';
 
 /** How one call came in. */
 export interface CallOrigin {
@@ -110,12 +111,12 @@ function tracingObserver(trace: CallTrace, onLateConfig: () => void): CallObserv
 }
 
 /** The call's checkpoints, when they are on and the workspace has folders on this disk. */
-function callCheckpoints(store: CheckpointStore | undefined, ctx: ToolContext): CallCheckpoints | undefined {
+function callCheckpoints(store: CheckpointStore | undefined, ctx: ToolContext, onDeferredFinish: (outcome: CallCheckpointOutcome | undefined) => void): CallCheckpoints | undefined {
   const folders = checkpointFolders(ctx.workspace.folders);
   if (!store || !ctx.settings.checkpointsEnabled || folders.length === 0 || !ctx.workspace.trusted) {
     return undefined;
   }
-  return new CallCheckpoints(store, folders, checkpointLimits(ctx.settings));
+  return new CallCheckpoints(store, folders, checkpointLimits(ctx.settings), onDeferredFinish);
 }
 
 /** A result with the checkpoint notes (what could not be recorded) appended for the model. */
@@ -139,22 +140,22 @@ export async function runCall(tool: Tool, input: unknown, services: CallServices
   const clock = base.host.clock;
   const trace: CallTrace = { verdicts: [], approvals: [], changes: [], executionConfig: [] };
   const started = clock.now();
-  // The record id, once the call's record is written: what comes later amends it.
-  let recordId: number | undefined;
-  // Execution config a background command made is known when it ends, after the call returned.
-  const lateConfig = (): void => {
-    if (recordId !== undefined) {
-      services.activity?.amend(recordId, { executionConfig: [...trace.executionConfig] });
-    }
-  };
+  // Written when the call returns; what comes later amends it (execution config a background command made, its deferred "after").
+  const record = new CallRecord(services.activity);
+  const lateConfig = (): void => record.amend(() => ({ executionConfig: [...trace.executionConfig] }));
   const traced: ToolContext = {
     ...base,
     session: tracedSession(base.session, trace, origin),
     call: { ...base.call, confirmedInChat: origin.confirmedInChat, tokenBudget: origin.tokenBudget, observer: tracingObserver(trace, lateConfig), returnBy: origin.returnBy },
   };
-  const checkpoints = tool.access === 'read' ? undefined : callCheckpoints(services.checkpoints, traced);
+  const folders = base.workspace.folders;
+  // A deferred "after" (a background command that ended) amends the call's record, even if it comes first.
+  const checkpoints = tool.access === 'read' ? undefined : callCheckpoints(services.checkpoints, traced, (outcome) => {
+    if (outcome) {
+      record.amend(() => checkpointFields(outcome, folders));
+    }
+  });
   const ctx: ToolContext = checkpoints ? { ...traced, call: { ...traced.call, checkpoint: checkpoints } } : traced;
-  const folders = ctx.workspace.folders;
 
   /** The "after" checkpoint when the call changed files (not when the tool deferred it). */
   const finish = async (): Promise<{ changes: ChangeFields; notes: readonly string[] }> => {
@@ -170,38 +171,18 @@ export async function runCall(tool: Tool, input: unknown, services: CallServices
     return outcome ? { changes: checkpointFields(outcome, folders), notes: outcome.notes } : { changes: proposedFields(trace.changes), notes: checkpoints.currentNotes() };
   };
 
-  // A deferred "after" (a background command that ended) amends the call's record, even if it comes first.
-  let lateOutcome: CallCheckpointOutcome | undefined;
-  if (checkpoints) {
-    checkpoints.onDeferredFinish = (outcome) => {
-      lateOutcome = outcome;
-      if (outcome && recordId !== undefined) {
-        services.activity?.amend(recordId, checkpointFields(outcome, folders));
-      }
-    };
-  }
-  const record = (end: Pick<RecordParts, 'result' | 'redactions' | 'changes'>): void => {
-    const activity = services.activity;
-    if (!activity) {
-      return;
-    }
-    recordId = activity.newId();
-    const parts: RecordParts = { id: recordId, tool: tool.name, client: origin.client, input, startedAt: started, finishedAt: clock.now(), verdicts: trace.verdicts, approvals: trace.approvals, executionConfig: trace.executionConfig, ...end };
-    activity.add(buildActivityRecord(parts), input, trace.changes);
-    if (lateOutcome) {
-      activity.amend(recordId, checkpointFields(lateOutcome, folders));
-    }
-  };
+  const write = (end: Pick<RecordParts, 'result' | 'redactions' | 'changes'>): void =>
+    record.write((id) => buildActivityRecord({ id, tool: tool.name, client: origin.client, input, startedAt: started, finishedAt: clock.now(), verdicts: trace.verdicts, approvals: trace.approvals, executionConfig: trace.executionConfig, ...end }), input, trace.changes);
 
   try {
     const result = await invokeTool(tool, input, ctx);
     const { changes, notes } = await finish();
-    record({ result: { resultChars: resultChars(result) }, redactions: result.redactions ?? [], changes });
+    write({ result: { resultChars: resultChars(result) }, redactions: result.redactions ?? [], changes });
     return withNotes(result, notes);
   } catch (error) {
     const { changes } = await finish();
     const message = errorMessage(error);
-    record({ result: { error: message }, redactions: error instanceof ToolError ? error.redactions : [], changes });
+    write({ result: { error: message }, redactions: error instanceof ToolError ? error.redactions : [], changes });
     throw error;
   }
 }

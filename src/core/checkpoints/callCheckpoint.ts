@@ -35,6 +35,8 @@ export class CallCheckpoints implements CallCheckpoint {
     private readonly store: CheckpointStore,
     private readonly folders: readonly string[],
     private readonly limits: CheckpointLimits,
+    /** Called once a deferred "after" was taken (the activity record is amended with it). */
+    private readonly onDeferredFinish: (outcome: CallCheckpointOutcome | undefined) => void = () => undefined,
   ) {}
 
   beforeChange(): Promise<void> {
@@ -47,14 +49,11 @@ export class CallCheckpoints implements CallCheckpoint {
     return {
       finish: async () => {
         const outcome = await this.finishNow();
-        this.onDeferredFinish?.(outcome);
+        this.onDeferredFinish(outcome);
         return outcome;
       },
     };
   }
-
-  /** Called once a deferred "after" was taken (the activity record is amended with it). */
-  onDeferredFinish?: (outcome: CallCheckpointOutcome | undefined) => void;
 
   /** True when the tool deferred the "after" checkpoint: the caller must not finish it. */
   get isDeferred(): boolean {

@@ -40,12 +40,11 @@ describe('checkpoints/callCheckpoint', () => {
   });
 
   it('defers the after checkpoint to whoever finishes it (a background command that ends later)', async () => {
-    const call = new CallCheckpoints(store, [folder], limits);
+    const seen: unknown[] = [];
+    const call = new CallCheckpoints(store, [folder], limits, (outcome) => seen.push(outcome));
     await call.beforeChange();
     const deferred = call.deferAfter();
     assert.equal(call.isDeferred, true);
-    const seen: unknown[] = [];
-    call.onDeferredFinish = (outcome) => seen.push(outcome);
     fs.writeFileSync(path.join(folder, 'later.txt'), 'made by the background command\n');
     const outcome = await deferred.finish();
     assert.deepEqual(outcome?.changed.map((file) => `${file.kind} ${file.path}`), ['created later.txt']);
