@@ -17,7 +17,13 @@ export type Approval = 'none' | 'policy' | 'own';
 
 export type Placement =
   | { readonly where: 'sandbox'; readonly sandbox: Exclude<SandboxAvailability, { kind: 'none' }>; readonly network: boolean; readonly approval: Approval; readonly why?: string; readonly canLeave: boolean }
-  | { readonly where: 'host'; readonly approval: Approval; readonly why: string }
+  | {
+      readonly where: 'host';
+      readonly approval: Approval;
+      readonly why: string;
+      /** Why the machine has no sandbox and what fixes it (e.g. "bubblewrap cannot start here: ...; fix"), when that is why it runs here. */
+      readonly unavailable?: string;
+    }
   | { readonly where: 'refused'; readonly why: string };
 
 export function placeCommand(mode: SandboxMode, availability: SandboxAvailability, decision: 'allow' | 'ask', extra: ExtraPermission | undefined): Placement {
@@ -26,9 +32,10 @@ export function placeCommand(mode: SandboxMode, availability: SandboxAvailabilit
     return { where: 'host', approval: policyApproval, why: 'workspaceAgentTools.runCommand.sandbox is off' };
   }
   if (availability.kind === 'none') {
+    const unavailable = describeUnavailable(availability);
     return mode === 'required'
-      ? { where: 'refused', why: `workspaceAgentTools.runCommand.sandbox is "required" and there is no sandbox: ${availability.reason}` }
-      : { where: 'host', approval: 'own', why: `there is no sandbox on this machine: ${availability.reason}` };
+      ? { where: 'refused', why: `workspaceAgentTools.runCommand.sandbox is "required" and there is no sandbox: ${unavailable}` }
+      : { where: 'host', approval: 'own', why: `there is no sandbox on this machine: ${unavailable}`, unavailable };
   }
   if (extra === 'unsandboxed') {
     return mode === 'required'
@@ -40,4 +47,9 @@ export function placeCommand(mode: SandboxMode, availability: SandboxAvailabilit
     return { where: 'sandbox', sandbox: availability, network: true, approval: 'own', why: 'the call asked for the network', canLeave };
   }
   return { where: 'sandbox', sandbox: availability, network: decision === 'ask', approval: policyApproval, canLeave };
+}
+
+/** Why there is no sandbox, and the fix when there is one: "bubblewrap cannot start here: <cause>; <fix>". */
+export function describeUnavailable(availability: Extract<SandboxAvailability, { kind: 'none' }>): string {
+  return availability.fix ? `${availability.reason}; ${availability.fix}` : availability.reason;
 }
