@@ -53,3 +53,14 @@ export function placeCommand(mode: SandboxMode, availability: SandboxAvailabilit
 export function describeUnavailable(availability: Extract<SandboxAvailability, { kind: 'none' }>): string {
   return availability.fix ? `${availability.reason}; ${availability.fix}` : availability.reason;
 }
+
+/** What the status bar says when commands run without a sandbox because the machine has none; undefined when there is one or the user turned it off. */
+export function unavailableWarning(mode: SandboxMode, availability: SandboxAvailability): { readonly reason: string; readonly fix?: string; readonly consequence: string } | undefined {
+  if (mode === 'off' || availability.kind !== 'none') {
+    return undefined;
+  }
+  const consequence = mode === 'required'
+    ? 'every command is refused (workspaceAgentTools.runCommand.sandbox is "required")'
+    : 'every command asks before it runs, outside the sandbox with all your rights';
+  return { reason: availability.reason, ...(availability.fix ? { fix: availability.fix } : {}), consequence };
+}
