@@ -12,6 +12,7 @@ import { pruneCommandLogs } from './core/process/node/pruneCommandLogs';
 import { endOrphanedGroups, GroupRecordFile } from './core/process/node/groupRecords';
 import { nodeProcessRunner, stopAllCommands } from './core/process/node/processRunner';
 import { chooseCommandShell } from './core/process/shellChoice';
+import { BUBBLEWRAP_FAILURE_DOCS } from './core/sandbox/bubblewrapFailure';
 import { MachineSandbox, privateCacheDirectory } from './core/sandbox/node/machineSandbox';
 import { runtimeFolder } from './mcp/privateFolder';
 import { LocalFirstSearchEngines } from './core/search/engines';
@@ -27,6 +28,7 @@ import { CommandId, UriScheme } from './vscode/commandIds';
 import { commandHostFor, CommandTerminals } from './vscode/host/commandTerminals';
 import { VsCodeEditorBuffers } from './vscode/host/editorBuffers';
 import { VsCodeLanguageFeatures } from './vscode/host/languageFeatures';
+import { readToolSettings } from './vscode/host/settings';
 import { locateRipgrep } from './vscode/host/ripgrepLocator';
 import { mcpServerConfig, registerMcpConfigCommands } from './vscode/mcp/configCommands';
 import { registerConnectAgentCommand } from './vscode/mcp/connectAgent';
@@ -185,6 +187,10 @@ export function activate(context: vscode.ExtensionContext): void {
     ...registerBackgroundCommandUi(background, backgroundStatusBar, stopEveryCommand),
   );
   timings.mark('status bar items, activity view');
+  // The sandbox is tried once now, off the activation path, so a machine where bubblewrap cannot
+  // start says so, with the fix, before the first command (commands reuse the same probe).
+  const sandboxDocs = `${String(context.extension.packageJSON.repository?.url ?? '').replace(/\.git$/, '')}/blob/main/${BUBBLEWRAP_FAILURE_DOCS}`;
+  void timings.deferredStep('sandbox probe', () => sandbox.availability(readToolSettings().bubblewrapPath)).then((availability) => guardStatusBar.showSandbox(availability, sandboxDocs), () => undefined);
   context.subscriptions.push(...registerTools(TOOLS, services));
   timings.mark('language model tools registered');
   context.subscriptions.push(

@@ -166,7 +166,13 @@ export interface TerminalInputTarget {
 /** Which OS sandbox this machine offers commands, found by trying it. */
 export type SandboxAvailability =
   | { readonly kind: 'bubblewrap' | 'seatbelt'; readonly executable: string }
-  | { readonly kind: 'none'; readonly reason: string };
+  | {
+      readonly kind: 'none';
+      /** Why there is none: follows "there is no sandbox: " (e.g. "bubblewrap cannot start here: ..."). */
+      readonly reason: string;
+      /** What the user can do about it, when something can be done (a command to paste, a setting). */
+      readonly fix?: string;
+    };
 
 /** The machine side of the command sandbox: what exists, where secrets are, the folders it binds. */
 /** What SandboxHost.acquireMountPoints holds for one command. */

@@ -17,7 +17,13 @@ export type Approval = 'none' | 'policy' | 'own';
 
 export type Placement =
   | { readonly where: 'sandbox'; readonly sandbox: Exclude<SandboxAvailability, { kind: 'none' }>; readonly network: boolean; readonly approval: Approval; readonly why?: string; readonly canLeave: boolean }
-  | { readonly where: 'host'; readonly approval: Approval; readonly why: string }
+  | {
+      readonly where: 'host';
+      readonly approval: Approval;
+      readonly why: string;
+      /** Why the machine has no sandbox and what fixes it (e.g. "bubblewrap cannot start here: ...; fix"), when that is why it runs here. */
+      readonly unavailable?: string;
+    }
   | { readonly where: 'refused'; readonly why: string };
 
 export function placeCommand(mode: SandboxMode, availability: SandboxAvailability, decision: 'allow' | 'ask', extra: ExtraPermission | undefined): Placement {
@@ -26,9 +32,10 @@ export function placeCommand(mode: SandboxMode, availability: SandboxAvailabilit
     return { where: 'host', approval: policyApproval, why: 'workspaceAgentTools.runCommand.sandbox is off' };
   }
   if (availability.kind === 'none') {
+    const unavailable = describeUnavailable(availability);
     return mode === 'required'
-      ? { where: 'refused', why: `workspaceAgentTools.runCommand.sandbox is "required" and there is no sandbox: ${availability.reason}` }
-      : { where: 'host', approval: 'own', why: `there is no sandbox on this machine: ${availability.reason}` };
+      ? { where: 'refused', why: `workspaceAgentTools.runCommand.sandbox is "required" and there is no sandbox: ${unavailable}` }
+      : { where: 'host', approval: 'own', why: `there is no sandbox on this machine: ${unavailable}`, unavailable };
   }
   if (extra === 'unsandboxed') {
     return mode === 'required'
@@ -40,4 +47,20 @@ export function placeCommand(mode: SandboxMode, availability: SandboxAvailabilit
     return { where: 'sandbox', sandbox: availability, network: true, approval: 'own', why: 'the call asked for the network', canLeave };
   }
   return { where: 'sandbox', sandbox: availability, network: decision === 'ask', approval: policyApproval, canLeave };
+}
+
+/** Why there is no sandbox, and the fix when there is one: "bubblewrap cannot start here: <cause>; <fix>". */
+export function describeUnavailable(availability: Extract<SandboxAvailability, { kind: 'none' }>): string {
+  return availability.fix ? `${availability.reason}; ${availability.fix}` : availability.reason;
+}
+
+/** What the status bar says when commands run without a sandbox because the machine has none; undefined when there is one or the user turned it off. */
+export function unavailableWarning(mode: SandboxMode, availability: SandboxAvailability): { readonly reason: string; readonly fix?: string; readonly consequence: string } | undefined {
+  if (mode === 'off' || availability.kind !== 'none') {
+    return undefined;
+  }
+  const consequence = mode === 'required'
+    ? 'every command is refused (workspaceAgentTools.runCommand.sandbox is "required")'
+    : 'every command asks before it runs, outside the sandbox with all your rights';
+  return { reason: availability.reason, ...(availability.fix ? { fix: availability.fix } : {}), consequence };
 }

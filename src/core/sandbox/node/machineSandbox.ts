@@ -4,12 +4,13 @@
 // of the mount points bubblewrap makes for folders that were missing, and makes the package cache
 // folders (the user's private copies, and the real folders they are bound over).
 import { execFile } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmdirSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmdirSync, rmSync, statSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { CancellationSignal } from '../../errors';
 import type { MountPointLease, SandboxAvailability, SandboxHost } from '../../ports/process';
 import { runRipgrep } from '../../search/ripgrep/node/run';
+import { classifyBubblewrapFailure } from '../bubblewrapFailure';
 import { ScanIndex } from '../scanIndex';
 import { InotifyWatcher, inotifyWatchLimit } from './inotifyWatch';
 import { NetworkProxy } from './networkProxy';
@@ -31,21 +32,36 @@ function tryRun(file: string, args: readonly string[]): Promise<{ code: number |
   });
 }
 
+/** A kernel setting's value, or undefined where this kernel has no such file. */
+function readSysctl(file: string): string | undefined {
+  try {
+    return readFileSync(file, 'utf8').trim();
+  } catch {
+    return undefined;
+  }
+}
+
 async function probeBubblewrap(setting: string): Promise<SandboxAvailability> {
   const candidates = setting ? [setting] : SYSTEM_BUBBLEWRAP;
   const executable = candidates.find((candidate) => path.isAbsolute(candidate) && existsSync(candidate));
   if (!executable) {
-    return {
-      kind: 'none',
-      reason: setting
-        ? `bubblewrap was not found at ${setting} (workspaceAgentTools.runCommand.bubblewrapPath)`
-        : 'bubblewrap (bwrap) is not installed; on Debian or Ubuntu: sudo apt install bubblewrap',
-    };
+    return setting
+      ? { kind: 'none', reason: `bubblewrap was not found at ${setting} (workspaceAgentTools.runCommand.bubblewrapPath)`, fix: 'install it (on Debian or Ubuntu: sudo apt install bubblewrap) or correct the setting' }
+      : { kind: 'none', reason: 'bubblewrap (bwrap) is not installed', fix: 'on Debian or Ubuntu: sudo apt install bubblewrap; on Fedora: sudo dnf install bubblewrap; then reload the window' };
   }
   // The same namespaces real runs use: a machine that forbids unprivileged user namespaces fails here.
   const probe = await tryRun(executable, ['--die-with-parent', '--unshare-pid', '--unshare-net', '--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--', '/bin/sh', '-c', 'exit 0']);
   if (probe.code !== 0) {
-    return { kind: 'none', reason: `bubblewrap (${executable}) does not work on this machine: ${probe.stderr || `exit code ${probe.code}`} (user namespaces may be disabled)` };
+    // The kernel settings that decide it make the cause certain where bwrap's words are not.
+    const failure = classifyBubblewrapFailure({
+      executable,
+      exitCode: probe.code,
+      stderr: probe.stderr,
+      apparmorRestrictUserns: readSysctl('/proc/sys/kernel/apparmor_restrict_unprivileged_userns'),
+      maxUserNamespaces: readSysctl('/proc/sys/user/max_user_namespaces'),
+      unprivilegedUsernsClone: readSysctl('/proc/sys/kernel/unprivileged_userns_clone'),
+    });
+    return { kind: 'none', reason: `bubblewrap cannot start here: ${failure.why}`, fix: failure.fix };
   }
   return { kind: 'bubblewrap', executable };
 }

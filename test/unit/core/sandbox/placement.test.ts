@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { placeCommand } from '../../../../src/core/sandbox/placement';
+import { placeCommand, unavailableWarning } from '../../../../src/core/sandbox/placement';
 import type { SandboxAvailability } from '../../../../src/core/ports/process';
 
 const bwrap: SandboxAvailability = { kind: 'bubblewrap', executable: '/usr/bin/bwrap' };
@@ -46,5 +46,25 @@ describe('sandbox/placement', () => {
     assert.deepEqual(placeCommand('off', bwrap, 'allow', 'unsandboxed'), { where: 'host', approval: 'none', why: 'workspaceAgentTools.runCommand.sandbox is off' });
     const asking = placeCommand('off', none, 'ask', undefined);
     assert.equal(asking.where === 'host' && asking.approval, 'policy');
+  });
+});
+
+describe('sandbox/placement: the status bar\'s warning', () => {
+  const failed: SandboxAvailability = { kind: 'none', reason: 'bubblewrap cannot start here: user namespaces are turned off', fix: 'sudo sysctl -w user.max_user_namespaces=15000' };
+
+  it('says why there is no sandbox, the fix, and what commands do then', () => {
+    assert.deepEqual(unavailableWarning('auto', failed), { reason: 'bubblewrap cannot start here: user namespaces are turned off', fix: 'sudo sysctl -w user.max_user_namespaces=15000', consequence: 'every command asks before it runs, outside the sandbox with all your rights' });
+    assert.match(unavailableWarning('required', failed)?.consequence ?? '', /every command is refused .*"required"/);
+  });
+
+  it('says nothing where there is a sandbox or the user turned it off', () => {
+    assert.equal(unavailableWarning('auto', bwrap), undefined);
+    assert.equal(unavailableWarning('off', failed), undefined);
+  });
+
+  it('puts the fix after the cause in the Sandbox: line and the refusal', () => {
+    const placement = placeCommand('auto', failed, 'allow', undefined);
+    assert.equal(placement.where === 'host' && placement.unavailable, 'bubblewrap cannot start here: user namespaces are turned off; sudo sysctl -w user.max_user_namespaces=15000');
+    assert.match(placeCommand('required', failed, 'allow', undefined).why ?? '', /there is no sandbox: bubblewrap cannot start here: user namespaces are turned off; sudo sysctl -w user\.max_user_namespaces=15000$/);
   });
 });
