@@ -6,7 +6,8 @@ import * as net from 'net';
 import * as os from 'os';
 import * as path from 'path';
 import * as vscode from 'vscode';
-import { answerNextApproval, invoke, invokeError, withSettings, workspaceRoot } from './support/tools';
+import { answerNextApproval, invoke, invokeError, until, withSettings, workspaceRoot } from './support/tools';
+import type { ApprovalRequest } from '../../src/core/ports/approval';
 import { CommandId } from '../../src/vscode/commandIds';
 
 const TOOL = 'workspace_run_command';
@@ -133,13 +134,21 @@ describe('the command sandbox (extension host)', function () {
       });
     });
 
-    it('is not reached directly by a command the user approved either: its only way out is the proxy (network.test.ts)', async () => {
+    it('is reached by a command the user approved only after a question naming the port; refused, the connection is reset (network.test.ts)', async () => {
       const answered = answerNextApproval(true);
-      const { text } = await invoke(TOOL, { command: probe() });
+      const call = invoke(TOOL, { command: probe() });
       await answered;
+      let question: ApprovalRequest | undefined;
+      await until(async () => {
+        question = ((await vscode.commands.executeCommand<readonly ApprovalRequest[]>(CommandId.listPendingApprovals)) ?? []).find((request) => request.kind === 'network' && request.allowLocalPorts?.includes(port));
+        return question !== undefined;
+      }, `the question about port ${port}`);
+      assert.match(question?.title ?? '', new RegExp(`connect to port ${port} on this machine`));
+      assert.equal(await vscode.commands.executeCommand<boolean>(CommandId.reject), true);
+      const { text } = await call;
       assert.match(text, /no connection: E/);
       assert.doesNotMatch(text, /hello over loopback/);
-      assert.match(text, /network through the proxy: 0 domains reached, 0 refused/);
+      assert.match(text, /network through the proxy: 0 domains reached, 1 refused \(127\.0\.0\.1\)/);
     });
   });
 
