@@ -82,9 +82,9 @@ describe('background commands (extension host)', function () {
   });
 
   it('serves a foreground command from a server started with wait_for, reads its output once, and frees the port on stop', async () => {
-    // Every sandboxed command has a network namespace of its own, so a server another command (and
-    // this host) reaches runs outside the sandbox, and the client reaches it through the proxy,
-    // where 127.0.0.1 is named in allowedDomains.
+    // A server run outside the sandbox, reached by sandboxed clients through the proxy, where
+    // 127.0.0.1 is named in allowedDomains. (A sandboxed background server is reached through the
+    // port forwards: network.test.ts.)
     const approvedServer = answerNextApproval(true);
     const started = await invoke(RUN, { command: `${nodeBinary()} server.js`, cwd: 'background-scratch', background: true, wait_for: '^listening on \\d+$', permissions: 'unsandboxed' });
     await approvedServer;
