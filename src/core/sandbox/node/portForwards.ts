@@ -300,12 +300,8 @@ export class CommandPorts {
   }
 }
 
-/**
- * The machine's loopback ports that take connections now (its /proc/net/tcp and tcp6), from
- * FIRST_UNPRIVILEGED_PORT up, but `excluded`: what an approved command's relay serves in its
- * namespace. None where /proc is absent.
- */
-export function machineLoopbackPorts(excluded: ReadonlySet<number>): number[] {
+/** The listening sockets of this process's network namespace (/proc/net/tcp and tcp6); none where /proc is absent. */
+export function namespaceListeners(): Listener[] {
   const read = (file: string): Listener[] => {
     try {
       return parseListeners(readFileSync(file, 'latin1'));
@@ -313,5 +309,13 @@ export function machineLoopbackPorts(excluded: ReadonlySet<number>): number[] {
       return [];
     }
   };
-  return loopbackPorts([...read('/proc/net/tcp'), ...read('/proc/net/tcp6')], excluded);
+  return [...read('/proc/net/tcp'), ...read('/proc/net/tcp6')];
+}
+
+/**
+ * The machine's loopback ports that take connections now, from FIRST_UNPRIVILEGED_PORT up, but
+ * `excluded`: what an approved command's relay serves in its namespace.
+ */
+export function machineLoopbackPorts(excluded: ReadonlySet<number>): number[] {
+  return loopbackPorts(namespaceListeners(), excluded);
 }

@@ -8,9 +8,10 @@
 //
 //   proxyRelay.js <RelayConfig as JSON> -- <program> [args...]
 import { spawn } from 'node:child_process';
-import { closeSync, openSync, readFileSync } from 'node:fs';
+import { closeSync, openSync } from 'node:fs';
 import * as net from 'node:net';
-import { formatMessage, loopbackPorts, MAX_MESSAGE_BYTES, parseListeners, parseMessage, type Listener, type PortsMessage, type RelayConfig } from '../ports';
+import { formatMessage, loopbackPorts, MAX_MESSAGE_BYTES, parseMessage, type Listener, type PortsMessage, type RelayConfig } from '../ports';
+import { namespaceListeners } from './portForwards';
 
 /** How often the namespace's listening sockets are read (a server is reachable outside within this). */
 const POLL_MS = 250;
@@ -109,14 +110,7 @@ function onLines(socket: net.Socket, each: (message: PortsMessage) => void): voi
 
 /** The namespace's listening sockets now, but the relay's own ports. */
 function listeners(own: ReadonlySet<number>): Listener[] {
-  const read = (file: string): Listener[] => {
-    try {
-      return parseListeners(readFileSync(file, 'latin1'));
-    } catch {
-      return [];
-    }
-  };
-  const all = [...read('/proc/net/tcp'), ...read('/proc/net/tcp6')];
+  const all = namespaceListeners();
   const ports = new Set(loopbackPorts(all, own, 1));
   return all.filter((listener) => ports.has(listener.port)).sort((a, b) => a.port - b.port || a.address.localeCompare(b.address));
 }
