@@ -16,6 +16,8 @@ export interface Location {
 export interface WorkspaceFolder {
   readonly name: string;
   readonly location: Location;
+  /** True when the folder's volume ignores letter case (exFAT, NTFS, APFS, WSL's /mnt/c), as measured for this folder. */
+  readonly caseInsensitive?: boolean;
 }
 
 /** A location's identity as a string: scheme, authority and path. */

@@ -16,7 +16,16 @@ export type ExtraPermission = 'network' | 'unsandboxed';
 export type Approval = 'none' | 'policy' | 'own';
 
 export type Placement =
-  | { readonly where: 'sandbox'; readonly sandbox: Exclude<SandboxAvailability, { kind: 'none' }>; readonly network: boolean; readonly approval: Approval; readonly why?: string; readonly canLeave: boolean }
+  | {
+      readonly where: 'sandbox';
+      readonly sandbox: Exclude<SandboxAvailability, { kind: 'none' }>;
+      readonly network: boolean;
+      readonly approval: Approval;
+      readonly why?: string;
+      readonly canLeave: boolean;
+      /** Workspace folders on volumes that ignore letter case, where bubblewrap keeps protected and secret names under one spelling only. */
+      readonly oneSpelling?: readonly string[];
+    }
   | {
       readonly where: 'host';
       readonly approval: Approval;
@@ -47,6 +56,22 @@ export function placeCommand(mode: SandboxMode, availability: SandboxAvailabilit
     return { where: 'sandbox', sandbox: availability, network: true, approval: 'own', why: 'the call asked for the network', canLeave };
   }
   return { where: 'sandbox', sandbox: availability, network: decision === 'ask', approval: policyApproval, canLeave };
+}
+
+/**
+ * bubblewrap keeps a protected or secret entry read-only or hidden by mounting over it, and a mount
+ * covers the one spelling it was made on. On a volume that ignores letter case through FUSE or 9p
+ * (exfat-fuse, ntfs-3g's ignore_case, WSL's /mnt/c) each spelling is its own entry to the kernel, so
+ * `.GIT/hooks` and `.ENV` reach what `.git/hooks` and `.env` keep. Where a workspace folder is on such
+ * a volume, no command runs unasked: the question is the extension's own and says why. (Seatbelt
+ * matches names by pattern in any case, so this is bubblewrap's alone.)
+ */
+export function withCaseInsensitiveFolders(placement: Placement, folders: readonly string[]): Placement {
+  if (placement.where !== 'sandbox' || placement.sandbox.kind !== 'bubblewrap' || folders.length === 0) {
+    return placement;
+  }
+  const why = `${folders.join(', ')} ${folders.length === 1 ? 'is on a volume' : 'are on volumes'} that ignore${folders.length === 1 ? 's' : ''} letter case, where the sandbox keeps .git, .vscode and secret files read-only and hidden under the one spelling they have on disk: another spelling (.GIT/hooks, .ENV) reaches them`;
+  return { ...placement, approval: 'own', why: placement.why ? `${placement.why}, and ${why}` : why, oneSpelling: folders };
 }
 
 /** Why there is no sandbox, and the fix when there is one: "bubblewrap cannot start here: <cause>; <fix>". */

@@ -11,6 +11,7 @@ import type { ToolSettings } from '../../../src/core/settings';
 import { runCommandTool } from '../../../src/core/tools/command/runCommand';
 import { resultText, ScriptedApprover, testContext } from './context';
 import { invokeTool } from '../../../src/core/tools/invoke';
+import { fileLocation } from '../../../src/core/location';
 
 /** A terminal that records what it was shown and can be interrupted like Ctrl+C. */
 export class RecordingTerminal implements CommandTerminal {
@@ -54,6 +55,8 @@ export interface RunOptions {
   wrapHost?: (host: CommandHost) => CommandHost;
   /** The user's home folder, for the context and as the command's HOME; the real one when left out. */
   home?: string;
+  /** The workspace folder as measured on a volume that ignores letter case. */
+  caseInsensitive?: boolean;
 }
 
 export interface CommandWorkspace {
@@ -73,12 +76,12 @@ export interface CommandWorkspace {
  * A workspace for workspace_run_command, made in a `before` hook of the calling describe and
  * removed in its `after` hook.
  */
-export function commandWorkspace(): CommandWorkspace {
+export function commandWorkspace(where: { readonly base?: () => string } = {}): CommandWorkspace {
   let parent = '';
   let privateFolder = '';
-  let sandbox: MachineSandbox;
+  let sandbox: MachineSandbox | undefined;
   before(async () => {
-    parent = fs.mkdtempSync(path.join(os.tmpdir(), 'wat-run-'));
+    parent = fs.mkdtempSync(path.join(where.base?.() ?? os.tmpdir(), 'wat-run-'));
     fs.mkdirSync(path.join(parent, 'ws', 'sub'), { recursive: true });
     // Outside /tmp, which the sandbox replaces anyway, so hiding it is what keeps it unseen.
     privateFolder = fs.mkdtempSync(path.join(fs.existsSync('/var/tmp') ? '/var/tmp' : os.homedir(), 'wat-private-'));
@@ -94,17 +97,21 @@ export function commandWorkspace(): CommandWorkspace {
   after(() => {
     fs.rmSync(parent, { recursive: true, force: true });
     fs.rmSync(privateFolder, { recursive: true, force: true });
-    sandbox.dispose();
+    sandbox?.dispose();
   });
 
   const setup = (options: RunOptions = {}) => {
     const terminal = new RecordingTerminal();
     const background = options.background ?? new BackgroundCommandRegistry({ clock: { now: () => Date.now() } });
     const environment = options.home === undefined ? options.environment ?? process.env : { ...(options.environment ?? process.env), HOME: options.home };
+    if (!sandbox) {
+      throw new Error('The workspace\'s before hook did not make the sandbox.');
+    }
     const made: CommandHost = { shell: '/bin/sh', logDirectory: path.join(parent, 'logs'), pid: process.pid, environment: () => environment, openTerminal: () => terminal, processes: nodeProcessRunner, sandbox, background };
     const host = options.wrapHost ? options.wrapHost(made) : made;
     const approver = new ScriptedApprover(options.approve ?? false);
-    const ctx = testContext({ root: path.join(parent, 'ws'), approver, token: options.token, settings: options.settings, commands: host, ...(options.home === undefined ? {} : { workspace: { home: options.home } }) });
+    const folders = options.caseInsensitive ? { folders: [{ name: 'ws', location: fileLocation(path.join(parent, 'ws')), caseInsensitive: true }] } : {};
+    const ctx = testContext({ root: path.join(parent, 'ws'), approver, token: options.token, settings: options.settings, commands: host, workspace: { ...folders, ...(options.home === undefined ? {} : { home: options.home }) } });
     return { ctx, terminal, approver };
   };
   return {

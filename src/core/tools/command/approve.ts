@@ -29,7 +29,9 @@ export async function approve(prepared: PreparedCommand, ctx: ToolContext): Prom
   if (placement.approval === 'own') {
     const consequence = placement.where === 'host'
       ? 'It would run OUTSIDE the sandbox, with all your rights: it could change any of your files, read your secrets and use the network'
-      : 'It would run in the sandbox WITH network access through the extension\'s proxy (the workspace\'s package registries and git remotes, runCommand.allowedDomains; any other domain asks)';
+      : placement.network
+        ? 'It would run in the sandbox WITH network access through the extension\'s proxy (the workspace\'s package registries and git remotes, runCommand.allowedDomains; any other domain asks)'
+        : 'It would run in the sandbox, without network';
     const policy = verdict.decision === 'ask' ? ` The command policy also asks because: ${reasons}.` : '';
     const approved = await ctx.session.approver.confirm({ kind: 'command', title, detail: `In ${where}: ${consequence}, because ${placement.why}.${policy} Run it?` }, ctx.call.token);
     throwIfCancelled(ctx.call.token);
@@ -102,8 +104,8 @@ export async function commandConfirmation(input: RunCommandInput, ctx: ToolConte
     return undefined;
   }
   const placement = host ? await placeFor('ask', input.permissions, ctx, host) : undefined;
-  // A folder made writable is the extension's own question, which no chat confirmation answers.
-  if ((placement && placement.where !== 'sandbox') || (placement && input.writable_path !== undefined)) {
+  // A folder made writable, or a folder whose volume ignores case, is the extension's own question, which no chat confirmation answers.
+  if (placement && (placement.where !== 'sandbox' || input.writable_path !== undefined || placement.approval === 'own')) {
     return undefined;
   }
   const sandboxed = placement?.where === 'sandbox' ? `\n\nIt runs in the sandbox (${sandboxSummary(placement.sandbox, true)}).` : '';

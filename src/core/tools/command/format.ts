@@ -46,7 +46,8 @@ export function noRoomStatusLine(cause: 'timeout' | 'due' | 'waiting', elapsed: 
 /** `Sandbox: ...` (where it runs, how many secret variables were withheld), and the git note when the policy gave git its safety options. */
 export function sandboxLine(placement: Exclude<Placement, { where: 'refused' }>, verdict: CommandVerdict, withheld = 0, network?: string, grant?: string, notWritable: readonly NotWritable[] = []): string {
   const kept = placement.where === 'sandbox' ? notWritable.map(({ folder, why }) => `; kept read-only: ${why.startsWith(folder) ? why : `${folder}, since ${why}`}`).join('') : '';
-  const also = (grant ? `; also writable: ${grant}` : '') + kept;
+  const oneSpelling = placement.where === 'sandbox' && placement.oneSpelling ? `; protected and secret names kept under one spelling only (${placement.oneSpelling.join(', ')} ignore${placement.oneSpelling.length === 1 ? 's' : ''} letter case)` : '';
+  const also = (grant ? `; also writable: ${grant}` : '') + kept + oneSpelling;
   const where = placement.where === 'sandbox' ? `Sandbox: ${sandboxSummary(placement.sandbox, network ?? placement.network)}${also}` : placement.unavailable ? `Sandbox: none, ${placement.unavailable}` : `Sandbox: none, it ran outside the sandbox (${placement.why})`;
   const secrets = withheld === 0 ? '' : `; ${withheld} secret environment variable${withheld === 1 ? '' : 's'} withheld (runCommand.passEnvironment lets named ones through)`;
   return where + secrets + (verdict.commandLine ? `\n${GIT_SAFETY_NOTE}` : '');

@@ -17,7 +17,7 @@ import { argumentSizeProblem, type ArgumentSizeProblem } from '../../process/arg
 import { nonInteractiveEnvironment, withoutSecrets } from '../../process/commandEnvironment';
 import { sensitiveLocalPaths } from '../../guard/protectedNames';
 import { refusedGrant, searchPathOf } from '../../sandbox/grants';
-import { placeCommand, type ExtraPermission, type Placement } from '../../sandbox/placement';
+import { placeCommand, withCaseInsensitiveFolders, type ExtraPermission, type Placement } from '../../sandbox/placement';
 import { compileWaitFor } from './backgroundResults';
 import { bulleted } from './format';
 
@@ -174,7 +174,8 @@ async function writableSearchPathEntries(host: CommandHost, ctx: ToolContext, gr
 export async function placeFor(decision: 'allow' | 'ask', extra: ExtraPermission | undefined, ctx: ToolContext, host: CommandHost): Promise<Placement> {
   const mode = ctx.settings.runCommandSandbox;
   const availability = mode === 'off' ? { kind: 'none' as const, reason: 'off' } : await host.sandbox.availability(ctx.settings.bubblewrapPath);
-  return placeCommand(mode, availability, decision, extra);
+  const caseInsensitive = ctx.workspace.folders.filter((folder) => folder.caseInsensitive).map((folder) => ctx.host.fs.localPath(folder.location) ?? folder.location.path);
+  return withCaseInsensitiveFolders(placeCommand(mode, availability, decision, extra), caseInsensitive);
 }
 
 function commandHost(ctx: ToolContext): CommandHost {

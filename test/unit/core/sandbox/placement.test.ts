@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { placeCommand, unavailableWarning } from '../../../../src/core/sandbox/placement';
+import { placeCommand, unavailableWarning, withCaseInsensitiveFolders } from '../../../../src/core/sandbox/placement';
 import type { SandboxAvailability } from '../../../../src/core/ports/process';
 
 const bwrap: SandboxAvailability = { kind: 'bubblewrap', executable: '/usr/bin/bwrap' };
@@ -46,6 +46,26 @@ describe('sandbox/placement', () => {
     assert.deepEqual(placeCommand('off', bwrap, 'allow', 'unsandboxed'), { where: 'host', approval: 'none', why: 'workspaceAgentTools.runCommand.sandbox is off' });
     const asking = placeCommand('off', none, 'ask', undefined);
     assert.equal(asking.where === 'host' && asking.approval, 'policy');
+  });
+
+  it('asks its own question for every bubblewrap command while a folder is on a volume that ignores case, and says why', () => {
+    for (const decision of ['allow', 'ask'] as const) {
+      const placement = withCaseInsensitiveFolders(placeCommand('auto', bwrap, decision, undefined), ['/mnt/usb/proj']);
+      assert.ok(placement.where === 'sandbox');
+      assert.equal(placement.approval, 'own');
+      assert.equal(placement.network, decision === 'ask');
+      assert.deepEqual(placement.oneSpelling, ['/mnt/usb/proj']);
+      assert.match(placement.why ?? '', /^\/mnt\/usb\/proj is on a volume that ignores letter case, .* another spelling \(\.GIT\/hooks, \.ENV\) reaches them$/);
+    }
+    const network = withCaseInsensitiveFolders(placeCommand('auto', bwrap, 'allow', 'network'), ['/a', '/b']);
+    assert.match(network.where === 'sandbox' ? network.why ?? '' : '', /^the call asked for the network, and \/a, \/b are on volumes that ignore letter case/);
+  });
+
+  it('leaves Seatbelt, the host and refusals as they are: only bubblewrap keeps names by mounting over one spelling', () => {
+    const seatbelt: SandboxAvailability = { kind: 'seatbelt', executable: '/usr/bin/sandbox-exec' };
+    const placements = [placeCommand('auto', seatbelt, 'allow', undefined), placeCommand('auto', none, 'allow', undefined), placeCommand('required', none, 'allow', undefined), placeCommand('auto', bwrap, 'allow', undefined)];
+    assert.deepEqual(placements.slice(0, 3).map((placement) => withCaseInsensitiveFolders(placement, ['/x'])), placements.slice(0, 3));
+    assert.deepEqual(withCaseInsensitiveFolders(placements[3], []), placements[3]);
   });
 });
 
