@@ -13,7 +13,7 @@ import { sandboxLaunch, type SandboxLaunch } from './launcher';
 import { ecosystemDomains, gitRemoteHosts, type NetworkTally } from './network';
 import { RELAY_HTTP_PORT, RELAY_SOCKS_PORT } from './bubblewrap';
 import { NetworkSession, type CommandNetwork } from './networkGate';
-import { planSandbox, resolvedSearchPath, scanWorkspace, splitWritable, writableFolders, type SandboxPlan, type SandboxProxy, type SessionSockets, type WorkspaceScan } from './plan';
+import { planSandbox, readOnlySecrets, resolvedSearchPath, scanWorkspace, splitWritable, writableFolders, type SandboxPlan, type SandboxProxy, type SessionSockets, type WorkspaceScan } from './plan';
 
 export interface SandboxLease {
   readonly plan: SandboxPlan;
@@ -59,7 +59,12 @@ export async function acquireSandboxLease(ctx: ToolContext, host: SandboxHost, r
   // The index follows the writable folders (a granted one, for one command, is walked instead).
   host.scanIndex?.track(folders);
   const writable = [...folders, ...granted];
-  const scan = await scanWorkspace(ctx, host, writable, searchPath);
+  const found = await scanWorkspace(ctx, host, writable, searchPath);
+  const kept = await readOnlySecrets(ctx, host, notWritable, writable);
+  if (!kept) {
+    throw new ToolError(`The sandbox could not be prepared: searching ${notWritable.map((entry) => entry.folder).join(', ')}, which commands may read but not write, for secret files (.env) took too long or met a folder it could not read. Ask the user to run the command, or to open a smaller folder.`);
+  }
+  const scan = { ...found, secrets: [...found.secrets, ...kept] };
   // Held last, after everything that may fail on its own; from here on, a failure releases.
   const caches = await packageCaches(ctx, host, request, writable);
   const mountPoints = host.acquireMountPoints(scan.mustExist);

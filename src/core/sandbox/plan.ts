@@ -11,7 +11,7 @@ import type { SandboxHost } from '../ports/process';
 import type { CacheBind } from './caches';
 import { resolveRoots } from '../guard/judgeLocation';
 import { isGitDirectory } from '../guard/gitDirectories';
-import { GIT_DIRECTORY_CONFIG, GIT_DIRECTORY_MARKER, homeExecutionConfigPaths, isSecretFile, protectedEntryOf, sensitiveLocalPaths, workspaceScanGlobs } from '../guard/protectedNames';
+import { GIT_DIRECTORY_CONFIG, GIT_DIRECTORY_MARKER, homeExecutionConfigPaths, isSecretFile, protectedEntryOf, secretFileGlobs, sensitiveLocalPaths, workspaceScanGlobs } from '../guard/protectedNames';
 import { protectedLinks } from '../guard/protectedLinks';
 import { refusedGrant } from './grants';
 
@@ -243,6 +243,22 @@ async function scannedFiles(ctx: ToolContext, host: SandboxHost, writable: reado
   const indexed = host.scanIndex ? await host.scanIndex.lookup(writable) : { files: [], unindexed: writable };
   const walked = indexed.unindexed.length > 0 ? await host.listFiles(indexed.unindexed, workspaceScanGlobs(), ctx.call.token) : [];
   return walked && [...indexed.files, ...walked];
+}
+
+/**
+ * The secret files in workspace folders the sandbox keeps read-only (the home folder opened as a
+ * folder, a folder on PATH, a system folder), outside every writable one: read-only is not hidden,
+ * so they are found and hidden as the writable folders' are. Nothing is written there, so nothing
+ * else of the table needs keeping. A folder that holds the home folder (`/`, `/home`) is the whole
+ * machine, not a workspace: there the home and system tables are what is hidden, as everywhere
+ * outside the workspace. Undefined when the walk did not finish.
+ */
+export async function readOnlySecrets(ctx: ToolContext, host: SandboxHost, notWritable: readonly NotWritable[], writable: readonly string[]): Promise<string[] | undefined> {
+  const home = ctx.workspace.home;
+  const holdsHome = (folder: string): boolean => folder !== home && isInsidePath(home, folder);
+  const folders = notWritable.map((entry) => entry.folder).filter((folder) => !holdsHome(folder) && !writable.some((root) => isInsidePath(folder, root)));
+  const files = await host.listFiles(folders, secretFileGlobs(), ctx.call.token);
+  return files?.filter((file) => isSecretFile(file));
 }
 
 /** The folders strictly between a writable folder and each entry: bound onto themselves so none can be renamed. */

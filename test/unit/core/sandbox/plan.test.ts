@@ -163,10 +163,15 @@ describe('sandbox/plan: what stays read-only whatever names it writable', () => 
   });
 
   it('keeps a workspace folder that is the home folder, or /, read-only', async () => {
+    // Read-only is not hidden: the secret files of the home folder opened as a folder are hidden as a writable folder's.
+    fs.mkdirSync(path.join(home, 'proj'), { recursive: true });
+    fs.writeFileSync(path.join(home, 'proj', '.env'), 'API_TOKEN=x\n');
     const homeFolder = await lease({ folder: home });
     assert.deepEqual(homeFolder.plan.writable, []);
     assert.equal(homeFolder.plan.notWritable?.[0].folder, home);
+    assert.ok(homeFolder.plan.hiddenFiles.includes(path.join(home, 'proj', '.env')), homeFolder.plan.hiddenFiles.join(' '));
     await homeFolder.release();
+    fs.rmSync(path.join(home, 'proj'), { recursive: true });
     const slash = await lease({ allowedWritePaths: ['/'] });
     assert.deepEqual(slash.plan.writable, []);
     assert.deepEqual(slash.plan.notWritable?.map((entry) => entry.folder), ['/']);

@@ -17,4 +17,22 @@ describe('workspace_run_command: a folder named writable that stays read-only', 
     assert.equal(fs.existsSync(path.join(bin, 'git')), false);
     assert.equal(fs.readFileSync(path.join(workspace.root, 'ok.txt'), 'utf8'), 'y');
   });
+
+  it('hides the secret files of a workspace folder it keeps read-only, as it hides a writable one\'s', async () => {
+    // The workspace folder itself on PATH: read-only, yet the command reads it, so its .env must be hidden.
+    fs.writeFileSync(path.join(workspace.root, '.env'), 'API_TOKEN=read-only-folder\n');
+    fs.writeFileSync(path.join(workspace.root, 'sub', '.env.local'), 'NESTED=read-only-folder\n');
+    const environment = { ...process.env, PATH: `${workspace.root}:${process.env.PATH ?? '/usr/bin:/bin'}` };
+    const read = "import sys\nfor name in ('.e' + 'nv', 'sub/.e' + 'nv.local'):\n  try: print(name, open(name).read().strip())\n  except OSError as e: print(name, e.strerror)\n";
+    try {
+      const { text } = await workspace.run({ command: `python3 -c "${read.replace(/"/g, '\\"')}"` }, { approve: true, environment });
+      assert.match(text, new RegExp(`^Sandbox: bubblewrap: .*; kept read-only: ${workspace.root} is on your PATH`, 'm'));
+      assert.match(text, /^\.env Permission denied$/m);
+      assert.match(text, /^sub\/\.env\.local Permission denied$/m);
+      assert.doesNotMatch(text, /read-only-folder/);
+    } finally {
+      fs.rmSync(path.join(workspace.root, '.env'));
+      fs.rmSync(path.join(workspace.root, 'sub', '.env.local'));
+    }
+  });
 });
