@@ -50,7 +50,7 @@ describe('a workspace folder on a volume that ignores letter case (extension hos
   it('runs no command unasked: `ls` asks the extension\'s own question, which names the volume and the spellings', async () => {
     const outcome = await unattended('workspace_run_command', { command: 'ls' });
     assert.equal(outcome.questions.length, 1, JSON.stringify(outcome));
-    assert.match(outcome.questions[0].detail, /is on a volume that ignores letter case, .*another spelling \(\.GIT\/hooks, \.ENV\) reaches them/);
+    assert.match(outcome.questions[0].detail, /is on a volume that ignores letter case \(or gives names other spellings\), .*another spelling \(\.GIT\/hooks, \.ENV\) reaches them/);
     assert.match(outcome.error ?? '', /declined/);
   });
 

@@ -7,6 +7,7 @@ import * as path from 'node:path';
 import type { ToolContext } from '../context';
 import { ToolError } from '../errors';
 import { fileLocation, isInsidePath } from '../location';
+import type { FileSystem } from '../ports/fileSystem';
 import type { SandboxHost } from '../ports/process';
 import type { CacheBind } from './caches';
 import { resolveRoots } from '../guard/judgeLocation';
@@ -259,6 +260,40 @@ export async function readOnlySecrets(ctx: ToolContext, host: SandboxHost, notWr
   const folders = notWritable.map((entry) => entry.folder).filter((folder) => !holdsHome(folder) && !writable.some((root) => isInsidePath(folder, root)));
   const files = await host.listFiles(folders, secretFileGlobs(), ctx.call.token);
   return files?.filter((file) => isSecretFile(file));
+}
+
+/** Spellings a volume may give a name besides its own: the other letter case, a `:` stream suffix (ntfs-3g's Windows streams), a trailing dot or space (Windows). */
+export function otherSpellingsOf(name: string): string[] {
+  const swapped = [...name].map((char) => (char === char.toLowerCase() ? char.toUpperCase() : char.toLowerCase())).join('');
+  return [...new Set([swapped, `${name}:`, `${name}.`, `${name} `])].filter((spelling) => spelling !== name);
+}
+
+/**
+ * The folders, among those holding an entry the sandbox keeps read-only or hides, where another
+ * spelling of that entry reaches something the folder does not list. bubblewrap's mount covers the
+ * spelling it was made on, and on such a folder (a volume that ignores case through FUSE or 9p, one
+ * folder of WSL's /mnt/c whose case flag differs from its workspace folder's, ntfs-3g's streams)
+ * another spelling gets past it. One entry is tried per folder: the volume decides, not the name.
+ */
+export async function foldersWithOtherSpellings(fs: FileSystem, entries: readonly string[]): Promise<string[]> {
+  const oneEntry = new Map<string, string>();
+  for (const entry of entries) {
+    const folder = path.posix.dirname(entry);
+    if (!oneEntry.has(folder)) {
+      oneEntry.set(folder, path.posix.basename(entry));
+    }
+  }
+  const found: string[] = [];
+  for (const [folder, name] of oneEntry) {
+    for (const other of otherSpellingsOf(name)) {
+      // A stat first (cheap, and nothing on most volumes); the listing tells an alias from an entry of that name.
+      if ((await fs.stat(fileLocation(path.posix.join(folder, other)))) !== undefined && !(await fs.readDirectory(fileLocation(folder)).catch(() => [])).some((entry) => entry.name === other)) {
+        found.push(folder);
+        break;
+      }
+    }
+  }
+  return found;
 }
 
 /** The folders strictly between a writable folder and each entry: bound onto themselves so none can be renamed. */
