@@ -283,17 +283,18 @@ export async function foldersWithOtherSpellings(fs: FileSystem, entries: readonl
       oneEntry.set(folder, path.posix.basename(entry));
     }
   }
-  const found: string[] = [];
-  for (const [folder, name] of oneEntry) {
-    for (const other of otherSpellingsOf(name)) {
-      // A stat first (cheap, and nothing on most volumes); the listing tells an alias from an entry of that name.
-      if ((await fs.stat(fileLocation(path.posix.join(folder, other)))) !== undefined && !(await fs.readDirectory(fileLocation(folder)).catch(() => [])).some((entry) => entry.name === other)) {
-        found.push(folder);
-        break;
+  // A stat of each spelling first (cheap, and nothing on most volumes), all at once; the listing tells an alias from an entry of that name.
+  const aliased = await Promise.all(
+    [...oneEntry].map(async ([folder, name]) => {
+      const reached = (await Promise.all(otherSpellingsOf(name).map(async (other) => ((await fs.stat(fileLocation(path.posix.join(folder, other)))) ? other : undefined)))).filter((other): other is string => other !== undefined);
+      if (reached.length === 0) {
+        return undefined;
       }
-    }
-  }
-  return found;
+      const listed = new Set((await fs.readDirectory(fileLocation(folder)).catch(() => [])).map((entry) => entry.name));
+      return reached.some((other) => !listed.has(other)) ? folder : undefined;
+    }),
+  );
+  return aliased.filter((folder): folder is string => folder !== undefined);
 }
 
 /** The folders strictly between a writable folder and each entry: bound onto themselves so none can be renamed. */
