@@ -9,6 +9,7 @@ import * as path from 'node:path';
 import {
   describeProtected,
   isExecutionConfigPath,
+  isGitDirectoryConfig,
   isSecretFile,
   isWorkspaceExecutionConfig,
   seatbeltProtectedPatterns,
@@ -148,7 +149,12 @@ describe('guard/protectedNames', () => {
     }
   });
 
-  it('names every row in the sentence the tool description carries', () => {
+  it('protects a submodule\'s config whose name holds a newline, as Seatbelt\'s POSIX regex does (its . matches a newline)', () => {
+    assert.equal(isWorkspaceExecutionConfig('/w/.git/modules/a\nb/config'), true);
+    assert.equal(isGitDirectoryConfig('modules/a\nb/hooks/x'), true);
+  });
+
+    it('names every row in the sentence the tool description carries', () => {
     for (const name of ['.vscode/', '*.code-workspace', '.gitmodules', '.gitattributes', 'config', 'hooks/', 'commondir', 'worktrees/']) {
       assert.ok(describeProtected().includes(name), name);
     }
