@@ -35,6 +35,12 @@ export interface SandboxPlan {
   readonly hiddenDirectories: readonly string[];
   /** Secret files (system files, home credentials, `.env` and the like in the workspace) and agent sockets, shown as /dev/null. */
   readonly hiddenFiles: readonly string[];
+  /**
+   * Where hidden folders and files lead once their links are resolved, where that is another path
+   * (`~/.aws` a link into a dotfiles folder, a `.env` linked to a file of another name): Seatbelt
+   * matches resolved paths, so it hides these too; bubblewrap's mounts follow the links themselves.
+   */
+  readonly hiddenTargets?: readonly string[];
   /** Folders of the session's unix sockets (/run, $XDG_RUNTIME_DIR), replaced by an empty tmpfs before anything else is bound. */
   readonly emptiedRuntime: readonly string[];
   /** Folders under an emptied one bound back read-only: the folder of /etc/resolv.conf's target, for commands with the network. */
@@ -374,14 +380,23 @@ export async function planSandbox(ctx: ToolContext, host: SandboxHost, network: 
   const covered = (entry: string): boolean => hiddenDirectories.some((folder) => folder !== entry && isInsidePath(entry, folder));
   const readOnlyMissing = scan.mustExist.filter((folder) => missing.includes(folder) && !covered(folder));
   const readOnly = byDepth([...scan.protectedEntries, ...scan.mustExist.filter((folder) => !missing.includes(folder))].filter((entry) => !covered(entry)));
+  const hidden = { directories: hiddenDirectories.filter((folder) => !covered(folder)), files: hiddenFiles.filter((file) => !covered(file)) };
+  const hiddenTargets = new Set<string>();
+  for (const entry of [...hidden.directories, ...hidden.files]) {
+    const target = fs.localPath(await fs.realpath(fileLocation(entry)).catch(() => fileLocation(entry)));
+    if (target && target !== entry) {
+      hiddenTargets.add(target);
+    }
+  }
   return {
     writable,
     notWritable: [...notWritable, ...crowded],
     pinned: pinnedFolders(writable, [...readOnly, ...readOnlyMissing]),
     readOnly,
     readOnlyMissing: byDepth(readOnlyMissing),
-    hiddenDirectories: hiddenDirectories.filter((folder) => !covered(folder)),
-    hiddenFiles: hiddenFiles.filter((file) => !covered(file)),
+    hiddenDirectories: hidden.directories,
+    hiddenFiles: hidden.files,
+    hiddenTargets: [...hiddenTargets],
     emptiedRuntime: runtime.emptiedRuntime,
     keptRuntime: runtime.keptRuntime,
     caches,

@@ -66,7 +66,7 @@ export function seatbeltProfile(plan: SandboxPlan): string {
   lines.push(...rule('deny file-write* file-link', protectedRules));
   lines.push(...rule('deny file-write*', plan.pinned.map(literal)));
   // Last, so no template or writable folder opens them: the plan's secret folders and files.
-  const secrets = [...plan.hiddenDirectories.map(subpath), ...plan.hiddenFiles.map(literal), ...plan.emptiedRuntime.map(subpath)];
+  const secrets = [...plan.hiddenDirectories.map(subpath), ...plan.hiddenFiles.map(literal), ...(plan.hiddenTargets ?? []).map(subpath), ...plan.emptiedRuntime.map(subpath)];
   lines.push(...rule('deny file-read* file-write* file-link file-clone', secrets));
   lines.push(...rule('allow file-read*', plan.keptRuntime.map(subpath)));
   // Every other connection is refused: an approved command reaches only the proxy's two loopback
