@@ -8,6 +8,7 @@
 // moved away and made again is matched again. Every rule is proven by
 // test/unit/core/sandbox/seatbelt.test.ts; none has run on a real Mac (docs/sandbox.md, "macOS").
 import { seatbeltProtectedPatterns, seatbeltSecretPatterns, seatbeltTemplatePattern } from '../guard/protectedNames';
+import { isInsidePath } from '../location';
 import type { SandboxPlan } from './plan';
 
 /**
@@ -45,6 +46,20 @@ function rule(head: string, filters: readonly string[]): string[] {
   return filters.length ? [`(${head}\n  ${[...new Set(filters)].join('\n  ')})`] : [];
 }
 
+/**
+ * The plan's hidden files that need a rule of their own: not those the secret names already hide
+ * (a workspace can hold thousands of .env files, and the profile is one argument of sandbox-exec).
+ */
+export function seatbeltListedFiles(plan: SandboxPlan): string[] {
+  const secretNames = seatbeltSecretPatterns().map((pattern) => new RegExp(pattern, 's'));
+  const template = new RegExp(seatbeltTemplatePattern(), 's');
+  return plan.hiddenFiles.filter((file) => {
+    const seen = seatbeltPath(file);
+    const byName = secretNames.some((name) => name.test(seen)) && !template.test(seen) && !plan.keptRuntime.some((folder) => isInsidePath(seen, seatbeltPath(folder)));
+    return !byName;
+  });
+}
+
 const DEVICES = ['/dev/null', '/dev/zero', '/dev/tty', '/dev/stdout', '/dev/stderr'];
 
 export function seatbeltProfile(plan: SandboxPlan): string {
@@ -65,10 +80,12 @@ export function seatbeltProfile(plan: SandboxPlan): string {
   ];
   lines.push(...rule('deny file-write* file-link', protectedRules));
   lines.push(...rule('deny file-write*', plan.pinned.map(literal)));
-  // Last, so no template or writable folder opens them: the plan's secret folders and files.
-  const secrets = [...plan.hiddenDirectories.map(subpath), ...plan.hiddenFiles.map(literal), ...(plan.hiddenTargets ?? []).map(subpath), ...plan.emptiedRuntime.map(subpath)];
-  lines.push(...rule('deny file-read* file-write* file-link file-clone', secrets));
+  // Last, so no template or writable folder opens them: the session's runtime folders (but the
+  // folder read again inside one), then the plan's secret folders and files.
+  const hidden = 'deny file-read* file-write* file-link file-clone';
+  lines.push(...rule(hidden, plan.emptiedRuntime.map(subpath)));
   lines.push(...rule('allow file-read*', plan.keptRuntime.map(subpath)));
+  lines.push(...rule(hidden, [...plan.hiddenDirectories.map(subpath), ...seatbeltListedFiles(plan).map(literal), ...(plan.hiddenTargets ?? []).map(subpath)]));
   // Every other connection is refused: an approved command reaches only the proxy's two loopback
   // ports (the proxy judges each domain), a command that ran without asking nothing at all.
   lines.push('(deny network*)');

@@ -3,6 +3,8 @@
 // neighbouring case it refuses. No Mac runs here: this is what the profile means if the evaluator
 // reads the language as macOS does (see docs/sandbox.md, "macOS").
 import * as assert from 'node:assert/strict';
+import { ToolError } from '../../../../src/core/errors';
+import { SEATBELT_MAX_PROFILE_BYTES, sandboxLaunch } from '../../../../src/core/sandbox/launcher';
 import type { SandboxPlan } from '../../../../src/core/sandbox/plan';
 import { profileString, seatbeltLauncher, seatbeltProfile } from '../../../../src/core/sandbox/seatbelt';
 import { READS, SeatbeltProfile, WRITES } from '../../support/seatbeltEvaluator';
@@ -235,22 +237,46 @@ describe('sandbox/seatbelt: paths macOS spells otherwise, and odd paths', () => 
   });
 });
 
-/** The profile for a workspace with `count` read-only entries, secret files and pinned folders each (the bubblewrap limit is about 3,000 mounts in all). */
-export function crowdedProfile(count: number): string {
+/** The profile's plan for a workspace with `count` read-only entries, secret files of other names and pinned folders each. */
+function crowdedPlan(count: number): SandboxPlan {
   const entries = Array.from({ length: count }, (_, index) => `${work}/packages/package-${index}/tools/generated/hook-target-${index}.sh`);
-  return seatbeltProfile({
+  return {
     ...plan,
     readOnly: entries,
-    hiddenFiles: entries.map((entry) => entry.replace(/hook-target-(\d+)\.sh$/, 'config/.env.$1')),
+    hiddenFiles: entries.map((entry) => entry.replace(/hook-target-(\d+)\.sh$/, 'linked-secret-$1')),
     pinned: entries.map((entry) => entry.replace(/\/[^/]+$/, '')),
-  });
+  };
 }
 
 describe('sandbox/seatbelt: size', () => {
-  it('stays readable by the evaluator and well inside macOS\'s 1 MiB for arguments and environment with 1,000 entries of each kind', () => {
-    const text = crowdedProfile(1000);
+  it('hides a workspace\'s thousands of .env files by their names, without a rule each', () => {
+    const envs = Array.from({ length: 12_000 }, (_, index) => `${work}/fixtures/p${index}/.env`);
+    const text = seatbeltProfile({ ...plan, hiddenFiles: [...plan.hiddenFiles, ...envs] });
+    assert.ok(text.length < seatbeltProfile(plan).length + 100, `${text.length} characters`);
     const profile = new SeatbeltProfile(text);
+    assert.ok(profile.refusesAll([...READS, ...WRITES, 'file-link', 'file-clone'], envs[0]) && profile.refusesAll(READS, envs[11_999]));
+    // A secret file inside a runtime folder read again keeps its own rule (as bubblewrap binds /dev/null there).
+    assert.doesNotMatch(text, /literal "[^"]*\/\.env"/);
+    const kept = new SeatbeltProfile(seatbeltProfile({ ...plan, emptiedRuntime: ['/run/user/501'], keptRuntime: ['/run/user/501/resolve'], hiddenFiles: ['/run/user/501/resolve/.env'] }));
+    assert.ok(kept.refusesAll(READS, '/run/user/501/resolve/.env') && kept.allowsAll(READS, '/run/user/501/resolve/resolv.conf'));
+  });
+
+  it('stays readable by the evaluator and under sandbox-exec\'s limit with 1,000 listed entries of each kind', () => {
+    const crowded = crowdedPlan(1000);
+    const profile = new SeatbeltProfile(seatbeltProfile(crowded));
     assert.ok(profile.refusesAll(WRITES, `${work}/packages/package-999/tools/generated/hook-target-999.sh`));
-    assert.ok(Buffer.byteLength(text) < 512 * 1024, `${Buffer.byteLength(text)} bytes`);
+    assert.ok(profile.refusesAll(READS, `${work}/packages/package-999/tools/generated/linked-secret-999`));
+    const launch = sandboxLaunch({ kind: 'seatbelt', executable: '/usr/bin/sandbox-exec' }, crowded, work);
+    assert.ok(new TextEncoder().encode(launch.argv[2]).length <= SEATBELT_MAX_PROFILE_BYTES);
+  });
+
+  it('refuses a profile larger than sandbox-exec takes, naming how many entries, where most are and the ways out', () => {
+    assert.throws(() => sandboxLaunch({ kind: 'seatbelt', executable: '/usr/bin/sandbox-exec' }, crowdedPlan(5000), work), (error: Error) => {
+      assert.ok(error instanceof ToolError);
+      assert.match(error.message, /macOS's sandbox takes .* as one argument of at most 512 KiB; this workspace needs [\d,]+ KiB for 5,000 secret files \(\.env and the like; 5,000 under \/Users\/u\/work\/a\/packages\), 5,001 protected entries/);
+      assert.match(error.message, /most are under \/Users\/u\/work\/a\/packages/);
+      assert.match(error.message, /permissions: "unsandboxed"/);
+      return true;
+    });
   });
 });
