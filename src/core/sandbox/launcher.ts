@@ -45,8 +45,8 @@ export function sandboxLaunch(availability: Exclude<SandboxAvailability, { kind:
 /**
  * The largest Seatbelt profile a command starts with. The profile is one argument of sandbox-exec,
  * and macOS takes at most 1 MiB of a program's arguments and environment together (kern.argmax):
- * half is left to the environment and the command line. About 2,000 read-only entries, folders
- * that hold them and secret files outside the workspace's secret names, at 80 characters a path.
+ * half is left to the environment and the command line. About 6,000 read-only entries, folders
+ * that hold them and secret files outside the secret names, at 70 characters a path.
  */
 export const SEATBELT_MAX_PROFILE_BYTES = 512 * 1024;
 
