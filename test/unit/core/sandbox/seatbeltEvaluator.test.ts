@@ -3,6 +3,7 @@
 import * as assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { seatbeltProtectedPatterns, seatbeltSecretPatterns, seatbeltTemplatePattern } from '../../../../src/core/guard/protectedNames';
+import { requireProgram } from '../../support/programs';
 import { ereToJs, kernelPath, readProfile, SeatbeltProfile } from '../../support/seatbeltEvaluator';
 
 describe('support/seatbeltEvaluator', () => {
@@ -86,8 +87,8 @@ describe('support/seatbeltEvaluator', () => {
         const regex = ereToJs(pattern);
         const expected = corpus.filter((p) => regex.test(p));
         // GNU grep -E is a POSIX ERE matcher; -z reads NUL-separated records (a path may hold a newline).
-        const grep = spawnSync('grep', ['-E', '-z', '-a', '-e', pattern], { input: `${corpus.join('\0')}\0` });
-        assert.ok(!grep.error, `grep (GNU grep, for POSIX ERE) could not run: ${grep.error?.message}`);
+        const grep = spawnSync(requireProgram('grep'), ['-E', '-z', '-a', '-e', pattern], { input: `${corpus.join('\0')}\0` });
+        assert.ok(!grep.error && grep.status !== 2, `grep -E could not run: ${grep.error?.message ?? grep.stderr.toString()}`);
         const matched = grep.stdout.toString('utf8').split('\0').slice(0, -1);
         assert.deepEqual(matched, expected);
       });
