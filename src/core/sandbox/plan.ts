@@ -362,6 +362,8 @@ export async function planSandbox(ctx: ToolContext, host: SandboxHost, network: 
   const hiddenFiles: string[] = [];
   // A folder named writable but kept read-only is still where the command may run: not emptied either.
   const runtime = await runtimePlan(ctx, env, [...writable, ...notWritable.map((entry) => entry.folder)], network);
+  /** The hidden entries that are not the workspace's secret files. */
+  const outside: string[] = [];
   // What is there decides how it is hidden: a folder is covered by an empty one, anything else by /dev/null.
   for (const entry of [...sensitiveLocalPaths(ctx.workspace.home), ...host.privateFolders, ...runtime.sockets]) {
     const stat = await fs.stat(fileLocation(entry));
@@ -370,6 +372,7 @@ export async function planSandbox(ctx: ToolContext, host: SandboxHost, network: 
     const holdsWorkspace = writable.some((root) => isInsidePath(root, entry));
     if (stat && !holdsWorkspace && !runtime.emptiedRuntime.some((done) => isInsidePath(entry, done))) {
       (stat.kind === 'directory' ? hiddenDirectories : hiddenFiles).push(entry);
+      outside.push(entry);
     }
   }
   hiddenFiles.push(...scan.secrets);
@@ -381,8 +384,11 @@ export async function planSandbox(ctx: ToolContext, host: SandboxHost, network: 
   const readOnlyMissing = scan.mustExist.filter((folder) => missing.includes(folder) && !covered(folder));
   const readOnly = byDepth([...scan.protectedEntries, ...scan.mustExist.filter((folder) => !missing.includes(folder))].filter((entry) => !covered(entry)));
   const hidden = { directories: hiddenDirectories.filter((folder) => !covered(folder)), files: hiddenFiles.filter((file) => !covered(file)) };
+  // Where the home's and the extension's secrets lead (`~/.aws`, or `~/.config` with `gh` in it, a
+  // link into a dotfiles folder). Not the workspace's secrets: Seatbelt hides those by their names,
+  // and the walk lists each under the writable folder's resolved path too.
   const hiddenTargets = new Set<string>();
-  for (const entry of [...hidden.directories, ...hidden.files]) {
+  for (const entry of outside.filter((entry) => !covered(entry))) {
     const target = fs.localPath(await fs.realpath(fileLocation(entry)).catch(() => fileLocation(entry)));
     if (target && target !== entry) {
       hiddenTargets.add(target);

@@ -109,7 +109,7 @@ describe('sandbox/plan and its lease', () => {
     }
   });
 
-  it('names where a hidden entry\'s links lead (Seatbelt matches resolved paths): a linked ~/.aws and ~/.netrc', async () => {
+  it('names where a hidden entry\'s links lead (Seatbelt matches resolved paths): a linked ~/.aws, ~/.netrc, and ~/.config holding gh', async () => {
     const home = path.join(parent, 'home');
     const dotfiles = path.join(parent, 'dotfiles');
     fs.mkdirSync(path.join(dotfiles, 'aws'), { recursive: true });
@@ -119,10 +119,12 @@ describe('sandbox/plan and its lease', () => {
     fs.mkdirSync(path.join(home, '.ssh'));
     fs.symlinkSync(path.join(dotfiles, 'aws'), path.join(home, '.aws'));
     fs.symlinkSync(path.join(dotfiles, 'netrc'), path.join(home, '.netrc'));
+    fs.mkdirSync(path.join(dotfiles, 'config', 'gh'), { recursive: true });
+    fs.symlinkSync(path.join(dotfiles, 'config'), path.join(home, '.config'));
     const only = await acquireSandboxLease(testContext({ root, workspace: { home } }), sandbox, { sandbox: { kind: 'seatbelt', executable: '/usr/bin/sandbox-exec' }, network: false, cwd: root, env: {} });
     try {
       const real = (p: string): string => fs.realpathSync(p);
-      assert.deepEqual([...(only.plan.hiddenTargets ?? [])].sort(), [real(path.join(dotfiles, 'aws')), real(path.join(dotfiles, 'netrc'))]);
+      assert.deepEqual([...(only.plan.hiddenTargets ?? [])].sort(), [real(path.join(dotfiles, 'aws')), real(path.join(dotfiles, 'config', 'gh')), real(path.join(dotfiles, 'netrc'))]);
       const profile = new SeatbeltProfile(seatbeltProfile(only.plan));
       assert.ok(profile.refusesAll(READS, path.join(real(dotfiles), 'aws', 'credentials')));
       assert.ok(profile.refusesAll(READS, path.join(real(dotfiles), 'netrc')));
