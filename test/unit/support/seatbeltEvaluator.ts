@@ -215,9 +215,27 @@ type Filter = (target: Target) => boolean;
 interface Rule {
   readonly action: 'allow' | 'deny';
   readonly operations: readonly string[];
-  /** Undefined: the rule covers every target of its operations. */
-  readonly filter?: Filter;
+  /** Its filters (any of them matches); none: the rule covers every target of its operations. */
+  readonly filters: readonly Filter[];
+  /** Each filter's text, for unexercised(). */
+  readonly texts: readonly string[];
   readonly text: string;
+}
+
+/** The text of a datum as the profile writes it, for messages. */
+function show(datum: Datum): string {
+  switch (datum.kind) {
+    case 'list':
+      return `(${datum.items.map(show).join(' ')})`;
+    case 'symbol':
+      return datum.name;
+    case 'number':
+      return String(datum.value);
+    case 'string':
+      return JSON.stringify(datum.value);
+    case 'regex':
+      return `#"${datum.source}"`;
+  }
 }
 
 /** macOS's fixed links into /private, which the kernel resolves before the sandbox sees a path. */
@@ -352,17 +370,46 @@ export class SeatbeltProfile {
         this.defaultAction = action;
         continue;
       }
-      const filter: Filter | undefined = filters.length === 0 ? undefined : (target) => filters.some((f) => f(target));
-      this.rules.push({ action, operations, filter, text: JSON.stringify(datum) });
+      this.rules.push({ action, operations, filters, texts: datum.items.slice(at).map(show), text: show(datum) });
     }
     if (!this.defaultAction) {
       throw new Error('seatbelt evaluator: the profile names no default');
     }
   }
 
+  /** Which filter of which rule decided a question (`rule:filter`; `rule:` for a rule without filters). */
+  private readonly decided = new Set<string>();
+
   /** The rules that decide an operation on a target, in order. */
   private matching(operation: Operation, target: Target): Rule[] {
-    return this.rules.filter((rule) => rule.operations.some((name) => covers(name, operation)) && (!rule.filter || rule.filter(target)));
+    return this.rules.filter((rule) => rule.operations.some((name) => covers(name, operation)) && (rule.filters.length === 0 || rule.filters.some((f) => f(target))));
+  }
+
+  /** Records what decided: every filter of the deciding rule that matched. */
+  private record(rule: Rule | undefined, target: Target): void {
+    if (!rule) {
+      return;
+    }
+    const index = this.rules.indexOf(rule);
+    if (rule.filters.length === 0) {
+      this.decided.add(`${index}:`);
+    }
+    rule.filters.forEach((f, at) => {
+      if (f(target)) {
+        this.decided.add(`${index}:${at}`);
+      }
+    });
+  }
+
+  /**
+   * The rules, and filters of rules, that decided none of the questions asked so far: a test that
+   * asks this of a profile after its cases proves that each rule has a case where it is the one
+   * that decides.
+   */
+  unexercised(): string[] {
+    return this.rules.flatMap((rule, index) =>
+      rule.filters.length === 0 ? (this.decided.has(`${index}:`) ? [] : [rule.text]) : rule.texts.filter((_, at) => !this.decided.has(`${index}:${at}`)).map((text) => `${text} in (${rule.action} ${rule.operations.join(' ')} ...)`),
+    );
   }
 
   /**
@@ -380,6 +427,7 @@ export class SeatbeltProfile {
     if (byOrder !== exactFirst) {
       throw new Error(`seatbelt evaluator: ${operation} on ${JSON.stringify(target)} is ${byOrder} by the last rule but ${exactFirst} if exact operation names win; the profile must not depend on which`);
     }
+    this.record(last, resolved);
     return byOrder === 'allow';
   }
 

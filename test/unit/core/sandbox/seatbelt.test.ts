@@ -81,15 +81,20 @@ describe('sandbox/seatbelt: every rule, evaluated', () => {
       '.git/config.worktree', '.git/commondir', '.git/info/attributes', '.git/worktrees/w/HEAD',
       'bare.git/config', 'bare.git/hooks/post-update', '.git/modules/lib/config', '.git/modules/a/b/hooks/x', '.git/modules/lib/modules/inner/config',
     ];
-    for (const p of refused) {
-      assert.ok(notWritable(`${work}/${p}`), p);
+    // In each writable folder: the workspace, and a repository kept in the writable ~/.config.
+    for (const base of [work, `${home}/.config/proj`]) {
+      for (const p of refused) {
+        assert.ok(notWritable(`${base}/${p}`), `${base}/${p}`);
+      }
     }
     const allowed = [
       'src/git/hooks', 'src/git/hooks/x', 'src/git/config', '.vscodex/x', 'x.vscode/y', 'a.code-workspace.bak', '.gitmodules.bak', '.git/HEAD', '.git/objects/ab/cd',
       '.git/index', '.git/info/exclude', '.git/modules/lib/HEAD', 'hooks/x', 'config', 'gitconfig', 'notbare.gitx/config',
     ];
-    for (const p of allowed) {
-      assert.ok(writable(`${work}/${p}`), p);
+    for (const base of [work, `${home}/.config/proj`]) {
+      for (const p of allowed) {
+        assert.ok(writable(`${base}/${p}`), `${base}/${p}`);
+      }
     }
   });
 
@@ -127,7 +132,7 @@ describe('sandbox/seatbelt: every rule, evaluated', () => {
   });
 
   it('lets a command edit a committed .env template in the workspace (as bubblewrap does), not outside it nor inside protected config', () => {
-    assert.ok(writable(`${work}/.env.example`) && writable(`${work}/sub/.ENV.Sample`));
+    assert.ok(writable(`${work}/.env.example`) && writable(`${work}/sub/.ENV.Sample`) && writable(`${home}/.config/app/.env.example`));
     assert.ok(notWritable(`${home}/.env.example`) && notWritable('/opt/elsewhere/.env.example'));
     assert.ok(notWritable(`${work}/.vscode/.env.example`));
   });
@@ -156,6 +161,15 @@ describe('sandbox/seatbelt: every rule, evaluated', () => {
     const kept = new SeatbeltProfile(seatbeltProfile({ ...plan, emptiedRuntime: ['/run/user/501'], keptRuntime: ['/run/user/501/resolve'] }));
     assert.ok(kept.allowsAll(READS, '/run/user/501/resolve/resolv.conf'));
     assert.ok(kept.refusesAll(READS, '/run/user/501/bus') && kept.refusesAll(WRITES, '/run/user/501/resolve/resolv.conf'));
+  });
+
+  it('connects nowhere and listens nowhere: the plan is of a command that ran without asking', () => {
+    assert.equal(profile.allows('network-outbound', { host: '127.0.0.1', port: 80 }), false);
+    assert.equal(profile.allows('network-bind', { host: 'localhost', port: 3000 }), false);
+  });
+
+  it('has no rule, nor filter of a rule, that decided none of the cases above', () => {
+    assert.deepEqual(profile.unexercised(), []);
   });
 
   describe('the network', () => {
@@ -187,6 +201,7 @@ describe('sandbox/seatbelt: every rule, evaluated', () => {
       }
       assert.equal(approved.allows('network-outbound', { unixSocket: '/private/tmp/com.apple.launchd.abc/Listeners' }), false);
       assert.equal(approved.allows('network-bind', { host: 'localhost', port: 3000 }), false);
+      assert.deepEqual(approved.unexercised().filter((text) => /network|ip "/.test(text)), []);
     });
 
     it('lets a background command listen and be reached on loopback only', () => {
@@ -195,6 +210,7 @@ describe('sandbox/seatbelt: every rule, evaluated', () => {
       assert.equal(serving.allows('network-bind', { host: '0.0.0.0', port: 3000 }), false);
       assert.equal(serving.allows('network-inbound', { host: '192.168.1.2', port: 3000 }), false);
       assert.equal(outbound(serving, 'localhost', 3000), false);
+      assert.deepEqual(serving.unexercised().filter((text) => /network|ip "/.test(text)), []);
     });
   });
 

@@ -58,6 +58,15 @@ describe('support/seatbeltEvaluator', () => {
     }
   });
 
+  it('names the rules and filters that decided no question asked of it', () => {
+    const profile = new SeatbeltProfile('(version 1)\n(allow default)\n(deny file-write*)\n(allow file-write* (subpath "/a") (subpath "/b"))');
+    profile.allows('file-write-data', '/a/x');
+    assert.deepEqual(profile.unexercised(), ['(deny file-write*)', '(subpath "/b") in (allow file-write* ...)']);
+    profile.allows('file-write-data', '/c');
+    profile.allows('file-read-data', '/b/x');
+    assert.deepEqual(profile.unexercised(), ['(subpath "/b") in (allow file-write* ...)']);
+  });
+
   it('refuses to answer where an exact operation name and a wildcard would decide differently', () => {
     const profile = new SeatbeltProfile('(version 1)\n(allow default)\n(deny network-outbound)\n(allow network* (remote ip "localhost:1"))');
     assert.throws(() => profile.allows('network-outbound', { host: 'localhost', port: 1 }), /must not depend/);
