@@ -101,6 +101,32 @@ export function seatbeltProfile(plan: SandboxPlan): string {
   return `${lines.join('\n')}\n`;
 }
 
+/**
+ * A profile with every kind of rule and filter seatbeltProfile writes, over paths that need not
+ * exist, for the sandbox's probe at activation (node/machineSandbox.ts): where this Mac's
+ * sandbox-exec does not read one of them, the probe fails with its words, not every command.
+ */
+export function seatbeltProbeProfile(): string {
+  const folder = '/private/var/empty/wat-probe';
+  return seatbeltProfile({
+    writable: [folder],
+    pinned: [`${folder}/p`],
+    readOnly: [`${folder}/p/r`],
+    readOnlyMissing: [],
+    hiddenDirectories: [`${folder}/h`],
+    hiddenFiles: [`${folder}/f`],
+    hiddenTargets: [`${folder}/t`],
+    emptiedRuntime: [`${folder}/e`],
+    keptRuntime: [`${folder}/e/k`],
+    caches: [],
+    tempDirectory: `${folder}/tmp`,
+    emptyDirectory: folder,
+    network: true,
+    proxy: { transport: 'tcp', http: 1, socks: 2, local: [3] },
+    serves: true,
+  });
+}
+
 /** The argv that runs the rest of the command line inside sandbox-exec with the plan's profile. */
 export function seatbeltLauncher(executable: string, plan: SandboxPlan): string[] {
   return [executable, '-p', seatbeltProfile(plan)];

@@ -6,8 +6,8 @@ import * as assert from 'node:assert/strict';
 import { ToolError } from '../../../../src/core/errors';
 import { SEATBELT_MAX_PROFILE_BYTES, sandboxLaunch } from '../../../../src/core/sandbox/launcher';
 import type { SandboxPlan } from '../../../../src/core/sandbox/plan';
-import { profileString, seatbeltLauncher, seatbeltProfile } from '../../../../src/core/sandbox/seatbelt';
-import { READS, SeatbeltProfile, WRITES } from '../../support/seatbeltEvaluator';
+import { profileString, seatbeltLauncher, seatbeltProbeProfile, seatbeltProfile } from '../../../../src/core/sandbox/seatbelt';
+import { readProfile, READS, SeatbeltProfile, WRITES } from '../../support/seatbeltEvaluator';
 
 const home = '/Users/u';
 const work = `${home}/work/a`;
@@ -294,5 +294,35 @@ describe('sandbox/seatbelt: size', () => {
       assert.match(error.message, /permissions: "unsandboxed"/);
       return true;
     });
+  });
+});
+
+/** Each rule of a profile as its shapes: the action and operations with each filter, strings and regexes as their kinds. */
+function shapes(text: string): Set<string> {
+  type Datum = ReturnType<typeof readProfile>[number];
+  const shape = (datum: Datum): string => (datum.kind === 'list' ? `(${datum.items.map(shape).join(' ')})` : datum.kind === 'symbol' ? datum.name : datum.kind);
+  const found = new Set<string>();
+  for (const rule of readProfile(text)) {
+    const items = rule.kind === 'list' ? rule.items : [];
+    const head = items.filter((item) => item.kind !== 'list').map(shape).join(' ');
+    const filters = items.filter((item) => item.kind === 'list');
+    if (filters.length === 0) {
+      found.add(head);
+    }
+    for (const filter of filters) {
+      found.add(`${head} ${shape(filter)}`);
+    }
+  }
+  return found;
+}
+
+describe('sandbox/seatbelt: the probe at activation', () => {
+  it('has every kind of rule and filter a command\'s profile has, so a macOS that reads one of them differently fails the probe, not every command', () => {
+    const probe = shapes(seatbeltProbeProfile());
+    const full = seatbeltProfile({ ...plan, hiddenTargets: ['/Users/u/dotfiles/aws'], emptiedRuntime: ['/run/user/501'], keptRuntime: ['/run/user/501/resolve'], network: true, proxy, serves: true });
+    for (const kind of shapes(full)) {
+      assert.ok(probe.has(kind), `the probe lacks ${kind}`);
+    }
+    assert.ok(new SeatbeltProfile(seatbeltProbeProfile()).allows('file-read-data', '/usr/bin/true'));
   });
 });
