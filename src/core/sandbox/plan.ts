@@ -36,6 +36,12 @@ export interface SandboxPlan {
   readonly hiddenDirectories: readonly string[];
   /** Secret files (system files, home credentials, `.env` and the like in the workspace) and agent sockets, shown as /dev/null. */
   readonly hiddenFiles: readonly string[];
+  /**
+   * Where hidden folders and files lead once their links are resolved, where that is another path
+   * (`~/.aws` a link into a dotfiles folder, a `.env` linked to a file of another name): Seatbelt
+   * matches resolved paths, so it hides these too; bubblewrap's mounts follow the links themselves.
+   */
+  readonly hiddenTargets?: readonly string[];
   /** Folders of the session's unix sockets (/run, $XDG_RUNTIME_DIR), replaced by an empty tmpfs before anything else is bound. */
   readonly emptiedRuntime: readonly string[];
   /** Folders under an emptied one bound back read-only: the folder of /etc/resolv.conf's target, for commands with the network. */
@@ -408,6 +414,8 @@ export async function planSandbox(ctx: ToolContext, host: SandboxHost, network: 
   const hiddenFiles: string[] = [];
   // A folder named writable but kept read-only is still where the command may run: not emptied either.
   const runtime = await runtimePlan(ctx, env, [...writable, ...notWritable.map((entry) => entry.folder)], network);
+  /** The hidden entries that are not the workspace's secret files. */
+  const outside: string[] = [];
   // What is there decides how it is hidden: a folder is covered by an empty one, anything else by /dev/null.
   for (const entry of [...sensitiveLocalPaths(ctx.workspace.home), ...host.privateFolders, ...runtime.sockets]) {
     const stat = await fs.stat(fileLocation(entry));
@@ -416,6 +424,7 @@ export async function planSandbox(ctx: ToolContext, host: SandboxHost, network: 
     const holdsWorkspace = writable.some((root) => isInsidePath(root, entry));
     if (stat && !holdsWorkspace && !runtime.emptiedRuntime.some((done) => isInsidePath(entry, done))) {
       (stat.kind === 'directory' ? hiddenDirectories : hiddenFiles).push(entry);
+      outside.push(entry);
     }
   }
   hiddenFiles.push(...scan.secrets);
@@ -426,14 +435,26 @@ export async function planSandbox(ctx: ToolContext, host: SandboxHost, network: 
   const covered = (entry: string): boolean => hiddenDirectories.some((folder) => folder !== entry && isInsidePath(entry, folder));
   const readOnlyMissing = scan.mustExist.filter((folder) => missing.includes(folder) && !covered(folder));
   const readOnly = byDepth([...scan.protectedEntries, ...scan.mustExist.filter((folder) => !missing.includes(folder))].filter((entry) => !covered(entry)));
+  const hidden = { directories: hiddenDirectories.filter((folder) => !covered(folder)), files: hiddenFiles.filter((file) => !covered(file)) };
+  // Where the home's and the extension's secrets lead (`~/.aws`, or `~/.config` with `gh` in it, a
+  // link into a dotfiles folder). Not the workspace's secrets: Seatbelt hides those by their names,
+  // and the walk lists each under the writable folder's resolved path too.
+  const hiddenTargets = new Set<string>();
+  for (const entry of outside.filter((entry) => !covered(entry))) {
+    const target = fs.localPath(await fs.realpath(fileLocation(entry)).catch(() => fileLocation(entry)));
+    if (target && target !== entry) {
+      hiddenTargets.add(target);
+    }
+  }
   return {
     writable,
     notWritable: [...notWritable, ...crowded],
     pinned: pinnedFolders(writable, [...readOnly, ...readOnlyMissing]),
     readOnly,
     readOnlyMissing: byDepth(readOnlyMissing),
-    hiddenDirectories: hiddenDirectories.filter((folder) => !covered(folder)),
-    hiddenFiles: hiddenFiles.filter((file) => !covered(file)),
+    hiddenDirectories: hidden.directories,
+    hiddenFiles: hidden.files,
+    hiddenTargets: [...hiddenTargets],
     emptiedRuntime: runtime.emptiedRuntime,
     keptRuntime: runtime.keptRuntime,
     caches,
