@@ -384,6 +384,8 @@ class PowerShellLineJudge {
       case 'generic_token':
         if (/\$\(|@\(|@\{|\$\{|^@/.test(node.text)) {
           this.ask(node.text, `${node.text} runs or splats something inside a word`);
+        } else if (/\$(?!(?:env|global|script|local):)[A-Za-z_][A-Za-z0-9_]*:/i.test(node.text)) {
+          this.ask(node.text, `${node.text} reads a variable of a PowerShell drive (a file, a function, the registry), which this policy does not read`);
         }
         return;
       case 'member_access':
@@ -421,7 +423,9 @@ class PowerShellLineJudge {
         }
     }
     for (const child of node.namedChildren) {
-      if (child && child.type !== 'type_literal' && child.type !== 'member_name') {
+      // A type is checked once, by the cast, member or call that names it; a member's name is not an expression.
+      const checked = child?.type === 'member_name' || (child?.type === 'type_literal' && (node.type === 'member_access' || node.type === 'invokation_expression' || node.type === 'cast_expression'));
+      if (child && !checked) {
         await this.walkExpression(child);
       }
     }
@@ -509,6 +513,9 @@ function windowsPathProblem(text: string, posixHost: boolean): string | undefine
   }
   if (/^[\\/]/.test(text)) {
     return `${text} starts at the root of a drive, which this policy does not judge yet: use a path relative to the workspace`;
+  }
+  if (text.includes(':')) {
+    return `${text} has a colon, which on Windows names an alternate data stream or a drive: this policy does not judge it`;
   }
   return undefined;
 }

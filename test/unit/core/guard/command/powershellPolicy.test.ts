@@ -193,6 +193,10 @@ const MUST_ASK: ReadonlyArray<readonly [string, string]> = [
   ['Get-Content \\\\server\\share\\x', 'a UNC path'],
   ['Get-Content *', 'a wildcard that names .env'],
   ['Get-Content .E*', "PowerShell's wildcards ignore case: .E* names .env"],
+  ['Get-Content README.md:hidden', 'an alternate data stream'],
+  ['Write-Output foo$c:secret.txt', 'variable syntax that reads a file of drive c:'],
+  ["('rm x' -as [scriptblock]).Invoke()", 'a string converted to code and invoked'],
+  ["'x' -as [System.IO.FileInfo]", 'a type this policy does not know, in -as'],
   // Parameters not on the tables.
   ['Get-ChildItem -FollowSymlink -Recurse', 'follows links out of the workspace'],
   ['Get-Content -Pa README.md', 'an abbreviation is not recognised'],

@@ -25,8 +25,8 @@ function windowsHost(kind: ShellKind, requests: ProcessRequest[]): (host: Comman
       processes: {
         start: (request) => {
           requests.push(request);
-          const { shellArguments: _arguments, verbatimArguments: _verbatim, ...posix } = request;
-          return host.processes.start(posix);
+          // /bin/sh stands in for PowerShell and cmd here: the runner gets the line with `-c`.
+          return host.processes.start({ ...request, shellArguments: undefined, verbatimArguments: undefined });
         },
       },
     };
