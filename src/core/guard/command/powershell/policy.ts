@@ -40,7 +40,10 @@ const EXPRESSION_STRUCTURE = new Set([
 const READABLE_VARIABLE = /^\$(?:(?:global:|script:|local:)?[A-Za-z_][A-Za-z0-9_]*|_|\$|\?|\^|env:[A-Za-z_][A-Za-z0-9_]*)$/i;
 
 /** A bare word is known before the line runs when it has none of these (variables, escapes, sub-expressions, splatting, lists, quotes). */
-const DYNAMIC_IN_WORD = /[$`@(){},;'"]/;
+const DYNAMIC_IN_WORD = /[$`@(){},;'"<>|&]/;
+
+/** Characters PowerShell reads as operators where the grammar may keep them in a word (`ls >.env` is a redirection to PowerShell, a word to the grammar). */
+const OPERATOR_IN_WORD = /[<>|&;]/;
 
 class PowerShellLineJudge {
   private readonly findings: CommandFinding[] = [];
@@ -178,6 +181,16 @@ class PowerShellLineJudge {
       await this.judgeRedirections(redirection);
     }
     const args = elements.filter((child) => child.type !== 'redirection');
+    const call = args.find((child) => child.type === 'argument_list');
+    if (call) {
+      this.ask(subject, `${subject} calls a method in an argument, which can do anything`);
+      return 'other';
+    }
+    const operatorWord = args.find((child) => child.type === 'generic_token' && OPERATOR_IN_WORD.test(child.text));
+    if (operatorWord) {
+      this.ask(subject, `${operatorWord.text} holds a character PowerShell reads as a redirection or operator, which the grammar keeps in the word`);
+      return 'other';
+    }
     const settings = this.settingsJudgement(name, args);
     if (settings) {
       this.note(subject, settings);
@@ -382,7 +395,9 @@ class PowerShellLineJudge {
         }
         return;
       case 'generic_token':
-        if (/\$\(|@\(|@\{|\$\{|^@/.test(node.text)) {
+        if (OPERATOR_IN_WORD.test(node.text)) {
+          this.ask(node.text, `${node.text} holds a character PowerShell reads as a redirection or operator, which the grammar keeps in the word`);
+        } else if (/\$\(|@\(|@\{|\$\{|^@/.test(node.text)) {
           this.ask(node.text, `${node.text} runs or splats something inside a word`);
         } else if (/\$(?!(?:env|global|script|local):)[A-Za-z_][A-Za-z0-9_]*:/i.test(node.text)) {
           this.ask(node.text, `${node.text} reads a variable of a PowerShell drive (a file, a function, the registry), which this policy does not read`);
@@ -551,7 +566,7 @@ function commandName(node: SyntaxNode | null): string | undefined {
     return undefined;
   }
   if (node.type === 'command_name') {
-    return /[$`@(){}'"]/.test(node.text) || node.namedChildren.length > 0 ? undefined : node.text;
+    return /[$`@(){}'"<>|&;]/.test(node.text) || node.namedChildren.length > 0 ? undefined : node.text;
   }
   if (node.type === 'command_name_expr') {
     const only = node.namedChildren.length === 1 ? node.namedChildren[0] : null;

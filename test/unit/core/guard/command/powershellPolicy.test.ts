@@ -140,6 +140,8 @@ const MUST_ASK: ReadonlyArray<readonly [string, string]> = [
   ['[Diagnostics.Process]::Start("calc")', '.NET starts a program'],
   ['[scriptblock]::Create("rm x").Invoke()', 'a script block from a string'],
   ['(Get-Item README.md).Delete()', 'a method that deletes'],
+  ['Write-Output $a.Delete()', 'a method call in argument mode, which the grammar splits from its object'],
+  ["Write-Output $ExecutionContext.InvokeCommand.InvokeScript('rm x')", 'runs a string as code through a method in an argument'],
   ['Get-Item README.md | ForEach-Object { $_.Replace("a", "b") }', 'FileInfo.Replace replaces files'],
   // Script blocks are judged as code.
   ['Get-ChildItem | Where-Object { Remove-Item $_ }', 'a command in a filter'],
@@ -182,6 +184,8 @@ const MUST_ASK: ReadonlyArray<readonly [string, string]> = [
   ['Get-Date *> @HOME@/.bashrc', 'writes a startup file outside the workspace'],
   ['ls 2> ..\\outside.txt', 'writes outside the workspace'],
   ['ls > $out', 'a target only known when it runs'],
+  ['ls >.env', 'a redirection the grammar reads as a word'],
+  ['ls 2>.env', 'a stream redirection the grammar reads as a word'],
   // Paths outside the workspace, drives and providers.
   ['Get-Content @HOME@/.ssh/id_rsa', 'a key outside the workspace'],
   ['Get-Content ..\\outside.txt', 'outside the workspace'],
