@@ -654,6 +654,10 @@ export async function evaluatePowerShellPolicy(command: string, options: Command
   }
   try {
     const judge = new PowerShellLineJudge(command, options);
+    const unread = unreadCharacter(command);
+    if (unread) {
+      judge.noteLine({ decision: 'ask', reason: unread });
+    }
     if (tree.rootNode.hasError) {
       judge.noteLine({ decision: 'ask', reason: 'the PowerShell parser could not make sense of the whole line, so it cannot be checked' });
     }
@@ -666,6 +670,27 @@ export async function evaluatePowerShellPolicy(command: string, options: Command
   } finally {
     tree.delete();
   }
+}
+
+/**
+ * Characters PowerShell reads where the grammar does not: typographic quotes are quotes
+ * (`Get-Content ‘.env’` reads .env), typographic dashes are dashes, Unicode spaces separate
+ * words, a lone carriage return ends a line.
+ */
+function unreadCharacter(command: string): string | undefined {
+  if (/[\u2018-\u201E]/.test(command)) {
+    return 'the line has a typographic quote, which PowerShell reads as a quote and this policy does not';
+  }
+  if (/[\u2013-\u2015]/.test(command)) {
+    return 'the line has a typographic dash, which PowerShell reads as a dash and this policy does not';
+  }
+  if (/[\u0085\u00A0\u1680\u2000-\u200A\u2028\u2029\u202F\u205F\u3000\v\f]/.test(command)) {
+    return 'the line has a Unicode space, which PowerShell reads as a space between words and this policy does not';
+  }
+  if (/\r(?!\n)/.test(command)) {
+    return 'the line has a carriage return that PowerShell reads as a line end and this policy does not';
+  }
+  return undefined;
 }
 
 /** cmd.exe has no policy: its quoting, `%VAR%` and `!VAR!` expansion and `^` escapes are not parsed here, so every line asks. */

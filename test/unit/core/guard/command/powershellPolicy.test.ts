@@ -201,6 +201,12 @@ const MUST_ASK: ReadonlyArray<readonly [string, string]> = [
   ['Write-Output foo$c:secret.txt', 'variable syntax that reads a file of drive c:'],
   ["('rm x' -as [scriptblock]).Invoke()", 'a string converted to code and invoked'],
   ["'x' -as [System.IO.FileInfo]", 'a type this policy does not know, in -as'],
+  // Characters PowerShell reads where the grammar does not.
+  ['Get-Content \u2018.env\u2019', 'typographic single quotes are quotes to PowerShell'],
+  ['Get-Content \u201C.env\u201D', 'typographic double quotes are quotes to PowerShell'],
+  ['rg foo README.md\u00A0.env', 'a no-break space separates words for PowerShell'],
+  ['ls\rrm README.md', 'a lone carriage return ends a line for PowerShell'],
+  ['Get-ChildItem \u2013Recurse', 'a typographic dash is a dash to PowerShell'],
   // Parameters not on the tables.
   ['Get-ChildItem -FollowSymlink -Recurse', 'follows links out of the workspace'],
   ['Get-Content -Pa README.md', 'an abbreviation is not recognised'],
