@@ -34,7 +34,7 @@ const options = {
 
 // The shell parser (web-tree-sitter, bundled) loads its wasm files from the bundle's folder at run
 // time, so they ship in dist/ next to extension.js (vsce includes dist/; node_modules is not shipped).
-const TREE_SITTER_WASM = ['tree-sitter.wasm', 'tree-sitter-bash.wasm'];
+const TREE_SITTER_WASM = ['tree-sitter.wasm', 'tree-sitter-bash.wasm', 'tree-sitter-powershell.wasm'];
 for (const file of TREE_SITTER_WASM) {
   copyFileSync(`node_modules/@vscode/tree-sitter-wasm/wasm/${file}`, `dist/${file}`);
 }

@@ -17,7 +17,7 @@ import { MachineSandbox, privateCacheDirectory } from './core/sandbox/node/machi
 import { runtimeFolder } from './mcp/privateFolder';
 import { LocalFirstSearchEngines } from './core/search/engines';
 import { RipgrepSearchEngine } from './core/search/ripgrep/node/ripgrepEngine';
-import { loadBashParser } from './core/guard/command/shell/node/wasmGrammar';
+import { loadBashParser, loadPowerShellParser } from './core/guard/command/shell/node/wasmGrammar';
 import { importPdfJs } from './core/read/node/pdfJs';
 import { TOOLS } from './core/tools';
 import { DiffReview } from './vscode/changes/diffReview';
@@ -158,8 +158,8 @@ export function activate(context: vscode.ExtensionContext): void {
   const checkpoints = new GitCheckpointStore(checkpointDirectory);
   const heldCalls = new HeldCallRegistry(clock);
   const services: ToolServices = {
-    host: { fs, buffers: new VsCodeEditorBuffers(), clock, search: new LocalFirstSearchEngines(fs, ripgrepPath === undefined ? undefined : new RipgrepSearchEngine(ripgrepPath, fs, sandbox.scanIndex)), language: new VsCodeLanguageFeatures(), libraries: { bashParser: loadBashParser, pdfJs: importPdfJs } },
-    commands: commandHostFor(terminals, chooseCommandShell(vscode.env.shell, existsSync), logDirectory, nodeProcessRunner, sandbox, background),
+    host: { fs, buffers: new VsCodeEditorBuffers(), clock, search: new LocalFirstSearchEngines(fs, ripgrepPath === undefined ? undefined : new RipgrepSearchEngine(ripgrepPath, fs, sandbox.scanIndex)), language: new VsCodeLanguageFeatures(), libraries: { bashParser: loadBashParser, powerShellParser: loadPowerShellParser, pdfJs: importPdfJs } },
+    commands: commandHostFor(terminals, chooseCommandShell(vscode.env.shell, { platform: process.platform, exists: existsSync, env: process.env }), logDirectory, nodeProcessRunner, sandbox, background),
     session: { approver: approvals, reads: new MemoryReadLedger(), changes: { reviewer: new DiffReview(approvals, proposals), writer: new WorkspaceEditApplier() }, heldCalls },
     heldCalls,
     activity,

@@ -43,13 +43,13 @@ export function ourContext({ root, settings = {}, ripgrepPath, commands, ignoreI
   /** @type {typeof import('../../src/core/search/ripgrep/node/ripgrepEngine.js')} */
   const { RipgrepSearchEngine } = compiled('core/search/ripgrep/node/ripgrepEngine');
   /** @type {typeof import('../../src/core/guard/command/shell/node/wasmGrammar.js')} */
-  const { loadBashParser } = compiled('core/guard/command/shell/node/wasmGrammar');
+  const { loadBashParser, loadPowerShellParser } = compiled('core/guard/command/shell/node/wasmGrammar');
   /** @type {typeof import('../../src/core/read/node/pdfJs.js')} */
   const { importPdfJs } = compiled('core/read/node/pdfJs');
   const fs = new NodeFileSystem();
   const ripgrep = ripgrepPath === undefined ? undefined : new RipgrepSearchEngine(ripgrepPath, fs, ignoreIndex);
   return {
-    host: { fs, buffers: { dirtyText: () => undefined, dirtyNotebookCells: () => undefined }, clock: { now: () => Date.now() }, search: new LocalFirstSearchEngines(fs, ripgrep), commands, libraries: { bashParser: loadBashParser, pdfJs: importPdfJs } },
+    host: { fs, buffers: { dirtyText: () => undefined, dirtyNotebookCells: () => undefined }, clock: { now: () => Date.now() }, search: new LocalFirstSearchEngines(fs, ripgrep), commands, libraries: { bashParser: loadBashParser, powerShellParser: loadPowerShellParser, pdfJs: importPdfJs } },
     session: { approver: { confirm: async () => false, choose: async () => /** @type {const} */ ('reject') }, reads: new MemoryReadLedger() },
     call: { token: { isCancellationRequested: false, onCancellationRequested: () => ({ dispose() {} }) }, confirmedInChat: false },
     settings: { ...DEFAULT_SETTINGS, ...settings },

@@ -6,6 +6,8 @@ import type { Parser } from '@vscode/tree-sitter-wasm';
 export interface Libraries {
   /** tree-sitter's bash parser, loaded on first use and then kept; a failed load is tried again on the next call. */
   bashParser(): Promise<Parser>;
+  /** tree-sitter's PowerShell parser, loaded and kept like bashParser. */
+  powerShellParser(): Promise<Parser>;
   /** Mozilla's pdf.js module, loaded on first use (the part of its API used: read/pdfText.ts). */
   pdfJs(): Promise<unknown>;
 }

@@ -1,11 +1,25 @@
 // The process ports: how workspace_run_command runs a command line and shows it to the user.
 import type { CancellationSignal } from '../errors';
 
+/**
+ * The family of a shell, which decides the policy that judges a line and the argv that runs it:
+ * `bash` (bash, sh, dash, Git Bash: the bash policy, `-c`), `powershell` (pwsh 7 or Windows
+ * PowerShell 5.1: the PowerShell policy, `-EncodedCommand`), `cmd` (no policy: every line asks).
+ */
+export type ShellKind = 'bash' | 'powershell' | 'cmd';
+
 /** One command line to run in its own process group. */
 export interface ProcessRequest {
-  /** The POSIX shell that runs `commandLine` with `-c`. */
+  /** The shell that runs `commandLine` (with `-c` unless `shellArguments` says otherwise). */
   readonly shell: string;
   readonly commandLine: string;
+  /**
+   * The arguments that follow `shell` to run the line, when they are not `-c commandLine`
+   * (PowerShell's `-EncodedCommand`, cmd's `/d /s /c`: process/shellChoice.ts shellInvocation).
+   */
+  readonly shellArguments?: readonly string[];
+  /** True when Windows must pass `shellArguments` unquoted (cmd.exe reads its own command line). */
+  readonly verbatimArguments?: boolean;
   /** A program and its arguments that run the shell (the OS sandbox), or none to run it directly. */
   readonly launcher?: readonly string[];
   /**
@@ -172,6 +186,8 @@ export type SandboxAvailability =
       readonly reason: string;
       /** What the user can do about it, when something can be done (a command to paste, a setting). */
       readonly fix?: string;
+      /** Windows, where this extension has no OS sandbox at all: a command the policy finds read-only runs without asking, every other asks. */
+      readonly windows?: boolean;
     };
 
 /** The machine side of the command sandbox: what exists, where secrets are, the folders it binds. */
@@ -296,8 +312,10 @@ export interface SandboxNetwork {
 
 /** What workspace_run_command needs from the host: a shell, an environment, a place for logs, a terminal, a runner, a sandbox. */
 export interface CommandHost {
-  /** The POSIX shell that runs command lines with `-c`. */
+  /** The shell that runs command lines: bash, sh or dash with `-c`; on Windows also PowerShell or cmd (`shellKind`). */
   readonly shell: string;
+  /** The shell's family (process/shellChoice.ts): the policy that judges a line and the arguments that run it; absent means bash. */
+  readonly shellKind?: ShellKind;
   /** A local folder where full command logs are written; reads of it are allowed. */
   readonly logDirectory: string;
   /** The process id of this window's extension host: a command log's name carries it, apart from other windows' logs. */

@@ -32,19 +32,30 @@ export type Placement =
       readonly why: string;
       /** Why the machine has no sandbox and what fixes it (e.g. "bubblewrap cannot start here: ...; fix"), when that is why it runs here. */
       readonly unavailable?: string;
+      /** Windows, which has no OS sandbox for this extension: the `Sandbox:` line says so. */
+      readonly windows?: boolean;
     }
   | { readonly where: 'refused'; readonly why: string };
 
-export function placeCommand(mode: SandboxMode, availability: SandboxAvailability, decision: 'allow' | 'ask', extra: ExtraPermission | undefined): Placement {
+/**
+ * `readOnly`: the policy let the line through and it can change no file (CommandVerdict.readOnly).
+ * On Windows, with no sandbox at all, only such a line runs without asking; elsewhere a machine
+ * without its sandbox asks for every command, since the sandbox was expected and is missing.
+ */
+export function placeCommand(mode: SandboxMode, availability: SandboxAvailability, decision: 'allow' | 'ask', extra: ExtraPermission | undefined, readOnly = false): Placement {
   const policyApproval: Approval = decision === 'ask' ? 'policy' : 'none';
   if (mode === 'off') {
     return { where: 'host', approval: policyApproval, why: 'workspaceAgentTools.runCommand.sandbox is off' };
   }
   if (availability.kind === 'none') {
     const unavailable = describeUnavailable(availability);
-    return mode === 'required'
-      ? { where: 'refused', why: `workspaceAgentTools.runCommand.sandbox is "required" and there is no sandbox: ${unavailable}` }
-      : { where: 'host', approval: 'own', why: `there is no sandbox on this machine: ${unavailable}`, unavailable };
+    if (mode === 'required') {
+      return { where: 'refused', why: `workspaceAgentTools.runCommand.sandbox is "required" and there is no sandbox: ${unavailable}` };
+    }
+    const windows = availability.windows ? { windows: true } : {};
+    return decision === 'allow' && readOnly && extra === undefined && availability.windows
+      ? { where: 'host', approval: 'none', why: 'the command policy found it read-only', unavailable, ...windows }
+      : { where: 'host', approval: 'own', why: `there is no sandbox on this machine: ${unavailable}`, unavailable, ...windows };
   }
   if (extra === 'unsandboxed') {
     return mode === 'required'
@@ -86,6 +97,8 @@ export function unavailableWarning(mode: SandboxMode, availability: SandboxAvail
   }
   const consequence = mode === 'required'
     ? 'every command is refused (workspaceAgentTools.runCommand.sandbox is "required")'
-    : 'every command asks before it runs, outside the sandbox with all your rights';
+    : availability.windows
+      ? 'every command that is not provably read-only asks before it runs, with all your rights'
+      : 'every command asks before it runs, outside the sandbox with all your rights';
   return { reason: availability.reason, ...(availability.fix ? { fix: availability.fix } : {}), consequence };
 }

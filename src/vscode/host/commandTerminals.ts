@@ -3,6 +3,7 @@ import { oneLine } from '../../core/text/truncate';
 import { errorMessage } from '../../core/errors';
 import type { BackgroundCommands, CommandHost, CommandTerminal, ProcessRunner, SandboxHost, TerminalInputTarget } from '../../core/ports/process';
 import { LineEditor } from '../../core/process/lineEditor';
+import type { CommandShell } from '../../core/process/shellChoice';
 
 /** Output is handed to the terminal at most this often, so `yes` cannot flood the renderer. */
 const FLUSH_MS = 30;
@@ -228,9 +229,10 @@ export class CommandTerminals implements vscode.Disposable {
 }
 
 /** The CommandHost of a local-disk workspace: the shell, the log folder, these terminals, the runner, the sandbox and the background registry. */
-export function commandHostFor(terminals: CommandTerminals, shell: string, logDirectory: string, processes: ProcessRunner, sandbox: SandboxHost, background: BackgroundCommands): CommandHost {
+export function commandHostFor(terminals: CommandTerminals, shell: CommandShell, logDirectory: string, processes: ProcessRunner, sandbox: SandboxHost, background: BackgroundCommands): CommandHost {
   return {
-    shell,
+    shell: shell.program,
+    shellKind: shell.kind,
     logDirectory,
     pid: process.pid,
     environment: () => process.env,

@@ -28,8 +28,8 @@ export function hasGlob(text: string): boolean {
   return GLOB_CHARS.test(text);
 }
 
-/** The component pattern as a regular expression matching every name bash could match, and more. */
-export function componentRegex(component: string): RegExp {
+/** The component pattern as a regular expression matching every name bash could match, and more (in any case with `ignoreCase`, as PowerShell on Windows). */
+export function componentRegex(component: string, ignoreCase = false): RegExp {
   let source = '';
   for (let index = 0; index < component.length; index += 1) {
     const char = component[index];
@@ -44,7 +44,7 @@ export function componentRegex(component: string): RegExp {
       source += char.replace(/[\\^$.*+?()[\]{}|/-]/g, '\\$&');
     }
   }
-  return new RegExp(`^${source}$`, 's');
+  return new RegExp(`^${source}$`, ignoreCase ? 'si' : 's');
 }
 
 /** The index of the `]` that closes a bracket expression opened at `open`, or -1. */
@@ -91,7 +91,7 @@ function rootOf(word: string, directory: string, home: string): { absolute: stri
 
 class Expander {
   private count = 0;
-  constructor(private readonly list: ListDirectory, private readonly cap: number) {}
+  constructor(private readonly list: ListDirectory, private readonly cap: number, private readonly ignoreCase: boolean) {}
 
   /** Every match of one brace-free word; false when the cap is passed. */
   async expand(word: string, directory: string, home: string): Promise<GlobMatch[] | false> {
@@ -125,7 +125,7 @@ class Expander {
     if (mayMatchDots(component)) {
       names.push('.', '..');
     }
-    const regex = componentRegex(component);
+    const regex = componentRegex(component, this.ignoreCase);
     return names.filter((name) => regex.test(name));
   }
 }
@@ -134,12 +134,12 @@ class Expander {
  * Every word a path word can become in `directory`: its brace alternatives, each glob listed
  * against the file system, and the literal text. Asks (ok: false) past the caps.
  */
-export async function expandPathWord(text: string, directory: string, home: string, list: ListDirectory, cap = MAX_GLOB_MATCHES): Promise<GlobExpansion> {
+export async function expandPathWord(text: string, directory: string, home: string, list: ListDirectory, cap = MAX_GLOB_MATCHES, ignoreCase = false): Promise<GlobExpansion> {
   const alternatives = braceAlternatives(text);
   if (!alternatives) {
     return { ok: false, reason: `the braces of ${text} make too many words to check` };
   }
-  const expander = new Expander(list, cap);
+  const expander = new Expander(list, cap, ignoreCase);
   const matches: GlobMatch[] = [];
   for (const alternative of alternatives) {
     const literal = rootOf(alternative, directory, home);

@@ -121,7 +121,7 @@ export class LinePaths {
 
   /** A glob or brace word: every word it can become in `directory` is judged, and none may look like an option. */
   private async judgePattern(text: string, directory: string, access: PathAccess): Promise<Judgement> {
-    const expansion = await expandPathWord(text, directory, this.options.home, this.options.listDirectory);
+    const expansion = await expandPathWord(text, directory, this.options.home, this.options.listDirectory, undefined, this.options.ignoreCaseInGlobs);
     if (!expansion.ok) {
       return { decision: 'ask', reason: expansion.reason };
     }

@@ -156,5 +156,6 @@ export async function commandPolicyOptions(ctx: ToolContext, cwd: string): Promi
     listDirectory: commandDirectoryLister(ctx),
     repositories: await commandRepositoryView(ctx),
     bashParser: () => ctx.host.libraries.bashParser(),
+    powerShellParser: () => ctx.host.libraries.powerShellParser(),
   };
 }

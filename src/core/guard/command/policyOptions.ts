@@ -29,4 +29,8 @@ export interface CommandPolicyOptions {
   readonly repositories: RepositoryView;
   /** The bash parser that reads the line (Libraries.bashParser). */
   readonly bashParser: Libraries['bashParser'];
+  /** Glob characters match names in any case (PowerShell's wildcards on Windows); absent: as bash, case matters. */
+  readonly ignoreCaseInGlobs?: boolean;
+  /** The PowerShell parser that reads a line for PowerShell (Libraries.powerShellParser). */
+  readonly powerShellParser: Libraries['powerShellParser'];
 }

@@ -170,7 +170,9 @@ export class MachineSandbox implements SandboxHost {
         ? probeBubblewrap(bubblewrapPath)
         : this.platform === 'darwin'
           ? probeSeatbelt()
-          : Promise.resolve<SandboxAvailability>({ kind: 'none', reason: `there is no OS sandbox for ${this.platform}` });
+          : Promise.resolve<SandboxAvailability>(this.platform === 'win32'
+            ? { kind: 'none', reason: 'Windows has no OS sandbox this extension uses', windows: true }
+            : { kind: 'none', reason: `there is no OS sandbox for ${this.platform}` });
       this.probes.set(key, probe);
     }
     return probe;

@@ -9,7 +9,7 @@ import { argumentSizeProblem } from '../../process/argumentLimits';
 import { sandboxSummary } from '../../sandbox/launcher';
 import { oneLine } from '../../text/truncate';
 import { bulleted } from './format';
-import { checkedCommand, judgeCommand, placeFor, resolveCommandCwd, type PreparedCommand, type RunCommandInput } from './prepare';
+import { checkedCommand, judgeCommand, placeFor, resolveCommandCwd, shellArgv, type PreparedCommand, type RunCommandInput } from './prepare';
 
 const LEAVE_SANDBOX = 'Run Outside the Sandbox';
 
@@ -100,7 +100,7 @@ export async function commandConfirmation(input: RunCommandInput, ctx: ToolConte
   }
   const host = ctx.host.commands;
   // A line the system cannot start is refused by run before anyone is asked: no question for it.
-  if (verdict.decision !== 'ask' || (host && argumentSizeProblem([host.shell, '-c', input.command], host.environment()))) {
+  if (verdict.decision !== 'ask' || (host && argumentSizeProblem(shellArgv(host, input.command), host.environment()))) {
     return undefined;
   }
   const placement = host ? await placeFor('ask', input.permissions, ctx, host) : undefined;

@@ -48,7 +48,11 @@ export function sandboxLine(placement: Exclude<Placement, { where: 'refused' }>,
   const kept = placement.where === 'sandbox' ? notWritable.map(({ folder, why }) => `; kept read-only: ${why.startsWith(folder) ? why : `${folder}, since ${why}`}`).join('') : '';
   const oneSpelling = placement.where === 'sandbox' && placement.oneSpelling ? `; protected and secret names kept under one spelling only (${placement.oneSpelling.join(', ')} ignore${placement.oneSpelling.length === 1 ? 's' : ''} letter case)` : '';
   const also = (grant ? `; also writable: ${grant}` : '') + kept + oneSpelling;
-  const where = placement.where === 'sandbox' ? `Sandbox: ${sandboxSummary(placement.sandbox, network ?? placement.network)}${also}` : placement.unavailable ? `Sandbox: none, ${placement.unavailable}` : `Sandbox: none, it ran outside the sandbox (${placement.why})`;
+  const where = placement.where === 'sandbox'
+    ? `Sandbox: ${sandboxSummary(placement.sandbox, network ?? placement.network)}${also}`
+    : placement.where === 'host' && placement.windows
+      ? `Sandbox: none on Windows (there is no OS sandbox here: a command the policy cannot prove read-only asks first, and every command runs with all the user's rights)`
+      : placement.unavailable ? `Sandbox: none, ${placement.unavailable}` : `Sandbox: none, it ran outside the sandbox (${placement.why})`;
   const secrets = withheld === 0 ? '' : `; ${withheld} secret environment variable${withheld === 1 ? '' : 's'} withheld (runCommand.passEnvironment lets named ones through)`;
   return where + secrets + (verdict.commandLine ? `\n${GIT_SAFETY_NOTE}` : '');
 }

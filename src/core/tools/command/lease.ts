@@ -13,7 +13,7 @@ import { watchExecutionConfig, type ExecutionConfigChange } from '../../sandbox/
 import { acquireSandboxLease, type SandboxLease } from '../../sandbox/lease';
 import { describeNetwork } from '../../sandbox/network';
 import type { NotWritable } from '../../sandbox/plan';
-import { refuseOversized, type PreparedCommand } from './prepare';
+import { refuseOversized, shellArgv, type PreparedCommand } from './prepare';
 
 const KILL_GRACE_MS = 2000;
 const MAX_LOG_CHARS = 50 * 1024 * 1024;
@@ -104,11 +104,15 @@ function launchRequest(prepared: PreparedCommand, lease: SandboxLease | undefine
   const env = { ...prepared.env, ...lease?.launch.env };
   // The line as judged runs, except that git gets its safety options (the policy's commandLine).
   const commandLine = prepared.verdict.commandLine ?? prepared.command;
-  refuseOversized(argumentSizeProblem([...(lease?.launch.argv ?? []), host.shell, '-c', commandLine], env), 'with the sandbox');
+  const [, ...shellArguments] = shellArgv(host, commandLine);
+  refuseOversized(argumentSizeProblem([...(lease?.launch.argv ?? []), host.shell, ...shellArguments], env), 'with the sandbox');
   const shares = headAndTailShares(ctx.settings.commandOutputChars);
+  // PowerShell and cmd get their own arguments (process/shellChoice.ts); bash keeps the runner's `-c commandLine`.
+  const shellKind = host.shellKind ?? 'bash';
   return {
     shell: host.shell,
     commandLine,
+    ...(shellKind === 'bash' ? {} : { shellArguments, verbatimArguments: shellKind === 'cmd' }),
     launcher: lease?.launch.argv,
     launcherInput: lease?.launch.input,
     cwd: prepared.cwd.path,

@@ -6,15 +6,17 @@ import type { ToolContext } from '../../context';
 import { ToolError } from '../../errors';
 import { commandPolicyOptions } from '../../guard/command/pathJudge';
 import { evaluateCommandPolicy } from '../../guard/command/policy';
+import { evaluatePowerShellPolicy, judgeCmdLine } from '../../guard/command/powershell/policy';
 import { GIT_SAFETY_ENVIRONMENT } from '../../guard/command/gitSafety';
 import { describeVerdict, type CommandVerdict } from '../../guard/command/verdict';
 import { judgeLocation, resolveRoots } from '../../guard/judgeLocation';
 import { denialMessage } from '../../guard/rules';
 import { resolveToolPath } from '../../guard/workspacePaths';
 import { displayPath, fileLocation, isInside, isInsidePath } from '../../location';
-import type { CommandHost } from '../../ports/process';
+import type { CommandHost, ShellKind } from '../../ports/process';
 import { argumentSizeProblem, type ArgumentSizeProblem } from '../../process/argumentLimits';
 import { nonInteractiveEnvironment, withoutSecrets } from '../../process/commandEnvironment';
+import { shellInvocation } from '../../process/shellChoice';
 import { sensitiveLocalPaths } from '../../guard/protectedNames';
 import { refusedGrant, searchPathOf } from '../../sandbox/grants';
 import { placeCommand, withCaseInsensitiveFolders, type ExtraPermission, type Placement } from '../../sandbox/placement';
@@ -95,12 +97,12 @@ export async function prepareCommand(input: RunCommandInput, ctx: ToolContext): 
   const grant = input.writable_path === undefined ? undefined : await grantedFolder(input.writable_path, host, ctx);
   const { env, withheld } = withoutSecrets(nonInteractiveEnvironment(host.environment(), await writableSearchPathEntries(host, ctx, grant)), ctx.settings.runCommandPassEnvironment);
   // Refused before anyone is asked: the kernel would not start it, and nothing may be held for it.
-  refuseOversized(argumentSizeProblem([host.shell, '-c', command], env));
+  refuseOversized(argumentSizeProblem(shellArgv(host, command), env));
   const verdict = await judgeCommand(command, cwd.path, ctx);
   if (verdict.decision === 'deny') {
     throw new ToolError(`The command was refused by the command policy:\n${bulleted(describeVerdict(verdict))}\nSuggestion: run something else, or ask the user to run it themselves.`);
   }
-  const placement = await placeFor(verdict.decision, input.permissions, ctx, host);
+  const placement = await placeFor(verdict.decision, input.permissions, ctx, host, verdict.readOnly === true);
   if (placement.where === 'refused') {
     throw new ToolError(`The command was not run: ${placement.why}. Ask the user to install the sandbox or change the setting, or to run the command themselves.`);
   }
@@ -171,11 +173,16 @@ async function writableSearchPathEntries(host: CommandHost, ctx: ToolContext, gr
 }
 
 /** Where the command runs, with the machine's sandbox tried once. */
-export async function placeFor(decision: 'allow' | 'ask', extra: ExtraPermission | undefined, ctx: ToolContext, host: CommandHost): Promise<Placement> {
+export async function placeFor(decision: 'allow' | 'ask', extra: ExtraPermission | undefined, ctx: ToolContext, host: CommandHost, readOnly = false): Promise<Placement> {
   const mode = ctx.settings.runCommandSandbox;
   const availability = mode === 'off' ? { kind: 'none' as const, reason: 'off' } : await host.sandbox.availability(ctx.settings.bubblewrapPath);
   const caseInsensitive = ctx.workspace.folders.filter((folder) => folder.caseInsensitive).map((folder) => ctx.host.fs.localPath(folder.location) ?? folder.location.path);
-  return withCaseInsensitiveFolders(placeCommand(mode, availability, decision, extra), caseInsensitive);
+  return withCaseInsensitiveFolders(placeCommand(mode, availability, decision, extra, readOnly), caseInsensitive);
+}
+
+/** The shell and the arguments that run the line (`bash -c line`, PowerShell's -EncodedCommand, cmd's /d /s /c). */
+export function shellArgv(host: CommandHost, commandLine: string): string[] {
+  return [host.shell, ...shellInvocation({ program: host.shell, kind: host.shellKind ?? 'bash' }, commandLine).args];
 }
 
 function commandHost(ctx: ToolContext): CommandHost {
@@ -217,6 +224,15 @@ export async function resolveCommandCwd(input: string | undefined, ctx: ToolCont
   return { path: ctx.host.fs.localPath(resolved) ?? resolved.path, shown };
 }
 
-export async function judgeCommand(command: string, cwd: string, ctx: ToolContext): Promise<CommandVerdict> {
-  return evaluateCommandPolicy(command, await commandPolicyOptions(ctx, cwd));
+/**
+ * The verdict of the policy for the shell that runs the line: bash's (bash, sh, dash, Git Bash),
+ * PowerShell's, or none for cmd.exe (every line asks). `kind` overrides the host's shell (input
+ * typed into a bash started as a command is a bash line wherever it runs).
+ */
+export async function judgeCommand(command: string, cwd: string, ctx: ToolContext, kind: ShellKind = ctx.host.commands?.shellKind ?? 'bash'): Promise<CommandVerdict> {
+  if (kind === 'cmd') {
+    return judgeCmdLine();
+  }
+  const options = await commandPolicyOptions(ctx, cwd);
+  return kind === 'powershell' ? evaluatePowerShellPolicy(command, options) : evaluateCommandPolicy(command, options);
 }

@@ -229,7 +229,7 @@ async function judged(input: SendInputInput, ctx: ToolContext): Promise<{ comman
   let verdicts: CommandVerdict[] | undefined;
   if (shell && typed !== '') {
     const lines = typed.split(/\r?\n/);
-    const judgedLines = await Promise.all(lines.map(async (line) => (line.trim() === '' ? undefined : judgeCommand(line, command.cwd, ctx))));
+    const judgedLines = await Promise.all(lines.map(async (line) => (line.trim() === '' ? undefined : judgeCommand(line, command.cwd, ctx, 'bash'))));
     verdicts = judgedLines.filter((verdict): verdict is CommandVerdict => verdict !== undefined);
     // A line that runs without asking runs as the policy placed it: git with its forced safety options.
     typed = lines.map((line, index) => judgedLines[index]?.commandLine ?? line).join('\n');

@@ -42,6 +42,20 @@ describe('sandbox/placement', () => {
     assert.equal(placeCommand('required', bwrap, 'ask', 'unsandboxed').where, 'refused');
   });
 
+  it('on Windows, which has no sandbox, runs only a provably read-only line without asking; every other line asks its own question', () => {
+    const windows: SandboxAvailability = { kind: 'none', reason: 'Windows has no OS sandbox this extension uses', windows: true };
+    const readOnly = placeCommand('auto', windows, 'allow', undefined, true);
+    assert.ok(readOnly.where === 'host' && readOnly.approval === 'none' && readOnly.windows === true);
+    for (const [decision, isReadOnly, extra] of [['allow', false, undefined], ['ask', false, undefined], ['allow', true, 'network'], ['allow', true, 'unsandboxed']] as const) {
+      const placement = placeCommand('auto', windows, decision, extra, isReadOnly);
+      assert.ok(placement.where === 'host' && placement.approval === 'own' && placement.windows === true, `${decision} ${isReadOnly} ${extra}`);
+    }
+    assert.equal(placeCommand('required', windows, 'allow', undefined, true).where, 'refused');
+    const elsewhere = placeCommand('auto', none, 'allow', undefined, true);
+    assert.equal(elsewhere.where === 'host' && elsewhere.approval, 'own', 'elsewhere a missing sandbox still asks for everything');
+    assert.match(unavailableWarning('auto', windows)?.consequence ?? '', /not provably read-only asks/);
+  });
+
   it('runs on the host with only the policy asking when the user turned the sandbox off', () => {
     assert.deepEqual(placeCommand('off', bwrap, 'allow', 'unsandboxed'), { where: 'host', approval: 'none', why: 'workspaceAgentTools.runCommand.sandbox is off' });
     const asking = placeCommand('off', none, 'ask', undefined);

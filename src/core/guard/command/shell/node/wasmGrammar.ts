@@ -1,13 +1,15 @@
-// Loads the tree-sitter bash grammar VS Code itself ships (@vscode/tree-sitter-wasm). The wasm files
+// Loads the tree-sitter bash and PowerShell grammars VS Code itself ships (@vscode/tree-sitter-wasm). The wasm files
 // are looked up explicitly (locateFile, and the grammar read as bytes), so it works the same from
 // out/ (tests, node_modules beside it) and from the esbuild bundle (dist/, where esbuild.mjs copies
-// the two wasm files next to extension.js). The parser is loaded once per process and kept; its use: ../bashParser.ts.
+// the wasm files next to extension.js). Each parser is loaded once per process and kept; their use:
+// ../bashParser.ts and ../../powershell/parser.ts.
 import { existsSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { Language, Parser } from '@vscode/tree-sitter-wasm';
 
 const RUNTIME_WASM = 'tree-sitter.wasm';
 const BASH_WASM = 'tree-sitter-bash.wasm';
+const POWERSHELL_WASM = 'tree-sitter-powershell.wasm';
 
 /** The folders that may hold the wasm files: next to this code (the bundle), then the package itself. */
 function candidateFolders(): string[] {
@@ -20,33 +22,52 @@ function candidateFolders(): string[] {
   return folders;
 }
 
-function findWasmFolder(): string {
-  const folder = candidateFolders().find((candidate) => existsSync(path.join(candidate, BASH_WASM)) && existsSync(path.join(candidate, RUNTIME_WASM)));
+function findWasmFolder(grammar: string): string {
+  const folder = candidateFolders().find((candidate) => existsSync(path.join(candidate, grammar)) && existsSync(path.join(candidate, RUNTIME_WASM)));
   if (!folder) {
-    throw new Error(`The shell parser's files (${RUNTIME_WASM}, ${BASH_WASM}) were not found next to the extension; reinstall the extension.`);
+    throw new Error(`The shell parser's files (${RUNTIME_WASM}, ${grammar}) were not found next to the extension; reinstall the extension.`);
   }
   return folder;
 }
 
-let loading: Promise<Parser> | undefined;
+const loading = new Map<string, Promise<Parser>>();
+let runtime: Promise<void> | undefined;
+
+/** One parser per grammar, loaded on first use and then kept. A failed load is retried on the next call. */
+function loadParser(grammar: string): Promise<Parser> {
+  let parser = loading.get(grammar);
+  if (!parser) {
+    parser = newParser(grammar);
+    loading.set(grammar, parser);
+    parser.catch(() => {
+      loading.delete(grammar);
+    });
+  }
+  return parser;
+}
 
 /** The bash parser, loaded on first use and then kept. A failed load is retried on the next call. */
 export function loadBashParser(): Promise<Parser> {
-  if (!loading) {
-    loading = newBashParser();
-    loading.catch(() => {
-      loading = undefined;
-    });
-  }
-  return loading;
+  return loadParser(BASH_WASM);
 }
 
-/** A new bash parser, its runtime and grammar loaded from the wasm files. */
-async function newBashParser(): Promise<Parser> {
-  const folder = findWasmFolder();
-  await Parser.init({ locateFile: (file: string) => path.join(folder, file) });
-  const bash = await Language.load(new Uint8Array(readFileSync(path.join(folder, BASH_WASM))));
+/** The PowerShell parser (tree-sitter-powershell), loaded on first use and then kept. */
+export function loadPowerShellParser(): Promise<Parser> {
+  return loadParser(POWERSHELL_WASM);
+}
+
+/** A new parser, the runtime (once per process) and the grammar loaded from the wasm files. */
+async function newParser(grammar: string): Promise<Parser> {
+  const folder = findWasmFolder(grammar);
+  if (!runtime) {
+    runtime = Parser.init({ locateFile: (file: string) => path.join(folder, file) });
+    runtime.catch(() => {
+      runtime = undefined;
+    });
+  }
+  await runtime;
+  const language = await Language.load(new Uint8Array(readFileSync(path.join(folder, grammar))));
   const parser = new Parser();
-  parser.setLanguage(bash);
+  parser.setLanguage(language);
   return parser;
 }
