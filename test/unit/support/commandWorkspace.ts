@@ -11,6 +11,7 @@ import type { ToolSettings } from '../../../src/core/settings';
 import { runCommandTool } from '../../../src/core/tools/command/runCommand';
 import { resultText, ScriptedApprover, testContext } from './context';
 import { invokeTool } from '../../../src/core/tools/invoke';
+import { systemClock } from '../../../src/core/time';
 
 /** A terminal that records what it was shown and can be interrupted like Ctrl+C. */
 export class RecordingTerminal implements CommandTerminal {
@@ -99,7 +100,7 @@ export function commandWorkspace(): CommandWorkspace {
 
   const setup = (options: RunOptions = {}) => {
     const terminal = new RecordingTerminal();
-    const background = options.background ?? new BackgroundCommandRegistry({ clock: { now: () => Date.now() } });
+    const background = options.background ?? new BackgroundCommandRegistry({ clock: systemClock });
     const environment = options.home === undefined ? options.environment ?? process.env : { ...(options.environment ?? process.env), HOME: options.home };
     const made: CommandHost = { shell: '/bin/sh', logDirectory: path.join(parent, 'logs'), pid: process.pid, environment: () => environment, openTerminal: () => terminal, processes: nodeProcessRunner, sandbox, background };
     const host = options.wrapHost ? options.wrapHost(made) : made;

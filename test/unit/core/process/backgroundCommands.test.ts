@@ -4,6 +4,7 @@ import * as assert from 'node:assert/strict';
 import { BackgroundCommandRegistry } from '../../../../src/core/process/backgroundCommands';
 import type { BackgroundStart, CommandInput, InputReaders, ProcessOutcome, RunningGroupRecords, StartedProcess, StopReason } from '../../../../src/core/ports/process';
 import { neverCancelled } from '../../support/context';
+import { systemClock } from '../../../../src/core/time';
 
 /** A process the test ends by hand; its pgid and start time are made up. */
 class ScriptedProcess implements StartedProcess {
@@ -64,7 +65,7 @@ describe('process/backgroundCommands (registry)', () => {
 
   beforeEach(() => {
     records = new MemoryRecords();
-    registry = new BackgroundCommandRegistry({ clock: { now: () => Date.now() }, records, inputTiming: { quietMs: 40, checkMs: 10 } });
+    registry = new BackgroundCommandRegistry({ clock: systemClock, records, inputTiming: { quietMs: 40, checkMs: 10 } });
     processes = [];
     nextPid = 500;
   });

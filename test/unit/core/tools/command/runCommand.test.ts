@@ -11,6 +11,7 @@ import { CANARY, SEEDED_SECRETS } from '../../../../support/seededSecrets';
 import { resultText } from '../../../support/context';
 import { invokeTool } from '../../../../../src/core/tools/invoke';
 import { requireProgram } from '../../../support/programs';
+import { systemClock } from '../../../../../src/core/time';
 
 describe('tools/runCommand', () => {
   const workspace = commandWorkspace();
@@ -74,7 +75,7 @@ describe('tools/runCommand', () => {
   });
 
   it('with interactive: true gives stdin a terminal it waits on: the call returns with its id and the prompt', async () => {
-    const background = new BackgroundCommandRegistry({ clock: { now: () => Date.now() } });
+    const background = new BackgroundCommandRegistry({ clock: systemClock });
     try {
       const { text } = await run({ command: 'echo "$PAGER $TERM"; bash -c \'read -p "Name? " x; echo "hi $x"\'', timeout: 60, interactive: true }, { background, approve: true });
       assert.match(text, /--- stdout ---\ncat dumb\n/);

@@ -14,13 +14,14 @@ import { backgroundId, stdoutOf } from '../../../../support/commandResults';
 import { until } from '../../../../support/until';
 import { ManualCancellation, resultText } from '../../../support/context';
 import { invokeTool } from '../../../../../src/core/tools/invoke';
+import { systemClock } from '../../../../../src/core/time';
 
 describe('tools/runCommand background, commandOutput, stopCommand', () => {
   const workspace = commandWorkspace();
   let registry: BackgroundCommandRegistry;
 
   beforeEach(() => {
-    registry = new BackgroundCommandRegistry({ clock: { now: () => Date.now() } });
+    registry = new BackgroundCommandRegistry({ clock: systemClock });
   });
   afterEach(async () => {
     await registry.stopAll();

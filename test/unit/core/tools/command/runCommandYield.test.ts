@@ -14,13 +14,14 @@ import { ManualCancellation, resultText } from '../../../support/context';
 import { backgroundId, stdoutOf } from '../../../../support/commandResults';
 import { processesWithCommandLine } from '../../../../support/procfs';
 import { until } from '../../../../support/until';
+import { systemClock } from '../../../../../src/core/time';
 
 describe('tools/runCommand: a foreground command moves to the background instead of being killed', () => {
   const workspace = commandWorkspace();
   let registry: BackgroundCommandRegistry;
 
   beforeEach(() => {
-    registry = new BackgroundCommandRegistry({ clock: { now: () => Date.now() } });
+    registry = new BackgroundCommandRegistry({ clock: systemClock });
   });
   afterEach(async () => {
     await registry.stopAll();

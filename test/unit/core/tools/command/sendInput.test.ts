@@ -11,6 +11,7 @@ import { invokeTool } from '../../../../../src/core/tools/invoke';
 import { commandWorkspace } from '../../../support/commandWorkspace';
 import { resultText } from '../../../support/context';
 import { backgroundId, stdoutOf } from '../../../../support/commandResults';
+import { systemClock } from '../../../../../src/core/time';
 
 describe('tools/sendInput: commands that wait for input', () => {
   describe('who must agree (judgeInput, readsCommandLines, typedText)', () => {
@@ -60,7 +61,7 @@ describe('tools/sendInput: commands that wait for input', () => {
     const workspace = commandWorkspace();
     let registry: BackgroundCommandRegistry;
     beforeEach(() => {
-      registry = new BackgroundCommandRegistry({ clock: { now: () => Date.now() } });
+      registry = new BackgroundCommandRegistry({ clock: systemClock });
     });
     afterEach(async () => {
       await registry.stopAll();
