@@ -8,7 +8,7 @@ import { commandOutputTool } from '../../../../../src/core/tools/command/command
 import { runCommandTool } from '../../../../../src/core/tools/command/runCommand';
 import { stopCommandTool } from '../../../../../src/core/tools/command/stopCommand';
 import type { Tool } from '../../../../../src/core/tools/toolSpec';
-import { commandWorkspace } from '../../../support/commandWorkspace';
+import { commandWorkspace, TEST_INPUT_TIMING } from '../../../support/commandWorkspace';
 import { processesWithCommandLine } from '../../../../support/procfs';
 import { backgroundId, stdoutOf } from '../../../../support/commandResults';
 import { until } from '../../../../support/until';
@@ -21,7 +21,7 @@ describe('tools/runCommand background, commandOutput, stopCommand', () => {
   let registry: BackgroundCommandRegistry;
 
   beforeEach(() => {
-    registry = new BackgroundCommandRegistry({ clock: systemClock });
+    registry = new BackgroundCommandRegistry({ clock: systemClock, inputTiming: TEST_INPUT_TIMING });
   });
   afterEach(async () => {
     await registry.stopAll();

@@ -9,7 +9,7 @@ import { runCommandTool } from '../../../../../src/core/tools/command/runCommand
 import { stopCommandTool } from '../../../../../src/core/tools/command/stopCommand';
 import type { Tool } from '../../../../../src/core/tools/toolSpec';
 import { invokeTool } from '../../../../../src/core/tools/invoke';
-import { commandWorkspace, shown, type RecordingTerminal } from '../../../support/commandWorkspace';
+import { commandWorkspace, shown, type RecordingTerminal, TEST_INPUT_TIMING } from '../../../support/commandWorkspace';
 import { ManualCancellation, resultText } from '../../../support/context';
 import { backgroundId, stdoutOf } from '../../../../support/commandResults';
 import { processesWithCommandLine } from '../../../../support/procfs';
@@ -21,7 +21,7 @@ describe('tools/runCommand: a foreground command moves to the background instead
   let registry: BackgroundCommandRegistry;
 
   beforeEach(() => {
-    registry = new BackgroundCommandRegistry({ clock: systemClock });
+    registry = new BackgroundCommandRegistry({ clock: systemClock, inputTiming: TEST_INPUT_TIMING });
   });
   afterEach(async () => {
     await registry.stopAll();
