@@ -2,50 +2,10 @@
 // hook, and how long ended commands stay readable.
 import * as assert from 'node:assert/strict';
 import { BackgroundCommandRegistry } from '../../../../src/core/process/backgroundCommands';
-import type { BackgroundStart, CommandInput, InputReaders, ProcessOutcome, RunningGroupRecords, StartedProcess, StopReason } from '../../../../src/core/ports/process';
+import type { BackgroundStart, CommandInput, RunningGroupRecords } from '../../../../src/core/ports/process';
+import { ScriptedProcess } from '../../support/scriptedProcess';
 import { neverCancelled } from '../../support/context';
 import { systemClock } from '../../../../src/core/time';
-
-/** A process the test ends by hand; its pgid and start time are made up. */
-class ScriptedProcess implements StartedProcess {
-  readonly startTime = '4242';
-  readonly outcome: Promise<ProcessOutcome>;
-  stops: StopReason[] = [];
-  /** What was written to its input, in order; `<EOF>` when it was closed, `<INT>` for an interrupt. */
-  input: string[] = [];
-  readers: InputReaders = { state: 'none' };
-  private closed = false;
-  /** What its standard input is: a terminal, as workspace_run_command's interactive: true gives. */
-  stdin: CommandInput = 'terminal';
-  private resolve: (outcome: ProcessOutcome) => void = () => undefined;
-  constructor(readonly pgid: number, readonly print: (chunk: string, stream: 'stdout' | 'stderr') => void) {
-    this.outcome = new Promise((resolve) => (this.resolve = resolve));
-  }
-  stop(reason: StopReason): void {
-    this.stops.push(reason);
-    this.end({ stopped: reason, exitCode: null, signal: 'SIGTERM' });
-  }
-  writeInput(text: string): boolean {
-    this.input.push(text);
-    return !this.closed;
-  }
-  closeInput(): boolean {
-    this.input.push('<EOF>');
-    this.closed = true;
-    return true;
-  }
-  interrupt(): boolean {
-    this.input.push('<INT>');
-    return true;
-  }
-  inputReaders(): InputReaders {
-    return this.closed ? { state: 'closed' } : this.readers;
-  }
-  end(how: Partial<ProcessOutcome>): void {
-    const empty = { text: '', totalChars: 0, omittedChars: 0 };
-    this.resolve({ exitCode: 0, signal: null, leftoversStopped: false, durationMs: 1, stdout: empty, stderr: empty, logPath: '/log', logTruncated: false, ...how });
-  }
-}
 
 class MemoryRecords implements RunningGroupRecords {
   readonly groups = new Map<string, string>();
