@@ -53,6 +53,8 @@ describe('tools/command/foreground: runInForeground on a scripted process and a 
     readonly busy?: number;
     /** The time the caller needs an answer by, ms after the start. */
     readonly dueAfterMs?: number;
+    /** Or the caller's own returnBy, read whenever the stage looks. */
+    readonly returnBy?: () => number | undefined;
     readonly token?: ManualCancellation;
   }
 
@@ -64,7 +66,7 @@ describe('tools/command/foreground: runInForeground on a scripted process and a 
       processes: runner, sandbox: undefined as never, background: registry,
     };
     const base = testContext({ root, token: row.token, settings: { runCommandMaxBackground: 2 }, commands: host });
-    const ctx: ToolContext = { ...base, host: { ...base.host, clock }, call: { ...base.call, returnBy: row.dueAfterMs === undefined ? undefined : () => startedAt + row.dueAfterMs! } };
+    const ctx: ToolContext = { ...base, host: { ...base.host, clock }, call: { ...base.call, returnBy: row.returnBy ?? (row.dueAfterMs === undefined ? undefined : () => startedAt + row.dueAfterMs!) } };
     for (let i = 0; i < (row.busy ?? 0); i += 1) {
       registry.start({ commandLine: `busy ${i}`, cwdShown: '.', cwd: root, sandboxLine: 'Sandbox: test', logPath: '/log', maxRunning: 5, headChars: 100, tailChars: 100, launch: (onOutput) => runner.start({ onOutput } as never) });
     }
@@ -173,6 +175,18 @@ describe('tools/command/foreground: runInForeground on a scripted process and a 
     await clock.advance(TIMEOUT_S * 1000);
     assert.deepEqual(process.stops, []);
     assert.equal(registry.get('bg1')?.status().state, 'running');
+  });
+
+  it('due: reads the time again when its timer fires, so a time moved later is kept, and none means no move', async () => {
+    let due: number | undefined = clock.now() + 1000;
+    const { run, process } = start({ returnBy: () => due });
+    assert.equal(await returnedAfter(run, 999), false);
+    due = clock.now() + 2000;
+    assert.equal(await returnedAfter(run, 1999), false, 'the later time holds');
+    due = undefined;
+    assert.equal(await returnedAfter(run, 10_000), false, 'no time: no move');
+    process.end({});
+    assert.equal(ended(await run), 'Exit code: 0');
   });
 
   it('due, no room: stops the command when the caller needs an answer, and says why', async () => {
