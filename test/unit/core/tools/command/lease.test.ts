@@ -75,7 +75,7 @@ describe('tools/command/lease: one acquire, one release', () => {
   it('keeps the lease while a background command runs and releases it once when it ends', async () => {
     const registry = new BackgroundCommandRegistry({ clock: systemClock, inputTiming: TEST_INPUT_TIMING });
     const { ctx } = counting({}, registry);
-    const id = backgroundId(resultText(await invokeTool(runCommandTool, { command: 'exec sleep 300', background: true, timeout: 1 }, ctx)));
+    const id = backgroundId(resultText(await invokeTool(runCommandTool, { command: 'echo up; exec sleep 300', background: true, wait_for: '^up$' }, ctx)));
     assert.deepEqual([acquired, released], [1, 0]);
     const command = registry.get(id);
     assert.ok(command);
@@ -106,7 +106,7 @@ describe('tools/command/lease: one acquire, one release', () => {
     const registry = new BackgroundCommandRegistry({ clock: systemClock, inputTiming: TEST_INPUT_TIMING });
     const { ctx } = counting({}, registry);
     const limited = { ...ctx, settings: { ...ctx.settings, runCommandMaxBackground: 1 } };
-    backgroundId(resultText(await invokeTool(runCommandTool, { command: 'exec sleep 300', background: true, timeout: 1 }, limited)));
+    backgroundId(resultText(await invokeTool(runCommandTool, { command: 'echo up; exec sleep 300', background: true, wait_for: '^up$' }, limited)));
     const text = resultText(await invokeTool(runCommandTool, { command: 'exec sleep 300', timeout: 1 }, limited));
     assert.match(text, /could not move to the background/);
     assert.deepEqual([acquired, released], [2, 1], 'the foreground lease is released; the background one is held');

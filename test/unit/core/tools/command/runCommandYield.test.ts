@@ -184,7 +184,7 @@ describe('tools/runCommand: a foreground command moves to the background instead
 
     it('ends workspace_command_output\'s wait with what it has', async () => {
       // Only here: returnBy ends workspace_command_output's wait on a real command.
-      const id = backgroundId((await call(runCommandTool, { command: 'echo booting; exec sleep 300', background: true, timeout: 1 })).text);
+      const id = backgroundId((await call(runCommandTool, { command: 'echo booting; exec sleep 300', background: true, wait_for: '^booting$' })).text);
       const returnBy = Date.now() + 400;
       const { text } = await call(commandOutputTool, { id, wait_for: 'never printed', timeout: 600 }, { returnBy: () => returnBy });
       assert.match(text, /^Waited \d+\.\d s: no line matched wait_for yet and the command is still running; the call returns because the client needs an answer now\. Its output since the last read\.$/m);

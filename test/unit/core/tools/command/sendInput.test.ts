@@ -86,7 +86,7 @@ describe('tools/sendInput: commands that wait for input', () => {
       const first = await call(runCommandTool, { command: 'bash -c \'read -p "Continue? [y/N] " answer; echo "read=$? answer=$answer"\'', timeout: 60 });
       assert.match(first.text, /^Exit code: 0/);
       assert.equal(stdoutOf(first.text), 'read=1 answer=');
-      const sleeper = await call(runCommandTool, { command: 'sleep 600', background: true, timeout: 1 });
+      const sleeper = await call(runCommandTool, { command: 'echo up; sleep 600', background: true, wait_for: '^up$' });
       await assert.rejects(call(sendInputTool, { id: backgroundId(sleeper.text), text: 'y' }), /was started without input: its standard input is end of file.*interactive: true/);
     });
 
@@ -137,7 +137,7 @@ describe('tools/sendInput: commands that wait for input', () => {
       assert.equal(stdoutOf(typed.text), 'some text');
       await assert.rejects(call(sendInputTool, { id: catId, text: 'y' }), /has ended \(exited 0\): there is nothing to send input to/);
 
-      const sleeper = await call(runCommandTool, { command: 'sleep 600', background: true, timeout: 1 });
+      const sleeper = await call(runCommandTool, { command: 'echo up; sleep 600', background: true, wait_for: '^up$' });
       const sleepId = backgroundId(sleeper.text);
       const interrupted = await call(sendInputTool, { id: sleepId, keys: 'ctrl-c' });
       assert.match(interrupted.text, /The command has ended \(killed \(by signal SIGINT\)\)|The command has ended \(exited 130\)/);
