@@ -28,7 +28,7 @@ export const FLOORS = [
   },
   {
     floor: '2 contracts',
-    nodes: { ports: [], settings: [], settingLayers: ['settings'], context: ['ports', 'settings'] },
+    nodes: { ports: [], settings: [], settingLayers: ['settings'], context: ['ports', 'settings'], time: ['ports'] },
   },
   {
     floor: '3 domains',

@@ -9,6 +9,7 @@ import { MemoryReadLedger } from './core/changes/readLedger';
 import { BackgroundCommandRegistry } from './core/process/backgroundCommands';
 import { GitCheckpointStore } from './core/checkpoints/node/git/gitCheckpointStore';
 import { pruneCommandLogs } from './core/process/node/pruneCommandLogs';
+import { systemClock } from './core/time';
 import { endOrphanedGroups, GroupRecordFile } from './core/process/node/groupRecords';
 import { nodeProcessRunner, stopAllCommands } from './core/process/node/processRunner';
 import { chooseCommandShell } from './core/process/shellChoice';
@@ -151,7 +152,7 @@ export function activate(context: vscode.ExtensionContext): void {
   // Groups a crashed window left running are ended (only where pid and start time still match).
   void timings.deferredStep('crash clean-up', () => endOrphanedGroups(recordDirectory, SHUTDOWN_GRACE_MS)).catch(() => undefined);
   timings.mark('crash clean-up started');
-  const clock = { now: () => Date.now() };
+  const clock = systemClock;
   const background = new BackgroundCommandRegistry({ clock, records: new GroupRecordFile(recordDirectory) });
   backgroundCommands = background;
   const backgroundStatusBar = new BackgroundStatusBar(background);

@@ -20,6 +20,8 @@ export interface EndpointOptions {
   onSession(transport: SocketTransport, origin: ConnectionOrigin): void;
   /** Connections refused (wrong nonce, no nonce), for the log. */
   onRefused?(): void;
+  /** How long a connection has to send its handshake line; 5 s (acceptHandshake's default) when left out. Tests shorten it. */
+  readonly handshakeTimeoutMs?: number;
 }
 
 export class McpEndpoint {
@@ -64,7 +66,7 @@ export class McpEndpoint {
     this.sockets.add(socket);
     socket.on('close', () => this.sockets.delete(socket));
     socket.on('error', () => undefined);
-    void acceptHandshake(socket, this.nonce).then((accepted) => {
+    void acceptHandshake(socket, this.nonce, options.handshakeTimeoutMs).then((accepted) => {
       if (accepted === undefined) {
         options.onRefused?.();
         return;

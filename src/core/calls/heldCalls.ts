@@ -60,12 +60,12 @@ class HeldCall {
 }
 
 /** Resolves true when `settled` resolves within `ms`, false when the time (or the token) runs out first. */
-function settledWithin(settled: Promise<void>, ms: number, token?: CancellationSignal): Promise<boolean> {
+function settledWithin(clock: Clock, settled: Promise<void>, ms: number, token?: CancellationSignal): Promise<boolean> {
   return new Promise((resolve) => {
-    const timer = setTimeout(() => finish(false), Math.max(0, ms));
+    const timer = clock.setTimeout(() => finish(false), Math.max(0, ms));
     const cancelled = token?.onCancellationRequested(() => finish(false));
     function finish(value: boolean): void {
-      clearTimeout(timer);
+      timer.dispose();
       cancelled?.dispose();
       resolve(value);
     }
@@ -95,7 +95,7 @@ export class HeldCallRegistry implements HeldCalls {
       },
     });
     call.follow(running);
-    if (await settledWithin(call.settled, call.answerBy - this.clock.now() - this.marginMs / 2)) {
+    if (await settledWithin(this.clock, call.settled, call.answerBy - this.clock.now() - this.marginMs / 2)) {
       return running;
     }
     const id = `r${this.next++}`;
@@ -112,7 +112,7 @@ export class HeldCallRegistry implements HeldCalls {
       return undefined;
     }
     call.answerBy = Math.max(call.answerBy, untilMs);
-    await settledWithin(call.settled, untilMs - this.clock.now(), token);
+    await settledWithin(this.clock, call.settled, untilMs - this.clock.now(), token);
     return call.state();
   }
 

@@ -328,6 +328,8 @@ export interface CommandHost {
   readonly sandbox: SandboxHost;
   /** The background commands of this window. */
   readonly background: BackgroundCommands;
+  /** The waits of a foreground command's input watch; QUIET_MS and CHECK_MS (process/inputWatch.ts) when left out, as in the extension. Tests shorten them. */
+  readonly inputTiming?: InputTiming;
 }
 
 /** A background command's state: still running, ended by itself with a code, or killed (stopped, or by a signal). */
@@ -467,6 +469,12 @@ export interface BackgroundCommands {
   stopAll(): Promise<void>;
   /** Fires when a command starts or ends (for the view and the status bar). */
   onDidChange(listener: () => void): { dispose(): void };
+}
+
+/** How long a command must be quiet before its input watch looks, and how often it looks again while quiet. */
+export interface InputTiming {
+  readonly quietMs?: number;
+  readonly checkMs?: number;
 }
 
 /** Whether a running command waits for input (process/inputWatch.ts), fed its output. */

@@ -4,7 +4,7 @@
 // A command gets here started in the background (`start`) or, still running at the end of its
 // foreground wait, moved here with its output so far (`adopt`).
 import { errorMessage, ToolError } from '../errors';
-import type { BackgroundAdoption, BackgroundCommand, BackgroundCommands, BackgroundStart, BackgroundStatus, BackgroundWait, CommandInput, CommandPortWatch, ForwardedPort, InputKey, InputWatcher, KeptCommandOutput, ProcessOutcome, RunningGroupRecords, StartedProcess, TakenOutput, WaitingForInput } from '../ports/process';
+import type { BackgroundAdoption, BackgroundCommand, BackgroundCommands, BackgroundStart, BackgroundStatus, BackgroundWait, CommandInput, CommandPortWatch, ForwardedPort, InputKey, InputTiming, InputWatcher, KeptCommandOutput, ProcessOutcome, RunningGroupRecords, StartedProcess, TakenOutput, WaitingForInput } from '../ports/process';
 import type { CancellationSignal } from '../errors';
 import type { Clock } from '../ports/clock';
 import { oneLine } from '../text/truncate';
@@ -100,7 +100,7 @@ class RegisteredCommand implements BackgroundCommand {
   private readonly endListeners = new Listeners<[]>();
   private readonly waitingListeners = new Listeners<[]>();
 
-  constructor(readonly id: string, request: Registration, whenEnded: (command: RegisteredCommand, outcome: ProcessOutcome) => void, whenWaiting: () => void) {
+  constructor(readonly id: string, request: Registration, private readonly clock: Clock, whenEnded: (command: RegisteredCommand, outcome: ProcessOutcome) => void, whenWaiting: () => void) {
     this.commandLine = request.commandLine;
     this.cwdShown = request.cwdShown;
     this.cwd = request.cwd;
@@ -213,11 +213,11 @@ class RegisteredCommand implements BackgroundCommand {
     return new Promise((resolve) => {
       const subscriptions: Array<{ dispose(): void }> = [];
       const settle = (how: BackgroundWait): void => {
-        clearTimeout(timer);
+        timer.dispose();
         subscriptions.forEach((subscription) => subscription.dispose());
         resolve(how);
       };
-      const timer = setTimeout(() => settle('timeout'), timeoutMs);
+      const timer = this.clock.setTimeout(() => settle('timeout'), timeoutMs);
       if (matches) {
         subscriptions.push(this.lineListeners.add((line) => (matches(line) ? settle('matched') : undefined)));
       }
@@ -262,7 +262,7 @@ export class BackgroundCommandRegistry implements BackgroundCommands {
   private counter = 0;
 
   /** `inputTiming` shortens the input watch's waits for tests. */
-  constructor(private readonly options: { readonly clock: Clock; readonly records?: RunningGroupRecords; readonly inputTiming?: { readonly quietMs: number; readonly checkMs: number } }) {}
+  constructor(private readonly options: { readonly clock: Clock; readonly records?: RunningGroupRecords; readonly inputTiming?: InputTiming }) {}
 
   checkRoom(maxRunning: number): void {
     const running = this.running();
@@ -284,7 +284,7 @@ export class BackgroundCommandRegistry implements BackgroundCommands {
       ...request,
       startedAt: this.options.clock.now(),
       cursor: new OutputCursor(request.headChars, request.tailChars, request.commandLine),
-      input: new InputWatch(() => this.options.clock.now(), this.options.inputTiming),
+      input: new InputWatch(this.options.clock, this.options.inputTiming),
       connect: (onOutput) => request.launch(onOutput),
     });
   }
@@ -304,7 +304,7 @@ export class BackgroundCommandRegistry implements BackgroundCommands {
 
   private register(registration: Registration): BackgroundCommand {
     const id = `bg${++this.counter}`;
-    const command = new RegisteredCommand(id, registration, (ended) => this.ended(ended), () => this.changed.fire());
+    const command = new RegisteredCommand(id, registration, this.options.clock, (ended) => this.ended(ended), () => this.changed.fire());
     this.commands.set(id, command);
     if (command.pgid !== undefined && command.startTime !== undefined && command.status().state === 'running') {
       this.options.records?.add(id, command.pgid, command.startTime);

@@ -4,7 +4,8 @@
 // pipe, not a terminal, so many programs print no prompt at all (`read -p`, `python3`, `cat`): the
 // probe finds those. The probe also vetoes a prompt-like line when it can see that no process of
 // the command reads its input (a log line ending in `[y/N]` before `sleep 600`).
-import type { InputReaders, InputWatcher, WaitingForInput } from '../ports/process';
+import type { Clock, Timer } from '../ports/clock';
+import type { InputReaders, InputTiming, InputWatcher, WaitingForInput } from '../ports/process';
 import { stripAnsi } from './boundedOutput';
 
 /** Quiet this long before a command counts as waiting. */
@@ -121,7 +122,7 @@ export class InputWatch implements InputWatcher {
   private tail = '';
   private lastOutputAt: number;
   private state: WaitingForInput | undefined;
-  private timer: ReturnType<typeof setTimeout> | undefined;
+  private timer: Timer | undefined;
   private probe: (() => InputReaders) | undefined;
   private stopped = false;
   private readonly listeners = new Set<() => void>();
@@ -130,8 +131,8 @@ export class InputWatch implements InputWatcher {
   private readonly checkMs: number;
 
   /** `timing` shortens the waits for tests. */
-  constructor(private readonly now: () => number, timing: { readonly quietMs?: number; readonly checkMs?: number } = {}) {
-    this.lastOutputAt = now();
+  constructor(private readonly clock: Clock, timing: InputTiming = {}) {
+    this.lastOutputAt = clock.now();
     this.quietMs = timing.quietMs ?? QUIET_MS;
     this.checkMs = timing.checkMs ?? CHECK_MS;
   }
@@ -142,7 +143,7 @@ export class InputWatch implements InputWatcher {
       return;
     }
     this.tail = (this.tail + chunk).slice(-TAIL_CHARS);
-    this.lastOutputAt = this.now();
+    this.lastOutputAt = this.clock.now();
     this.change(undefined);
     this.schedule(this.quietMs);
   }
@@ -150,12 +151,12 @@ export class InputWatch implements InputWatcher {
   /** Starts looking, with the host's probe of who reads the command's input. */
   watch(probe: () => InputReaders): void {
     this.probe = probe;
-    this.schedule(Math.max(0, this.quietMs - (this.now() - this.lastOutputAt)));
+    this.schedule(Math.max(0, this.quietMs - (this.clock.now() - this.lastOutputAt)));
   }
 
   /** The command's input was written to: it is not waiting until it shows otherwise again. */
   answered(): void {
-    this.lastOutputAt = this.now();
+    this.lastOutputAt = this.clock.now();
     this.change(undefined);
     this.schedule(this.quietMs);
   }
@@ -174,7 +175,7 @@ export class InputWatch implements InputWatcher {
   /** The command ended: no more looks, and it waits for nothing. */
   stop(): void {
     this.stopped = true;
-    clearTimeout(this.timer);
+    this.timer?.dispose();
     this.timer = undefined;
     this.change(undefined);
   }
@@ -183,10 +184,9 @@ export class InputWatch implements InputWatcher {
     if (this.stopped || !this.probe) {
       return;
     }
-    clearTimeout(this.timer);
-    this.timer = setTimeout(() => this.look(), ms);
+    this.timer?.dispose();
     // A watch never keeps a process alive on its own.
-    (this.timer as { unref?: () => void }).unref?.();
+    this.timer = this.clock.setTimeout(() => this.look(), ms, { unref: true });
   }
 
   private look(): void {
@@ -194,7 +194,7 @@ export class InputWatch implements InputWatcher {
     if (this.stopped || !this.probe) {
       return;
     }
-    const now = this.now();
+    const now = this.clock.now();
     const quiet = now - this.lastOutputAt;
     if (quiet >= this.quietMs) {
       let readers: InputReaders;

@@ -10,6 +10,7 @@ import { checkpointLimits } from '../../core/checkpoints/callCheckpoint';
 import type { CheckpointStore } from '../../core/ports/checkpoints';
 import type { BackgroundCommands } from '../../core/ports/process';
 import { decodeText, looksBinary } from '../../core/text/encoding';
+import { systemClock } from '../../core/time';
 import { restoreWriter } from '../changes/restoreFiles';
 import { CommandId, UriScheme } from '../commandIds';
 import { readToolSettings, readWorkspaceInfo } from '../host/settings';
@@ -44,7 +45,7 @@ export class CheckpointCommands {
       argument = picked.id;
     }
     const named = String((argument as { id?: unknown } | undefined)?.id ?? argument);
-    const services = { store: this.store, activity: this.log, approver: this.approvals, writer: restoreWriter, clock: { now: () => Date.now() }, background: this.background };
+    const services = { store: this.store, activity: this.log, approver: this.approvals, writer: restoreWriter, clock: systemClock, background: this.background };
     const workspace = { folders: readWorkspaceInfo().folders, limits: checkpointLimits(readToolSettings()) };
     const { outcome, notice } = await restoreToBefore(recordOf(this.log, argument), named, services, workspace);
     if (notice === 'warning') {

@@ -37,10 +37,5 @@ export class MemoryActivityLog implements ActivityRecorder {
   }
 }
 
-/** A clock the test moves by hand. */
-export class ManualClock {
-  constructor(public time = Date.UTC(2026, 0, 2, 3, 4, 5)) {}
-  now(): number {
-    return this.time;
-  }
-}
+/** A clock the test moves by hand (fakeTime.ts). */
+export { ManualClock } from './fakeTime';

@@ -12,13 +12,14 @@ import { invokeTool } from '../../../src/core/tools/invoke';
 import { RecordingTerminal } from './commandWorkspace';
 import { resultText, ScriptedApprover, testContext } from './context';
 import { RIPGREP } from './searchTree';
+import { systemClock } from '../../../src/core/time';
 
 async function main(): Promise<void> {
   const [parent] = process.argv.slice(2);
   const root = path.join(parent, 'ws');
   const sandbox = new MachineSandbox(RIPGREP, [], 'linux', { scanIndex: false });
   const availability = await sandbox.availability('');
-  const host: CommandHost = { shell: '/bin/sh', logDirectory: path.join(parent, 'logs'), pid: process.pid, environment: () => process.env, openTerminal: () => new RecordingTerminal(), processes: nodeProcessRunner, sandbox, background: new BackgroundCommandRegistry({ clock: { now: () => Date.now() } }) };
+  const host: CommandHost = { shell: '/bin/sh', logDirectory: path.join(parent, 'logs'), pid: process.pid, environment: () => process.env, openTerminal: () => new RecordingTerminal(), processes: nodeProcessRunner, sandbox, background: new BackgroundCommandRegistry({ clock: systemClock }) };
   const run = async (command: string, settings: Partial<ToolSettings>): Promise<{ text: string; asked: string[] }> => {
     const approver = new ScriptedApprover(true);
     const ctx = testContext({ root, approver, settings, commands: host });

@@ -12,6 +12,16 @@ import { runCommandTool } from '../../../src/core/tools/command/runCommand';
 import { resultText, ScriptedApprover, testContext } from './context';
 import { invokeTool } from '../../../src/core/tools/invoke';
 import { fileLocation } from '../../../src/core/location';
+import { systemClock } from '../../../src/core/time';
+
+/**
+ * The input watch's waits for real processes in tests: a command quiet this long whose process
+ * reads its input counts as waiting (the extension waits 3 s, QUIET_MS). A registry a test makes
+ * for these workspaces takes it too. Not shorter: a prompt written to the pty reaches the output
+ * through the pty helper, and at 250 ms on a loaded machine bash was seen reading before its
+ * prompt had arrived.
+ */
+export const TEST_INPUT_TIMING = { quietMs: 1000, checkMs: 100 };
 
 /** A terminal that records what it was shown and can be interrupted like Ctrl+C. */
 export class RecordingTerminal implements CommandTerminal {
@@ -102,12 +112,12 @@ export function commandWorkspace(where: { readonly base?: () => string } = {}): 
 
   const setup = (options: RunOptions = {}) => {
     const terminal = new RecordingTerminal();
-    const background = options.background ?? new BackgroundCommandRegistry({ clock: { now: () => Date.now() } });
+    const background = options.background ?? new BackgroundCommandRegistry({ clock: systemClock, inputTiming: TEST_INPUT_TIMING });
     const environment = options.home === undefined ? options.environment ?? process.env : { ...(options.environment ?? process.env), HOME: options.home };
     if (!sandbox) {
       throw new Error('The workspace\'s before hook did not make the sandbox.');
     }
-    const made: CommandHost = { shell: '/bin/sh', logDirectory: path.join(parent, 'logs'), pid: process.pid, environment: () => environment, openTerminal: () => terminal, processes: nodeProcessRunner, sandbox, background };
+    const made: CommandHost = { shell: '/bin/sh', logDirectory: path.join(parent, 'logs'), pid: process.pid, environment: () => environment, openTerminal: () => terminal, processes: nodeProcessRunner, sandbox, background, inputTiming: TEST_INPUT_TIMING };
     const host = options.wrapHost ? options.wrapHost(made) : made;
     const approver = new ScriptedApprover(options.approve ?? false);
     const folders = options.caseInsensitive ? { folders: [{ name: 'ws', location: fileLocation(path.join(parent, 'ws')), caseInsensitive: true }] } : {};

@@ -18,6 +18,7 @@ import { RipgrepSearchEngine } from '../../../src/core/search/ripgrep/node/ripgr
 import { loadBashParser, loadPowerShellParser } from '../../../src/core/guard/command/shell/node/wasmGrammar';
 import { importPdfJs } from '../../../src/core/read/node/pdfJs';
 import { DEFAULT_SETTINGS, type ToolSettings } from '../../../src/core/settings';
+import { systemClock } from '../../../src/core/time';
 
 export const neverCancelled: CancellationSignal = {
   isCancellationRequested: false,
@@ -86,7 +87,7 @@ export function testContext(options: TestContextOptions): ToolContext & { sessio
   const buffers: EditorBuffers = { dirtyText: (location: Location) => dirty.get(location.path), dirtyNotebookCells: (location: Location) => dirtyNotebooks.get(location.path) };
   const fs = options.fs ?? new NodeFileSystem();
   return {
-    host: { fs, buffers, clock: { now: () => Date.now() }, search: new LocalFirstSearchEngines(fs, options.ripgrepPath === undefined ? undefined : new RipgrepSearchEngine(options.ripgrepPath, fs, options.ignoreIndex)), commands: options.commands, language: options.language, libraries: { bashParser: loadBashParser, powerShellParser: loadPowerShellParser, pdfJs: importPdfJs } },
+    host: { fs, buffers, clock: systemClock, search: new LocalFirstSearchEngines(fs, options.ripgrepPath === undefined ? undefined : new RipgrepSearchEngine(options.ripgrepPath, fs, options.ignoreIndex)), commands: options.commands, language: options.language, libraries: { bashParser: loadBashParser, powerShellParser: loadPowerShellParser, pdfJs: importPdfJs } },
     session: { approver: options.approver ?? new ScriptedApprover(false), reads: options.reads ?? new MemoryReadLedger(), changes: options.changes },
     call: { token: options.token ?? neverCancelled, confirmedInChat: options.confirmedInChat ?? false, tokenBudget: options.tokenBudget },
     settings: { ...DEFAULT_SETTINGS, ...options.settings },

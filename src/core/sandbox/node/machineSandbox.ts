@@ -15,6 +15,7 @@ import { ScanIndex } from '../scanIndex';
 import { seatbeltProbeProfile } from '../seatbelt';
 import { InotifyWatcher, inotifyWatchLimit } from './inotifyWatch';
 import { NetworkProxy } from './networkProxy';
+import { systemClock } from '../../time';
 
 /** Where bubblewrap is when the user names no path. */
 const SYSTEM_BUBBLEWRAP = ['/usr/bin/bwrap', '/usr/local/bin/bwrap'];
@@ -187,7 +188,7 @@ export class MachineSandbox implements SandboxHost {
     }
     const args = ['--files', '--hidden', '--no-ignore', '--no-config', '--no-messages', '--glob-case-insensitive', ...globs.flatMap((glob) => ['--glob', glob]), '--null', ...folders];
     let output = '';
-    const clock = { now: () => Date.now() };
+    const clock = systemClock;
     const run = await runRipgrep(this.ripgrepPath, folders[0], args, { token, clock, deadline: clock.now() + SECRET_SEARCH_MS }, (chunk) => {
       output += chunk.toString('utf8');
     });

@@ -114,7 +114,7 @@ const MAX_TIMER_MS = 2 ** 31 - 1;
  */
 export function whenAnswerDue(ctx: ToolContext, onDue: () => void): { dispose(): void } {
   const returnBy = ctx.call.returnBy;
-  let timer: ReturnType<typeof setTimeout> | undefined;
+  let timer: { dispose(): void } | undefined;
   let watching = returnBy !== undefined;
   const check = (): void => {
     timer = undefined;
@@ -129,13 +129,13 @@ export function whenAnswerDue(ctx: ToolContext, onDue: () => void): { dispose():
       onDue();
       return;
     }
-    timer = setTimeout(check, Math.min(left, MAX_TIMER_MS));
+    timer = ctx.host.clock.setTimeout(check, Math.min(left, MAX_TIMER_MS));
   };
   check();
   return {
     dispose: () => {
       watching = false;
-      clearTimeout(timer);
+      timer?.dispose();
     },
   };
 }

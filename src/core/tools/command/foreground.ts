@@ -34,7 +34,7 @@ export async function runInForeground(prepared: PreparedCommand, held: HeldLease
   // Kept for the model too, as a background command's unread output, in case it moves there.
   const output = new OutputCursor(held.request.headChars, held.request.tailChars, prepared.command);
   // Whether it waits for input: then the call returns at once with its id, so the model can answer.
-  const input = new InputWatch(() => ctx.host.clock.now());
+  const input = new InputWatch(ctx.host.clock, host.inputTiming);
   let keep: OutputSink = (chunk, stream) => {
     input.heard(chunk);
     output.append(chunk, stream);
@@ -61,8 +61,8 @@ export async function runInForeground(prepared: PreparedCommand, held: HeldLease
 
   // The timer's action changes: first it ends the wait; after a move, with on_timeout "kill", it stops the command.
   let atTimeout = (): void => undefined;
-  const timer = setTimeout(() => atTimeout(), timeoutSeconds * 1000);
-  void child.outcome.then(() => clearTimeout(timer), () => clearTimeout(timer));
+  const timer = ctx.host.clock.setTimeout(() => atTimeout(), timeoutSeconds * 1000);
+  void child.outcome.then(() => timer.dispose(), () => timer.dispose());
   const token = ctx.call.token;
   // Only while the call waits: a command that moved to the background outlives the call.
   let waiting = true;
@@ -104,7 +104,7 @@ export async function runInForeground(prepared: PreparedCommand, held: HeldLease
           atTimeout = () => child.stop('timeout');
           extra.push(`It will be stopped at its timeout, ${timeoutSeconds} s after it started (on_timeout: "kill").`);
         } else {
-          clearTimeout(timer);
+          timer.dispose();
         }
         const asks = moved.waitingForInput();
         const why = moment === 'timeout' ? 'at its timeout' : moment === 'waiting' ? 'because it waits for input' : `because ${CLIENT_NEEDS_ANSWER}`;

@@ -58,13 +58,13 @@ export const findTool: Tool = defineTool<FindInput>({
     const where = `"${input.symbol}" at ${target.shown}:${input.line}`;
     const provider = `The ${target.languageId} ${WORDS[input.what]} provider`;
     if (input.what === 'hover') {
-      const texts = await answerWithin(language.hover(target.file.resolved, target.position), PROVIDER_WAIT_MS, ctx.call.token, provider);
+      const texts = await answerWithin(language.hover(target.file.resolved, target.position), PROVIDER_WAIT_MS, ctx.call.token, provider, ctx.host.clock);
       if (texts.length === 0) {
         return textResult(`No hover information for ${where} (language ${target.languageId}). ${noProviderHint(target.languageId)}`);
       }
       return textResult(texts.join('\n\n---\n\n'));
     }
-    const found = await answerWithin(language.locations(input.what, target.file.resolved, target.position), PROVIDER_WAIT_MS, ctx.call.token, provider);
+    const found = await answerWithin(language.locations(input.what, target.file.resolved, target.position), PROVIDER_WAIT_MS, ctx.call.token, provider, ctx.host.clock);
     throwIfCancelled(ctx.call.token);
     if (found.length === 0) {
       return textResult(`No ${WORDS[input.what]} found for ${where} (language ${target.languageId}). ${noProviderHint(target.languageId)}`);

@@ -53,7 +53,7 @@ export const renameSymbolTool: Tool = defineTool<RenameSymbolInput>({
     }
     const target = await symbolTarget(input, language, ctx);
     const provider = `The ${target.languageId} rename provider`;
-    const answer = await answerWithin(language.rename(target.file.resolved, target.position, newName), PROVIDER_WAIT_MS, ctx.call.token, provider);
+    const answer = await answerWithin(language.rename(target.file.resolved, target.position, newName), PROVIDER_WAIT_MS, ctx.call.token, provider, ctx.host.clock);
     if ('refused' in answer) {
       throw new ToolError(`${provider} refused to rename "${input.symbol}" to "${newName}": ${answer.refused} Nothing was changed.`);
     }
@@ -111,11 +111,11 @@ async function guardRenamedFile(location: RenameEdits['files'][number]['location
  * rename into a clash without a word, leaving a duplicate declaration behind.
  */
 async function refuseClash(oldName: string, newName: string, target: SymbolTarget, edits: RenameEdits, language: LanguageFeatures, ctx: ToolContext): Promise<void> {
-  const definitions = await answerWithin(language.locations('definition', target.file.resolved, target.position), PROVIDER_WAIT_MS, ctx.call.token, `The ${target.languageId} definition provider`);
+  const definitions = await answerWithin(language.locations('definition', target.file.resolved, target.position), PROVIDER_WAIT_MS, ctx.call.token, `The ${target.languageId} definition provider`, ctx.host.clock);
   const declaredIn = new Set(definitions.map((definition) => locationKey(definition.location)));
   const outlines = new Map<string, readonly FoundSymbol[]>();
   for (const file of edits.files) {
-    outlines.set(locationKey(file.location), (await answerWithin(language.documentSymbols(file.location), PROVIDER_WAIT_MS, ctx.call.token, `The ${target.languageId} symbol provider`)) ?? []);
+    outlines.set(locationKey(file.location), (await answerWithin(language.documentSymbols(file.location), PROVIDER_WAIT_MS, ctx.call.token, `The ${target.languageId} symbol provider`, ctx.host.clock)) ?? []);
   }
   for (const [key, outline] of outlines) {
     const containers = new Set<string | undefined>([undefined]);

@@ -53,14 +53,14 @@ export const symbolsTool: Tool = defineTool<SymbolsInput>({
         throw new ToolError(file.stat ? `${shown} is not a file.` : `File not found: ${shown}. Check the path with workspace_glob.`);
       }
       const languageId = await language.open(file.resolved);
-      const outline = await answerWithin(language.documentSymbols(file.resolved), PROVIDER_WAIT_MS, ctx.call.token, `The ${languageId} symbol provider`);
+      const outline = await answerWithin(language.documentSymbols(file.resolved), PROVIDER_WAIT_MS, ctx.call.token, `The ${languageId} symbol provider`, ctx.host.clock);
       if (!outline || outline.length === 0) {
         return textResult(`No symbols found in ${shown} (language ${languageId}). ${noProviderHint(languageId)}`);
       }
       const lines = outline.map((symbol) => `${'  '.repeat(symbol.depth)}${symbol.kind} ${symbol.name} ${shown}:${symbol.range.start.line + 1}`);
       return capped(lines, outline.length, 0, 0);
     }
-    const found = await answerWithin(language.workspaceSymbols(query), PROVIDER_WAIT_MS, ctx.call.token, 'The workspace symbol providers');
+    const found = await answerWithin(language.workspaceSymbols(query), PROVIDER_WAIT_MS, ctx.call.token, 'The workspace symbol providers', ctx.host.clock);
     const { allowed, refused } = await readableFiles(found.map((symbol) => symbol.location), ctx);
     const shownOf = (symbol: FoundSymbol): string | undefined => allowed.get(locationKey(symbol.location));
     const readable = found.filter((symbol) => shownOf(symbol) !== undefined);

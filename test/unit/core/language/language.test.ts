@@ -7,6 +7,7 @@ import { applyReplacements } from '../../../../src/core/language/textReplacement
 import { fileLocation } from '../../../../src/core/location';
 import type { ReportedDiagnostic } from '../../../../src/core/ports/language';
 import { span } from '../../support/language';
+import { ManualClock } from '../../support/fakeTime';
 
 const problem = (line: number, message: string, severity: ReportedDiagnostic['severity'] = 'error', code?: string): ReportedDiagnostic => ({
   location: fileLocation('/ws/a.ts'),
@@ -69,15 +70,25 @@ describe('language', () => {
 
   describe('answerWithin', () => {
     it('reports a provider that does not answer in time, by name', async () => {
-      await assert.rejects(answerWithin(new Promise<never>(() => undefined), 20, NEVER_CANCELLED, 'The typescript definition provider'), (error: Error) => error instanceof ToolError && /^The typescript definition provider did not answer within 20 ms/.test(error.message));
+      const clock = new ManualClock();
+      let failed: unknown;
+      answerWithin(new Promise<never>(() => undefined), 20, NEVER_CANCELLED, 'The typescript definition provider', clock).catch((error: unknown) => (failed = error));
+      await clock.advance(19);
+      assert.equal(failed, undefined, 'still waiting before its time');
+      await clock.advance(1);
+      const error = failed as unknown;
+      assert.ok(error instanceof ToolError && /^The typescript definition provider did not answer within 20 ms/.test(error.message), String(error));
+      assert.equal(clock.pending(), 0);
     });
 
     it('stops waiting when the call is cancelled', async () => {
       let cancel = (): void => undefined;
       const token = { isCancellationRequested: false, onCancellationRequested: (listener: () => void) => ((cancel = listener), { dispose: () => undefined }) };
-      const waiting = answerWithin(new Promise<never>(() => undefined), 60_000, token, 'x');
+      const clock = new ManualClock();
+      const waiting = answerWithin(new Promise<never>(() => undefined), 60_000, token, 'x', clock);
       cancel();
       await assert.rejects(waiting, CancelledError);
+      assert.equal(clock.pending(), 0, 'its timer is cancelled too');
     });
   });
 });

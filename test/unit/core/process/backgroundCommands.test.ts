@@ -2,49 +2,10 @@
 // hook, and how long ended commands stay readable.
 import * as assert from 'node:assert/strict';
 import { BackgroundCommandRegistry } from '../../../../src/core/process/backgroundCommands';
-import type { BackgroundStart, CommandInput, InputReaders, ProcessOutcome, RunningGroupRecords, StartedProcess, StopReason } from '../../../../src/core/ports/process';
+import type { BackgroundStart, CommandInput, RunningGroupRecords } from '../../../../src/core/ports/process';
+import { ScriptedProcess } from '../../support/scriptedProcess';
 import { neverCancelled } from '../../support/context';
-
-/** A process the test ends by hand; its pgid and start time are made up. */
-class ScriptedProcess implements StartedProcess {
-  readonly startTime = '4242';
-  readonly outcome: Promise<ProcessOutcome>;
-  stops: StopReason[] = [];
-  /** What was written to its input, in order; `<EOF>` when it was closed, `<INT>` for an interrupt. */
-  input: string[] = [];
-  readers: InputReaders = { state: 'none' };
-  private closed = false;
-  /** What its standard input is: a terminal, as workspace_run_command's interactive: true gives. */
-  stdin: CommandInput = 'terminal';
-  private resolve: (outcome: ProcessOutcome) => void = () => undefined;
-  constructor(readonly pgid: number, readonly print: (chunk: string, stream: 'stdout' | 'stderr') => void) {
-    this.outcome = new Promise((resolve) => (this.resolve = resolve));
-  }
-  stop(reason: StopReason): void {
-    this.stops.push(reason);
-    this.end({ stopped: reason, exitCode: null, signal: 'SIGTERM' });
-  }
-  writeInput(text: string): boolean {
-    this.input.push(text);
-    return !this.closed;
-  }
-  closeInput(): boolean {
-    this.input.push('<EOF>');
-    this.closed = true;
-    return true;
-  }
-  interrupt(): boolean {
-    this.input.push('<INT>');
-    return true;
-  }
-  inputReaders(): InputReaders {
-    return this.closed ? { state: 'closed' } : this.readers;
-  }
-  end(how: Partial<ProcessOutcome>): void {
-    const empty = { text: '', totalChars: 0, omittedChars: 0 };
-    this.resolve({ exitCode: 0, signal: null, leftoversStopped: false, durationMs: 1, stdout: empty, stderr: empty, logPath: '/log', logTruncated: false, ...how });
-  }
-}
+import { ManualClock } from '../../support/fakeTime';
 
 class MemoryRecords implements RunningGroupRecords {
   readonly groups = new Map<string, string>();
@@ -61,10 +22,12 @@ describe('process/backgroundCommands (registry)', () => {
   let registry: BackgroundCommandRegistry;
   let processes: ScriptedProcess[];
   let nextPid: number;
+  let clock: ManualClock;
 
   beforeEach(() => {
     records = new MemoryRecords();
-    registry = new BackgroundCommandRegistry({ clock: { now: () => Date.now() }, records, inputTiming: { quietMs: 40, checkMs: 10 } });
+    clock = new ManualClock();
+    registry = new BackgroundCommandRegistry({ clock, records, inputTiming: { quietMs: 40, checkMs: 10 } });
     processes = [];
     nextPid = 500;
   });
@@ -81,6 +44,15 @@ describe('process/backgroundCommands (registry)', () => {
     };
     return registry.start(request);
   };
+
+  /** What `wait` settled with once the clock moved on `ms`; fails when it is still pending then. */
+  async function settledAfter<T>(wait: Promise<T>, ms: number): Promise<T> {
+    let settled = false;
+    void wait.then(() => (settled = true), () => (settled = true));
+    await clock.advance(ms);
+    assert.ok(settled, `still waiting ${ms} ms later`);
+    return wait;
+  }
 
   it('gives short ids in order and records each running group with its start time', () => {
     assert.deepEqual([start().id, start().id], ['bg1', 'bg2']);
@@ -120,9 +92,10 @@ describe('process/backgroundCommands (registry)', () => {
     start('serve', 2);
     processes[0].readers = { state: 'reading', program: 'bash' };
     processes[0].print('Name? ', 'stderr');
-    assert.equal(await asking.waitFor(undefined, 5000, neverCancelled), 'waiting');
+    assert.equal(await settledAfter(asking.waitFor(undefined, 5000, neverCancelled), 40), 'waiting');
+    await clock.advance(2000);
     assert.throws(() => start('three', 2), (error: Error) => {
-      assert.match(error.message, /bg1 has waited for input for \d+ s \(Name\?\): answer it with workspace_send_input, or stop it with workspace_stop_command \{"id": "bg1"\}\./);
+      assert.match(error.message, /bg1 has waited for input for 2 s \(Name\?\): answer it with workspace_send_input, or stop it with workspace_stop_command \{"id": "bg1"\}\./);
       assert.doesNotMatch(error.message, /bg2 has waited/);
       return true;
     });
@@ -145,7 +118,7 @@ describe('process/backgroundCommands (registry)', () => {
     assert.equal(await waiting, 'matched');
     assert.equal(await command.waitFor((line) => line === 'ready', 0, neverCancelled), 'matched', 'the line is not read yet');
     command.takeOutput();
-    assert.equal(await command.waitFor((line) => line === 'ready', 10, neverCancelled), 'timeout');
+    assert.equal(await settledAfter(command.waitFor((line) => line === 'ready', 10, neverCancelled), 10), 'timeout');
   });
 
   it('keeps the last 20 ended commands readable and forgets older ones', async () => {
@@ -166,8 +139,10 @@ describe('process/backgroundCommands (registry)', () => {
     registry.onDidChange(() => (changes += 1));
     processes[0].readers = { state: 'unknown' };
     processes[0].print('Deleting 3 files.\nContinue? [y/N] ', 'stderr');
+    const wait = command.waitFor(undefined, 5000, neverCancelled);
+    await clock.advance(39);
     assert.equal(command.waitingForInput(), undefined, 'not before it has been quiet');
-    assert.equal(await command.waitFor(undefined, 5000, neverCancelled), 'waiting');
+    assert.equal(await settledAfter(wait, 1), 'waiting');
     assert.equal(command.waitingForInput()?.prompt, 'Continue? [y/N]');
     assert.equal(await command.waitFor((line) => line === 'never', 5000, neverCancelled), 'waiting', 'a wait while it waits answers at once');
     const before = changes;
@@ -180,15 +155,16 @@ describe('process/backgroundCommands (registry)', () => {
     const command = start('log');
     processes[0].readers = { state: 'none' };
     processes[0].print('Overwrite? [y/N]\n', 'stdout');
-    assert.equal(await command.waitFor(undefined, 200, neverCancelled), 'timeout');
+    assert.equal(await settledAfter(command.waitFor(undefined, 200, neverCancelled), 200), 'timeout');
     assert.equal(command.waitingForInput(), undefined);
   });
 
   it('calls a silent reader of the input waiting, naming the program', async () => {
     const command = start('python3');
     processes[0].readers = { state: 'reading', program: 'python3' };
-    assert.equal(await command.waitFor(undefined, 5000, neverCancelled), 'waiting');
-    assert.deepEqual({ ...command.waitingForInput(), since: 0 }, { prompt: '(no prompt shown)', reader: 'python3', since: 0, silent: true });
+    const started = clock.now();
+    assert.equal(await settledAfter(command.waitFor(undefined, 5000, neverCancelled), 40), 'waiting');
+    assert.deepEqual(command.waitingForInput(), { prompt: '(no prompt shown)', reader: 'python3', since: started + 40, silent: true });
   });
 
   it('sends text and keys: Ctrl+C interrupts, Ctrl+D closes the input and refuses more, an ended command refuses all', async () => {

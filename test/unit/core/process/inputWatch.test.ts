@@ -3,8 +3,9 @@
 import * as assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { InputWatch, promptOf, waitingState } from '../../../../src/core/process/inputWatch';
+import { CHECK_MS, InputWatch, promptOf, QUIET_MS, waitingState } from '../../../../src/core/process/inputWatch';
 import type { InputReaders } from '../../../../src/core/ports/process';
+import { ManualClock } from '../../support/fakeTime';
 
 const FIXTURES = path.join(__dirname, '../../../../../test/fixtures/prompts');
 const recorded = (name: string): string => readFileSync(path.join(FIXTURES, name), 'utf8');
@@ -96,9 +97,10 @@ describe('process/inputWatch (waiting for input)', () => {
 
   describe('InputWatch', () => {
     it('looks only after a quiet spell, tells its listener once per change, and stops looking at the end', async () => {
+      const clock = new ManualClock();
       let looks = 0;
       let readers: InputReaders = { state: 'none' };
-      const watch = new InputWatch(() => Date.now(), { quietMs: 30, checkMs: 10 });
+      const watch = new InputWatch(clock, { quietMs: 30, checkMs: 10 });
       const changes: Array<string | undefined> = [];
       watch.onDidChange(() => changes.push(watch.current()?.prompt));
       watch.heard('Name: ');
@@ -106,33 +108,56 @@ describe('process/inputWatch (waiting for input)', () => {
         looks += 1;
         return readers;
       });
-      await new Promise((resolve) => setTimeout(resolve, 80));
-      assert.ok(looks >= 2, 'it looks again while quiet');
+      await clock.advance(29);
+      assert.equal(looks, 0, 'not before the quiet spell');
+      await clock.advance(1);
+      assert.equal(looks, 1, 'once quiet for quietMs');
+      await clock.advance(20);
+      assert.equal(looks, 3, 'again every checkMs while quiet');
       assert.equal(watch.current(), undefined, 'nobody reads the input');
       readers = { state: 'reading', program: 'node' };
-      await new Promise((resolve) => setTimeout(resolve, 40));
+      await clock.advance(10);
       assert.equal(watch.current()?.prompt, 'Name:');
+      assert.equal(watch.current()?.since, clock.now(), 'waiting since the look that saw it');
       watch.answered();
       assert.equal(watch.current(), undefined);
       watch.stop();
       const after = looks;
-      await new Promise((resolve) => setTimeout(resolve, 60));
+      assert.equal(clock.pending(), 0, 'no timer left after stop');
+      await clock.advance(60);
       assert.equal(looks, after, 'no look after stop');
       assert.deepEqual(changes, ['Name:', undefined]);
     });
 
     it('does not look while the command prints', async () => {
+      const clock = new ManualClock();
       let looks = 0;
-      const watch = new InputWatch(() => Date.now(), { quietMs: 40, checkMs: 10 });
+      const watch = new InputWatch(clock, { quietMs: 40, checkMs: 10 });
       watch.watch(() => {
         looks += 1;
         return { state: 'reading' };
       });
       for (let i = 0; i < 6; i += 1) {
         watch.heard(`line ${i}\n`);
-        await new Promise((resolve) => setTimeout(resolve, 10));
+        await clock.advance(39);
       }
       assert.equal(looks, 0);
+      await clock.advance(1);
+      assert.equal(looks, 1, 'the first look comes quietMs after the last output');
+      watch.stop();
+    });
+
+    it('waits QUIET_MS and looks every CHECK_MS when given no timing, as in the extension', async () => {
+      const clock = new ManualClock();
+      const looksAt: number[] = [];
+      const watch = new InputWatch(clock);
+      const start = clock.now();
+      watch.watch(() => {
+        looksAt.push(clock.now() - start);
+        return { state: 'none' };
+      });
+      await clock.advance(QUIET_MS + 2 * CHECK_MS);
+      assert.deepEqual(looksAt, [QUIET_MS, QUIET_MS + CHECK_MS, QUIET_MS + 2 * CHECK_MS]);
       watch.stop();
     });
   });

@@ -8,6 +8,7 @@ import { RipgrepSearchEngine } from '../../../../../src/core/search/ripgrep/node
 import { compileExcludes } from '../../../../../src/core/search/globPattern';
 import type { FileListing, SearchScope } from '../../../../../src/core/ports/search';
 import { makeSearchTree, RIPGREP, type SearchTree } from '../../../support/searchTree';
+import { systemClock } from '../../../../../src/core/time';
 
 describe('search/ripgrep: dated listings', () => {
   let tree: SearchTree;
@@ -22,7 +23,7 @@ describe('search/ripgrep: dated listings', () => {
     return { root, rootKind: 'directory', ignoreRoot: root, rootFromIgnoreRoot: '', parentRules: true, excludes: compileExcludes([]) };
   };
   // A deadline far from each call: a listing that ran out of time would list less, and these tests compare listings.
-  const limits = () => ({ token: { isCancellationRequested: false, onCancellationRequested: () => ({ dispose() {} }) }, clock: { now: () => Date.now() }, deadline: Date.now() + 600_000 });
+  const limits = () => ({ token: { isCancellationRequested: false, onCancellationRequested: () => ({ dispose() {} }) }, clock: systemClock, deadline: Date.now() + 600_000 });
   const list = (basename: string | undefined, options: { dated?: boolean; accept?: (relative: string) => boolean }): Promise<FileListing> =>
     new RipgrepSearchEngine(RIPGREP, fsPort).listFiles(scope(), { basename }, limits(), options);
 

@@ -6,9 +6,10 @@ import type { CommandHost, MountPointLease } from '../../../../../src/core/ports
 import { BackgroundCommandRegistry } from '../../../../../src/core/process/backgroundCommands';
 import { runCommandTool } from '../../../../../src/core/tools/command/runCommand';
 import { backgroundId } from '../../../../support/commandResults';
-import { commandWorkspace } from '../../../support/commandWorkspace';
+import { commandWorkspace, TEST_INPUT_TIMING } from '../../../support/commandWorkspace';
 import { resultText } from '../../../support/context';
 import { invokeTool } from '../../../../../src/core/tools/invoke';
+import { systemClock } from '../../../../../src/core/time';
 
 describe('tools/command/lease: one acquire, one release', () => {
   const workspace = commandWorkspace();
@@ -21,7 +22,7 @@ describe('tools/command/lease: one acquire, one release', () => {
   });
 
   /** The workspace's host with a sandbox that counts its mount point leases, and the runner's parts replaced. */
-  function counting(processes: Partial<CommandHost['processes']> = {}, background = new BackgroundCommandRegistry({ clock: { now: () => Date.now() } })) {
+  function counting(processes: Partial<CommandHost['processes']> = {}, background = new BackgroundCommandRegistry({ clock: systemClock, inputTiming: TEST_INPUT_TIMING })) {
     return workspace.setup({
       background,
       approve: true,
@@ -72,9 +73,9 @@ describe('tools/command/lease: one acquire, one release', () => {
   });
 
   it('keeps the lease while a background command runs and releases it once when it ends', async () => {
-    const registry = new BackgroundCommandRegistry({ clock: { now: () => Date.now() } });
+    const registry = new BackgroundCommandRegistry({ clock: systemClock, inputTiming: TEST_INPUT_TIMING });
     const { ctx } = counting({}, registry);
-    const id = backgroundId(resultText(await invokeTool(runCommandTool, { command: 'exec sleep 300', background: true, timeout: 1 }, ctx)));
+    const id = backgroundId(resultText(await invokeTool(runCommandTool, { command: 'echo up; exec sleep 300', background: true, wait_for: '^up$' }, ctx)));
     assert.deepEqual([acquired, released], [1, 0]);
     const command = registry.get(id);
     assert.ok(command);
@@ -87,7 +88,7 @@ describe('tools/command/lease: one acquire, one release', () => {
   });
 
   it('keeps the lease while a foreground command that moved to the background runs, and releases it once when it ends', async () => {
-    const registry = new BackgroundCommandRegistry({ clock: { now: () => Date.now() } });
+    const registry = new BackgroundCommandRegistry({ clock: systemClock, inputTiming: TEST_INPUT_TIMING });
     const { ctx } = counting({}, registry);
     const text = resultText(await invokeTool(runCommandTool, { command: 'exec sleep 300', timeout: 1 }, ctx));
     assert.match(text, /^Still running after 1 s: moved to the background/);
@@ -102,10 +103,10 @@ describe('tools/command/lease: one acquire, one release', () => {
   });
 
   it('releases once when a foreground command could not move to the full background and was stopped', async () => {
-    const registry = new BackgroundCommandRegistry({ clock: { now: () => Date.now() } });
+    const registry = new BackgroundCommandRegistry({ clock: systemClock, inputTiming: TEST_INPUT_TIMING });
     const { ctx } = counting({}, registry);
     const limited = { ...ctx, settings: { ...ctx.settings, runCommandMaxBackground: 1 } };
-    backgroundId(resultText(await invokeTool(runCommandTool, { command: 'exec sleep 300', background: true, timeout: 1 }, limited)));
+    backgroundId(resultText(await invokeTool(runCommandTool, { command: 'echo up; exec sleep 300', background: true, wait_for: '^up$' }, limited)));
     const text = resultText(await invokeTool(runCommandTool, { command: 'exec sleep 300', timeout: 1 }, limited));
     assert.match(text, /could not move to the background/);
     assert.deepEqual([acquired, released], [2, 1], 'the foreground lease is released; the background one is held');

@@ -6,11 +6,12 @@ import { manifestEntry } from '../../../../../src/core/tools/manifest';
 import { readFileTool } from '../../../../../src/core/tools/readFile';
 import { commandConfirmation } from '../../../../../src/core/tools/command/approve';
 import { runCommandTool } from '../../../../../src/core/tools/command/runCommand';
-import { commandWorkspace } from '../../../support/commandWorkspace';
+import { commandWorkspace, TEST_INPUT_TIMING } from '../../../support/commandWorkspace';
 import { CANARY, SEEDED_SECRETS } from '../../../../support/seededSecrets';
 import { resultText } from '../../../support/context';
 import { invokeTool } from '../../../../../src/core/tools/invoke';
 import { requireProgram } from '../../../support/programs';
+import { systemClock } from '../../../../../src/core/time';
 
 describe('tools/runCommand', () => {
   const workspace = commandWorkspace();
@@ -74,7 +75,7 @@ describe('tools/runCommand', () => {
   });
 
   it('with interactive: true gives stdin a terminal it waits on: the call returns with its id and the prompt', async () => {
-    const background = new BackgroundCommandRegistry({ clock: { now: () => Date.now() } });
+    const background = new BackgroundCommandRegistry({ clock: systemClock, inputTiming: TEST_INPUT_TIMING });
     try {
       const { text } = await run({ command: 'echo "$PAGER $TERM"; bash -c \'read -p "Name? " x; echo "hi $x"\'', timeout: 60, interactive: true }, { background, approve: true });
       assert.match(text, /--- stdout ---\ncat dumb\n/);

@@ -8,19 +8,20 @@ import { commandOutputTool } from '../../../../../src/core/tools/command/command
 import { runCommandTool } from '../../../../../src/core/tools/command/runCommand';
 import { stopCommandTool } from '../../../../../src/core/tools/command/stopCommand';
 import type { Tool } from '../../../../../src/core/tools/toolSpec';
-import { commandWorkspace } from '../../../support/commandWorkspace';
+import { commandWorkspace, shown, TEST_INPUT_TIMING } from '../../../support/commandWorkspace';
 import { processesWithCommandLine } from '../../../../support/procfs';
 import { backgroundId, stdoutOf } from '../../../../support/commandResults';
 import { until } from '../../../../support/until';
 import { ManualCancellation, resultText } from '../../../support/context';
 import { invokeTool } from '../../../../../src/core/tools/invoke';
+import { systemClock } from '../../../../../src/core/time';
 
 describe('tools/runCommand background, commandOutput, stopCommand', () => {
   const workspace = commandWorkspace();
   let registry: BackgroundCommandRegistry;
 
   beforeEach(() => {
-    registry = new BackgroundCommandRegistry({ clock: { now: () => Date.now() } });
+    registry = new BackgroundCommandRegistry({ clock: systemClock, inputTiming: TEST_INPUT_TIMING });
   });
   afterEach(async () => {
     await registry.stopAll();
@@ -50,8 +51,11 @@ describe('tools/runCommand background, commandOutput, stopCommand', () => {
   });
 
   it('counts a matching line that arrived before the call and was not read yet', async () => {
-    const id = backgroundId(await call(runCommandTool, { command: 'sleep 1.2; echo compiled; exec sleep 300', background: true, timeout: 1 }));
-    await new Promise((resolve) => setTimeout(resolve, 1000));
+    // The start returns at "up", before the command reads its input; the line comes once it is typed, and is in its terminal before the call.
+    const { ctx, terminal } = workspace.setup({ approve: true, background: registry });
+    const id = backgroundId(resultText(await invokeTool(runCommandTool, { command: 'echo up; read go; echo compiled; exec sleep 300', background: true, wait_for: '^up$', interactive: true }, ctx)));
+    registry.get(id)?.sendInput('\n');
+    await shown(terminal, 'compiled');
     const text = await call(commandOutputTool, { id, wait_for: 'compiled', timeout: 5 });
     assert.match(text, /^A line matched wait_for/);
     assert.equal(stdoutOf(text), 'compiled');
@@ -94,11 +98,11 @@ describe('tools/runCommand background, commandOutput, stopCommand', () => {
   it('refuses one more than maxBackground, naming the running ids, before asking the user', async () => {
     const settings = { runCommandMaxBackground: 2 };
     const ids: string[] = [];
-    for (let i = 0; i < 2; i += 1) ids.push(backgroundId(await call(runCommandTool, { command: 'exec sleep 300', background: true, timeout: 1 }, { settings })));
+    for (let i = 0; i < 2; i += 1) ids.push(backgroundId(await call(runCommandTool, { command: 'echo up; exec sleep 300', background: true, wait_for: '^up$' }, { settings })));
     const { ctx, approver } = workspace.setup({ approve: true, background: registry, settings });
     await assert.rejects(invokeTool(runCommandTool, { command: 'exec sleep 300', background: true, timeout: 1 }, ctx), (error: Error) => {
       assert.match(error.message, /2 background commands are already running/);
-      for (const id of ids) assert.match(error.message, new RegExp(`${id} \\(exec sleep 300\\)`));
+      for (const id of ids) assert.match(error.message, new RegExp(`${id} \\(echo up; exec sleep 300\\)`));
       assert.match(error.message, /workspace_stop_command/);
       return true;
     });
@@ -107,13 +111,16 @@ describe('tools/runCommand background, commandOutput, stopCommand', () => {
 
   it('stops the command when the call is cancelled while it waits for wait_for', async () => {
     const token = new ManualCancellation();
-    setTimeout(() => token.cancel(), 500);
-    await assert.rejects(call(runCommandTool, { command: 'exec sleep 300', background: true, wait_for: 'never' }, { token }), /was cancelled/);
+    const { ctx, terminal } = workspace.setup({ approve: true, background: registry, token });
+    const waiting = invokeTool(runCommandTool, { command: 'echo up; exec sleep 300', background: true, wait_for: 'never' }, ctx);
+    await shown(terminal, 'up');
+    token.cancel();
+    await assert.rejects(waiting, /was cancelled/);
     assert.deepEqual(registry.running(), []);
   });
 
   it('settles the command\'s ended with the outcome of a stopped command', async () => {
-    const id = backgroundId(await call(runCommandTool, { command: 'exec sleep 300', background: true, timeout: 1 }));
+    const id = backgroundId(await call(runCommandTool, { command: 'echo up; exec sleep 300', background: true, wait_for: '^up$' }));
     const command = registry.get(id);
     assert.ok(command);
     await call(stopCommandTool, { id });
@@ -124,10 +131,10 @@ describe('tools/runCommand background, commandOutput, stopCommand', () => {
 
   it('sends the lines the person types in its terminal to its input (interactive: true), and stops taking them when it ends', async () => {
     const plain = workspace.setup({ approve: true, background: registry });
-    await invokeTool(runCommandTool, { command: 'exec sleep 300', background: true, timeout: 1 }, plain.ctx);
+    await invokeTool(runCommandTool, { command: 'echo up; exec sleep 300', background: true, wait_for: '^up$' }, plain.ctx);
     assert.equal(plain.terminal.inputTarget, undefined, 'a command whose input is end of file takes no typing');
     const { ctx, terminal } = workspace.setup({ approve: true, background: registry });
-    const text = resultText(await invokeTool(runCommandTool, { command: 'read a; echo "got:$a"; read b; echo "then:$b"', background: true, timeout: 1, interactive: true }, ctx));
+    const text = resultText(await invokeTool(runCommandTool, { command: 'echo up; read a; echo "got:$a"; read b; echo "then:$b"', background: true, wait_for: '^up$', interactive: true }, ctx));
     const id = backgroundId(text);
     assert.ok(terminal.inputTarget, 'the terminal takes input once the command runs in the background');
     terminal.inputTarget.send('first\n');
@@ -141,10 +148,10 @@ describe('tools/runCommand background, commandOutput, stopCommand', () => {
   });
 
   it('answers an unknown id with the running ids', async () => {
-    const id = backgroundId(await call(runCommandTool, { command: 'exec sleep 300', background: true, timeout: 1 }));
+    const id = backgroundId(await call(runCommandTool, { command: 'echo up; exec sleep 300', background: true, wait_for: '^up$' }));
     await assert.rejects(call(commandOutputTool, { id: 'bg999\n\u001b[31mevil' }), (error: Error) => {
       assert.match(error.message, /There is no background command with id "bg999/);
-      assert.match(error.message, new RegExp(`Running: ${id} \\(exec sleep 300\\)`));
+      assert.match(error.message, new RegExp(`Running: ${id} \\(echo up; exec sleep 300\\)`));
       return true;
     });
     await assert.rejects(call(stopCommandTool, { id: 'bg999' }), /There is no background command/);
@@ -177,7 +184,7 @@ describe('tools/runCommand background, commandOutput, stopCommand', () => {
   });
 
   it('lets plan mode read and stop a command, but not start one', async () => {
-    const id = backgroundId(await call(runCommandTool, { command: 'exec sleep 300', background: true, timeout: 1 }));
+    const id = backgroundId(await call(runCommandTool, { command: 'echo up; exec sleep 300', background: true, wait_for: '^up$' }));
     const planMode = { planMode: true };
     await assert.rejects(call(runCommandTool, { command: 'exec sleep 300', background: true }, { settings: planMode }), /plan mode/);
     assert.match(await call(commandOutputTool, { id }, { settings: planMode }), /^Status: running$/m);

@@ -15,9 +15,10 @@ import { stopCommandTool } from '../../../../../src/core/tools/command/stopComma
 import { invokeTool } from '../../../../../src/core/tools/invoke';
 import type { Tool } from '../../../../../src/core/tools/toolSpec';
 import { backgroundId } from '../../../../support/commandResults';
-import { commandWorkspace } from '../../../support/commandWorkspace';
+import { commandWorkspace, TEST_INPUT_TIMING } from '../../../support/commandWorkspace';
 import { resultText, type ScriptedApprover } from '../../../support/context';
 import { requireProgram } from '../../../support/programs';
+import { systemClock } from '../../../../../src/core/time';
 
 /** A port nothing listens on now, on the machine's loopback. */
 async function freePort(): Promise<number> {
@@ -56,7 +57,7 @@ describe('tools/runCommand ports across the sandbox', function () {
   let registry: BackgroundCommandRegistry;
 
   beforeEach(() => {
-    registry = new BackgroundCommandRegistry({ clock: { now: () => Date.now() } });
+    registry = new BackgroundCommandRegistry({ clock: systemClock, inputTiming: TEST_INPUT_TIMING });
   });
   afterEach(async () => {
     await registry.stopAll();

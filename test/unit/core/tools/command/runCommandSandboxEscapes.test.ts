@@ -13,12 +13,13 @@ import type { ToolSettings } from '../../../../../src/core/settings';
 import { commandConfirmation } from '../../../../../src/core/tools/command/approve';
 import { commandOutputTool } from '../../../../../src/core/tools/command/commandOutput';
 import { runCommandTool } from '../../../../../src/core/tools/command/runCommand';
-import { commandWorkspace } from '../../../support/commandWorkspace';
+import { commandWorkspace, TEST_INPUT_TIMING } from '../../../support/commandWorkspace';
 import { resultText } from '../../../support/context';
 import { RIPGREP } from '../../../support/searchTree';
 import { backgroundId } from '../../../../support/commandResults';
 import { until } from '../../../../support/until';
 import { invokeTool } from '../../../../../src/core/tools/invoke';
+import { systemClock } from '../../../../../src/core/time';
 
 describe('tools/runCommand in the sandbox, against a hostile approved command', () => {
   const workspace = commandWorkspace();
@@ -75,7 +76,7 @@ describe('tools/runCommand in the sandbox, against a hostile approved command', 
 
   /** Runs a call with the fake home as the guard's home, approving when asked unless told otherwise. */
   async function run(command: string, options: { approve?: boolean; settings?: Partial<ToolSettings>; environment?: Record<string, string | undefined>; background?: boolean } = {}) {
-    const { ctx, approver } = workspace.setup({ approve: options.approve ?? true, settings: options.settings, environment: options.environment, background: options.background ? new BackgroundCommandRegistry({ clock: { now: () => Date.now() } }) : undefined });
+    const { ctx, approver } = workspace.setup({ approve: options.approve ?? true, settings: options.settings, environment: options.environment, background: options.background ? new BackgroundCommandRegistry({ clock: systemClock, inputTiming: TEST_INPUT_TIMING }) : undefined });
     const call = { ...ctx, workspace: { ...ctx.workspace, home } };
     const input = options.background ? { command, background: true, timeout: 60 } : { command };
     const text = await invokeTool(runCommandTool, input, call).then(resultText, (error: Error) => `ERROR ${error.message}`);
@@ -190,7 +191,7 @@ describe('tools/runCommand in the sandbox, against a hostile approved command', 
     });
 
     it('names the execution config a background command made, in its report once it has ended', async () => {
-      const { ctx } = workspace.setup({ approve: true, background: new BackgroundCommandRegistry({ clock: { now: () => Date.now() } }) });
+      const { ctx } = workspace.setup({ approve: true, background: new BackgroundCommandRegistry({ clock: systemClock, inputTiming: TEST_INPUT_TIMING }) });
       const call = { ...ctx, workspace: { ...ctx.workspace, home } };
       const started = resultText(await invokeTool(runCommandTool, { command: 'echo started; sleep 0.5; echo "{}" > evil.code-workspace', background: true, wait_for: 'started', timeout: 30 }, call));
       assert.doesNotMatch(started, /Warning/);

@@ -1,6 +1,8 @@
 // A foreground command still running at its timeout, or when the client needs an answer
 // (ctx.call.returnBy), moves to the background instead of being killed: through the tools, in the
-// real sandbox, with the real process runner.
+// real sandbox, with the real process runner. Each way the foreground wait ends, with room in the
+// background or none, is decided by runInForeground and proved on a fake clock in foreground.test.ts;
+// the tests here prove what only real processes show, each named in a comment.
 import * as assert from 'node:assert/strict';
 import { BackgroundCommandRegistry } from '../../../../../src/core/process/backgroundCommands';
 import type { ToolSettings } from '../../../../../src/core/settings';
@@ -9,18 +11,19 @@ import { runCommandTool } from '../../../../../src/core/tools/command/runCommand
 import { stopCommandTool } from '../../../../../src/core/tools/command/stopCommand';
 import type { Tool } from '../../../../../src/core/tools/toolSpec';
 import { invokeTool } from '../../../../../src/core/tools/invoke';
-import { commandWorkspace, shown, type RecordingTerminal } from '../../../support/commandWorkspace';
+import { commandWorkspace, shown, type RecordingTerminal, TEST_INPUT_TIMING } from '../../../support/commandWorkspace';
 import { ManualCancellation, resultText } from '../../../support/context';
 import { backgroundId, stdoutOf } from '../../../../support/commandResults';
 import { processesWithCommandLine } from '../../../../support/procfs';
 import { until } from '../../../../support/until';
+import { systemClock } from '../../../../../src/core/time';
 
 describe('tools/runCommand: a foreground command moves to the background instead of being killed', () => {
   const workspace = commandWorkspace();
   let registry: BackgroundCommandRegistry;
 
   beforeEach(() => {
-    registry = new BackgroundCommandRegistry({ clock: { now: () => Date.now() } });
+    registry = new BackgroundCommandRegistry({ clock: systemClock, inputTiming: TEST_INPUT_TIMING });
   });
   afterEach(async () => {
     await registry.stopAll();
@@ -46,6 +49,7 @@ describe('tools/runCommand: a foreground command moves to the background instead
   const uniqueSleep = (): number => 700 + Math.floor(Math.random() * 200);
 
   it('at the timeout returns the output so far, "still running" and the id, and the command keeps running in the same terminal', async () => {
+    // Only here: the real output and terminal carry over at the move, and workspace_stop_command ends the real group.
     const { text, terminal } = await call(runCommandTool, { command: 'echo first; echo second; exec sleep 300', timeout: 1 });
     assert.match(text, /^Still running after 1 s: moved to the background at the timeout instead of being stopped \(on_timeout: "kill" stops it instead\)\.$/m);
     const id = backgroundId(text);
@@ -65,6 +69,7 @@ describe('tools/runCommand: a foreground command moves to the background instead
   });
 
   it('keeps the text of a command that ends before its timeout as it was', async () => {
+    // Only here: the whole tool's text for a real command that ends in time.
     const { text } = await call(runCommandTool, { command: 'echo done', timeout: 5 });
     assert.match(text, /^Exit code: 0\nDuration: /);
     assert.doesNotMatch(text, /^id:/m);
@@ -72,6 +77,7 @@ describe('tools/runCommand: a foreground command moves to the background instead
   });
 
   it('lets workspace_command_output read on after the move, no line twice, and report the end', async () => {
+    // Only here: the real process's later output reaches the registry's cursor after the move, with no line twice.
     const first = await call(runCommandTool, { command: 'echo one; sleep 1.5; echo two; sleep 0.3; exit 4', timeout: 1 });
     const id = backgroundId(first.text);
     assert.equal(stdoutOf(first.text), 'one');
@@ -84,6 +90,7 @@ describe('tools/runCommand: a foreground command moves to the background instead
   });
 
   it('stops the command at the timeout with on_timeout "kill", as before', async () => {
+    // Only here: the real group is gone after a kill at the timeout.
     const seconds = uniqueSleep();
     const { text } = await call(runCommandTool, { command: `echo started; exec sleep ${seconds}`, timeout: 1, on_timeout: 'kill' });
     assert.match(text, /^Timed out after 1 s: the command and every process it started were stopped \(TERM, then KILL\)$/m);
@@ -94,26 +101,14 @@ describe('tools/runCommand: a foreground command moves to the background instead
   });
 
   it('refuses on_timeout "kill" with background: true, and an unknown on_timeout, before anything starts', async () => {
+    // Only here: the tool refuses the input before anything starts.
     await assert.rejects(call(runCommandTool, { command: 'exec sleep 300', background: true, on_timeout: 'kill' }), /on_timeout: "kill" only applies to a foreground command/);
     await assert.rejects(call(runCommandTool, { command: 'echo hi', on_timeout: 'never' }), /on_timeout/);
     assert.deepEqual(registry.running(), []);
   });
 
-  it('stops the command, and says why, when the background limit is full at the timeout', async () => {
-    const settings = { runCommandMaxBackground: 1 };
-    const server = backgroundId((await call(runCommandTool, { command: 'exec sleep 300', background: true, timeout: 1 }, { settings })).text);
-    const seconds = uniqueSleep();
-    const { text } = await call(runCommandTool, { command: `echo working; exec sleep ${seconds}`, timeout: 1 }, { settings });
-    assert.match(text, /^Timed out after 1 s: the command and every process it started were stopped \(TERM, then KILL\), because it could not move to the background: 1 background commands are already running/m);
-    assert.match(text, new RegExp(`${server} \\(exec sleep 300\\)`));
-    assert.match(text, /workspace_stop_command/);
-    assert.match(text, /--- stdout ---\nworking\n/);
-    assert.doesNotMatch(text, /^id:/m);
-    assert.deepEqual(registry.running().map((command) => command.id), [server]);
-    assert.deepEqual(processesWithCommandLine(`sleep ${seconds}`), []);
-  });
-
   it('still stops the command when the call is cancelled before the move', async () => {
+    // Only here: a cancelled call stops the real group.
     const seconds = uniqueSleep();
     const token = new ManualCancellation();
     const { ctx, terminal } = setup({ token });
@@ -126,6 +121,7 @@ describe('tools/runCommand: a foreground command moves to the background instead
   });
 
   it('is no longer stopped by the call\'s cancellation once it moved, but by Ctrl+C in its terminal', async () => {
+    // Only here: once moved, the call's token no longer reaches the real process, and the terminal's Ctrl+C does.
     const token = new ManualCancellation();
     const { ctx, terminal } = setup({ token });
     const id = backgroundId(resultText(await invokeTool(runCommandTool, { command: 'echo go; exec sleep 300', timeout: 1 }, ctx)));
@@ -139,6 +135,7 @@ describe('tools/runCommand: a foreground command moves to the background instead
   });
 
   it('takes the call\'s "after" checkpoint when the moved command ends, not when the call returns', async () => {
+    // Only here: the deferred checkpoint through the whole tool, when a real moved command ends.
     const events: string[] = [];
     const checkpoint = {
       beforeChange: async () => void events.push('before'),
@@ -157,6 +154,7 @@ describe('tools/runCommand: a foreground command moves to the background instead
 
   describe('when the client needs an answer (returnBy)', () => {
     it('moves the command to the background then, and says why', async () => {
+      // Only here: the tool's returnBy reaches the foreground stage for a real command.
       // Due once the command printed its line (whatever the machine's load), until then 100 ms away.
       const { ctx, terminal } = setup();
       const returnBy = (): number => (terminal.text.includes('early') ? Date.now() : Date.now() + 100);
@@ -168,44 +166,14 @@ describe('tools/runCommand: a foreground command moves to the background instead
       assert.match(terminal.notes.join('\n'), new RegExp(`moved to the background as ${id} because the client needs an answer now`));
     });
 
-    it('reads the time again when its timer fires: a time moved later is kept', async () => {
-      // Due only once the command printed "ready" (about 0.6 s in); until then always 100 ms away.
-      let reads = 0;
-      const { ctx, terminal } = setup();
-      const returnBy = (): number => {
-        reads += 1;
-        return terminal.text.includes('ready') ? Date.now() : Date.now() + 100;
-      };
-      const text = resultText(await invokeTool(runCommandTool, { command: 'echo waiting; sleep 0.6; echo ready; exec sleep 300', timeout: 120 }, { ...ctx, call: { ...ctx.call, returnBy } }));
-      assert.match(text, /moved to the background because the client needs an answer now/);
-      assert.equal(stdoutOf(text), 'waiting\nready');
-      assert.ok(reads > 1, `returnBy was read ${reads} time(s)`);
-    });
-
     it('does nothing when returnBy answers undefined: the command ends in the foreground', async () => {
+      // Only here: a real command runs to its end when returnBy gives no time.
       const { text } = await call(runCommandTool, { command: 'sleep 0.3; echo finished', timeout: 10 }, { returnBy: () => undefined });
       assert.match(text, /^Exit code: 0/);
     });
 
-    it('still stops the moved command at its timeout with on_timeout "kill"', async () => {
-      const returnBy = Date.now() + 300;
-      const { text } = await call(runCommandTool, { command: 'echo early; exec sleep 300', timeout: 2, on_timeout: 'kill' }, { returnBy: () => returnBy });
-      assert.match(text, /moved to the background because the client needs an answer now/);
-      assert.match(text, /^It will be stopped at its timeout, 2 s after it started \(on_timeout: "kill"\)\.$/m);
-      const id = backgroundId(text);
-      const after = await call(commandOutputTool, { id, timeout: 20 });
-      assert.match(after.text, /^Status: killed \(timed out\)$/m);
-    });
-
-    it('keeps the moved command running past its timeout without on_timeout "kill"', async () => {
-      const returnBy = Date.now() + 300;
-      const id = backgroundId((await call(runCommandTool, { command: 'exec sleep 300', timeout: 1 }, { returnBy: () => returnBy })).text);
-      const after = await call(commandOutputTool, { id, timeout: 2 });
-      assert.match(after.text, /^Waited 2 s: the command is still running/);
-      assert.match(after.text, /^Status: running$/m);
-    });
-
     it('ends a background start\'s wait for wait_for with what it has', async () => {
+      // Only here: returnBy ends a real background start's wait.
       const { ctx, terminal } = setup();
       const returnBy = (): number => (terminal.text.includes('booting') ? Date.now() : Date.now() + 100);
       const text = resultText(await invokeTool(runCommandTool, { command: 'echo booting; exec sleep 300', background: true, wait_for: 'never printed', timeout: 60 }, { ...ctx, call: { ...ctx.call, returnBy } }));
@@ -215,20 +183,13 @@ describe('tools/runCommand: a foreground command moves to the background instead
     });
 
     it('ends workspace_command_output\'s wait with what it has', async () => {
-      const id = backgroundId((await call(runCommandTool, { command: 'echo booting; exec sleep 300', background: true, timeout: 1 })).text);
+      // Only here: returnBy ends workspace_command_output's wait on a real command.
+      const id = backgroundId((await call(runCommandTool, { command: 'echo booting; exec sleep 300', background: true, wait_for: '^booting$' })).text);
       const returnBy = Date.now() + 400;
       const { text } = await call(commandOutputTool, { id, wait_for: 'never printed', timeout: 600 }, { returnBy: () => returnBy });
       assert.match(text, /^Waited \d+\.\d s: no line matched wait_for yet and the command is still running; the call returns because the client needs an answer now\. Its output since the last read\.$/m);
       assert.match(text, /^Status: running$/m);
     });
 
-    it('stops the command, and says why, when the background limit is full', async () => {
-      const settings = { runCommandMaxBackground: 1 };
-      const server = backgroundId((await call(runCommandTool, { command: 'exec sleep 300', background: true, timeout: 1 }, { settings })).text);
-      const returnBy = Date.now() + 300;
-      const { text } = await call(runCommandTool, { command: 'echo working; exec sleep 300', timeout: 120 }, { settings, returnBy: () => returnBy });
-      assert.match(text, /^Stopped after \d+\.\d s, when the client needed an answer: the command and every process it started were stopped \(TERM, then KILL\), because it could not move to the background: 1 background commands are already running/m);
-      assert.deepEqual(registry.running().map((command) => command.id), [server]);
-    });
   });
 });

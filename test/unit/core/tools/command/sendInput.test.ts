@@ -8,9 +8,10 @@ import { runCommandTool } from '../../../../../src/core/tools/command/runCommand
 import { judgeInput, readsCommandLines, sendInputTool, typedText } from '../../../../../src/core/tools/command/sendInput';
 import type { Tool } from '../../../../../src/core/tools/toolSpec';
 import { invokeTool } from '../../../../../src/core/tools/invoke';
-import { commandWorkspace } from '../../../support/commandWorkspace';
+import { commandWorkspace, TEST_INPUT_TIMING } from '../../../support/commandWorkspace';
 import { resultText } from '../../../support/context';
 import { backgroundId, stdoutOf } from '../../../../support/commandResults';
+import { systemClock } from '../../../../../src/core/time';
 
 describe('tools/sendInput: commands that wait for input', () => {
   describe('who must agree (judgeInput, readsCommandLines, typedText)', () => {
@@ -60,7 +61,7 @@ describe('tools/sendInput: commands that wait for input', () => {
     const workspace = commandWorkspace();
     let registry: BackgroundCommandRegistry;
     beforeEach(() => {
-      registry = new BackgroundCommandRegistry({ clock: { now: () => Date.now() } });
+      registry = new BackgroundCommandRegistry({ clock: systemClock, inputTiming: TEST_INPUT_TIMING });
     });
     afterEach(async () => {
       await registry.stopAll();
@@ -72,9 +73,7 @@ describe('tools/sendInput: commands that wait for input', () => {
     }
 
     it('returns a command waiting at a read -p prompt (interactive: true) with its id and the prompt, and a plain answer finishes it', async () => {
-      const started = Date.now();
       const first = await call(runCommandTool, { command: 'bash -c \'read -p "Continue? [y/N] " answer; echo "answer=$answer"\'', timeout: 60, interactive: true });
-      assert.ok(Date.now() - started < 20_000, 'returned long before its timeout');
       assert.match(first.text, /^Status: running, waiting for input: Continue\? \[y\/N\] \(bash reads its input\)$/m);
       const id = backgroundId(first.text);
       const answered = await call(sendInputTool, { id, text: 'y' });
@@ -87,7 +86,7 @@ describe('tools/sendInput: commands that wait for input', () => {
       const first = await call(runCommandTool, { command: 'bash -c \'read -p "Continue? [y/N] " answer; echo "read=$? answer=$answer"\'', timeout: 60 });
       assert.match(first.text, /^Exit code: 0/);
       assert.equal(stdoutOf(first.text), 'read=1 answer=');
-      const sleeper = await call(runCommandTool, { command: 'sleep 600', background: true, timeout: 1 });
+      const sleeper = await call(runCommandTool, { command: 'echo up; sleep 600', background: true, wait_for: '^up$' });
       await assert.rejects(call(sendInputTool, { id: backgroundId(sleeper.text), text: 'y' }), /was started without input: its standard input is end of file.*interactive: true/);
     });
 
@@ -138,7 +137,7 @@ describe('tools/sendInput: commands that wait for input', () => {
       assert.equal(stdoutOf(typed.text), 'some text');
       await assert.rejects(call(sendInputTool, { id: catId, text: 'y' }), /has ended \(exited 0\): there is nothing to send input to/);
 
-      const sleeper = await call(runCommandTool, { command: 'sleep 600', background: true, timeout: 1 });
+      const sleeper = await call(runCommandTool, { command: 'echo up; sleep 600', background: true, wait_for: '^up$' });
       const sleepId = backgroundId(sleeper.text);
       const interrupted = await call(sendInputTool, { id: sleepId, keys: 'ctrl-c' });
       assert.match(interrupted.text, /The command has ended \(killed \(by signal SIGINT\)\)|The command has ended \(exited 130\)/);
@@ -154,8 +153,9 @@ describe('tools/sendInput: commands that wait for input', () => {
     });
 
     it('does not call a log line that looks like a prompt waiting when nothing reads the input', async () => {
-      const first = await call(runCommandTool, { command: 'echo "Overwrite? [y/N]"; sleep 600', timeout: 6, interactive: true });
-      assert.match(first.text, /^Still running after 6 s: moved to the background at the timeout/m);
+      // Its input watch looks every 100 ms after 1 s of quiet (TEST_INPUT_TIMING): ten looks before the timeout.
+      const first = await call(runCommandTool, { command: 'echo "Overwrite? [y/N]"; sleep 600', timeout: 2, interactive: true });
+      assert.match(first.text, /^Still running after 2 s: moved to the background at the timeout/m);
       assert.doesNotMatch(first.text, /waiting for input/);
       const read = await call(commandOutputTool, { id: backgroundId(first.text) });
       assert.match(read.text, /^Status: running$/m);
