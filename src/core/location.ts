@@ -129,14 +129,14 @@ export function foldCase(text: string): string {
  * A path component's comparison key, as the file systems that ignore case or normalise see it:
  * HFS+'s ignored code points removed, Unicode NFC, case folded, an alternate data stream suffix
  * (`:stream`, `::$DATA`, `::$INDEX_ALLOCATION`) cut, and Windows' trailing dots and spaces removed
- * (`.` and `..` stay). Two names with one key may be one file somewhere, so every protected-name
+ * (`.` and `..` stay; a drive `c:` keeps its colon). Two names with one key may be one file somewhere, so every protected-name
  * check matches through it: matching more is the safe direction, and on Linux these spellings are
  * no one's real names.
  */
 export function nameKey(component: string): string {
   let name = foldCase(component.replace(HFS_IGNORED, '').normalize('NFC')).normalize('NFC');
   const colon = name.indexOf(':');
-  if (colon > 0) {
+  if (colon > 0 && !DRIVE.test(name)) {
     name = name.slice(0, colon);
   }
   const trimmed = name.replace(/[. ]+$/, '');

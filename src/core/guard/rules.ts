@@ -74,8 +74,8 @@ function insideAnyRoot(p: string, roots: readonly string[]): boolean {
   return matchesAnyForm(p, (form) => roots.some((root) => isInsidePath(form, root)));
 }
 
-/** Home folders by their shape, in lower case: `/root`, macOS's `/var/root`, `/home/<user>`, `/Users/<user>`. */
-const HOME_SHAPES = [/^\/(?:var\/)?root(?=\/|$)/, /^\/(?:home|users)\/[^/]+/];
+/** Home folders by their shape, in lower case: `/root`, macOS's `/var/root`, `/home/<user>`, `/Users/<user>`, Windows' `/C:/Users/<user>`. */
+const HOME_SHAPES = [/^\/(?:var\/)?root(?=\/|$)/, /^(?:\/[a-z]:)?\/(?:home|users)\/[^/]+/];
 
 /**
  * The home folders a path may be in, lower case: the extension host's, and any folder shaped like a

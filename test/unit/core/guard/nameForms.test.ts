@@ -120,6 +120,11 @@ describe('guard/name forms', () => {
     }
   });
 
+  it('finds a Windows home by its shape under a drive letter', () => {
+    assert.equal(evaluateGuard(read('/c:/Users/Other/.ssh/id_ed25519'), 'medium').rule, 'file.sensitive_path_read');
+    assert.equal(evaluateGuard(write('/C:/USERS/other/.gitconfig.'), 'high').rule, 'file.sensitive_path_write');
+  });
+
   describe('macOS /private', () => {
     it('judges /private/etc, /private/var and /private/tmp as /etc, /var and /tmp', () => {
       assert.equal(evaluateGuard(write('/private/etc/hosts'), 'high').rule, 'file.system_path_write');
