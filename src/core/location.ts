@@ -25,8 +25,36 @@ export function locationKey(location: Location): string {
   return location.authority === '' ? `${location.scheme}:${location.path}` : `${location.scheme}://${location.authority}${location.path}`;
 }
 
+/** A Windows path as the host's Node gives it: a drive (`C:\x`, `C:/x`) or a UNC share (`\\server\share\x`, backslashes: `//x` is POSIX's). */
+const WINDOWS_NATIVE = /^(?:[a-zA-Z]:(?:[\\/]|$)|\\\\[^\\/?.])/;
+
+/**
+ * A local file's location from an absolute path of the host. A Windows path (`C:\work\x`,
+ * `\\server\share\x`; no POSIX absolute path starts so) takes the form of VS Code's Uri.file:
+ * `/C:/work/x`, and the UNC share's server as the authority, so paths from VS Code, from Node's
+ * realpath and from the model compare alike whatever their separators.
+ */
 export function fileLocation(fsPath: string): Location {
-  return { scheme: 'file', authority: '', path: fsPath };
+  if (!WINDOWS_NATIVE.test(fsPath)) {
+    return { scheme: 'file', authority: '', path: fsPath };
+  }
+  const forward = fsPath.replace(/\\/g, '/');
+  if (forward.startsWith('//')) {
+    const slash = forward.indexOf('/', 2);
+    return { scheme: 'file', authority: slash === -1 ? forward.slice(2) : forward.slice(2, slash), path: slash === -1 ? '/' : forward.slice(slash) };
+  }
+  return { scheme: 'file', authority: '', path: `/${forward}` };
+}
+
+/** The host's path of a local location: the POSIX path, or on Windows `C:/x` and `//server/share/x` (Node takes either separator). */
+export function hostPath(location: Location, platform: string): string {
+  if (platform !== 'win32') {
+    return location.path;
+  }
+  if (location.authority !== '') {
+    return `//${location.authority}${location.path}`;
+  }
+  return /^\/[a-zA-Z]:(\/|$)/.test(location.path) ? location.path.slice(1) : location.path;
 }
 
 export function withPath(location: Location, newPath: string): Location {

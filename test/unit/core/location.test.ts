@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { containingFolder, displayPath, fileLocation, isInside } from '../../../src/core/location';
+import { containingFolder, displayPath, fileLocation, hostPath, isInside } from '../../../src/core/location';
 import { SINGLE_FOLDER, TWO_FOLDERS } from '../support/workspaces';
 
 const single = SINGLE_FOLDER;
@@ -68,5 +68,34 @@ describe('location', () => {
     it('keeps outside paths absolute in a multi-root workspace', () => {
       assert.equal(displayPath(fileLocation('/tmp/x'), multi), '/tmp/x');
     });
+  });
+});
+
+describe('location: paths of a Windows host', () => {
+  it('gives a drive path from Node or VS Code, in any separators, the /C:/x form of VS Code\'s Uri.path', () => {
+    assert.deepEqual(fileLocation('C:\\work\\app\\a.ts'), fileLocation('/C:/work/app/a.ts'));
+    assert.deepEqual(fileLocation('c:\\work/app\\a.ts').path, '/c:/work/app/a.ts');
+    assert.deepEqual(fileLocation('D:'), fileLocation('/D:'));
+  });
+
+  it('gives a UNC path its server as the authority', () => {
+    assert.deepEqual(fileLocation('\\\\server\\share\\x'), { scheme: 'file', authority: 'server', path: '/share/x' });
+  });
+
+  it('keeps every POSIX absolute path as it is, // included', () => {
+    assert.deepEqual(fileLocation('/etc/hosts'), { scheme: 'file', authority: '', path: '/etc/hosts' });
+    assert.deepEqual(fileLocation('//etc/hosts'), { scheme: 'file', authority: '', path: '//etc/hosts' });
+  });
+
+  it('judges a realpath in backslashes inside the folder VS Code gave in its own form, so it is no link leading out', () => {
+    const folder = fileLocation('c:\\work\\app');
+    assert.ok(isInside(fileLocation('C:\\work\\app\\src/a.ts'), folder));
+    assert.deepEqual(fileLocation('c:\\work\\app\\a.ts'), fileLocation('c:/work/app/a.ts'));
+  });
+
+  it('gives the host the path Node opens: C:/x and //server/share/x on Windows, the POSIX path elsewhere', () => {
+    assert.equal(hostPath(fileLocation('C:\\work\\a.ts'), 'win32'), 'C:/work/a.ts');
+    assert.equal(hostPath(fileLocation('\\\\server\\share\\x'), 'win32'), '//server/share/x');
+    assert.equal(hostPath(fileLocation('/work/a.ts'), 'linux'), '/work/a.ts');
   });
 });
