@@ -77,7 +77,7 @@ export async function judgeLocation(literal: Location, access: GuardAccess, ctx:
     display: displayPath(literal, ctx.workspace),
   };
   // A bare repository is found by its contents, whatever its name: its config and hooks are execution config.
-  const gitDirectoryOf = async (location: Location): Promise<string | undefined> => (access === 'read' ? undefined : enclosingGitDirectory(ctx.host.fs, location, roots));
+  const gitDirectoryOf = async (location: Location): Promise<string | undefined> => (access === 'read' ? undefined : enclosingGitDirectory(ctx.host.fs, location, roots, (root) => ignoresCase(root, ctx)));
   const literalGitDirectory = await gitDirectoryOf(literal);
   const resolvedGitDirectory = linked ? await gitDirectoryOf(resolved) : literalGitDirectory;
   const linkedFrom = access === 'read' ? undefined : await protectedLinkTo(resolved, roots, ctx, options.roots !== undefined);

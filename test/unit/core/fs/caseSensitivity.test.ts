@@ -65,6 +65,10 @@ describe('fs/caseSensitivity', () => {
     it('judges another spelling of the folder inside it, and its protected names stay protected', async () => {
       const folder = on('work');
       fs.mkdirSync(path.join(folder, '.git'), { recursive: true });
+      for (const inside of ['plainbare/objects', 'plainbare/refs']) {
+        fs.mkdirSync(path.join(folder, inside), { recursive: true });
+      }
+      fs.writeFileSync(path.join(folder, 'plainbare', 'HEAD'), 'ref: refs/heads/main\n');
       fs.writeFileSync(path.join(folder, 'a.txt'), '');
       const caseInsensitive = await ignoresCase(folder);
       const ctx = testContext({ root: folder, settings: { riskLevel: 'low' }, workspace: { folders: [{ name: 'ws', location: fileLocation(folder), caseInsensitive }] } });
@@ -73,6 +77,8 @@ describe('fs/caseSensitivity', () => {
       assert.equal((await judge('new.txt', 'write')).decision, 'allow');
       assert.equal((await judge('.GIT/config', 'write')).rule, 'file.protected_file_overwrite');
       assert.equal((await judge('.ENV.', 'read')).rule, 'file.sensitive_path_read');
+      // A bare repository found by its contents under another spelling of the folder.
+      assert.equal((await judge('PlainBare/CONFIG', 'write')).rule, 'file.execution_config_write');
     });
   });
 });
