@@ -134,6 +134,11 @@ export function displayPath(location: Location, workspace: { readonly folders: r
 
 // --- names as case-insensitive file systems see them -------------------------------------------
 
+/** Text whose case folding is toLowerCase's. */
+const ASCII = /^[\x00-\x7f]*$/;
+/** An ASCII name with no stream and no trailing dot or space: its key is its lower case (`.` and `..` included). */
+const PLAIN_ASCII = /^(?:\.{1,2}|[\x00-\x39\x3b-\x7f]*[^\x00-\x1f :.\x80-\uffff])$/;
+
 /** Code points HFS+ ignores in names (as git's is_hfs_dotgit): joiners, direction marks, the BOM. */
 const HFS_IGNORED = /[\u200c-\u200f\u202a-\u202e\u206a-\u206f\ufeff]/gu;
 
@@ -143,6 +148,9 @@ const HFS_IGNORED = /[\u200c-\u200f\u202a-\u202e\u206a-\u206f\ufeff]/gu;
  * case mapping is longer (`ß`, `İ`) stays itself, as on those file systems.
  */
 export function foldCase(text: string): string {
+  if (ASCII.test(text)) {
+    return text.toLowerCase();
+  }
   let folded = '';
   for (const char of text) {
     const upper = char.toUpperCase();
@@ -162,6 +170,9 @@ export function foldCase(text: string): string {
  * no one's real names.
  */
 export function nameKey(component: string): string {
+  if (PLAIN_ASCII.test(component)) {
+    return component.toLowerCase();
+  }
   let name = foldCase(component.replace(HFS_IGNORED, '').normalize('NFC')).normalize('NFC');
   const colon = name.indexOf(':');
   if (colon > 0 && !DRIVE.test(name)) {

@@ -166,6 +166,10 @@ function nameForms(component: string): string[] {
 /** macOS's /var, /tmp and /etc are links to /private/var, /private/tmp and /private/etc: one place under two names. */
 const PRIVATE = /^\/private(?=\/(?:var|tmp|etc)(?:\/|$))/;
 
+/** A path whose only form is its lower case: printable ASCII without `:` or `~`, not under /private, no component ending in a dot or a space. */
+const PLAIN_PATH = /^(?!\/private(?:\/|$))[\x20-\x39\x3b-\x7d]*$/;
+const ENDS_IN_DOT_OR_SPACE = /[. ](?:\/|$)/;
+
 /** A path with more 8.3 short names than this (each a handful of forms) counts as every protected name: fail closed. */
 const MAX_FORMS = 256;
 
@@ -174,6 +178,9 @@ const MAX_FORMS = 256;
  * `/private/var` also as `/var`. Undefined when there are too many to try.
  */
 export function pathForms(p: string): string[] | undefined {
+  if (PLAIN_PATH.test(p) && !ENDS_IN_DOT_OR_SPACE.test(p)) {
+    return [p.toLowerCase()];
+  }
   let forms = [''];
   for (const [index, part] of p.split('/').entries()) {
     const options = part === '' ? [''] : nameForms(part);
