@@ -5,11 +5,12 @@ import * as path from 'node:path';
 import { parseArgs } from 'node:util';
 import { REPO_DIR, selectHosts } from './code-server.mjs';
 
-export const PASSES = ['trusted', 'untrusted'];
+/** `case-insensitive`: trusted, with the workspace on the volume WAT_CASE_INSENSITIVE_VOLUME names; it runs the `*.volume.test.js` files only. */
+export const PASSES = ['trusted', 'untrusted', 'case-insensitive'];
 /** The one pass of a `--vsix` run: the package installed as users install it, in a trusted workspace. */
 export const INSTALLED_PASS = 'installed';
 export const USAGE =
-  'usage: run-integration.mjs [--vscode floor|newest|all|<version>]... [--pass trusted|untrusted]... [--grep <text>] [--verbose]\n' +
+  'usage: run-integration.mjs [--vscode floor|newest|all|<version>]... [--pass trusted|untrusted|case-insensitive]... [--grep <text>] [--verbose]\n' +
   '       run-integration.mjs --vsix <file.vsix> [--vscode ...] [--verbose]';
 /** The extension that carries the installed-package tests into the host (it contributes nothing). */
 const INSTALLED_CARRIER_DIR = path.join(REPO_DIR, 'test', 'installed', 'carrier');
@@ -17,7 +18,7 @@ const INSTALLED_CARRIER_DIR = path.join(REPO_DIR, 'test', 'installed', 'carrier'
 /**
  * @typedef {object} RunOptions
  * @property {import('./code-server.mjs').HostVersion[]} hosts --vscode, repeated or comma-separated, else WAT_VSCODE; default all, oldest first
- * @property {string[]} passes --pass, repeated or comma-separated; default both, in PASSES order
+ * @property {string[]} passes --pass, repeated or comma-separated; default all three, in PASSES order
  * @property {string} grep --grep, else WAT_TEST_GREP: only the tests whose title contains it
  * @property {boolean} verbose --verbose or WAT_VERBOSE=1: stream code-server output and browser console
  * @property {boolean} electron VSCODE_TEST_HOST=electron: run in desktop VS Code (run-electron.mjs) instead

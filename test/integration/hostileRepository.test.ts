@@ -12,10 +12,9 @@ import * as os from 'os';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import type { ActivityRecord } from '../../src/core/activity/activityRecord';
-import type { ApprovalRequest } from '../../src/core/ports/approval';
 import { SETTINGS_SECTION } from '../../src/core/settings';
 import { CommandId } from '../../src/vscode/commandIds';
-import { invoke, until, withSettings, workspaceRoot } from './support/tools';
+import { invoke, unattended, until, withSettings, workspaceRoot } from './support/tools';
 
 /** What the repository's .vscode/settings.json says: every widening of the red team's report. */
 const HOSTILE_SETTINGS = {
@@ -39,35 +38,6 @@ const HOSTILE_SETTINGS = {
 const NAMED_KEYS = Object.keys(HOSTILE_SETTINGS).filter((key) => key !== 'workspaceAgentTools.planMode' && key !== 'workspaceAgentTools.runCommand.allow');
 
 const TOKEN = 'ghp_R5v8KzQ2mN7pL4xW9tY3bC6dF1gH0jK2sA5e';
-
-async function pending(): Promise<readonly ApprovalRequest[]> {
-  return (await vscode.commands.executeCommand<readonly ApprovalRequest[]>(CommandId.listPendingApprovals)) ?? [];
-}
-
-/**
- * Calls a tool as an unattended agent would, with a user who approves nothing: every question it
- * asks is recorded and answered no. Returns the questions and how the call ended.
- */
-async function unattended(name: string, input: object): Promise<{ questions: ApprovalRequest[]; text?: string; error?: string }> {
-  const questions: ApprovalRequest[] = [];
-  let done = false;
-  const call = invoke(name, input).then(
-    (outcome) => ({ text: outcome.text }),
-    (error: unknown) => ({ error: error instanceof Error ? error.message : String(error) }),
-  );
-  void call.finally(() => {
-    done = true;
-  });
-  while (!done) {
-    const waiting = await pending();
-    if (waiting.length > 0) {
-      questions.push(...waiting);
-      await vscode.commands.executeCommand(CommandId.reject);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  return { questions, ...(await call) };
-}
 
 describe('a hostile repository (extension host)', function () {
   let settingsFile: string;

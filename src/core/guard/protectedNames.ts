@@ -340,10 +340,11 @@ interface CompiledPatterns {
   readonly folders: readonly RegExp[];
 }
 let compiled: CompiledPatterns | undefined;
+/** `s`: `.` matches a newline, as in Seatbelt's POSIX regexes (a folder name may hold one). */
 function protectedRegexes(): CompiledPatterns {
   compiled ??= {
-    paths: protectedPatterns().map((pattern) => new RegExp(pattern)),
-    folders: entryPatterns().filter((row) => row.kind === 'folder').map(({ pattern }) => new RegExp(`${pattern}$`)),
+    paths: protectedPatterns().map((pattern) => new RegExp(pattern, 's')),
+    folders: entryPatterns().filter((row) => row.kind === 'folder').map(({ pattern }) => new RegExp(`${pattern}$`, 's')),
   };
   return compiled;
 }
@@ -371,7 +372,7 @@ let gitDirectoryConfigRegexes: readonly RegExp[] | undefined;
  */
 export function isGitDirectoryConfig(relative: string): boolean {
   gitDirectoryConfigRegexes ??= GIT_DIRECTORY_CONFIG.map(
-    (row) => new RegExp(`^(${anyCase(SUBMODULE_FOLDER)}/.+/)?${nameRegex(row)}${row.kind === 'folder' ? '(/|$)' : '$'}`),
+    (row) => new RegExp(`^(${anyCase(SUBMODULE_FOLDER)}/.+/)?${nameRegex(row)}${row.kind === 'folder' ? '(/|$)' : '$'}`, 's'),
   );
   const regexes = gitDirectoryConfigRegexes;
   return matchesAnyForm(relative, (form) => regexes.some((regex) => regex.test(form)));

@@ -8,7 +8,7 @@ import { BUBBLEWRAP_MAX_ARGUMENTS, bubblewrapLaunch, RELAY_HTTP_PORT, RELAY_SOCK
 import { cacheVariables } from './caches';
 import { describeNetwork } from './network';
 import type { SandboxPlan } from './plan';
-import { seatbeltLauncher } from './seatbelt';
+import { seatbeltLauncher, seatbeltListedFiles } from './seatbelt';
 
 /** The program and arguments that run the shell inside the sandbox, and what they add to its environment. */
 export interface SandboxLaunch {
@@ -33,9 +33,22 @@ export function sandboxLaunch(availability: Exclude<SandboxAvailability, { kind:
     return { argv: launch.argv, input: launch.input, env: proxied ? proxyEnvironment(RELAY_HTTP_PORT, RELAY_SOCKS_PORT) : {} };
   }
   const proxied = plan.network && plan.proxy?.transport === 'tcp' ? proxyEnvironment(plan.proxy.http, plan.proxy.socks) : {};
+  const argv = seatbeltLauncher(availability.executable, plan);
+  const bytes = new TextEncoder().encode(argv[argv.length - 1]).length;
+  if (bytes > SEATBELT_MAX_PROFILE_BYTES) {
+    throw new ToolError(tooLargeProfile(plan, bytes));
+  }
   // Seatbelt cannot bind: the tools are pointed at the private copies of their caches instead.
-  return { argv: seatbeltLauncher(availability.executable, plan), env: { ...cacheVariables(plan.caches), TMPDIR: plan.tempDirectory, ...proxied } };
+  return { argv, env: { ...cacheVariables(plan.caches), TMPDIR: plan.tempDirectory, ...proxied } };
 }
+
+/**
+ * The largest Seatbelt profile a command starts with. The profile is one argument of sandbox-exec,
+ * and macOS takes at most 1 MiB of a program's arguments and environment together (kern.argmax):
+ * half is left to the environment and the command line. About 6,000 read-only entries, folders
+ * that hold them and secret files outside the secret names, at 70 characters a path.
+ */
+export const SEATBELT_MAX_PROFILE_BYTES = 512 * 1024;
 
 /**
  * The variables that send a command's connections to the proxy (npm, pip, git, curl, cargo, go and
@@ -70,6 +83,23 @@ export function sandboxSummary(availability: Exclude<SandboxAvailability, { kind
  * command can run in the sandbox until there are fewer. Names how many of each, and where most are.
  */
 export function tooManyMounts(plan: SandboxPlan, argumentCount: number): string {
+  const { counted, where } = crowdedEntries(plan);
+  return `The sandbox could not be prepared: it needs a mount for each secret file and protected entry of the workspace, and bubblewrap starts with at most ${count(BUBBLEWRAP_MAX_ARGUMENTS)} arguments (about ${count(Math.floor(BUBBLEWRAP_MAX_ARGUMENTS / 3))} mounts); this workspace needs ${count(argumentCount)} for ${counted}. ${waysOut(where)}`;
+}
+
+/** Why Seatbelt cannot start with this plan: its profile is larger than SEATBELT_MAX_PROFILE_BYTES. Names how many of each, and where most are. */
+export function tooLargeProfile(plan: SandboxPlan, bytes: number): string {
+  // The secret files the profile hides by their names cost nothing: only the others are counted.
+  const { counted, where } = crowdedEntries({ ...plan, hiddenFiles: seatbeltListedFiles(plan) });
+  return `The sandbox could not be prepared: macOS's sandbox takes a rule for each protected entry of the workspace, each folder that holds one and each secret file it cannot hide by its name, as one argument of at most ${count(SEATBELT_MAX_PROFILE_BYTES / 1024)} KiB; this workspace needs ${count(Math.ceil(bytes / 1024))} KiB for ${counted}. ${waysOut(where)}`;
+}
+
+function waysOut(where: string): string {
+  return `No command can run in the sandbox here until there are fewer. Ask the user to delete what the workspace does not need or move it out of the workspace folders${where}, or to open a smaller folder; to run this command now, call again with permissions: "unsandboxed" (the user is asked), or ask the user to run it.`;
+}
+
+/** The plan's secret and protected entries and the folders pinned around them, counted, and where most are. */
+function crowdedEntries(plan: SandboxPlan): { counted: string; where: string } {
   const inWorkspace = (entry: string): boolean => plan.writable.some((root) => isInsidePath(entry, root));
   const groups = [
     { one: 'secret file', many: 'secret files', like: '.env and the like', entries: plan.hiddenFiles.filter(inWorkspace) },
@@ -83,7 +113,7 @@ export function tooManyMounts(plan: SandboxPlan, argumentCount: number): string 
   });
   const all = mostUnder(groups.flatMap((group) => group.entries), plan.writable);
   const where = all && !plan.writable.includes(all.folder) ? ` (most are under ${all.folder})` : '';
-  return `The sandbox could not be prepared: it needs a mount for each secret file and protected entry of the workspace, and bubblewrap starts with at most ${count(BUBBLEWRAP_MAX_ARGUMENTS)} arguments (about ${count(Math.floor(BUBBLEWRAP_MAX_ARGUMENTS / 3))} mounts); this workspace needs ${count(argumentCount)} for ${counted.join(', ')}. No command can run in the sandbox here until there are fewer. Ask the user to delete what the workspace does not need or move it out of the workspace folders${where}, or to open a smaller folder; to run this command now, call again with permissions: "unsandboxed" (the user is asked), or ask the user to run it.`;
+  return { counted: counted.join(', '), where };
 }
 
 /** The deepest folder inside a writable folder (or the writable folder itself) that holds at least half of the entries. */

@@ -5,7 +5,7 @@
 import * as path from 'node:path';
 import type { ToolContext } from '../context';
 import { ToolError, type CancellationSignal } from '../errors';
-import { fileLocation } from '../location';
+import { fileLocation, isInsidePath } from '../location';
 import type { CommandPortWatch, ProxyEndpoint, SandboxAvailability, SandboxHost } from '../ports/process';
 import { sensitiveLocalPaths } from '../guard/protectedNames';
 import { cacheBinds, type CacheBind, type CacheEnvironment } from './caches';
@@ -13,7 +13,7 @@ import { sandboxLaunch, type SandboxLaunch } from './launcher';
 import { ecosystemDomains, gitRemoteHosts, type NetworkTally } from './network';
 import { RELAY_HTTP_PORT, RELAY_SOCKS_PORT } from './bubblewrap';
 import { NetworkSession, type CommandNetwork } from './networkGate';
-import { planSandbox, readOnlySecrets, resolvedSearchPath, scanWorkspace, splitWritable, writableFolders, type SandboxPlan, type SandboxProxy, type SessionSockets, type WorkspaceScan } from './plan';
+import { foldersWithOtherSpellings, planSandbox, readOnlySecrets, resolvedSearchPath, scanWorkspace, splitWritable, writableFolders, type SandboxPlan, type SandboxProxy, type SessionSockets, type WorkspaceScan } from './plan';
 
 export interface SandboxLease {
   readonly plan: SandboxPlan;
@@ -45,6 +45,19 @@ export interface LeaseRequest {
   readonly background?: boolean;
   /** Folders outside the workspace the user made writable for this command (grants.ts). */
   readonly granted?: readonly string[];
+  /** Folders the person was told keep protected names under one spelling only (placement.ts), when they said yes. */
+  readonly oneSpelling?: readonly string[];
+}
+
+/**
+ * The lease found folders where another spelling reaches a protected or secret entry, which the
+ * placement did not know of (a folder measured as keeping case apart that holds one that does not):
+ * nothing ran, and the command asks the person before it runs there (tools/command/runCommand.ts).
+ */
+export class OtherSpellingsError extends ToolError {
+  constructor(readonly folders: readonly string[]) {
+    super(`The command was not run: in ${folders.join(', ')} another spelling of a protected or secret name reaches it (the folder ignores letter case, or gives names streams), and the sandbox keeps such names under one spelling only. It needs the user's approval; run it again to ask.`);
+  }
 }
 
 export async function acquireSandboxLease(ctx: ToolContext, host: SandboxHost, request: LeaseRequest): Promise<SandboxLease> {
@@ -65,6 +78,14 @@ export async function acquireSandboxLease(ctx: ToolContext, host: SandboxHost, r
     throw new ToolError(`The sandbox could not be prepared: searching ${notWritable.map((entry) => entry.folder).join(', ')}, which commands may read but not write, for secret files (.env) took too long or met a folder it could not read. Ask the user to run the command, or to open a smaller folder.`);
   }
   const scan = { ...found, secrets: [...found.secrets, ...kept] };
+  if (request.sandbox.kind === 'bubblewrap') {
+    // Seatbelt matches names by pattern in any case; bubblewrap's mounts cover one spelling.
+    const spelled = await foldersWithOtherSpellings(ctx.host.fs, [...scan.protectedEntries, ...scan.secrets]);
+    const unasked = spelled.filter((folder) => !(request.oneSpelling ?? []).some((known) => isInsidePath(folder, known)));
+    if (unasked.length > 0) {
+      throw new OtherSpellingsError(unasked);
+    }
+  }
   // Held last, after everything that may fail on its own; from here on, a failure releases.
   const caches = await packageCaches(ctx, host, request, writable);
   const mountPoints = host.acquireMountPoints(scan.mustExist);

@@ -66,11 +66,11 @@ export function placeCommand(mode: SandboxMode, availability: SandboxAvailabilit
  * a volume, no command runs unasked: the question is the extension's own and says why. (Seatbelt
  * matches names by pattern in any case, so this is bubblewrap's alone.)
  */
-export function withCaseInsensitiveFolders(placement: Placement, folders: readonly string[]): Placement {
+export function withCaseInsensitiveFolders<P extends Placement>(placement: P, folders: readonly string[]): P {
   if (placement.where !== 'sandbox' || placement.sandbox.kind !== 'bubblewrap' || folders.length === 0) {
     return placement;
   }
-  const why = `${folders.join(', ')} ${folders.length === 1 ? 'is on a volume' : 'are on volumes'} that ignore${folders.length === 1 ? 's' : ''} letter case, where the sandbox keeps .git, .vscode and secret files read-only and hidden under the one spelling they have on disk: another spelling (.GIT/hooks, .ENV) reaches them`;
+  const why = `${folders.join(', ')} ${folders.length === 1 ? 'is on a volume' : 'are on volumes'} that ignore${folders.length === 1 ? 's' : ''} letter case (or gives names other spellings), where the sandbox keeps .git, .vscode and secret files read-only and hidden under the one spelling they have on disk: another spelling (.GIT/hooks, .ENV) reaches them`;
   return { ...placement, approval: 'own', why: placement.why ? `${placement.why}, and ${why}` : why, oneSpelling: folders };
 }
 

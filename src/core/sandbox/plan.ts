@@ -7,6 +7,7 @@ import * as path from 'node:path';
 import type { ToolContext } from '../context';
 import { ToolError } from '../errors';
 import { fileLocation, isInsidePath } from '../location';
+import type { FileSystem } from '../ports/fileSystem';
 import type { SandboxHost } from '../ports/process';
 import type { CacheBind } from './caches';
 import { resolveRoots } from '../guard/judgeLocation';
@@ -35,6 +36,12 @@ export interface SandboxPlan {
   readonly hiddenDirectories: readonly string[];
   /** Secret files (system files, home credentials, `.env` and the like in the workspace) and agent sockets, shown as /dev/null. */
   readonly hiddenFiles: readonly string[];
+  /**
+   * Where hidden folders and files lead once their links are resolved, where that is another path
+   * (`~/.aws` a link into a dotfiles folder, a `.env` linked to a file of another name): Seatbelt
+   * matches resolved paths, so it hides these too; bubblewrap's mounts follow the links themselves.
+   */
+  readonly hiddenTargets?: readonly string[];
   /** Folders of the session's unix sockets (/run, $XDG_RUNTIME_DIR), replaced by an empty tmpfs before anything else is bound. */
   readonly emptiedRuntime: readonly string[];
   /** Folders under an emptied one bound back read-only: the folder of /etc/resolv.conf's target, for commands with the network. */
@@ -261,6 +268,41 @@ export async function readOnlySecrets(ctx: ToolContext, host: SandboxHost, notWr
   return files?.filter((file) => isSecretFile(file));
 }
 
+/** Spellings a volume may give a name besides its own: the other letter case, a `:` stream suffix (ntfs-3g's Windows streams), a trailing dot or space (Windows). */
+export function otherSpellingsOf(name: string): string[] {
+  const swapped = [...name].map((char) => (char === char.toLowerCase() ? char.toUpperCase() : char.toLowerCase())).join('');
+  return [...new Set([swapped, `${name}:`, `${name}.`, `${name} `])].filter((spelling) => spelling !== name);
+}
+
+/**
+ * The folders, among those holding an entry the sandbox keeps read-only or hides, where another
+ * spelling of that entry reaches something the folder does not list. bubblewrap's mount covers the
+ * spelling it was made on, and on such a folder (a volume that ignores case through FUSE or 9p, one
+ * folder of WSL's /mnt/c whose case flag differs from its workspace folder's, ntfs-3g's streams)
+ * another spelling gets past it. One entry is tried per folder: the volume decides, not the name.
+ */
+export async function foldersWithOtherSpellings(fs: FileSystem, entries: readonly string[]): Promise<string[]> {
+  const oneEntry = new Map<string, string>();
+  for (const entry of entries) {
+    const folder = path.posix.dirname(entry);
+    if (!oneEntry.has(folder)) {
+      oneEntry.set(folder, path.posix.basename(entry));
+    }
+  }
+  // A stat of each spelling first (cheap, and nothing on most volumes), all at once; the listing tells an alias from an entry of that name.
+  const aliased = await Promise.all(
+    [...oneEntry].map(async ([folder, name]) => {
+      const reached = (await Promise.all(otherSpellingsOf(name).map(async (other) => ((await fs.stat(fileLocation(path.posix.join(folder, other)))) ? other : undefined)))).filter((other): other is string => other !== undefined);
+      if (reached.length === 0) {
+        return undefined;
+      }
+      const listed = new Set((await fs.readDirectory(fileLocation(folder)).catch(() => [])).map((entry) => entry.name));
+      return reached.some((other) => !listed.has(other)) ? folder : undefined;
+    }),
+  );
+  return aliased.filter((folder): folder is string => folder !== undefined);
+}
+
 /** The folders strictly between a writable folder and each entry: bound onto themselves so none can be renamed. */
 export function pinnedFolders(writable: readonly string[], entries: readonly string[]): string[] {
   const pinned = new Set<string>();
@@ -372,6 +414,8 @@ export async function planSandbox(ctx: ToolContext, host: SandboxHost, network: 
   const hiddenFiles: string[] = [];
   // A folder named writable but kept read-only is still where the command may run: not emptied either.
   const runtime = await runtimePlan(ctx, env, [...writable, ...notWritable.map((entry) => entry.folder)], network);
+  /** The hidden entries that are not the workspace's secret files. */
+  const outside: string[] = [];
   // What is there decides how it is hidden: a folder is covered by an empty one, anything else by /dev/null.
   for (const entry of [...sensitiveLocalPaths(ctx.workspace.home), ...host.privateFolders, ...runtime.sockets]) {
     const stat = await fs.stat(fileLocation(entry));
@@ -380,6 +424,7 @@ export async function planSandbox(ctx: ToolContext, host: SandboxHost, network: 
     const holdsWorkspace = writable.some((root) => isInsidePath(root, entry));
     if (stat && !holdsWorkspace && !runtime.emptiedRuntime.some((done) => isInsidePath(entry, done))) {
       (stat.kind === 'directory' ? hiddenDirectories : hiddenFiles).push(entry);
+      outside.push(entry);
     }
   }
   hiddenFiles.push(...scan.secrets);
@@ -390,14 +435,26 @@ export async function planSandbox(ctx: ToolContext, host: SandboxHost, network: 
   const covered = (entry: string): boolean => hiddenDirectories.some((folder) => folder !== entry && isInsidePath(entry, folder));
   const readOnlyMissing = scan.mustExist.filter((folder) => missing.includes(folder) && !covered(folder));
   const readOnly = byDepth([...scan.protectedEntries, ...scan.mustExist.filter((folder) => !missing.includes(folder))].filter((entry) => !covered(entry)));
+  const hidden = { directories: hiddenDirectories.filter((folder) => !covered(folder)), files: hiddenFiles.filter((file) => !covered(file)) };
+  // Where the home's and the extension's secrets lead (`~/.aws`, or `~/.config` with `gh` in it, a
+  // link into a dotfiles folder). Not the workspace's secrets: Seatbelt hides those by their names,
+  // and the walk lists each under the writable folder's resolved path too.
+  const hiddenTargets = new Set<string>();
+  for (const entry of outside.filter((entry) => !covered(entry))) {
+    const target = fs.localPath(await fs.realpath(fileLocation(entry)).catch(() => fileLocation(entry)));
+    if (target && target !== entry) {
+      hiddenTargets.add(target);
+    }
+  }
   return {
     writable,
     notWritable: [...notWritable, ...crowded],
     pinned: pinnedFolders(writable, [...readOnly, ...readOnlyMissing]),
     readOnly,
     readOnlyMissing: byDepth(readOnlyMissing),
-    hiddenDirectories: hiddenDirectories.filter((folder) => !covered(folder)),
-    hiddenFiles: hiddenFiles.filter((file) => !covered(file)),
+    hiddenDirectories: hidden.directories,
+    hiddenFiles: hidden.files,
+    hiddenTargets: [...hiddenTargets],
     emptiedRuntime: runtime.emptiedRuntime,
     keptRuntime: runtime.keptRuntime,
     caches,

@@ -5,6 +5,7 @@ import * as path from 'path';
 import * as vscode from 'vscode';
 import { joinTextParts } from '../../../src/core/output/budget';
 import { SETTINGS_SECTION } from '../../../src/core/settings';
+import type { ApprovalRequest } from '../../../src/core/ports/approval';
 import { CommandId } from '../../../src/vscode/commandIds';
 
 export { until } from '../../support/until';
@@ -94,4 +95,33 @@ export async function screenshot(name: string, timeoutMs = 15_000): Promise<void
     if (Date.now() > deadline) throw new Error(`no screenshot ${name} within ${timeoutMs} ms`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
+}
+
+export async function pendingApprovals(): Promise<readonly ApprovalRequest[]> {
+  return (await vscode.commands.executeCommand<readonly ApprovalRequest[]>(CommandId.listPendingApprovals)) ?? [];
+}
+
+/**
+ * Calls a tool as an unattended agent would, with a user who approves nothing: every question it
+ * asks is recorded and answered no. Returns the questions and how the call ended.
+ */
+export async function unattended(name: string, input: object): Promise<{ questions: ApprovalRequest[]; text?: string; error?: string }> {
+  const questions: ApprovalRequest[] = [];
+  let done = false;
+  const call = invoke(name, input).then(
+    (outcome) => ({ text: outcome.text }),
+    (error: unknown) => ({ error: error instanceof Error ? error.message : String(error) }),
+  );
+  void call.finally(() => {
+    done = true;
+  });
+  while (!done) {
+    const waiting = await pendingApprovals();
+    if (waiting.length > 0) {
+      questions.push(...waiting);
+      await vscode.commands.executeCommand(CommandId.reject);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return { questions, ...(await call) };
 }

@@ -12,6 +12,7 @@ import type { MountPointLease, SandboxAvailability, SandboxHost } from '../../po
 import { runRipgrep } from '../../search/ripgrep/node/run';
 import { classifyBubblewrapFailure } from '../bubblewrapFailure';
 import { ScanIndex } from '../scanIndex';
+import { seatbeltProbeProfile } from '../seatbelt';
 import { InotifyWatcher, inotifyWatchLimit } from './inotifyWatch';
 import { NetworkProxy } from './networkProxy';
 
@@ -70,7 +71,8 @@ async function probeSeatbelt(): Promise<SandboxAvailability> {
   if (!existsSync(SANDBOX_EXEC)) {
     return { kind: 'none', reason: `${SANDBOX_EXEC} is missing` };
   }
-  const probe = await tryRun(SANDBOX_EXEC, ['-p', '(version 1)(allow default)', '/usr/bin/true']);
+  // Every kind of rule a command's profile has, so a macOS that does not read one is noticed here.
+  const probe = await tryRun(SANDBOX_EXEC, ['-p', seatbeltProbeProfile(), '/usr/bin/true']);
   return probe.code === 0 ? { kind: 'seatbelt', executable: SANDBOX_EXEC } : { kind: 'none', reason: `sandbox-exec does not work here: ${probe.stderr}` };
 }
 

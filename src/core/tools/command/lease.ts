@@ -52,7 +52,7 @@ export interface LeaseOutcome<T> {
 export async function withCommandLease<T>(prepared: PreparedCommand, ctx: ToolContext, step: (held: HeldLease) => Promise<T>): Promise<LeaseOutcome<T>> {
   const { host, placement } = prepared;
   const lease = placement.where === 'sandbox'
-    ? await acquireSandboxLease(ctx, host.sandbox, { sandbox: placement.sandbox, network: placement.network, cwd: prepared.cwd.path, env: host.environment(), command: prepared.command, granted: prepared.grant ? [prepared.grant] : [], background: prepared.background })
+    ? await acquireSandboxLease(ctx, host.sandbox, { sandbox: placement.sandbox, network: placement.network, cwd: prepared.cwd.path, env: host.environment(), command: prepared.command, granted: prepared.grant ? [prepared.grant] : [], background: prepared.background, oneSpelling: placement.oneSpelling })
     : undefined;
   // Outside the sandbox nothing keeps a command from rewriting a repository's config or hooks: look before and after.
   const watch = placement.where === 'host' && !prepared.verdict.readOnly ? await watchExecutionConfig(ctx, host.sandbox).catch(() => undefined) : undefined;

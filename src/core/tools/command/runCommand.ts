@@ -10,12 +10,14 @@ import { approve, commandConfirmation } from './approve';
 import { startInBackground } from './background';
 import { formatOutcome, placementFailureHint, reportConfigChanges, sandboxLine, type GrantOffer } from './format';
 import { runInForeground } from './foreground';
-import { withCommandLease } from './lease';
+import { withCommandLease, type HeldLease, type LeaseOutcome } from './lease';
 import { prepareCommand, type PreparedCommand, type RunCommandInput } from './prepare';
 import type { ToolContext } from '../../context';
 import { resolveRoots } from '../../guard/judgeLocation';
 import type { ProcessOutcome } from '../../ports/process';
 import { deniedWritePath, grantFor, searchPathOf } from '../../sandbox/grants';
+import { OtherSpellingsError } from '../../sandbox/lease';
+import { withCaseInsensitiveFolders } from '../../sandbox/placement';
 
 export const runCommandTool: Tool = defineTool<RunCommandInput>({
   name: 'workspace_run_command',
@@ -58,30 +60,50 @@ export const runCommandTool: Tool = defineTool<RunCommandInput>({
   async run(input, ctx) {
     const approved = await approve(await prepareCommand(input, ctx), ctx);
     throwIfCancelled(ctx.call.token);
-    const { verdict, placement } = approved;
+    const { verdict } = approved;
     if (!verdict.readOnly) {
       // Anything but a read-only line may change files: record the workspace first (a failure is a note, not an error).
       await ctx.call.checkpoint?.beforeChange();
       throwIfCancelled(ctx.call.token);
     }
     if (approved.background) {
-      const started = await withCommandLease(approved, ctx, (held) => startInBackground(approved, held, ctx));
+      const { ran: started } = await leased(approved, ctx, startInBackground);
       return textResult(started.value.text, started.value.continuation);
     }
-    const ran = await withCommandLease(approved, ctx, (held) => runInForeground(approved, held, ctx));
+    const { ran, prepared } = await leased(approved, ctx, runInForeground);
+    const { placement } = prepared;
     if (ran.value.kind === 'moved') {
       // Still running: the lease and the "after" checkpoint went with it to the background.
       return textResult(ran.value.report.text, ran.value.report.continuation);
     }
     const { outcome, status } = ran.value;
-    const grant = placement.where === 'sandbox' ? await grantOffer(outcome, ctx, approved) : undefined;
-    const report = formatOutcome(outcome, status, approved.cwd.shown, sandboxLine(placement, verdict, approved.withheld.length, ran.network(), approved.grant, ran.notWritable), placementFailureHint(placement, outcome, grant));
+    const grant = placement.where === 'sandbox' ? await grantOffer(outcome, ctx, prepared) : undefined;
+    const report = formatOutcome(outcome, status, prepared.cwd.shown, sandboxLine(placement, verdict, prepared.withheld.length, ran.network(), prepared.grant, ran.notWritable), placementFailureHint(placement, outcome, grant));
     // After the release: a protected entry the command created (the sandbox cannot stop that), or changed outside it.
     const changes = await ran.configChanges();
     const text = changes.length ? `${report.text}\n\n${reportConfigChanges(changes, ctx)}` : report.text;
     return textResult(text, report.continuation);
   },
 });
+
+/**
+ * The run under its lease. Where the lease finds a folder in which another spelling reaches a
+ * protected or secret entry and the placement did not know it (sandbox/lease.ts), nothing has run:
+ * the person is asked the extension's own question, which says why, and the lease is taken again.
+ */
+async function leased<T>(prepared: PreparedCommand, ctx: ToolContext, step: (prepared: PreparedCommand, held: HeldLease, ctx: ToolContext) => Promise<T>): Promise<{ prepared: PreparedCommand; ran: LeaseOutcome<T> }> {
+  try {
+    return { prepared, ran: await withCommandLease(prepared, ctx, (held) => step(prepared, held, ctx)) };
+  } catch (error) {
+    if (!(error instanceof OtherSpellingsError) || prepared.placement.where !== 'sandbox') {
+      throw error;
+    }
+    const placement = withCaseInsensitiveFolders(prepared.placement, [...(prepared.placement.oneSpelling ?? []), ...error.folders]);
+    const again = await approve({ ...prepared, placement }, ctx);
+    throwIfCancelled(ctx.call.token);
+    return { prepared: again, ran: await withCommandLease(again, ctx, (held) => step(again, held, ctx)) };
+  }
+}
 
 /** The folder a retry could make writable, when a sandboxed run failed on a write outside the writable folders. */
 async function grantOffer(outcome: ProcessOutcome, ctx: ToolContext, prepared: PreparedCommand): Promise<GrantOffer | undefined> {

@@ -9,6 +9,7 @@ import * as path from 'node:path';
 import {
   describeProtected,
   isExecutionConfigPath,
+  isGitDirectoryConfig,
   isSecretFile,
   isWorkspaceExecutionConfig,
   seatbeltProtectedPatterns,
@@ -21,6 +22,7 @@ import { acquireSandboxLease, type SandboxLease } from '../../../../src/core/san
 import { MachineSandbox } from '../../../../src/core/sandbox/node/machineSandbox';
 import { testContext } from '../../support/context';
 import { RIPGREP } from '../../support/searchTree';
+import { ereToJs } from '../../support/seatbeltEvaluator';
 
 type Expected = 'protected' | 'secret' | 'plain';
 
@@ -108,8 +110,9 @@ describe('guard/protectedNames', () => {
   for (const [file, expected] of Object.entries(FIXTURE)) {
     it(`${file}: ${expected}, to the guard, ripgrep, Seatbelt and bubblewrap alike`, () => {
       const absolute = path.join(root, file);
-      const seatbeltProtects = seatbeltProtectedPatterns().some((pattern) => new RegExp(pattern).test(absolute));
-      const seatbeltHides = seatbeltSecretPatterns().some((pattern) => new RegExp(pattern).test(absolute)) && !new RegExp(seatbeltTemplatePattern()).test(absolute);
+      // The regexes as Seatbelt reads them (POSIX ERE, test/unit/support/seatbeltEvaluator.ts).
+      const seatbeltProtects = seatbeltProtectedPatterns().some((pattern) => ereToJs(pattern).test(absolute));
+      const seatbeltHides = seatbeltSecretPatterns().some((pattern) => ereToJs(pattern).test(absolute)) && !ereToJs(seatbeltTemplatePattern()).test(absolute);
       const bubblewrapProtects = [...lease.plan.readOnly, ...lease.plan.readOnlyMissing].some((entry) => isInsideOrSame(absolute, entry));
       const bubblewrapHides = lease.plan.hiddenFiles.includes(absolute);
       const seen = {
@@ -148,7 +151,12 @@ describe('guard/protectedNames', () => {
     }
   });
 
-  it('names every row in the sentence the tool description carries', () => {
+  it('protects a submodule\'s config whose name holds a newline, as Seatbelt\'s POSIX regex does (its . matches a newline)', () => {
+    assert.equal(isWorkspaceExecutionConfig('/w/.git/modules/a\nb/config'), true);
+    assert.equal(isGitDirectoryConfig('modules/a\nb/hooks/x'), true);
+  });
+
+    it('names every row in the sentence the tool description carries', () => {
     for (const name of ['.vscode/', '*.code-workspace', '.gitmodules', '.gitattributes', 'config', 'hooks/', 'commondir', 'worktrees/']) {
       assert.ok(describeProtected().includes(name), name);
     }

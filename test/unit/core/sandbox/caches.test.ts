@@ -11,6 +11,7 @@ import { seatbeltProfile } from '../../../../src/core/sandbox/seatbelt';
 import { DEFAULT_SETTINGS } from '../../../../src/core/settings';
 import { testContext } from '../../support/context';
 import { RIPGREP } from '../../support/searchTree';
+import { SeatbeltProfile, WRITES } from '../../support/seatbeltEvaluator';
 
 describe('sandbox/caches', () => {
   let parent: string;
@@ -77,7 +78,10 @@ describe('sandbox/caches', () => {
     assert.equal(binds.find((bind) => bind.id === 'cache')?.target, path.join(home, 'Library', 'Caches'));
     assert.deepEqual(cacheVariables(binds), { npm_config_cache: path.join(privateRoot, 'npm'), XDG_CACHE_HOME: path.join(privateRoot, 'cache') });
     const profile = seatbeltProfile({ writable: [root], pinned: [], readOnly: [], readOnlyMissing: [], hiddenDirectories: [], hiddenFiles: [], emptiedRuntime: [], keptRuntime: [], caches: binds, tempDirectory: '/tmp/t', emptyDirectory: '/tmp/e', network: false });
-    assert.match(profile, new RegExp(`\\(allow file-write\\*[^)]*[\\s\\S]*\\(subpath "${path.join(privateRoot, 'npm')}"\\)`));
+    // Read as macOS would (test/unit/support/seatbeltEvaluator.ts): the private copy is writable, the real folder is not.
+    const evaluated = new SeatbeltProfile(profile);
+    assert.ok(evaluated.allowsAll(WRITES, path.join(privateRoot, 'npm', '_cacache', 'x')));
+    assert.ok(evaluated.refusesAll(WRITES, path.join(home, '.npm', 'x')));
   });
 
   it('binds each cache after the workspace and before the secrets, so none uncovers a secret', () => {

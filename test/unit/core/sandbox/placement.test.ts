@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { placeCommand, unavailableWarning, withCaseInsensitiveFolders } from '../../../../src/core/sandbox/placement';
+import { placeCommand, unavailableWarning, withCaseInsensitiveFolders, type Placement } from '../../../../src/core/sandbox/placement';
 import type { SandboxAvailability } from '../../../../src/core/ports/process';
 
 const bwrap: SandboxAvailability = { kind: 'bubblewrap', executable: '/usr/bin/bwrap' };
@@ -50,15 +50,15 @@ describe('sandbox/placement', () => {
 
   it('asks its own question for every bubblewrap command while a folder is on a volume that ignores case, and says why', () => {
     for (const decision of ['allow', 'ask'] as const) {
-      const placement = withCaseInsensitiveFolders(placeCommand('auto', bwrap, decision, undefined), ['/mnt/usb/proj']);
+      const placement: Placement = withCaseInsensitiveFolders(placeCommand('auto', bwrap, decision, undefined), ['/mnt/usb/proj']);
       assert.ok(placement.where === 'sandbox');
       assert.equal(placement.approval, 'own');
       assert.equal(placement.network, decision === 'ask');
       assert.deepEqual(placement.oneSpelling, ['/mnt/usb/proj']);
-      assert.match(placement.why ?? '', /^\/mnt\/usb\/proj is on a volume that ignores letter case, .* another spelling \(\.GIT\/hooks, \.ENV\) reaches them$/);
+      assert.match(placement.why ?? '', /^\/mnt\/usb\/proj is on a volume that ignores letter case \(or gives names other spellings\), .* another spelling \(\.GIT\/hooks, \.ENV\) reaches them$/);
     }
     const network = withCaseInsensitiveFolders(placeCommand('auto', bwrap, 'allow', 'network'), ['/a', '/b']);
-    assert.match(network.where === 'sandbox' ? network.why ?? '' : '', /^the call asked for the network, and \/a, \/b are on volumes that ignore letter case/);
+    assert.match(network.where === 'sandbox' ? network.why ?? '' : '', /^the call asked for the network, and \/a, \/b are on volumes that ignore letter case \(or gives names other spellings\)/);
   });
 
   it('leaves Seatbelt, the host and refusals as they are: only bubblewrap keeps names by mounting over one spelling', () => {

@@ -6,7 +6,9 @@ import * as path from 'node:path';
 import { MachineSandbox } from '../../../../src/core/sandbox/node/machineSandbox';
 import { acquireSandboxLease } from '../../../../src/core/sandbox/lease';
 import { CROWDED_SECRET_FILES, crowdedSecretFolders } from '../../../../src/core/sandbox/plan';
+import { seatbeltProfile } from '../../../../src/core/sandbox/seatbelt';
 import { testContext } from '../../support/context';
+import { READS, SeatbeltProfile } from '../../support/seatbeltEvaluator';
 import { RIPGREP } from '../../support/searchTree';
 
 /** Runs a line through a lease's launcher as the process runner does: its input (bubblewrap's options) on fd 3. */
@@ -107,7 +109,32 @@ describe('sandbox/plan and its lease', () => {
     }
   });
 
-  it('empties /run once (also when /var/run is a link to it) and $XDG_RUNTIME_DIR wherever it is', async () => {
+  it('names where a hidden entry\'s links lead (Seatbelt matches resolved paths): a linked ~/.aws, ~/.netrc, and ~/.config holding gh', async () => {
+    const home = path.join(parent, 'home');
+    const dotfiles = path.join(parent, 'dotfiles');
+    fs.mkdirSync(path.join(dotfiles, 'aws'), { recursive: true });
+    fs.writeFileSync(path.join(dotfiles, 'aws', 'credentials'), 'key\n');
+    fs.writeFileSync(path.join(dotfiles, 'netrc'), 'machine x\n');
+    fs.mkdirSync(home);
+    fs.mkdirSync(path.join(home, '.ssh'));
+    fs.symlinkSync(path.join(dotfiles, 'aws'), path.join(home, '.aws'));
+    fs.symlinkSync(path.join(dotfiles, 'netrc'), path.join(home, '.netrc'));
+    fs.mkdirSync(path.join(dotfiles, 'config', 'gh'), { recursive: true });
+    fs.symlinkSync(path.join(dotfiles, 'config'), path.join(home, '.config'));
+    const only = await acquireSandboxLease(testContext({ root, workspace: { home } }), sandbox, { sandbox: { kind: 'seatbelt', executable: '/usr/bin/sandbox-exec' }, network: false, cwd: root, env: {} });
+    try {
+      const real = (p: string): string => fs.realpathSync(p);
+      assert.deepEqual([...(only.plan.hiddenTargets ?? [])].sort(), [real(path.join(dotfiles, 'aws')), real(path.join(dotfiles, 'config', 'gh')), real(path.join(dotfiles, 'netrc'))]);
+      const profile = new SeatbeltProfile(seatbeltProfile(only.plan));
+      assert.ok(profile.refusesAll(READS, path.join(real(dotfiles), 'aws', 'credentials')));
+      assert.ok(profile.refusesAll(READS, path.join(real(dotfiles), 'netrc')));
+      assert.ok(profile.allowsAll(READS, path.join(real(dotfiles), 'other')));
+    } finally {
+      await only.release();
+    }
+  });
+
+    it('empties /run once (also when /var/run is a link to it) and $XDG_RUNTIME_DIR wherever it is', async () => {
     const runtime = path.join(parent, 'runtime');
     fs.mkdirSync(runtime);
     const only = await acquireSandboxLease(testContext({ root, workspace: { home: path.join(parent, 'home') } }), sandbox, { sandbox: { kind: 'bubblewrap', executable: '/usr/bin/bwrap' }, network: false, cwd: root, env: { XDG_RUNTIME_DIR: runtime } });

@@ -9,6 +9,9 @@ import { ignoresCase } from '../../../../../src/core/fs/node/caseSensitivity';
 import { mountCaseInsensitiveVolume, type CaseInsensitiveVolume } from '../../../support/caseInsensitiveVolume';
 import { commandWorkspace } from '../../../support/commandWorkspace';
 import { requireProgram } from '../../../support/programs';
+import * as os from 'node:os';
+import { NodeFileSystem } from '../../../../../src/core/fs/node/nodeFileSystem';
+import { foldersWithOtherSpellings, otherSpellingsOf } from '../../../../../src/core/sandbox/plan';
 import { runCommandTool } from '../../../../../src/core/tools/command/runCommand';
 import { invokeTool } from '../../../../../src/core/tools/invoke';
 
@@ -40,7 +43,7 @@ describe('tools/runCommand on a volume that ignores letter case', () => {
     const { ctx, approver, terminal } = workspace.setup({ caseInsensitive: true, approve: false });
     await assert.rejects(invokeTool(runCommandTool, { command: 'ls' }, ctx), /The user declined to run `ls`/);
     assert.equal(approver.asked.length, 1);
-    assert.match(approver.asked[0].detail ?? '', /It would run in the sandbox, without network, because .*wat-run-\w+\/ws is on a volume that ignores letter case, .*another spelling \(\.GIT\/hooks, \.ENV\) reaches them\. Run it\?$/);
+    assert.match(approver.asked[0].detail ?? '', /It would run in the sandbox, without network, because .*wat-run-\w+\/ws is on a volume that ignores letter case \(or gives names other spellings\), .*another spelling \(\.GIT\/hooks, \.ENV\) reaches them\. Run it\?$/);
     assert.equal(terminal.text, '');
   });
 
@@ -64,5 +67,49 @@ describe('tools/runCommand on a volume that ignores letter case', () => {
     assert.equal(fs.readFileSync(path.join(workspace.root, '.git', 'hooks', 'pre-commit'), 'utf8'), 'planted\n');
     fs.rmSync(path.join(workspace.root, '.git', 'hooks', 'pre-commit'));
     fs.rmSync(path.join(workspace.root, 'spell.py'));
+  });
+
+  it('asks all the same where the folder\'s measure missed it (WSL\'s folders each have a case flag): the lease finds the other spelling before anything runs', async () => {
+    // caseInsensitive left out: the folder as if measured case-sensitive, its .git and .env on a volume that is not.
+    const declined = workspace.setup({ approve: false });
+    await assert.rejects(invokeTool(runCommandTool, { command: 'ls' }, declined.ctx), /The user declined to run `ls`/);
+    assert.equal(declined.approver.asked.length, 1);
+    assert.match(declined.approver.asked[0].detail ?? '', /because .*\/ws is on a volume that ignores letter case \(or gives names other spellings\)/);
+    assert.equal(declined.terminal.text, '');
+    const { text, approver } = await workspace.run({ command: 'ls -a' }, { approve: true });
+    assert.equal(approver.asked.length, 1);
+    assert.match(text, /^Sandbox: bubblewrap: .*; protected and secret names kept under one spelling only/m);
+  });
+});
+
+describe('sandbox/plan: folders where another spelling reaches an entry', () => {
+  let volume: CaseInsensitiveVolume | undefined;
+  let plain = '';
+  before(function () {
+    this.timeout(60_000);
+    volume = mountCaseInsensitiveVolume();
+    plain = fs.mkdtempSync(path.join(os.tmpdir(), 'wat-spellings-'));
+  });
+  after(() => {
+    volume?.unmount();
+    fs.rmSync(plain, { recursive: true, force: true });
+  });
+
+  it('names the other case, a stream suffix, a trailing dot and a trailing space of a name', () => {
+    assert.deepEqual(otherSpellingsOf('.env'), ['.ENV', '.env:', '.env.', '.env ']);
+    assert.deepEqual(otherSpellingsOf('123'), ['123:', '123.', '123 ']);
+  });
+
+  it('finds the folder on a volume that ignores case, and none where the other spelling is an entry of its own', async () => {
+    const fsPort = new NodeFileSystem();
+    for (const root of [volume?.root ?? '', plain]) {
+      fs.mkdirSync(path.join(root, 'app', '.git'), { recursive: true });
+      fs.writeFileSync(path.join(root, 'app', '.env'), 'x\n');
+    }
+    // On the plain folder both spellings are real, distinct entries: no alias.
+    fs.writeFileSync(path.join(plain, 'app', '.ENV'), 'y\n');
+    const entries = (root: string): string[] => [path.join(root, 'app', '.env'), path.join(root, 'app', '.git')];
+    assert.deepEqual(await foldersWithOtherSpellings(fsPort, entries(volume?.root ?? '')), [path.join(volume?.root ?? '', 'app')]);
+    assert.deepEqual(await foldersWithOtherSpellings(fsPort, entries(plain)), []);
   });
 });
