@@ -7,5 +7,11 @@ export function toUri(location: Location): vscode.Uri {
 }
 
 export function toLocation(uri: vscode.Uri): Location {
-  return uri.scheme === 'file' ? fileLocation(uri.fsPath) : { scheme: uri.scheme, authority: uri.authority, path: uri.path };
+  if (uri.scheme !== 'file') {
+    return { scheme: uri.scheme, authority: uri.authority, path: uri.path };
+  }
+  // The host's own path (on Windows `C:\x` becomes `/C:/x`, a UNC share keeps its server); a share
+  // on a host whose paths do not name one keeps the URI's server and path.
+  const local = fileLocation(uri.fsPath);
+  return local.authority === uri.authority ? local : { scheme: 'file', authority: uri.authority, path: uri.path };
 }
