@@ -29,7 +29,7 @@ import { CommandId, UriScheme } from './vscode/commandIds';
 import { commandHostFor, CommandTerminals } from './vscode/host/commandTerminals';
 import { VsCodeEditorBuffers } from './vscode/host/editorBuffers';
 import { VsCodeLanguageFeatures } from './vscode/host/languageFeatures';
-import { readToolSettings } from './vscode/host/settings';
+import { measureFolderCase, readToolSettings } from './vscode/host/settings';
 import { locateRipgrep } from './vscode/host/ripgrepLocator';
 import { mcpServerConfig, registerMcpConfigCommands } from './vscode/mcp/configCommands';
 import { registerConnectAgentCommand } from './vscode/mcp/connectAgent';
@@ -146,6 +146,10 @@ export function activate(context: vscode.ExtensionContext): void {
   // window (a timer: not on the activation path); commands walk until it is ready. It also keeps
   // where the .gitignore files are, which a name glob asks instead of listing them (the search engines below).
   const indexFolders = (): void => indexWorkspaceFolders(sandbox);
+  // Whether each folder's volume ignores letter case, measured read-only off the activation path.
+  const measureCase = (): void => void measureFolderCase().catch(() => undefined);
+  setTimeout(measureCase, 0);
+  context.subscriptions.push(vscode.workspace.onDidChangeWorkspaceFolders(measureCase));
   const indexTimer = setTimeout(indexFolders, 0);
   context.subscriptions.push({ dispose: () => clearTimeout(indexTimer) }, vscode.workspace.onDidGrantWorkspaceTrust(indexFolders), vscode.workspace.onDidChangeWorkspaceFolders(indexFolders));
   const recordDirectory = groupRecordDirectory(context);

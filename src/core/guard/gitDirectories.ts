@@ -21,16 +21,17 @@ export async function isGitDirectory(fs: FileSystem, folder: Location): Promise<
 
 /**
  * The nearest folder above `location` (itself excluded) that is a git directory, looking no higher
- * than the root that holds it; undefined when none is, or when no root holds the location.
+ * than the root that holds it (in any letter case where `ignoresCase` says the root's volume ignores
+ * it); undefined when none is, or when no root holds the location.
  */
-export async function enclosingGitDirectory(fs: FileSystem, location: Location, roots: readonly Location[]): Promise<string | undefined> {
-  const root = roots.find((candidate) => isInside(location, candidate));
+export async function enclosingGitDirectory(fs: FileSystem, location: Location, roots: readonly Location[], ignoresCase: (root: Location) => boolean = () => false): Promise<string | undefined> {
+  const root = roots.find((candidate) => isInside(location, candidate, ignoresCase(candidate)));
   if (!root) {
     return undefined;
   }
   for (let folder = path.posix.dirname(location.path); ; folder = path.posix.dirname(folder)) {
     const here = { ...location, path: folder };
-    if (!isInside(here, root)) {
+    if (!isInside(here, root, ignoresCase(root))) {
       return undefined;
     }
     if (await isGitDirectory(fs, here)) {

@@ -67,7 +67,7 @@ export async function judgeLocation(literal: Location, access: GuardAccess, ctx:
   const resolved = await ctx.host.fs.realpath(literal);
   const stat = await ctx.host.fs.stat(resolved);
   const linked = resolved.path !== literal.path;
-  const inside = (location: Location): boolean => roots.some((root) => isInside(location, root));
+  const inside = (location: Location): boolean => roots.some((root) => isInside(location, root, ignoresCase(root, ctx)));
   const subject = linked ? `${literal.path} (a symlink to ${resolved.path})` : literal.path;
   const entry: Partial<GuardFacts> = {
     kind: stat?.kind,
@@ -77,7 +77,7 @@ export async function judgeLocation(literal: Location, access: GuardAccess, ctx:
     display: displayPath(literal, ctx.workspace),
   };
   // A bare repository is found by its contents, whatever its name: its config and hooks are execution config.
-  const gitDirectoryOf = async (location: Location): Promise<string | undefined> => (access === 'read' ? undefined : enclosingGitDirectory(ctx.host.fs, location, roots));
+  const gitDirectoryOf = async (location: Location): Promise<string | undefined> => (access === 'read' ? undefined : enclosingGitDirectory(ctx.host.fs, location, roots, (root) => ignoresCase(root, ctx)));
   const literalGitDirectory = await gitDirectoryOf(literal);
   const resolvedGitDirectory = linked ? await gitDirectoryOf(resolved) : literalGitDirectory;
   const linkedFrom = access === 'read' ? undefined : await protectedLinkTo(resolved, roots, ctx, options.roots !== undefined);
@@ -96,6 +96,15 @@ export async function judgeLocation(literal: Location, access: GuardAccess, ctx:
   const level = ctx.settings.riskLevel;
   const verdict = stricter(evaluateGuard(facts(literal, undefined, literalGitDirectory), level), evaluateGuard(facts(resolved, linked ? subject : undefined, resolvedGitDirectory), level));
   return { literal, resolved, stat, subject, verdict };
+}
+
+/**
+ * True when a root lies in a workspace folder whose volume ignores letter case (measured per folder
+ * by the host): there `/work/PROJ/x` is inside `/work/proj`. Any other root, an allowed path
+ * elsewhere included, is compared exactly, so a spelling in another case is outside: the safe side.
+ */
+function ignoresCase(root: Location, ctx: ToolContext): boolean {
+  return ctx.workspace.folders.some((folder) => folder.caseInsensitive === true && isInside(root, folder.location, true));
 }
 
 /**

@@ -7,8 +7,12 @@
 // Depth is decided once: inside a workspace every row applies at any depth (nested repositories,
 // submodules' git directories, a bare repository, a `.vscode` of a subfolder), for the guard,
 // bubblewrap and Seatbelt alike.
+//
+// Every name is compared by its key (location.ts nameKey: case folded, NFC, HFS+'s ignored code
+// points, Windows' trailing dots and spaces and `:stream` suffixes gone), and a component shaped
+// like an 8.3 short name (`GIT~1`) counts as each name of the table it may stand for: pathForms.
 import * as path from 'node:path';
-import { isInsidePath } from '../location';
+import { couldBeShortName, isInsidePath, isShortNameShape, nameKey, pathKey } from '../location';
 
 /** One protected name: a file or folder name (lower case), or `*suffix` for a file name ending. */
 export interface ProtectedName {
@@ -113,10 +117,10 @@ export function homeExecutionConfigPaths(home: string): string[] {
   return HOME_EXECUTION_CONFIG.map((row) => path.posix.join(home, row.name));
 }
 
-/** True when the path is, or lies inside, a row of HOME_EXECUTION_CONFIG (names compared in any case). */
+/** True when the path is, or lies inside, a row of HOME_EXECUTION_CONFIG (names compared by their keys). */
 export function isHomeExecutionConfig(p: string, home: string): boolean {
-  const target = p.toLowerCase();
-  return homeExecutionConfigPaths(home).some((entry) => isInsidePath(target, entry.toLowerCase()));
+  const entries = homeExecutionConfigPaths(home).map(pathKey);
+  return matchesAnyForm(p, (target) => entries.some((entry) => isInsidePath(target, entry)));
 }
 
 /** System files that hold secrets. */
@@ -128,7 +132,69 @@ const USER_CONFIG_FILES = new Set(['settings.json', 'tasks.json', 'keybindings.j
 const EXTENSION_HOMES = new Set(['.vscode', '.vscode-insiders', '.vscode-server', '.vscode-server-insiders', '.vscode-oss', '.cursor', 'code-server']);
 
 function components(p: string): string[] {
-  return p.toLowerCase().split('/').filter(Boolean);
+  return p.split('/').filter(Boolean);
+}
+
+// --- the forms of a path ----------------------------------------------------------------------
+
+/** Every name of the tables above, one component each, by key: what an 8.3 short name may stand for. */
+let tableNames: readonly string[] | undefined;
+function namesOfTheTable(): readonly string[] {
+  const rows = [...WORKSPACE_EXECUTION_CONFIG, ...GIT_DIRECTORY_CONFIG, ...HOME_EXECUTION_CONFIG].map((row) => row.name);
+  tableNames ??= [
+    ...new Set(
+      [...rows, ...SECRET_NAMES.exact, ...HOME_SECRETS, ...SYSTEM_SECRETS, ...USER_CONFIG_FILES, ...EXTENSION_HOMES, SUBMODULE_FOLDER, 'user', 'machine', 'profiles', 'extensions']
+        .flatMap((name) => name.split('/'))
+        .filter((name) => name !== '' && !name.includes('*'))
+        .map(nameKey),
+    ),
+  ];
+  return tableNames;
+}
+
+/** The names of the table a component may be: its key, and for an 8.3 short name every name it may stand for, wildcard rows (`*.code-workspace`, `*.git`, `.env.*`) included. */
+function nameForms(component: string): string[] {
+  const key = nameKey(component);
+  if (!isShortNameShape(key)) {
+    return [key];
+  }
+  const [stem, extension] = [key.slice(0, key.indexOf('~')), key.includes('.') ? key.slice(key.lastIndexOf('.') + 1) : undefined];
+  const wildcards = [`${stem}.code-workspace`, `${stem}.git`, ...(extension === undefined ? [] : [`${SECRET_NAMES.variantsOf}.${extension}`])];
+  return [key, ...[...namesOfTheTable(), ...wildcards].filter((name) => couldBeShortName(key, name))];
+}
+
+/** macOS's /var, /tmp and /etc are links to /private/var, /private/tmp and /private/etc: one place under two names. */
+const PRIVATE = /^\/private(?=\/(?:var|tmp|etc)(?:\/|$))/;
+
+/** A path whose only form is its lower case: printable ASCII without `:` or `~`, not under /private, no component ending in a dot or a space. */
+const PLAIN_PATH = /^(?!\/private(?:\/|$))[\x20-\x39\x3b-\x7d]*$/;
+const ENDS_IN_DOT_OR_SPACE = /[. ](?:\/|$)/;
+
+/** A path with more 8.3 short names than this (each a handful of forms) counts as every protected name: fail closed. */
+const MAX_FORMS = 256;
+
+/**
+ * Every form a path may take on some file system, by key: each component by nameForms, and macOS's
+ * `/private/var` also as `/var`. Undefined when there are too many to try.
+ */
+export function pathForms(p: string): string[] | undefined {
+  if (PLAIN_PATH.test(p) && !ENDS_IN_DOT_OR_SPACE.test(p)) {
+    return [p.toLowerCase()];
+  }
+  let forms = [''];
+  for (const [index, part] of p.split('/').entries()) {
+    const options = part === '' ? [''] : nameForms(part);
+    forms = forms.flatMap((form) => options.map((option) => (index === 0 ? option : `${form}/${option}`)));
+    if (forms.length > MAX_FORMS) {
+      return undefined;
+    }
+  }
+  return [...forms, ...forms.filter((form) => PRIVATE.test(form)).map((form) => form.replace(PRIVATE, ''))];
+}
+
+/** True when any form of the path passes the test, or when it has too many forms to try (fail closed). */
+export function matchesAnyForm(p: string, test: (form: string) => boolean): boolean {
+  return pathForms(p)?.some(test) ?? true;
 }
 
 /**
@@ -138,7 +204,7 @@ function components(p: string): string[] {
  */
 export function isWorkspaceExecutionConfig(p: string): boolean {
   const absolute = p.startsWith('/') ? p : `/${p}`;
-  return protectedRegexes().paths.some((regex) => regex.test(absolute));
+  return matchesAnyForm(absolute, (form) => protectedRegexes().paths.some((regex) => regex.test(form)));
 }
 
 /**
@@ -164,9 +230,11 @@ export function protectedEntryOf(file: string, root: string): string | undefined
  * any workspace: the sandbox keeps them read-only with the rest of the disk).
  */
 export function isExecutionConfigPath(p: string): boolean {
-  if (isWorkspaceExecutionConfig(p)) {
-    return true;
-  }
+  return isWorkspaceExecutionConfig(p) || matchesAnyForm(p, isUserExecutionConfig);
+}
+
+/** VS Code's user settings, tasks, keybindings and MCP servers, and installed extensions; `p` is a form by key. */
+function isUserExecutionConfig(p: string): boolean {
   const parts = components(p);
   const name = parts[parts.length - 1] ?? '';
   const parent = parts[parts.length - 2] ?? '';
@@ -186,7 +254,11 @@ function isTemplate(name: string): boolean {
 
 /** Files whose contents are secrets wherever they are: `.env` and its variants (not the templates), `.envrc`, netrc, `.npmrc`, `.pypirc`, `.git-credentials`. */
 export function isSecretFile(p: string): boolean {
-  const name = path.posix.basename(p).toLowerCase();
+  return nameForms(path.posix.basename(p)).some(isSecretName);
+}
+
+/** A secret file's name, by key. */
+function isSecretName(name: string): boolean {
   if ((SECRET_NAMES.exact as readonly string[]).includes(name)) {
     return true;
   }
@@ -202,7 +274,7 @@ export function sensitiveLocalPaths(home: string): string[] {
 export function whyProtected(p: string): string {
   const absolute = p.startsWith('/') ? p : `/${p}`;
   const rows = [...WORKSPACE_EXECUTION_CONFIG, ...GIT_DIRECTORY_CONFIG];
-  const index = protectedRegexes().paths.findIndex((regex) => regex.test(absolute));
+  const index = protectedRegexes().paths.findIndex((regex) => matchesAnyForm(absolute, (form) => regex.test(form)));
   return index === -1 ? 'execution config' : rows[index].why;
 }
 
@@ -302,7 +374,8 @@ export function isGitDirectoryConfig(relative: string): boolean {
   gitDirectoryConfigRegexes ??= GIT_DIRECTORY_CONFIG.map(
     (row) => new RegExp(`^(${anyCase(SUBMODULE_FOLDER)}/.+/)?${nameRegex(row)}${row.kind === 'folder' ? '(/|$)' : '$'}`, 's'),
   );
-  return gitDirectoryConfigRegexes.some((regex) => regex.test(relative));
+  const regexes = gitDirectoryConfigRegexes;
+  return matchesAnyForm(relative, (form) => regexes.some((regex) => regex.test(form)));
 }
 
 /** The committed templates of the `.env` variants, which stay readable. */

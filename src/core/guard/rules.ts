@@ -1,9 +1,9 @@
 import * as path from 'node:path';
 import { stricter, type GuardDecision, type GuardVerdict } from '../decisions';
-import { isInsidePath } from '../location';
+import { isInsidePath, pathKey } from '../location';
 import type { EntryKind } from '../ports/fileSystem';
 import type { RiskLevel } from '../settings';
-import { isExecutionConfigPath, isGitDirectoryConfig, isHomeExecutionConfig, isSecretFile, sensitiveLocalPaths } from './protectedNames';
+import { isExecutionConfigPath, isGitDirectoryConfig, isHomeExecutionConfig, isSecretFile, matchesAnyForm, sensitiveLocalPaths } from './protectedNames';
 
 // The secret and execution-config names live in protectedNames.ts (one table for the guard and the
 // sandbox); re-exported for the callers that always took them from here.
@@ -60,16 +60,22 @@ function components(p: string): string[] {
 }
 
 /**
- * Names are compared in lower case: on a case-insensitive file system (macOS, Windows) `.ENV`,
- * `.GIT/config` and `.VSCode/tasks.json` are the same files, and matching more names is the
- * safe direction everywhere.
+ * Names are compared by their keys, in every form a path may take (protectedNames.ts pathForms):
+ * on a volume that ignores case or normalises names (macOS, Windows, exFAT) `.ENV`, `.git./config`,
+ * `GIT~1/config`, `.env::$DATA` and `/private/etc` are the same files as `.env`, `.git/config` and
+ * `/etc`, and matching more names is the safe direction everywhere.
  */
 function folded(p: string): string {
-  return p.toLowerCase();
+  return pathKey(p).replace(/^\/private(?=\/(?:var|tmp|etc)(?:\/|$))/, '');
 }
 
-/** Home folders by their shape, in lower case: `/root`, macOS's `/var/root`, `/home/<user>`, `/Users/<user>`. */
-const HOME_SHAPES = [/^\/(?:var\/)?root(?=\/|$)/, /^\/(?:home|users)\/[^/]+/];
+/** True when the path, in any of its forms, is one of the roots or inside one. */
+function insideAnyRoot(p: string, roots: readonly string[]): boolean {
+  return matchesAnyForm(p, (form) => roots.some((root) => isInsidePath(form, root)));
+}
+
+/** Home folders by their shape, in lower case: `/root`, macOS's `/var/root`, `/home/<user>`, `/Users/<user>`, Windows' `/C:/Users/<user>`. */
+const HOME_SHAPES = [/^\/(?:var\/)?root(?=\/|$)/, /^(?:\/[a-z]:)?\/(?:home|users)\/[^/]+/];
 
 /**
  * The home folders a path may be in, lower case: the extension host's, and any folder shaped like a
@@ -85,13 +91,11 @@ function isSensitiveForRead(facts: GuardFacts): boolean {
   if (isSecretFile(facts.path) || facts.privateFolder === true) {
     return true;
   }
-  const target = folded(facts.path);
-  return homesOf(target, facts.home).some((home) => sensitiveLocalPaths(home).some((entry) => isInsidePath(target, folded(entry))));
+  return matchesAnyForm(facts.path, (target) => homesOf(target, facts.home).some((home) => sensitiveLocalPaths(home).some((entry) => isInsidePath(target, folded(entry)))));
 }
 
 function isSensitiveForWrite(facts: GuardFacts): boolean {
-  const target = folded(facts.path);
-  return isSensitiveForRead(facts) || homesOf(target, facts.home).some((home) => isHomeExecutionConfig(facts.path, home));
+  return isSensitiveForRead(facts) || matchesAnyForm(facts.path, (target) => homesOf(target, facts.home).some((home) => isHomeExecutionConfig(facts.path, home)));
 }
 
 const ALL: Record<RiskLevel, GuardDecision> = { low: 'deny', medium: 'deny', high: 'deny' };
@@ -102,7 +106,7 @@ export const GUARD_RULES: readonly GuardRule[] = [
     id: 'file.system_path_read',
     appliesTo: ['read'],
     levels: ALL,
-    matches: (f) => SYSTEM_READ_ROOTS.some((root) => isInsidePath(f.path, root)),
+    matches: (f) => insideAnyRoot(f.path, SYSTEM_READ_ROOTS),
     reason: (f) => `${f.shown ?? f.path} is a kernel or device path; reading it can hang or return endless data.`,
     suggestion: 'Read files inside the workspace instead.',
   },
@@ -135,7 +139,7 @@ export const GUARD_RULES: readonly GuardRule[] = [
     id: 'file.system_path_write',
     appliesTo: ['write'],
     levels: ALL,
-    matches: (f) => SYSTEM_WRITE_ROOTS.some((root) => isInsidePath(f.path, root)),
+    matches: (f) => insideAnyRoot(f.path, SYSTEM_WRITE_ROOTS),
     reason: (f) => `${f.shown ?? f.path} is a system path; changing it can break the machine.`,
     suggestion: 'Write files inside the workspace instead.',
   },
@@ -177,7 +181,7 @@ export const GUARD_RULES: readonly GuardRule[] = [
     id: 'file.protected_file_overwrite',
     appliesTo: ['write'],
     levels: { low: 'deny', medium: 'deny', high: 'warn' },
-    matches: (f) => components(folded(f.path)).includes('.git'),
+    matches: (f) => matchesAnyForm(f.path, (form) => components(form).includes('.git')),
     reason: (f) => `${f.shown ?? f.path} is inside a .git folder; writing there can corrupt the repository.`,
     suggestion: 'Use git commands through workspace_run_command instead of editing .git directly.',
   },

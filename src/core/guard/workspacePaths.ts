@@ -1,5 +1,5 @@
 import * as path from 'node:path';
-import { fileLocation, withPath, type Location, type WorkspaceFolder } from '../location';
+import { fileLocation, isWindowsDeviceName, withPath, type Location, type WorkspaceFolder } from '../location';
 import type { WorkspaceInfo } from '../ports/workspace';
 import type { ToolSettings } from '../settings';
 import { ToolError } from '../errors';
@@ -19,6 +19,51 @@ const URI_REST = /^(?:\/\/([^/]*))?(.*)$/s;
  * reach is one the rule table was written for.
  */
 export function resolveWorkspacePath(input: string, workspace: WorkspaceInfo, allowedRoots: readonly string[] = []): Location {
+  if (workspace.platform !== 'win32') {
+    return resolvePosixPath(input, workspace, allowedRoots);
+  }
+  const location = resolvePosixPath(windowsPath(input), workspace, allowedRoots);
+  const device = location.scheme === 'file' ? location.path.split('/').find((part) => part !== '' && isWindowsDeviceName(part)) : undefined;
+  if (device !== undefined) {
+    throw new ToolError(`${input} names ${device}, a Windows device (CON, PRN, AUX, NUL, COM1-9, LPT1-9, CONIN$, CONOUT$, with any extension), not a file; opening it would reach the device. Pick another file name.`);
+  }
+  return location;
+}
+
+/** A drive path (`C:/x`, `c:`), and a drive-relative one (`C:x`), once backslashes are slashes. */
+const DRIVE_PATH = /^([a-zA-Z]):(\/.*)?$/s;
+const DRIVE_RELATIVE = /^[a-zA-Z]:[^/]/;
+
+/**
+ * A tool's path on a Windows host in the POSIX form Location uses, as VS Code's Uri.file builds it:
+ * backslashes are separators like slashes (mixed freely), `C:\x` and `c:/x` are `/C:/x` and `/c:/x`,
+ * `\\?\C:\x` is `C:\x`, and a UNC path `\\server\share\x` is the file: URI of authority `server`
+ * (which must be a workspace folder's or an allowed path's). `\\?\UNC\`, `\\.\` device paths and
+ * drive-relative paths (`C:x`) are refused. On any other host a backslash is part of a file name, as
+ * POSIX says: the platform decides, never the path's look.
+ */
+function windowsPath(input: string): string {
+  if (typeof input !== 'string') {
+    return input;
+  }
+  let forward = input.replace(/\\/g, '/');
+  if (/^\/\/[?.]\/unc(\/|$)/i.test(forward) || forward.startsWith('//./')) {
+    throw new ToolError(`${input} is a Windows device or long UNC path (\\\\.\\ or \\\\?\\UNC\\), which the tools do not open. Pass a workspace-relative path or a drive path such as C:\\work\\file.txt.`);
+  }
+  if (forward.startsWith('//?/')) {
+    forward = forward.slice(4);
+  }
+  if (forward.startsWith('//')) {
+    return `file:${forward.split('/').map((part, index) => (index < 2 ? part : encodeURIComponent(part))).join('/')}`;
+  }
+  if (DRIVE_RELATIVE.test(forward)) {
+    throw new ToolError(`${input} is relative to the current folder of drive ${forward[0]}:, which the tools do not track. Pass ${forward.slice(0, 2)}\\ and the full path, or a workspace-relative path.`);
+  }
+  const drive = DRIVE_PATH.exec(forward);
+  return drive ? `/${drive[1]}:${drive[2] ?? '/'}` : forward;
+}
+
+function resolvePosixPath(input: string, workspace: WorkspaceInfo, allowedRoots: readonly string[]): Location {
   if (typeof input !== 'string' || input.trim() === '') {
     throw new ToolError('The path is empty. Pass a file path relative to the workspace root, or an absolute path.');
   }

@@ -8,4 +8,9 @@ export interface WorkspaceInfo {
   readonly trusted: boolean;
   /** The user's home directory on the machine the extension host runs on, for `~` and sensitive paths. */
   readonly home: string;
+  /**
+   * The operating system the extension host runs on (Node's process.platform). On `win32` a tool's
+   * path may use backslashes, drive letters and UNC shares, and Windows' device names are refused.
+   */
+  readonly platform?: string;
 }

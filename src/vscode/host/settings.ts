@@ -5,6 +5,7 @@ import { DEFAULT_MCP_SETTINGS, MCP_ANSWER_WITHIN_BOUNDS, MCP_HTTP_PORT_BOUNDS, M
 import { boundedNumber, FOLDER_SETTINGS_KEY, layeredSettings, mergeLayer, type IgnoredSetting, type RawSettings, type SettingField, type SettingLayers } from '../../core/settingLayers';
 import type { WorkspaceInfo } from '../../core/ports/workspace';
 import { terminalAskRules } from '../../core/guard/command/settingsPatterns';
+import { ignoresCase } from '../../core/fs/node/caseSensitivity';
 import { toLocation } from './uris';
 
 /** The settings as they are now; read at every call so changes apply at once. The only reader of them. */
@@ -111,10 +112,32 @@ export async function updateSetting<K extends 'planMode' | 'riskLevel'>(field: K
   }
 }
 
+/** Whether each local folder's volume ignores letter case, by its path: measured by measureFolderCase. */
+const folderCase = new Map<string, boolean>();
+
+/**
+ * Measures, read-only, whether each local workspace folder's volume ignores letter case
+ * (core/fs/node/caseSensitivity.ts); run at activation and whenever the folders change. Until it
+ * has measured a folder, the folder counts as case-sensitive.
+ */
+export async function measureFolderCase(): Promise<void> {
+  const local = (vscode.workspace.workspaceFolders ?? []).filter((folder) => folder.uri.scheme === 'file').map((folder) => folder.uri.fsPath);
+  const measured = await Promise.all(local.map(async (folder) => [folder, await ignoresCase(folder)] as const));
+  folderCase.clear();
+  for (const [folder, caseInsensitive] of measured) {
+    folderCase.set(folder, caseInsensitive);
+  }
+}
+
 export function readWorkspaceInfo(): WorkspaceInfo {
   return {
-    folders: (vscode.workspace.workspaceFolders ?? []).map((folder) => ({ name: folder.name, location: toLocation(folder.uri) })),
+    folders: (vscode.workspace.workspaceFolders ?? []).map((folder) => ({
+      name: folder.name,
+      location: toLocation(folder.uri),
+      ...(folder.uri.scheme === 'file' && folderCase.get(folder.uri.fsPath) === true ? { caseInsensitive: true } : {}),
+    })),
     trusted: vscode.workspace.isTrusted,
     home: os.homedir(),
+    platform: process.platform,
   };
 }

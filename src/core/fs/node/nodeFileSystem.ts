@@ -4,7 +4,7 @@ import * as fs from 'node:fs/promises';
 import type { Stats } from 'node:fs';
 import * as path from 'node:path';
 import { BugError } from '../../errors';
-import { fileLocation, type Location } from '../../location';
+import { fileLocation, hostPath, type Location } from '../../location';
 import type { DirectoryEntry, EntryKind, EntryStat, FileReader, FileSystem } from '../../ports/fileSystem';
 
 function kindOf(stats: Stats): EntryKind {
@@ -87,13 +87,13 @@ export class NodeFileSystem implements FileSystem {
   }
 
   localPath(location: Location): string | undefined {
-    return location.scheme === 'file' ? location.path : undefined;
+    return location.scheme === 'file' ? hostPath(location, process.platform) : undefined;
   }
 
   private requireLocal(location: Location): string {
     if (location.scheme !== 'file') {
       throw new BugError(`NodeFileSystem cannot open ${location.scheme}: locations`);
     }
-    return location.path;
+    return hostPath(location, process.platform);
   }
 }

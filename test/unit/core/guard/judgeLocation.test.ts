@@ -107,3 +107,32 @@ describe('guard/judgeLocation: a git directory found by its contents, whatever i
     });
   });
 });
+
+describe('guard/judgeLocation: a file about to be created is judged by its normalised name', () => {
+  const tree = linkTreePerTest();
+  const judge = async (name: string, access: GuardAccess, riskLevel: RiskLevel = 'high') =>
+    (await judgeLocation(fileLocation(path.join(tree.root, name)), access, testContext({ root: tree.root, settings: { riskLevel } }))).verdict;
+
+  beforeEach(() => fs.mkdirSync(path.join(tree.root, '.git', 'hooks'), { recursive: true }));
+
+  const writes: [string, string][] = [
+    ['.git./hooks/pre-commit', 'file.protected_file_overwrite'],
+    ['GIT~1/config', 'file.protected_file_overwrite'],
+    ['.git::$INDEX_ALLOCATION/config', 'file.protected_file_overwrite'],
+    ['.vscode /tasks.json', 'file.execution_config_write'],
+    ['VSCODE~1/settings.json', 'file.execution_config_write'],
+    ['sub/.gitmodules.', 'file.execution_config_write'],
+    ['.env::$DATA', 'file.sensitive_path_write'],
+  ];
+  for (const [name, rule] of writes) {
+    it(`judges a write to ${name}, which does not exist, as ${rule}`, async () => {
+      assert.ok(!fs.existsSync(path.join(tree.root, name)));
+      assert.equal((await judge(name, 'write')).rule, rule);
+    });
+  }
+
+  it('judges a read of .ENV. or ENV~1 as a read of a secret', async () => {
+    assert.equal((await judge('.ENV.', 'read', 'medium')).rule, 'file.sensitive_path_read');
+    assert.equal((await judge('ENV~1', 'read', 'medium')).rule, 'file.sensitive_path_read');
+  });
+});

@@ -1,5 +1,6 @@
 import * as assert from 'node:assert/strict';
 import type { WorkspaceInfo } from '../../../../src/core/ports/workspace';
+import { fileLocation, isInside, type Location } from '../../../../src/core/location';
 import { resolveWorkspacePath } from '../../../../src/core/guard/workspacePaths';
 import { SINGLE_FOLDER, TWO_FOLDERS } from '../../support/workspaces';
 
@@ -7,6 +8,57 @@ const single = SINGLE_FOLDER;
 const multi = TWO_FOLDERS;
 
 describe('guard/workspacePaths', () => {
+  describe('on a Windows host', () => {
+    const windows: WorkspaceInfo = {
+      folders: [{ name: 'app', location: fileLocation('/c:/work/app') }, { name: 'share', location: { scheme: 'file', authority: 'server', path: '/share/proj' } }],
+      trusted: true,
+      home: '/c:/Users/dev',
+      platform: 'win32',
+    };
+    const resolved = (input: string): Location => resolveWorkspacePath(input, windows);
+
+    it('takes backslashes and slashes alike as separators, mixed, so the path stays inside its folder', () => {
+      assert.deepEqual(resolved('src\\a.ts'), fileLocation('/c:/work/app/src/a.ts'));
+      assert.deepEqual(resolved('C:\\work\\app/src\\a.ts'), fileLocation('/C:/work/app/src/a.ts'));
+      assert.ok(isInside(resolved('C:\\work/app\\src/a.ts'), windows.folders[0].location));
+      assert.deepEqual(resolved('src\\..\\..\\x'), fileLocation('/c:/work/x'));
+    });
+
+    it('gives a drive path, in every spelling, the form VS Code\'s Uri.file gives it', () => {
+      for (const input of ['c:/work/app/a.ts', 'c:\\work\\app\\a.ts', '/c:/work/app/a.ts', '\\\\?\\c:\\work\\app\\a.ts', 'file:///c:/work/app/a.ts']) {
+        assert.deepEqual(resolved(input), fileLocation('/c:/work/app/a.ts'), input);
+      }
+      assert.deepEqual(resolved('D:'), fileLocation('/D:/'));
+    });
+
+    it('takes a UNC path as the file: URI of its server, reachable when a folder is on that share', () => {
+      assert.deepEqual(resolved('\\\\server\\share\\proj\\a b%.txt'), { scheme: 'file', authority: 'server', path: '/share/proj/a b%.txt' });
+      assert.throws(() => resolved('\\\\other\\share\\x'), /network \(UNC\) path/);
+    });
+
+    it('refuses device paths, long UNC paths and drive-relative paths with a sentence', () => {
+      assert.throws(() => resolved('\\\\.\\PhysicalDrive0'), /Windows device or long UNC path/);
+      assert.throws(() => resolved('\\\\?\\UNC\\server\\share\\x'), /Windows device or long UNC path/);
+      assert.throws(() => resolved('C:work\\a.ts'), /relative to the current folder of drive C:/);
+    });
+
+    it('refuses a reserved device name in any component, with an extension, in any case, with trailing dots or spaces', () => {
+      for (const input of ['CON', 'src/nul.txt', 'Aux', 'COM1.log', 'lpt3 ', 'NUL.', 'CONOUT$', 'c:\\work\\con\\x.txt']) {
+        assert.throws(() => resolved(input), /a Windows device/, input);
+      }
+      assert.equal(resolved('console.ts').path, '/c:/work/app/console.ts');
+    });
+  });
+
+  describe('on a POSIX host', () => {
+    it('keeps a backslash as part of a name and device names as ordinary names', () => {
+      assert.equal(resolveWorkspacePath('a\\b.txt', single).path, '/work/app/a\\b.txt');
+      assert.equal(resolveWorkspacePath('C:\\x', single).path, '/work/app/C:\\x');
+      assert.equal(resolveWorkspacePath('nul', single).path, '/work/app/nul');
+      assert.equal(resolveWorkspacePath('CON.txt', { ...single, platform: 'linux' }).path, '/work/app/CON.txt');
+    });
+  });
+
   describe('resolveWorkspacePath', () => {
     it('resolves a relative path against the first folder', () => {
       assert.equal(resolveWorkspacePath('src/a.ts', single).path, '/work/app/src/a.ts');

@@ -5,6 +5,7 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { ignoresCase } from '../../../../../src/core/fs/node/caseSensitivity';
 import { mountCaseInsensitiveVolume, type CaseInsensitiveVolume } from '../../../support/caseInsensitiveVolume';
 import { commandWorkspace } from '../../../support/commandWorkspace';
 import { requireProgram } from '../../../support/programs';
@@ -32,6 +33,10 @@ describe('tools/runCommand on a volume that ignores letter case', () => {
   it('is a volume where another spelling reaches the same file', () => {
     assert.equal(fs.readFileSync(path.join(workspace.root, '.ENV'), 'utf8'), 'API_TOKEN=on-exfat\n');
     assert.deepEqual(fs.readdirSync(workspace.root).sort(), ['.env', '.git', 'sub']);
+  });
+
+  it('is measured as a volume that ignores case by the host\'s own measure (what `caseInsensitive: true` stands for below)', async () => {
+    assert.equal(await ignoresCase(workspace.root), true);
   });
 
   it('lets no command run unasked there: `ls` asks the extension\'s own question, which names the folder and the spellings', async () => {
