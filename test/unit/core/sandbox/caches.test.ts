@@ -11,8 +11,9 @@ import { seatbeltProfile } from '../../../../src/core/sandbox/seatbelt';
 import { DEFAULT_SETTINGS } from '../../../../src/core/settings';
 import { testContext } from '../../support/context';
 import { RIPGREP } from '../../support/searchTree';
+import { describeOnlyOn } from '../../support/platforms';
 
-describe('sandbox/caches', () => {
+describeOnlyOn(['linux', 'darwin'], 'the OS sandbox (bubblewrap, Seatbelt)')('sandbox/caches', () => {
   let parent: string;
   let root: string;
   let home: string;
