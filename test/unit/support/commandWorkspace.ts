@@ -7,6 +7,7 @@ import { BackgroundCommandRegistry } from '../../../src/core/process/backgroundC
 import { nodeProcessRunner } from '../../../src/core/process/node/processRunner';
 import { MachineSandbox } from '../../../src/core/sandbox/node/machineSandbox';
 import { RIPGREP } from './searchTree';
+import { skipUnlessOn } from './platforms';
 import type { ToolSettings } from '../../../src/core/settings';
 import { runCommandTool } from '../../../src/core/tools/command/runCommand';
 import { resultText, ScriptedApprover, testContext } from './context';
@@ -90,7 +91,9 @@ export function commandWorkspace(where: { readonly base?: () => string } = {}): 
   let parent = '';
   let privateFolder = '';
   let sandbox: MachineSandbox | undefined;
-  before(async () => {
+  before(async function () {
+    // The commands below are POSIX shell lines run in the OS sandbox, which Windows has not (its runner: process/node/processTree.test.ts).
+    skipUnlessOn(this, ['linux', 'darwin'], 'the OS sandbox (bubblewrap, Seatbelt) and the POSIX shell the command tests run in');
     parent = fs.mkdtempSync(path.join(where.base?.() ?? os.tmpdir(), 'wat-run-'));
     fs.mkdirSync(path.join(parent, 'ws', 'sub'), { recursive: true });
     // Outside /tmp, which the sandbox replaces anyway, so hiding it is what keeps it unseen.
@@ -105,6 +108,10 @@ export function commandWorkspace(where: { readonly base?: () => string } = {}): 
     }
   });
   after(() => {
+    if (parent === '') {
+      // Skipped before anything was made.
+      return;
+    }
     fs.rmSync(parent, { recursive: true, force: true });
     fs.rmSync(privateFolder, { recursive: true, force: true });
     sandbox?.dispose();

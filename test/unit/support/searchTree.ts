@@ -3,8 +3,18 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { fixturePath, REPO_ROOT } from './paths';
 
-/** The ripgrep binary the @vscode/ripgrep dependency ships for this platform. */
-export const RIPGREP = path.join(REPO_ROOT, 'node_modules/@vscode/ripgrep-linux-x64/bin/rg');
+/** The ripgrep binary the @vscode/ripgrep dependency ships for this platform (on Windows under wine: the package the wine pass fetches, found through NODE_PATH). */
+export const RIPGREP = ripgrepOfThisPlatform();
+
+function ripgrepOfThisPlatform(): string {
+  const binary = `@vscode/ripgrep-${process.platform}-${process.arch}/bin/${process.platform === 'win32' ? 'rg.exe' : 'rg'}`;
+  try {
+    return require.resolve(binary);
+  } catch {
+    // Missing: the tests that run it fail naming this path.
+    return path.join(REPO_ROOT, 'node_modules', binary);
+  }
+}
 
 /** The committed search fixture tree (the integration workspace serves the same files). */
 export const SEARCH_TREE_FIXTURE = fixturePath('workspace/search-tree');

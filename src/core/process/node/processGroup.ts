@@ -1,6 +1,11 @@
 // A process group as one thing to watch and to end: alive while any living member is, ended with
 // TERM to the whole group and KILL to what is left after a grace period.
+//
+// Windows has no process groups: the "group" is the tree under the command's shell (its pid stands
+// for the group), alive while the shell is, and stopped whole at once (windowsTree.ts); there is
+// no TERM to give first.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { killTree } from './windowsTree';
 
 const POLL_MS = 50;
 /** After KILL, how long to wait for the group to disappear before giving up on it. */
@@ -16,11 +21,24 @@ export function delay(ms: number): Promise<void> {
  * elsewhere a signal 0 to the group answers.
  */
 export function groupAlive(pgid: number): boolean {
+  if (process.platform === 'win32') {
+    return processAlive(pgid);
+  }
   if (existsSync('/proc/self/stat')) {
     return livingMembersOnLinux(pgid);
   }
   try {
     process.kill(-pgid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** True while the process exists (a signal 0 answers; on Windows, OpenProcess does). */
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
     return true;
   } catch (error) {
     return (error as NodeJS.ErrnoException).code === 'EPERM';
@@ -102,6 +120,10 @@ export function killGroupNow(pgid: number): void {
 }
 
 function signalGroup(pgid: number, signal: NodeJS.Signals): void {
+  if (process.platform === 'win32') {
+    killTree(pgid);
+    return;
+  }
   try {
     process.kill(-pgid, signal);
   } catch {
@@ -125,8 +147,13 @@ export async function waitUntilGone(pgid: number, ms: number): Promise<boolean> 
   return true;
 }
 
-/** TERM to the whole group, KILL to whatever is left after the grace period. */
+/** TERM to the whole group, KILL to whatever is left after the grace period (on Windows: the whole tree at once). */
 export async function terminateGroup(pgid: number, graceMs: number): Promise<void> {
+  if (process.platform === 'win32') {
+    killTree(pgid);
+    await waitUntilGone(pgid, AFTER_KILL_MS);
+    return;
+  }
   signalGroup(pgid, 'SIGTERM');
   if (await waitUntilGone(pgid, graceMs)) {
     return;

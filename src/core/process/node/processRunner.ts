@@ -13,6 +13,7 @@ import { StringDecoder } from 'node:string_decoder';
 import type { CommandInput, InputReaders, ProcessOutcome, ProcessRequest, ProcessRunner, StartedProcess, StopReason } from '../../ports/process';
 import { stripAnsi } from '../boundedOutput';
 import { ReducedOutput } from '../reducedOutput';
+import { shellArguments } from '../shellArguments';
 import { inputPipeOf, inputReadersOf } from './inputReaders';
 import { terminalHelperArgv, terminalHelperPython } from './terminalInput';
 import { delay, groupAlive, killGroupNow, processStartTime, terminateGroup, waitUntilGone } from './processGroup';
@@ -101,11 +102,15 @@ export function startProcess(request: ProcessRequest): StartedProcess {
   // A terminal is the helper's pseudoterminal where there is one (terminalInput.ts), else a pipe.
   const python = request.input === 'terminal' ? terminalHelperPython(request.env) : undefined;
   const kind: CommandInput = request.input !== 'terminal' ? 'eof' : python ? 'terminal' : 'pipe';
-  const [program, ...args] = [...(request.launcher ?? []), ...(python ? terminalHelperArgv(python) : []), request.shell, '-c', request.commandLine];
+  const shellArgs = shellArguments(request.shell, request.commandLine);
+  const [program, ...args] = [...(request.launcher ?? []), ...(python ? terminalHelperArgv(python) : []), request.shell, ...shellArgs.args];
   const child = spawn(program, args, {
     cwd: request.cwd,
     env: request.env,
+    // Its own process group (on Windows: its own console-less process tree, with no window shown).
     detached: true,
+    windowsHide: true,
+    windowsVerbatimArguments: shellArgs.verbatim && program === request.shell,
     // The command's input (end of file, a pipe, or the helper's terminal), and the launcher's input, when it has one, on its fd 3.
     stdio: request.launcherInput === undefined ? [kind === 'eof' ? 'ignore' : 'pipe', 'pipe', 'pipe'] : [kind === 'eof' ? 'ignore' : 'pipe', 'pipe', 'pipe', 'pipe'],
   });

@@ -12,8 +12,9 @@ import { DEFAULT_SETTINGS } from '../../../../src/core/settings';
 import { testContext } from '../../support/context';
 import { RIPGREP } from '../../support/searchTree';
 import { SeatbeltProfile, WRITES } from '../../support/seatbeltEvaluator';
+import { describeOnlyOn } from '../../support/platforms';
 
-describe('sandbox/caches', () => {
+describeOnlyOn(['linux', 'darwin'], 'the OS sandbox (bubblewrap, Seatbelt)')('sandbox/caches', () => {
   let parent: string;
   let root: string;
   let home: string;

@@ -7,8 +7,9 @@ import { watchExecutionConfig } from '../../../../src/core/sandbox/configWatch';
 import { MachineSandbox } from '../../../../src/core/sandbox/node/machineSandbox';
 import { testContext } from '../../support/context';
 import { RIPGREP } from '../../support/searchTree';
+import { describeOnlyOn } from '../../support/platforms';
 
-describe('sandbox/configWatch', () => {
+describeOnlyOn(['linux', 'darwin'], 'the OS sandbox (bubblewrap, Seatbelt)')('sandbox/configWatch', () => {
   let parent: string;
   let root: string;
   let sandbox: MachineSandbox;

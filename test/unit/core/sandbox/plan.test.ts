@@ -10,6 +10,7 @@ import { seatbeltProfile } from '../../../../src/core/sandbox/seatbelt';
 import { testContext } from '../../support/context';
 import { READS, SeatbeltProfile } from '../../support/seatbeltEvaluator';
 import { RIPGREP } from '../../support/searchTree';
+import { describeOnlyOn } from '../../support/platforms';
 
 /** Runs a line through a lease's launcher as the process runner does: its input (bubblewrap's options) on fd 3. */
 function runLaunched(launch: { readonly argv: readonly string[]; readonly input?: string }, line: string, env: NodeJS.ProcessEnv): ReturnType<typeof spawnSync> & { stdout: string; stderr: string } {
@@ -25,7 +26,7 @@ function runLaunched(launch: { readonly argv: readonly string[]; readonly input?
   }
 }
 
-describe('sandbox/plan and its lease', () => {
+describeOnlyOn(['linux', 'darwin'], 'the OS sandbox (bubblewrap, Seatbelt)')('sandbox/plan and its lease', () => {
   let parent: string;
   let root: string;
   let sandbox: MachineSandbox;
@@ -156,7 +157,7 @@ describe('sandbox/plan and its lease', () => {
 // Issue 37, items 2 and 7: whatever a setting or a workspace file says, the home folder, what holds
 // it, a system folder and a PATH folder stay read-only; the home folder's execution config stays
 // read-only inside a writable folder a user setting names; what a protected link leads to is protected.
-describe('sandbox/plan: what stays read-only whatever names it writable', () => {
+describeOnlyOn(['linux', 'darwin'], 'the OS sandbox (bubblewrap, Seatbelt)')('sandbox/plan: what stays read-only whatever names it writable', () => {
   let parent: string;
   let root: string;
   let home: string;
@@ -317,7 +318,7 @@ describe('sandbox/plan: what stays read-only whatever names it writable', () => 
   });
 });
 
-describe('sandbox/plan: folders crowded with secret files', () => {
+describeOnlyOn(['linux', 'darwin'], 'the OS sandbox (bubblewrap, Seatbelt)')('sandbox/plan: folders crowded with secret files', () => {
   const secrets = (folder: string, count: number): string[] => Array.from({ length: count }, (_, index) => `${folder}/.env.${index}`);
 
   it('hides a folder with more than CROWDED_SECRET_FILES secret files whole, and none with that many or fewer', () => {

@@ -12,6 +12,7 @@ import { MachineSandbox } from '../../../../src/core/sandbox/node/machineSandbox
 import { ScanGlobs, ScanIndex } from '../../../../src/core/sandbox/scanIndex';
 import { testContext } from '../../support/context';
 import { RIPGREP } from '../../support/searchTree';
+import { describeOnlyOn } from '../../support/platforms';
 
 /** The real watcher, with a smaller queue or a folder it refuses to watch. */
 class TestWatcher extends InotifyWatcher {
@@ -43,7 +44,7 @@ const write = (file: string, text = 'A=1\n'): void => {
   fs.writeFileSync(file, text);
 };
 
-describe('sandbox/scanIndex', () => {
+describeOnlyOn(['linux', 'darwin'], 'the OS sandbox (bubblewrap, Seatbelt)')('sandbox/scanIndex', () => {
   let parent: string;
   let root: string;
   let index: ScanIndex;
@@ -315,7 +316,7 @@ describe('sandbox/scanIndex', () => {
   });
 });
 
-describe('sandbox/scanIndex ScanGlobs', () => {
+describeOnlyOn(['linux', 'darwin'], 'the OS sandbox (bubblewrap, Seatbelt)')('sandbox/scanIndex ScanGlobs', () => {
   const globs = new ScanGlobs();
   it('selects the last matching glob, as ripgrep\'s overrides do', () => {
     assert.equal(globs.selectsFile('a/.git/HEAD'), true);
@@ -326,7 +327,7 @@ describe('sandbox/scanIndex ScanGlobs', () => {
 });
 
 /** Keeps the type of the port honest: a watcher that cannot watch at all leaves every folder to the walk. */
-describe('sandbox/scanIndex without watches', () => {
+describeOnlyOn(['linux', 'darwin'], 'the OS sandbox (bubblewrap, Seatbelt)')('sandbox/scanIndex without watches', () => {
   const none: DirectoryWatcher = {
     queueLimit: undefined,
     watch: () => {

@@ -10,6 +10,8 @@ import * as path from 'node:path';
 export const CONFIG: readonly [string, string][] = [
   ['core.bare', 'false'],
   ['core.autocrlf', 'false'],
+  // Git for Windows: paths past MAX_PATH (260 characters), as deep node_modules trees have; others ignore it.
+  ['core.longpaths', 'true'],
   ['core.safecrlf', 'false'],
   ['core.fileMode', 'true'],
   ['core.symlinks', 'true'],

@@ -6,6 +6,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { isHarmlessSetting, parseGitConfig, repositoryConfigProblem } from '../../../../../src/core/guard/command/gitConfig';
 import { execFileSync } from 'node:child_process';
+import { needsWindowsProgram } from '../../../support/platforms';
 
 /** Files git reads, each meant to catch a reader that is not git's: continuations, quotes, comments, case, old-style headers. */
 const TRICKY: Readonly<Record<string, string>> = {
@@ -54,7 +55,8 @@ function gitReads(text: string): Array<[string, string | undefined]> | undefined
 }
 
 describe('guard/command/gitConfig', () => {
-  before(() => {
+  before(function () {
+    needsWindowsProgram(this, 'git');
     folder = fs.mkdtempSync(path.join(os.tmpdir(), 'wat-gitconfig-'));
   });
   after(() => fs.rmSync(folder, { recursive: true, force: true }));

@@ -11,6 +11,7 @@ import { describeVerdict, type CommandVerdict } from '../../../../../src/core/gu
 import { GIT_SECRET_EXCLUDES, gitGlobalInsertion } from '../../../../../src/core/guard/command/gitSafety';
 import { testContext } from '../../../support/context';
 import { appendConfig, bareLookalike, repository, write } from '../../../../support/gitFixtures';
+import { needsWindowsProgram } from '../../../support/platforms';
 
 let parent = '';
 
@@ -81,7 +82,8 @@ function expectLine(command: string, expected: string): void {
 }
 
 describe('guard/command/git policy', () => {
-  before(() => {
+  before(function () {
+    needsWindowsProgram(this, 'git');
     parent = fs.mkdtempSync(path.join(fs.realpathSync(os.tmpdir()), 'wat-gitpolicy-'));
     root = path.join(parent, 'ws');
     home = path.join(parent, 'home');

@@ -12,6 +12,7 @@ import { describeVerdict, type CommandVerdict } from '../../../../../src/core/gu
 import { DEFAULT_DENY_PATTERNS } from '../../../../../src/core/settings';
 import { testContext } from '../../../support/context';
 import { MUST_ALLOW, MUST_ASK, type CorpusLine } from './policyCorpus';
+import { needsWindowsProgram } from '../../../support/platforms';
 
 /** The workspace root, the fake home and the folder beside the workspace, made in the before hook. */
 let root: string;
@@ -112,12 +113,13 @@ function duplicates(lines: readonly CorpusLine[]): string[] {
 }
 
 describe('guard/command/policy corpus', () => {
-  let parent: string;
-  before(() => {
+  let parent: string | undefined;
+  before(function () {
+    needsWindowsProgram(this, 'git');
     parent = fs.mkdtempSync(path.join(fs.realpathSync(os.tmpdir()), 'wat-corpus-'));
     buildFixture(parent);
   });
-  after(() => fs.rmSync(parent, { recursive: true, force: true }));
+  after(() => parent && fs.rmSync(parent, { recursive: true, force: true }));
 
   describe('the corpus itself', () => {
     it('has at least 320 MUST_ASK and 120 MUST_ALLOW lines', () => {

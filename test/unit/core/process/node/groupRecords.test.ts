@@ -5,6 +5,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { endOrphanedGroups, GroupRecordFile, parseWindowRecord } from '../../../../../src/core/process/node/groupRecords';
 import { groupAlive, isSameProcess, processStartTime, startTimeOfStat, terminateGroup } from '../../../../../src/core/process/node/processGroup';
+import { describeOnlyOn } from '../../../support/platforms';
 
 /** A process group of its own (like a background command's) that sleeps until killed. */
 function startGroup(): { pgid: number; startTime: string } {
@@ -27,7 +28,7 @@ async function deadProcess(): Promise<{ pid: number; startTime: string }> {
   return { pid, startTime };
 }
 
-describe('process/node/groupRecords (pid and start time)', () => {
+describeOnlyOn(['linux'], 'process start times from /proc, which name a crashed window\'s process groups')('process/node/groupRecords (pid and start time)', () => {
   let dir: string;
   const groups: number[] = [];
 

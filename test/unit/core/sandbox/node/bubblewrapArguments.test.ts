@@ -7,6 +7,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { ProcessRequest } from '../../../../../src/core/ports/process';
 import { commandWorkspace } from '../../../support/commandWorkspace';
+import { describeOnlyOn } from '../../../support/platforms';
 
 /**
  * Folders deep enough that every secret's path is about 3,600 bytes (PATH_MAX is 4,096), and enough
@@ -20,7 +21,7 @@ const ODD = 'odd name\nwith a newline';
 /** The folder of the index-th secret: 60 to a folder. */
 const secretFolder = (index: number): string => `${DEEP}/g${Math.floor(index / 60)}`;
 
-describe('sandbox/node/bubblewrap arguments', function () {
+describeOnlyOn(['linux', 'darwin'], 'the OS sandbox (bubblewrap, Seatbelt)')('sandbox/node/bubblewrap arguments', function () {
   // Hundreds of mounts take bubblewrap a few seconds on a loaded machine.
   this.timeout(120_000);
   const workspace = commandWorkspace();

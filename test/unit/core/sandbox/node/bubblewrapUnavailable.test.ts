@@ -4,6 +4,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { requireProgram } from '../../../support/programs';
+import { describeOnlyOn } from '../../../support/platforms';
 
 const CHILD = path.resolve(__dirname, '../../../support/bubblewrapUnavailableChild.js');
 
@@ -40,7 +41,7 @@ function runWithoutUserNamespaces(parent: string): Promise<ChildReport> {
   });
 }
 
-describe('sandbox/node: where bubblewrap cannot start (user.max_user_namespaces=0, so bwrap fails with ENOSPC)', () => {
+describeOnlyOn(['linux', 'darwin'], 'the OS sandbox (bubblewrap, Seatbelt)')('sandbox/node: where bubblewrap cannot start (user.max_user_namespaces=0, so bwrap fails with ENOSPC)', () => {
   let parent = '';
   let report: ChildReport;
   before(async () => {

@@ -12,6 +12,7 @@ import { NetworkSession } from '../../../../../src/core/sandbox/networkGate';
 import type { ProxyEndpoint } from '../../../../../src/core/ports/process';
 import { NetworkProxy, parseAuthority } from '../../../../../src/core/sandbox/node/networkProxy';
 import { ScriptedApprover } from '../../../support/context';
+import { describeOnlyOn } from '../../../support/platforms';
 
 const RELAY = path.resolve(__dirname, '../../../../../src/core/sandbox/node/proxyRelay.js');
 
@@ -79,7 +80,7 @@ function socksThrough(connect: () => net.Socket, host: string, port: number): Pr
   });
 }
 
-describe('sandbox network proxy', function () {
+describeOnlyOn(['linux', 'darwin'], 'the OS sandbox (bubblewrap, Seatbelt)')('sandbox network proxy', function () {
   let folder: string;
   let echo: net.Server;
   let echoPort: number;

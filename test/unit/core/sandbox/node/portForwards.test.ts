@@ -9,6 +9,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { formatMessage, MAX_FORWARDED_PORTS, parseMessage, type PortsMessage } from '../../../../../src/core/sandbox/ports';
 import { CommandPorts } from '../../../../../src/core/sandbox/node/portForwards';
+import { describeOnlyOn } from '../../../support/platforms';
 
 async function freePorts(count: number): Promise<number[]> {
   const servers = await Promise.all(Array.from({ length: count }, () => new Promise<net.Server>((resolve) => {
@@ -60,7 +61,7 @@ class FakeRelay {
   }
 }
 
-describe('sandbox port forwards', () => {
+describeOnlyOn(['linux', 'darwin'], 'the OS sandbox (bubblewrap, Seatbelt)')('sandbox port forwards', () => {
   let folder: string;
   let socketPath: string;
   let ports: CommandPorts;

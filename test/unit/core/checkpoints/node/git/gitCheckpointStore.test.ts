@@ -6,6 +6,7 @@ import * as path from 'node:path';
 import { GitCheckpointStore } from '../../../../../../src/core/checkpoints/node/git/gitCheckpointStore';
 import type { CheckpointLimits, RestoreStep } from '../../../../../../src/core/ports/checkpoints';
 import { git } from '../../../../../support/gitFixtures';
+import { needsWindowsProgram } from '../../../../support/platforms';
 
 const LIMITS: CheckpointLimits = { maxFileBytes: 1024 * 1024, maxTotalBytes: 1024 * 1024 * 1024, excludes: [] };
 
@@ -52,6 +53,10 @@ function hashTree(dir: string): string {
 }
 
 describe('GitCheckpointStore', () => {
+  before(function () {
+    needsWindowsProgram(this, 'git');
+  });
+
   let base: string;
   let folder: string;
   let store: GitCheckpointStore;

@@ -8,9 +8,10 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { CallCheckpoints } from '../../../../../../src/core/checkpoints/callCheckpoint';
 import { byteShares, objectWriters, PREWRITE_PATHS } from '../../../../../../src/core/checkpoints/node/git/folderStore';
-import { gitCommandLine } from '../../../../../../src/core/checkpoints/node/git/gitRunner';
+import { CONFIG, gitCommandLine } from '../../../../../../src/core/checkpoints/node/git/gitRunner';
 import { GitCheckpointStore } from '../../../../../../src/core/checkpoints/node/git/gitCheckpointStore';
 import type { CheckpointLimits, StoreBuildState } from '../../../../../../src/core/ports/checkpoints';
+import { needsWindowsProgram, skipUnlessOn } from '../../../../support/platforms';
 
 const LIMITS: CheckpointLimits = { maxFileBytes: 1024 * 1024, maxTotalBytes: 1024 * 1024 * 1024, excludes: [] };
 
@@ -36,6 +37,10 @@ async function restoreTo(store: GitCheckpointStore, targetId: string, folder: st
 }
 
 describe('GitCheckpointStore build (the store prepared in the background)', () => {
+  before(function () {
+    needsWindowsProgram(this, 'git');
+  });
+
   let base: string;
   let folder: string;
   let store: GitCheckpointStore;
@@ -217,11 +222,18 @@ describe('gitCommandLine', () => {
     assert.deepEqual(gitCommandLine(['status'], false, 'linux'), { program: 'git', args: ['status'] });
   });
 
-  it('runs git under nice (and ionice on Linux, best-effort class) at low priority', () => {
+  it('runs git under nice (and ionice on Linux, best-effort class) at low priority', function () {
+    skipUnlessOn(this, ['linux', 'darwin'], 'nice on PATH');
     const line = gitCommandLine(['status'], true, 'linux');
     const joined = [line.program, ...line.args].join(' ');
     assert.match(joined, /nice -n 19 git status$/);
     if (line.program === 'ionice') assert.deepEqual(line.args.slice(0, 4), ['-c', '2', '-n', '7']);
+  });
+
+  it('creates the private store with no line-ending conversion and with long paths (Git for Windows reads core.longpaths)', () => {
+    const config = new Map(CONFIG);
+    assert.equal(config.get('core.autocrlf'), 'false');
+    assert.equal(config.get('core.longpaths'), 'true');
   });
 
   it('runs git itself on Windows, whose priority is lowered once it started', () => {
