@@ -18,6 +18,8 @@ export async function benchInputWatch({ log }) {
   const { inputPipeOf, inputReadersOf } = compiled('core/process/node/inputReaders');
   /** @type {typeof import('../../src/core/process/inputWatch.js')} */
   const { InputWatch } = compiled('core/process/inputWatch');
+  /** @type {typeof import('../../src/core/time.js')} */
+  const { systemClock } = compiled('core/time');
   const logs = mkdtempSync(path.join(os.tmpdir(), 'wat-bench-input-'));
   const never = { isCancellationRequested: false, onCancellationRequested: () => ({ dispose() {} }) };
   let counter = 0;
@@ -31,7 +33,7 @@ export async function benchInputWatch({ log }) {
     let looks = 0;
     const watched = await medianMs(async () => {
       const child = start('echo hi');
-      const watch = new InputWatch(() => Date.now());
+      const watch = new InputWatch(systemClock);
       watch.watch(() => { looks += 1; return child.inputReaders(); });
       await child.outcome;
       watch.stop();
@@ -40,7 +42,7 @@ export async function benchInputWatch({ log }) {
     // A command of 0.9 s: no look at all.
     const before = looks;
     const child = start('sleep 0.9');
-    const watch = new InputWatch(() => Date.now());
+    const watch = new InputWatch(systemClock);
     watch.watch(() => { looks += 1; return child.inputReaders(); });
     await child.outcome;
     watch.stop();

@@ -46,10 +46,12 @@ export function ourContext({ root, settings = {}, ripgrepPath, commands, ignoreI
   const { loadBashParser, loadPowerShellParser } = compiled('core/guard/command/shell/node/wasmGrammar');
   /** @type {typeof import('../../src/core/read/node/pdfJs.js')} */
   const { importPdfJs } = compiled('core/read/node/pdfJs');
+  /** @type {typeof import('../../src/core/time.js')} */
+  const { systemClock } = compiled('core/time');
   const fs = new NodeFileSystem();
   const ripgrep = ripgrepPath === undefined ? undefined : new RipgrepSearchEngine(ripgrepPath, fs, ignoreIndex);
   return {
-    host: { fs, buffers: { dirtyText: () => undefined, dirtyNotebookCells: () => undefined }, clock: { now: () => Date.now() }, search: new LocalFirstSearchEngines(fs, ripgrep), commands, libraries: { bashParser: loadBashParser, powerShellParser: loadPowerShellParser, pdfJs: importPdfJs } },
+    host: { fs, buffers: { dirtyText: () => undefined, dirtyNotebookCells: () => undefined }, clock: systemClock, search: new LocalFirstSearchEngines(fs, ripgrep), commands, libraries: { bashParser: loadBashParser, powerShellParser: loadPowerShellParser, pdfJs: importPdfJs } },
     session: { approver: { confirm: async () => false, choose: async () => /** @type {const} */ ('reject') }, reads: new MemoryReadLedger() },
     call: { token: { isCancellationRequested: false, onCancellationRequested: () => ({ dispose() {} }) }, confirmedInChat: false },
     settings: { ...DEFAULT_SETTINGS, ...settings },
@@ -71,6 +73,8 @@ export function ourCommandHost(logDirectory, ripgrepPath, options = {}) {
   const { MachineSandbox } = compiled('core/sandbox/node/machineSandbox');
   /** @type {typeof import('../../src/core/process/backgroundCommands.js')} */
   const { BackgroundCommandRegistry } = compiled('core/process/backgroundCommands');
+  /** @type {typeof import('../../src/core/time.js')} */
+  const { systemClock } = compiled('core/time');
   const sandbox = new MachineSandbox(ripgrepPath, [], process.platform, options);
   /** @type {import('../../src/core/ports/process.js').CommandHost} */
   const host = {
@@ -81,7 +85,7 @@ export function ourCommandHost(logDirectory, ripgrepPath, options = {}) {
     openTerminal: () => ({ write() {}, note() {}, finish() {}, onInterrupt: () => ({ dispose() {} }), acceptInput: () => ({ dispose() {} }) }),
     processes: nodeProcessRunner,
     sandbox,
-    background: new BackgroundCommandRegistry({ clock: { now: () => Date.now() } }),
+    background: new BackgroundCommandRegistry({ clock: systemClock }),
   };
   return { host, sandbox, dispose: () => sandbox.dispose() };
 }
