@@ -1,16 +1,21 @@
-// How a shell is told to run one command line: a POSIX shell with -c, cmd.exe with /d /s /c and
-// the line in quotes passed verbatim (as Node's own `shell` option does: /s keeps everything between
-// the outer quotes as it is, /d skips the AutoRun commands of the registry), PowerShell with
-// -Command after the options that keep profiles and prompts out.
+// How a shell is told to run one command line when the caller names only the shell's program (a
+// test, a command the extension runs itself): its kind read from the program's name, then the
+// arguments of shellChoice.ts's one table (bash `-c`; PowerShell `-EncodedCommand`; cmd.exe
+// `/d /s /c "line"` verbatim). workspace_run_command passes the arguments it built from the shell
+// it chose (ProcessRequest.shellArguments).
+import type { ShellKind } from '../ports/process';
+import { shellInvocation, type ShellInvocation } from './shellChoice';
+
+/** The shell's kind by its program's name: cmd, PowerShell (pwsh or powershell), else a POSIX shell. */
+export function shellKindOf(program: string): ShellKind {
+  const name = program.split(/[\\/]/).pop()?.toLowerCase() ?? '';
+  if (name === 'cmd.exe' || name === 'cmd') {
+    return 'cmd';
+  }
+  return ['pwsh.exe', 'pwsh', 'powershell.exe', 'powershell'].includes(name) ? 'powershell' : 'bash';
+}
 
 /** The arguments after the shell's path, and whether they go to Windows verbatim (no quoting by Node). */
-export function shellArguments(shell: string, commandLine: string): { args: string[]; verbatim: boolean } {
-  const name = shell.split(/[\\/]/).pop()?.toLowerCase() ?? '';
-  if (name === 'cmd.exe' || name === 'cmd') {
-    return { args: ['/d', '/s', '/c', `"${commandLine}"`], verbatim: true };
-  }
-  if (['pwsh.exe', 'pwsh', 'powershell.exe', 'powershell'].includes(name)) {
-    return { args: ['-NoLogo', '-NoProfile', '-NonInteractive', '-Command', commandLine], verbatim: false };
-  }
-  return { args: ['-c', commandLine], verbatim: false };
+export function shellArguments(shell: string, commandLine: string): ShellInvocation {
+  return shellInvocation({ program: shell, kind: shellKindOf(shell) }, commandLine);
 }

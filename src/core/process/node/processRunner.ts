@@ -102,7 +102,8 @@ export function startProcess(request: ProcessRequest): StartedProcess {
   // A terminal is the helper's pseudoterminal where there is one (terminalInput.ts), else a pipe.
   const python = request.input === 'terminal' ? terminalHelperPython(request.env) : undefined;
   const kind: CommandInput = request.input !== 'terminal' ? 'eof' : python ? 'terminal' : 'pipe';
-  const shellArgs = shellArguments(request.shell, request.commandLine);
+  // The arguments workspace_run_command built for the shell it chose, else those of the shell's kind by its name.
+  const shellArgs = request.shellArguments ? { args: request.shellArguments, verbatim: request.verbatimArguments === true } : shellArguments(request.shell, request.commandLine);
   const [program, ...args] = [...(request.launcher ?? []), ...(python ? terminalHelperArgv(python) : []), request.shell, ...shellArgs.args];
   const child = spawn(program, args, {
     cwd: request.cwd,

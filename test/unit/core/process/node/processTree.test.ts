@@ -8,6 +8,7 @@ import * as path from 'node:path';
 import { startProcess } from '../../../../../src/core/process/node/processRunner';
 import { descendantsOf, parseProcessTable } from '../../../../../src/core/process/processTree';
 import { shellArguments } from '../../../../../src/core/process/shellArguments';
+import { shellInvocation } from '../../../../../src/core/process/shellChoice';
 import { NEVER_CANCELLED } from '../../../../../src/core/errors';
 import { alive } from '../../../../support/procfs';
 import { itOnlyOn } from '../../../support/platforms';
@@ -89,6 +90,8 @@ describe('process: trees and shell arguments', () => {
   it('gives each shell the command line in its own way', () => {
     assert.deepEqual(shellArguments('/bin/bash', 'echo "a b"'), { args: ['-c', 'echo "a b"'], verbatim: false });
     assert.deepEqual(shellArguments('C:\\Windows\\System32\\cmd.exe', 'echo "a b" & ver'), { args: ['/d', '/s', '/c', '"echo "a b" & ver"'], verbatim: true });
-    assert.deepEqual(shellArguments('C:\\Program Files\\PowerShell\\7\\pwsh.exe', 'Get-ChildItem'), { args: ['-NoLogo', '-NoProfile', '-NonInteractive', '-Command', 'Get-ChildItem'], verbatim: false });
+    // PowerShell as workspace_run_command runs it: the line travels as one base64 word (shellChoice.ts).
+    assert.deepEqual(shellArguments('C:\\Program Files\\PowerShell\\7\\pwsh.exe', 'Get-ChildItem'), shellInvocation({ program: 'pwsh.exe', kind: 'powershell' }, 'Get-ChildItem'));
+    assert.equal(shellArguments('C:\\Windows\\System32\\WindowsPowerShell\\v1.0\\powershell.exe', 'x').args.includes('-EncodedCommand'), true);
   });
 });
