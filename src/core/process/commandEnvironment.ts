@@ -12,7 +12,25 @@ const GIT_REDIRECTING = new Set([
  * watch modes of test runners stay off anyway. `isWritable` says which PATH entries a command
  * could write to (they are dropped).
  */
-export function nonInteractiveEnvironment(base: Readonly<Record<string, string | undefined>>, isWritable: (folder: string) => boolean = () => false): Record<string, string | undefined> {
+/**
+ * The search path as the host has it: Windows spells the variable `Path` (any case; its environment
+ * ignores case, a copy of it does not), separates entries with `;` and starts an absolute one with a
+ * drive (`C:\`) or a share (`\\server`); elsewhere `PATH`, `:` and `/`.
+ */
+export function searchPathVariable(env: Readonly<Record<string, string | undefined>>, platform?: string): { readonly key: string; readonly separator: string; absolute(entry: string): boolean; readonly fallback: string } {
+  if (platform === 'win32') {
+    const systemRoot = Object.entries(env).find(([name]) => name.toUpperCase() === 'SYSTEMROOT')?.[1] ?? 'C:\\Windows';
+    return {
+      key: Object.keys(env).find((name) => name.toUpperCase() === 'PATH') ?? 'Path',
+      separator: ';',
+      absolute: (entry) => /^[A-Za-z]:[\\/]/.test(entry) || /^[\\/]{2}[^\\/]/.test(entry),
+      fallback: `${systemRoot}\\System32;${systemRoot}`,
+    };
+  }
+  return { key: 'PATH', separator: ':', absolute: (entry) => entry.startsWith('/'), fallback: '/usr/local/bin:/usr/bin:/bin' };
+}
+
+export function nonInteractiveEnvironment(base: Readonly<Record<string, string | undefined>>, isWritable: (folder: string) => boolean = () => false, platform?: string): Record<string, string | undefined> {
   const env: Record<string, string | undefined> = { ...base };
   // Electron's flag would make any Electron app (the `code` CLI included) behave as plain Node.
   delete env.ELECTRON_RUN_AS_NODE;
@@ -28,8 +46,13 @@ export function nonInteractiveEnvironment(base: Readonly<Record<string, string |
   // Empty or relative PATH entries would make `ls` mean a file of the workspace named ls; an entry a
   // command can write (a workspace folder, /tmp) would let one command plant the `gzip` that a
   // later command which runs without asking (`rg -z`) starts by name.
-  const searchPath = (env.PATH ?? '').split(':').filter((entry) => entry.startsWith('/') && !isWritable(entry));
-  env.PATH = searchPath.length ? searchPath.join(':') : '/usr/local/bin:/usr/bin:/bin';
+  const variable = searchPathVariable(env, platform);
+  const searchPath = (env[variable.key] ?? '').split(variable.separator).filter((entry) => variable.absolute(entry) && !isWritable(entry));
+  env[variable.key] = searchPath.length ? searchPath.join(variable.separator) : variable.fallback;
+  if (platform === 'win32') {
+    // cmd.exe, and CreateProcess for a bare name, look in the current folder before Path: not in a workspace.
+    env.NoDefaultCurrentDirectoryInExePath = '1';
+  }
   return {
     ...env,
     PAGER: 'cat',

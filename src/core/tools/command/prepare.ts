@@ -15,7 +15,7 @@ import { resolveToolPath } from '../../guard/workspacePaths';
 import { displayPath, fileLocation, isInside, isInsidePath } from '../../location';
 import type { CommandHost, ShellKind } from '../../ports/process';
 import { argumentSizeProblem, type ArgumentSizeProblem } from '../../process/argumentLimits';
-import { nonInteractiveEnvironment, withoutSecrets } from '../../process/commandEnvironment';
+import { nonInteractiveEnvironment, searchPathVariable, withoutSecrets } from '../../process/commandEnvironment';
 import { shellInvocation } from '../../process/shellChoice';
 import { sensitiveLocalPaths } from '../../guard/protectedNames';
 import { refusedGrant, searchPathOf } from '../../sandbox/grants';
@@ -95,7 +95,7 @@ export async function prepareCommand(input: RunCommandInput, ctx: ToolContext): 
   const cwd = await resolveCommandCwd(input.cwd, ctx);
   // Secrets stay out of every command's environment, sandboxed or not (env, printenv, /proc/self/environ).
   const grant = input.writable_path === undefined ? undefined : await grantedFolder(input.writable_path, host, ctx);
-  const { env, withheld } = withoutSecrets(nonInteractiveEnvironment(host.environment(), await writableSearchPathEntries(host, ctx, grant)), ctx.settings.runCommandPassEnvironment);
+  const { env, withheld } = withoutSecrets(nonInteractiveEnvironment(host.environment(), await writableSearchPathEntries(host, ctx, grant), ctx.workspace.platform), ctx.settings.runCommandPassEnvironment);
   // Refused before anyone is asked: the kernel would not start it, and nothing may be held for it.
   refuseOversized(argumentSizeProblem(shellArgv(host, command), env));
   const verdict = await judgeCommand(command, cwd.path, ctx);
@@ -157,15 +157,21 @@ export function refuseOversized(problem: ArgumentSizeProblem | undefined, stage:
 /** The PATH entries a command could write to: inside the writable folders, /tmp and the private /tmp, and a folder granted for this run, followed through links. */
 async function writableSearchPathEntries(host: CommandHost, ctx: ToolContext, grant: string | undefined): Promise<(entry: string) => boolean> {
   const fs = ctx.host.fs;
-  const writable = [...(await resolveRoots('write', ctx)).map((root) => fs.localPath(root)).filter((root): root is string => root !== undefined), '/tmp', '/var/tmp', '/dev/shm', host.sandbox.tempDirectory, ...(grant ? [grant] : [])];
-  const inside = (entry: string): boolean => writable.some((root) => isInsidePath(entry, root));
+  const windows = ctx.workspace.platform === 'win32';
+  const env = host.environment();
+  // Windows' paths compare in any case and with either separator; its temporary folder is the user's to write.
+  const comparable = (p: string): string => (windows ? p.replace(/\\/g, '/').replace(/(.)\/+$/, '$1').toLowerCase() : p);
+  const temporary = windows ? [env.TEMP, env.TMP].filter((folder): folder is string => folder !== undefined) : ['/tmp', '/var/tmp', '/dev/shm'];
+  const writable = [...(await resolveRoots('write', ctx)).map((root) => fs.localPath(root)).filter((root): root is string => root !== undefined), ...temporary, host.sandbox.tempDirectory, ...(grant ? [grant] : [])].map(comparable);
+  const inside = (entry: string): boolean => writable.some((root) => isInsidePath(comparable(entry), root));
+  const variable = searchPathVariable(env, ctx.workspace.platform);
   const dropped = new Set<string>();
-  for (const entry of (host.environment().PATH ?? '').split(':')) {
-    if (!entry.startsWith('/')) {
+  for (const entry of (env[variable.key] ?? '').split(variable.separator)) {
+    if (!variable.absolute(entry)) {
       continue;
     }
     const resolved = await fs.realpath(fileLocation(entry)).then((location) => fs.localPath(location) ?? entry, () => entry);
-    if (inside(path.posix.normalize(entry)) || inside(resolved)) {
+    if (inside(windows ? entry : path.posix.normalize(entry)) || inside(resolved)) {
       dropped.add(entry);
     }
   }

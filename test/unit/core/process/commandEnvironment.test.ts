@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { isSecretVariable, nonInteractiveEnvironment, withoutSecrets } from '../../../../src/core/process/commandEnvironment';
+import { isSecretVariable, nonInteractiveEnvironment, searchPathVariable, withoutSecrets } from '../../../../src/core/process/commandEnvironment';
 import { SEEDED_SECRETS } from '../../../support/seededSecrets';
 
 describe('process/commandEnvironment', () => {
@@ -11,6 +11,23 @@ describe('process/commandEnvironment', () => {
     const writable = (entry: string): boolean => entry.startsWith('/work/app');
     assert.equal(nonInteractiveEnvironment({ PATH: '/work/app/bin:/usr/bin:/work/app/node_modules/.bin:/bin' }, writable).PATH, '/usr/bin:/bin');
   });
+  it('on Windows keeps the host\'s own spelling of Path, its ; separator and drive or share entries, and drops relative and writable ones', () => {
+    const writable = (entry: string): boolean => entry.toLowerCase().replace(/\\/g, '/').startsWith('c:/work/app');
+    const env = nonInteractiveEnvironment({ Path: 'C:\\Work\\App\\node_modules\\.bin;.;C:\\Windows\\System32;;bin;\\\\srv\\tools;c:/work/app/bin;C:\\Program Files\\Git\\cmd', SystemRoot: 'C:\\Windows' }, writable, 'win32');
+    assert.equal(env.Path, 'C:\\Windows\\System32;\\\\srv\\tools;C:\\Program Files\\Git\\cmd');
+    assert.equal(env.PATH, undefined, 'no second, POSIX-shaped PATH beside it');
+    // cmd.exe and CreateProcess look in the current folder first unless told not to: a workspace's git.exe would win.
+    assert.equal(env.NoDefaultCurrentDirectoryInExePath, '1');
+    assert.equal(nonInteractiveEnvironment({ PATH: '.;relative', SYSTEMROOT: 'D:\\Win' }, () => false, 'win32').PATH, 'D:\\Win\\System32;D:\\Win');
+  });
+
+  it('names the search path variable as each platform has it', () => {
+    assert.deepEqual({ ...searchPathVariable({ PATH: '/bin' }), absolute: undefined }, { key: 'PATH', separator: ':', fallback: '/usr/local/bin:/usr/bin:/bin', absolute: undefined });
+    const windows = searchPathVariable({ pAtH: 'C:\\x' }, 'win32');
+    assert.equal(windows.key, 'pAtH');
+    assert.deepEqual(['C:\\x', 'c:/x', '\\\\srv\\share', 'x', '.\\bin', '\\x', 'C:x'].map((entry) => windows.absolute(entry)), [true, true, true, false, false, false, false]);
+  });
+
   it('drops the variables that point git at another repository, config or program', () => {
     const env = nonInteractiveEnvironment({
       PATH: '/usr/bin', HOME: '/home/u', GIT_DIR: '/elsewhere/.git', GIT_WORK_TREE: '/elsewhere', GIT_CONFIG_GLOBAL: '/tmp/evil', GIT_CONFIG_COUNT: '1',
