@@ -81,7 +81,7 @@ export function withCaseInsensitiveFolders<P extends Placement>(placement: P, fo
   if (placement.where !== 'sandbox' || placement.sandbox.kind !== 'bubblewrap' || folders.length === 0) {
     return placement;
   }
-  const why = `${folders.join(', ')} ${folders.length === 1 ? 'is on a volume' : 'are on volumes'} that ignore${folders.length === 1 ? 's' : ''} letter case (or gives names other spellings), where the sandbox keeps .git, .vscode and secret files read-only and hidden under the one spelling they have on disk: another spelling (.GIT/hooks, .ENV) reaches them`;
+  const why = `${folders.join(', ')} ${folders.length === 1 ? 'is on a volume' : 'are on volumes'} that ignore${folders.length === 1 ? 's' : ''} letter case (or give${folders.length === 1 ? 's' : ''} names other spellings), where the sandbox keeps .git, .vscode and secret files read-only and hidden under the one spelling they have on disk: another spelling (.GIT/hooks, .ENV) reaches them`;
   return { ...placement, approval: 'own', why: placement.why ? `${placement.why}, and ${why}` : why, oneSpelling: folders };
 }
 

@@ -72,7 +72,7 @@ describe('sandbox/placement', () => {
       assert.match(placement.why ?? '', /^\/mnt\/usb\/proj is on a volume that ignores letter case \(or gives names other spellings\), .* another spelling \(\.GIT\/hooks, \.ENV\) reaches them$/);
     }
     const network = withCaseInsensitiveFolders(placeCommand('auto', bwrap, 'allow', 'network'), ['/a', '/b']);
-    assert.match(network.where === 'sandbox' ? network.why ?? '' : '', /^the call asked for the network, and \/a, \/b are on volumes that ignore letter case \(or gives names other spellings\)/);
+    assert.match(network.where === 'sandbox' ? network.why ?? '' : '', /^the call asked for the network, and \/a, \/b are on volumes that ignore letter case \(or give names other spellings\)/);
   });
 
   it('leaves Seatbelt, the host and refusals as they are: only bubblewrap keeps names by mounting over one spelling', () => {
