@@ -13,7 +13,7 @@ import { LineRewrite } from './lineRewrite';
 import type { CommandPolicyOptions } from './policyOptions';
 import { judgeInvocation } from './programs';
 import { judgeRedirect } from './redirects';
-import { matchesPattern, matchesTerminalRule, normalisedLine, suggestedAllowRule } from './settingsPatterns';
+import { judgeByPatterns, normalisedLine, suggestedAllowRule, wholeLineAskRule } from './settingsPatterns';
 import { parseBash, type SyntaxNode } from './shell/bashParser';
 import { shellWord, type ShellWord } from './shell/words';
 import { judgeTestNode } from './testExpressions';
@@ -351,22 +351,13 @@ class LineJudge {
     if (!words[0].literal || words[0].expands) {
       return { decision: 'ask', reason: `the command name ${words[0].source} is only known when it runs` };
     }
-    const line = normalisedLine(words);
-    const denied = this.options.deny.find((pattern) => matchesPattern(pattern, line));
-    if (denied) {
-      return { decision: 'deny', reason: `matches the deny pattern ${denied} of workspaceAgentTools.runCommand.deny` };
-    }
-    const floor = this.options.terminalAskRules.find((rule) => !rule.commandLine && matchesTerminalRule(rule, line));
-    if (floor) {
+    const settings = judgeByPatterns(normalisedLine(words), this.options);
+    if (settings?.by === 'terminal') {
       this.floorHits += 1;
-      return { decision: 'ask', reason: `matches "${floor.pattern}" of VS Code's chat.tools.terminal.autoApprove, which asks for it` };
-    }
-    const allowed = this.options.allow.find((pattern) => matchesPattern(pattern, line));
-    if (allowed) {
+    } else if (settings?.by === 'allow') {
       this.mayWrite = true;
-      return { decision: 'allow', reason: `matches ${allowed} of workspaceAgentTools.runCommand.allow` };
     }
-    return judgeInvocation(words, this.invocationJudge());
+    return settings?.judgement ?? judgeInvocation(words, this.invocationJudge());
   }
 
   private invocationJudge(): InvocationJudge {
@@ -391,9 +382,9 @@ export async function evaluateCommandPolicy(command: string, options: CommandPol
     const judge = new LineJudge(command, options);
     judge.checkTokenization();
     await judge.walk(tree.rootNode);
-    const floor = options.terminalAskRules.find((rule) => rule.commandLine && matchesTerminalRule(rule, command));
+    const floor = wholeLineAskRule(command, options.terminalAskRules);
     if (floor) {
-      judge.noteLine({ decision: 'ask', reason: `the command line matches "${floor.pattern}" of VS Code's chat.tools.terminal.autoApprove, which asks for it` });
+      judge.noteLine(floor);
     }
     return judge.verdict();
   } finally {

@@ -1,5 +1,6 @@
 // The user's runCommand.allow and runCommand.deny patterns: what they match against and how.
 import { programName } from './judgement';
+import type { Judgement } from '../../decisions';
 import type { TerminalAskRule } from '../../settings';
 import type { ShellWord } from './shell/words';
 
@@ -117,4 +118,35 @@ export function matchesTerminalRule(rule: TerminalAskRule, text: string): boolea
   }
   const next = text.charAt(key.length);
   return next === '' || !/\w/.test(key.charAt(key.length - 1)) || !/\w/.test(next);
+}
+
+/** The settings that judge a command by how it is written. */
+export interface CommandPatterns {
+  readonly deny: readonly string[];
+  readonly allow: readonly string[];
+  readonly terminalAskRules: readonly TerminalAskRule[];
+}
+
+/**
+ * The settings' judgement of one command's words as written (`normalisedLine`), for every shell's
+ * policy: runCommand.deny refuses, a VS Code rule that asks asks whatever allow says, runCommand.allow
+ * lets it run; `by` says which, undefined when none matches.
+ */
+export function judgeByPatterns(line: string, patterns: CommandPatterns): { readonly judgement: Judgement; readonly by: 'deny' | 'terminal' | 'allow' } | undefined {
+  const denied = patterns.deny.find((pattern) => matchesPattern(pattern, line));
+  if (denied) {
+    return { by: 'deny', judgement: { decision: 'deny', reason: `matches the deny pattern ${denied} of workspaceAgentTools.runCommand.deny` } };
+  }
+  const floor = patterns.terminalAskRules.find((rule) => !rule.commandLine && matchesTerminalRule(rule, line));
+  if (floor) {
+    return { by: 'terminal', judgement: { decision: 'ask', reason: `matches "${floor.pattern}" of VS Code's chat.tools.terminal.autoApprove, which asks for it` } };
+  }
+  const allowed = patterns.allow.find((pattern) => matchesPattern(pattern, line));
+  return allowed ? { by: 'allow', judgement: { decision: 'allow', reason: `matches ${allowed} of workspaceAgentTools.runCommand.allow` } } : undefined;
+}
+
+/** A VS Code rule that asks for the whole command line (`commandLine: true`), as the line's finding. */
+export function wholeLineAskRule(command: string, rules: readonly TerminalAskRule[]): Judgement | undefined {
+  const floor = rules.find((rule) => rule.commandLine && matchesTerminalRule(rule, command));
+  return floor && { decision: 'ask', reason: `the command line matches "${floor.pattern}" of VS Code's chat.tools.terminal.autoApprove, which asks for it` };
 }

@@ -13,7 +13,7 @@ import { LinePaths } from '../linePaths';
 import { LineRewrite } from '../lineRewrite';
 import type { CommandPolicyOptions } from '../policyOptions';
 import { judgeInvocation } from '../programs';
-import { matchesPattern, matchesTerminalRule, normalisedLine } from '../settingsPatterns';
+import { judgeByPatterns, normalisedLine, wholeLineAskRule } from '../settingsPatterns';
 import type { SyntaxNode } from '../shell/bashParser';
 import type { ShellWord } from '../shell/words';
 import type { CommandFinding, CommandVerdict } from '../verdict';
@@ -217,21 +217,11 @@ class PowerShellLineJudge {
   /** workspaceAgentTools.runCommand.deny and .allow, and VS Code's rules that ask, on the command's words as written. */
   private settingsJudgement(name: string, args: readonly SyntaxNode[]): Judgement | undefined {
     const words: ShellWord[] = [plainWord(name), ...args.map((arg) => literalWords(arg)?.[0] ?? { ...plainWord(arg.text), literal: false })];
-    const line = normalisedLine(words);
-    const denied = this.options.deny.find((pattern) => matchesPattern(pattern, line));
-    if (denied) {
-      return { decision: 'deny', reason: `matches the deny pattern ${denied} of workspaceAgentTools.runCommand.deny` };
-    }
-    const floor = this.options.terminalAskRules.find((rule) => !rule.commandLine && matchesTerminalRule(rule, line));
-    if (floor) {
-      return { decision: 'ask', reason: `matches "${floor.pattern}" of VS Code's chat.tools.terminal.autoApprove, which asks for it` };
-    }
-    const allowed = this.options.allow.find((pattern) => matchesPattern(pattern, line));
-    if (allowed) {
+    const settings = judgeByPatterns(normalisedLine(words), this.options);
+    if (settings?.by === 'allow') {
       this.mayWrite = true;
-      return { decision: 'allow', reason: `matches ${allowed} of workspaceAgentTools.runCommand.allow` };
     }
-    return undefined;
+    return settings?.judgement;
   }
 
   /** A cmdlet of the table: every parameter known, every value judged by its kind. */
@@ -662,9 +652,9 @@ export async function evaluatePowerShellPolicy(command: string, options: Command
       judge.noteLine({ decision: 'ask', reason: 'the PowerShell parser could not make sense of the whole line, so it cannot be checked' });
     }
     await judge.walkStatements(tree.rootNode);
-    const floor = options.terminalAskRules.find((rule) => rule.commandLine && matchesTerminalRule(rule, command));
+    const floor = wholeLineAskRule(command, options.terminalAskRules);
     if (floor) {
-      judge.noteLine({ decision: 'ask', reason: `the command line matches "${floor.pattern}" of VS Code's chat.tools.terminal.autoApprove, which asks for it` });
+      judge.noteLine(floor);
     }
     return judge.verdict();
   } finally {
