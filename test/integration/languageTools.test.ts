@@ -15,7 +15,7 @@ import { fileLocation } from '../../src/core/location';
 import type { ChangePlan } from '../../src/core/ports/changes';
 import { restoreOnFailure, snapshot } from '../../src/vscode/changes/restoreOnFailure';
 import { CommandId } from '../../src/vscode/commandIds';
-import { answerNextApproval, invoke, invokeError, REPO, until, workspaceRoot } from './support/tools';
+import { answerNextApproval, invoke, invokeError, pendingApprovals, REPO, until, workspaceRoot } from './support/tools';
 
 const abs = (relative: string): string => path.join(workspaceRoot(), relative);
 const read = (relative: string): string => fs.readFileSync(abs(relative), 'utf8');
@@ -270,6 +270,45 @@ describe('language tools: notebook cells (extension host)', function () {
       const saved = JSON.parse(read('lang-run/open.ipynb')) as { cells: { source: string[]; outputs?: unknown[] }[] };
       assert.deepEqual(saved.cells.map((cell) => cell.source.join('')), ['# Title (typed)\nSome text', 'value = 43\nprint(f"hello {value}")']);
       assert.deepEqual(saved.cells[1].outputs, (JSON.parse(original) as { cells: { outputs?: unknown[] }[] }).cells[1].outputs);
+    } finally {
+      await revertAndClose(notebook);
+    }
+  });
+
+  it('edits a notebook whose unsaved cells were saved while the edit was reviewed (auto save, or the person pressed Save)', async () => {
+    const { notebook } = await openNotebookCopy('lang-run/saved-in-review.ipynb');
+    try {
+      await typeInTitleCell(notebook);
+      const edit = invoke('workspace_edit_file', { file_path: 'lang-run/saved-in-review.ipynb', cell: 1, old_string: 'value = 42', new_string: 'value = 43' });
+      await until(async () => (await pendingApprovals()).length > 0, 'the review');
+      assert.ok(await notebook.save());
+      await answerNextApproval(true);
+      assert.match((await edit).text, /^Edited lang-run\/saved-in-review\.ipynb cell 1: 1 replacement\(s\)/);
+      const saved = JSON.parse(read('lang-run/saved-in-review.ipynb')) as { cells: { source: string[] }[] };
+      assert.deepEqual(saved.cells.map((cell) => cell.source.join('')), ['# Title (typed)\nSome text', 'value = 43\nprint(f"hello {value}")']);
+    } finally {
+      await revertAndClose(notebook);
+    }
+  });
+
+  it('refuses the edit of a notebook whose cells the person changed while the edit was reviewed, and keeps what they typed', async () => {
+    const { notebook } = await openNotebookCopy('lang-run/typed-in-review.ipynb');
+    try {
+      await typeInTitleCell(notebook);
+      const edit = invoke('workspace_edit_file', { file_path: 'lang-run/typed-in-review.ipynb', cell: 1, old_string: 'value = 42', new_string: 'value = 43' });
+      await until(async () => (await pendingApprovals()).length > 0, 'the review');
+      const typing = new vscode.WorkspaceEdit();
+      typing.insert(notebook.cellAt(0).document.uri, new vscode.Position(1, 9), ' and more');
+      assert.ok(await vscode.workspace.applyEdit(typing));
+      await until(() => notebook.cellAt(0).document.getText() === '# Title (typed)\nSome text and more', 'the second typing');
+      await answerNextApproval(true);
+      await assert.rejects(edit, /typed-in-review\.ipynb changed while the change was being reviewed; nothing was written/);
+      // The file holds the original cells, or the person's if VS Code's auto save (on by default in 1.139) saved them: never the agent's edit.
+      const onDisk = JSON.parse(read('lang-run/typed-in-review.ipynb')) as { cells: { source: string[] }[] };
+      assert.equal(onDisk.cells[1].source.join(''), 'value = 42\nprint(f"hello {value}")');
+      assert.ok(['# Title\nSome text', '# Title (typed)\nSome text', '# Title (typed)\nSome text and more'].includes(onDisk.cells[0].source.join('')), read('lang-run/typed-in-review.ipynb'));
+      assert.equal(notebook.cellAt(0).document.getText(), '# Title (typed)\nSome text and more');
+      assert.equal(notebook.cellAt(1).document.getText(), 'value = 42\nprint(f"hello {value}")');
     } finally {
       await revertAndClose(notebook);
     }

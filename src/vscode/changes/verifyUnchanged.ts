@@ -2,7 +2,7 @@
 // created or moved a file while the diff was open; then nothing is written.
 import { ToolError } from '../../core/errors';
 import type * as vscode from 'vscode';
-import type { ChangePlan, FileBaseline, PlannedFileChange } from '../../core/ports/changes';
+import type { ChangePlan, PlannedFileChange } from '../../core/ports/changes';
 import { withEditorCells } from '../../core/read/notebook';
 import { sameBytes } from '../../core/text/bytes';
 import { decodeText } from '../../core/text/encoding';
@@ -35,9 +35,12 @@ async function verifyFileUnchanged(file: PlannedFileChange): Promise<void> {
   const notebook = openNotebook(uri);
   // (A TextDocument of the same file, such as the diff's side, holds its JSON, not the editor's cells.)
   if (file.before.fromEditor && notebook && !document?.isDirty) {
-    // The baseline is the file with a notebook editor's unsaved cells: the file and those cells must be as they were.
+    // The baseline is the file with a notebook editor's unsaved cells: the file now with the editor's
+    // cells now must be what was reviewed. That holds when nothing changed, and when the cells were
+    // saved since exactly as reviewed (auto save, the person's Save; the host may not yet know the
+    // notebook is saved), but not when a cell or the file's other parts (outputs) changed.
     const bytes = await readBytes(uri);
-    if (!notebook.isDirty || !bytes || !sameBytes(bytes, file.before.bytes) || notebookText(file.before, notebook, file.shownPath) !== file.before.text) {
+    if (!bytes || notebookText(bytes, notebook, file.shownPath) !== file.before.text) {
       changed();
     }
     return;
@@ -59,10 +62,10 @@ async function verifyFileUnchanged(file: PlannedFileChange): Promise<void> {
   }
 }
 
-/** The notebook's file text with the editor's cells, or undefined when they no longer match the file cell for cell. */
-function notebookText(before: FileBaseline, notebook: vscode.NotebookDocument, shown: string): string | undefined {
+/** The notebook file's text with the editor's cells, or undefined when they no longer match the file cell for cell. */
+function notebookText(bytes: Uint8Array, notebook: vscode.NotebookDocument, shown: string): string | undefined {
   try {
-    return withEditorCells(decodeText(before.bytes).text, notebookCellTexts(notebook), shown);
+    return withEditorCells(decodeText(bytes).text, notebookCellTexts(notebook), shown);
   } catch {
     return undefined;
   }
