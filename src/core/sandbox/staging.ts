@@ -152,3 +152,25 @@ function depth(p: string): number {
 function isBelow(p: string, root: string): boolean {
   return p.startsWith(`${root}/`);
 }
+
+/**
+ * The folders of the upper layer that overlayfs made opaque (deleted, then made again: the lower
+ * folder's entries are gone from the merged view). Found by what they do, as Node cannot read the
+ * attribute that marks them: a folder of both layers is opaque when an entry of the lower folder is
+ * missing from the merged view without a whiteout of its own. (A lower folder with no entries is the
+ * same either way.) `lowerNames` and `mergedNames` list a folder's entries in each view.
+ */
+export function opaqueFolders(upper: readonly UpperEntry[], lowerNames: (relative: string) => readonly string[] | undefined, mergedNames: (relative: string) => readonly string[]): Set<string> {
+  const whiteouts = new Set(upper.filter((entry) => entry.kind === 'whiteout').map((entry) => entry.path));
+  const opaque = new Set<string>();
+  for (const entry of upper) {
+    if (entry.kind !== 'directory') {
+      continue;
+    }
+    const merged = new Set(mergedNames(entry.path));
+    if ((lowerNames(entry.path) ?? []).some((name) => !merged.has(name) && !whiteouts.has(`${entry.path}/${name}`))) {
+      opaque.add(entry.path);
+    }
+  }
+  return opaque;
+}

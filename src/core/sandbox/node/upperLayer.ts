@@ -1,0 +1,148 @@
+// Staged command changes (issue 40; not wired yet), the disk side: what a command's overlay upper
+// layer holds (`readUpperLayer`), and carrying out the merge plan of `../staging.ts` into the
+// workspace folder (`applyMerge`), one entry at a time, each file old or new, never partial: a
+// file, link or symlink is made under a temporary name beside its place and renamed over it.
+//
+// The merge runs outside any sandbox, while other programs (a background command, the person's
+// editor) may change the folder. So no step follows a symbolic link on the way to its place: the
+// folder above each entry must be, by its real path, exactly where the plan puts it, or the merge
+// stops with what it did so far named. A command that plants `src -> ~/.ssh` in the folder cannot
+// make the merge write `src/authorized_keys` there.
+import { randomBytes } from 'node:crypto';
+import { promises as fs } from 'node:fs';
+import * as path from 'node:path';
+import type { LowerFacts, LowerKind, MergePlan, MergeStep, UpperEntry } from '../staging';
+
+/** The prefix of the temporary names the merge makes beside an entry; leftovers of a crash carry it. */
+export const MERGE_TEMPORARY_PREFIX = '.wat-merge-';
+
+/**
+ * Every entry of an upper layer, folders before what is inside them, paths `/`-separated and
+ * relative to the layer. A character device 0:0 is overlayfs's whiteout. `opaque` names the folders
+ * overlayfs marked opaque (its `user.overlay.opaque` attribute, which Node cannot read: the caller
+ * finds them inside the command's namespace, where the merged view shows what the lower one lacks).
+ */
+export async function readUpperLayer(upper: string, opaque: ReadonlySet<string> = new Set()): Promise<UpperEntry[]> {
+  const entries: UpperEntry[] = [];
+  const walk = async (relative: string): Promise<void> => {
+    const names = (await fs.readdir(relative === '' ? upper : path.join(upper, relative))).sort();
+    for (const name of names) {
+      const child = relative === '' ? name : `${relative}/${name}`;
+      const full = path.join(upper, child);
+      const stat = await fs.lstat(full);
+      if (stat.isDirectory()) {
+        entries.push({ path: child, kind: 'directory', mode: stat.mode & 0o7777, ...(opaque.has(child) ? { opaque: true } : {}) });
+        await walk(child);
+      } else if (stat.isFile()) {
+        entries.push({ path: child, kind: 'file', mode: stat.mode & 0o7777, ...(stat.nlink > 1 ? { inode: `${stat.dev}:${stat.ino}` } : {}) });
+      } else if (stat.isSymbolicLink()) {
+        entries.push({ path: child, kind: 'symlink', target: await fs.readlink(full) });
+      } else if (stat.isCharacterDevice() && stat.rdev === 0) {
+        entries.push({ path: child, kind: 'whiteout' });
+      } else {
+        entries.push({ path: child, kind: 'other' });
+      }
+    }
+  };
+  await walk('');
+  return entries;
+}
+
+/** The folder's entries as the merge plan asks about them, read from the disk. */
+export async function lowerFactsOf(folder: string, entries: readonly UpperEntry[], changedSince: (relative: string) => boolean): Promise<LowerFacts> {
+  const kinds = new Map<string, LowerKind>();
+  for (const entry of entries) {
+    kinds.set(entry.path, await kindAt(path.join(folder, ...entry.path.split('/'))));
+  }
+  return { kindOf: (relative) => kinds.get(relative), changedSince };
+}
+
+async function kindAt(full: string): Promise<LowerKind> {
+  try {
+    const stat = await fs.lstat(full);
+    return stat.isDirectory() ? 'directory' : stat.isFile() ? 'file' : stat.isSymbolicLink() ? 'symlink' : 'other';
+  } catch {
+    return undefined;
+  }
+}
+
+/** A merge that stopped: the steps done before it, and why. */
+export class MergeStopped extends Error {
+  constructor(
+    readonly done: readonly MergeStep[],
+    readonly step: MergeStep,
+    reason: string,
+  ) {
+    super(`The merge stopped at ${step.path} (${step.op}): ${reason}. ${done.length} earlier step(s) were done; the rest is still in the command's upper layer.`);
+    this.name = 'MergeStopped';
+  }
+}
+
+/**
+ * Carries out the plan's steps in order, from `upper` into `folder`. Each step is whole or not done.
+ * Stops at the first step whose place is reached through a symbolic link or cannot be made.
+ */
+export async function applyMerge(plan: MergePlan, upper: string, folder: string): Promise<void> {
+  const root = await fs.realpath(folder);
+  const done: MergeStep[] = [];
+  for (const step of plan.steps) {
+    try {
+      await applyStep(step, upper, root);
+    } catch (error) {
+      throw new MergeStopped(done, step, error instanceof Error ? error.message : String(error));
+    }
+    done.push(step);
+  }
+}
+
+async function applyStep(step: MergeStep, upper: string, root: string): Promise<void> {
+  const parts = step.path.split('/');
+  if (parts.some((part) => part === '' || part === '.' || part === '..')) {
+    throw new Error('not a plain relative path');
+  }
+  const target = path.join(root, ...parts);
+  const parent = path.dirname(target);
+  if ((await fs.realpath(parent)) !== parent) {
+    throw new Error(`${path.relative(root, parent) || '.'} is reached through a symbolic link now`);
+  }
+  switch (step.op) {
+    case 'remove':
+      await fs.rm(target, { recursive: true, force: true });
+      return;
+    case 'mkdir':
+      await fs.mkdir(target, { mode: step.mode ?? 0o755 });
+      if (step.mode !== undefined) {
+        await fs.chmod(target, step.mode);
+      }
+      return;
+    case 'write':
+      await replace(target, async (temporary) => {
+        await fs.copyFile(path.join(upper, ...parts), temporary, fs.constants.COPYFILE_EXCL);
+        if (step.mode !== undefined) {
+          await fs.chmod(temporary, step.mode);
+        }
+      });
+      return;
+    case 'symlink':
+      await replace(target, (temporary) => fs.symlink(step.target, temporary));
+      return;
+    case 'link':
+      await replace(target, (temporary) => fs.link(path.join(root, ...step.to.split('/')), temporary));
+      return;
+  }
+}
+
+/** Makes the new entry under a fresh name beside `target`, then renames it over `target` (a folder there is removed first). */
+async function replace(target: string, make: (temporary: string) => Promise<void>): Promise<void> {
+  const temporary = path.join(path.dirname(target), `${MERGE_TEMPORARY_PREFIX}${randomBytes(6).toString('hex')}`);
+  try {
+    await make(temporary);
+    if ((await kindAt(target)) === 'directory') {
+      await fs.rm(target, { recursive: true, force: true });
+    }
+    await fs.rename(temporary, target);
+  } catch (error) {
+    await fs.rm(temporary, { force: true });
+    throw error;
+  }
+}
