@@ -1,0 +1,71 @@
+import * as assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { nestedBubblewrapOptions, stagedLaunch, stagingLayout, type StagedFolder } from '../../../../src/core/sandbox/node/overlayLaunch';
+import { applyMerge, lowerFactsOf, readUpperLayer } from '../../../../src/core/sandbox/node/upperLayer';
+import { planMerge } from '../../../../src/core/sandbox/staging';
+import { describeOnlyOn } from '../../support/platforms';
+import { requireProgram } from '../../support/programs';
+
+describeOnlyOn('linux', 'overlayfs in a user namespace, bubblewrap')('sandbox/node/overlayLaunch: a sandboxed command over an overlay of its folder', function () {
+  this.timeout(30_000);
+  let base: string;
+  let folder: string;
+  let layer: StagedFolder;
+
+  beforeEach(() => {
+    base = fs.mkdtempSync(path.join(os.tmpdir(), 'wat-staged-'));
+    folder = path.join(base, 'ws');
+    fs.mkdirSync(path.join(folder, '.git'), { recursive: true });
+    fs.mkdirSync(path.join(folder, 'remade'));
+    fs.writeFileSync(path.join(folder, 'a.txt'), 'a\n');
+    fs.writeFileSync(path.join(folder, '.git/config'), '[core]\n');
+    fs.writeFileSync(path.join(folder, 'remade/old.txt'), 'old\n');
+    const staging = path.join(base, 'staging');
+    [layer] = stagingLayout(staging, [folder]);
+    for (const dir of [layer.lower, layer.upper, layer.work]) fs.mkdirSync(dir, { recursive: true });
+  });
+  afterEach(() => {
+    if (fs.existsSync(path.join(layer.work, 'work'))) fs.chmodSync(path.join(layer.work, 'work'), 0o700);
+    fs.rmSync(base, { recursive: true, force: true });
+  });
+
+  /** Runs `script` in bubblewrap (the folder writable, its .git read-only) nested over the overlay. */
+  function run(script: string): ReturnType<typeof spawnSync> {
+    const { uid, gid } = os.userInfo();
+    const bwrap = [requireProgram('bwrap'), ...nestedBubblewrapOptions(uid, gid), '--die-with-parent', '--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--bind', folder, folder, '--ro-bind', path.join(folder, '.git'), path.join(folder, '.git'), '--chdir', folder, '--', '/bin/sh', '-c', script];
+    const [program, ...args] = stagedLaunch(requireProgram('unshare'), process.execPath, [layer], bwrap);
+    return spawnSync(program, args, { encoding: 'utf8', env: { PATH: process.env.PATH } });
+  }
+
+  it('leaves the folder untouched while the command runs, as the user, with its protected binds; the merge then gives exactly what it saw', async () => {
+    const result = run('echo changed > a.txt && rm -rf remade && mkdir remade && echo n > remade/new.txt && id -u > who.txt && { echo x >> .git/config 2>/dev/null || echo refused > refused.txt; } && cat a.txt');
+    assert.equal(result.status, 0, String(result.stderr));
+    assert.equal(result.stdout, 'changed\n');
+    // Nothing reached the folder itself.
+    assert.equal(fs.readFileSync(path.join(folder, 'a.txt'), 'utf8'), 'a\n');
+    assert.deepEqual(fs.readdirSync(folder).sort(), ['.git', 'a.txt', 'remade']);
+    assert.deepEqual(JSON.parse(fs.readFileSync(layer.opaque, 'utf8')), ['remade']);
+    const entries = await readUpperLayer(layer.upper, new Set(JSON.parse(fs.readFileSync(layer.opaque, 'utf8')) as string[]));
+    await applyMerge(planMerge(entries, await lowerFactsOf(folder, entries, () => false)), layer.upper, folder);
+    assert.equal(fs.readFileSync(path.join(folder, 'a.txt'), 'utf8'), 'changed\n');
+    assert.deepEqual(fs.readdirSync(path.join(folder, 'remade')), ['new.txt']);
+    assert.equal(fs.readFileSync(path.join(folder, 'who.txt'), 'utf8').trim(), String(os.userInfo().uid));
+    assert.equal(fs.readFileSync(path.join(folder, 'refused.txt'), 'utf8'), 'refused\n');
+    assert.equal(fs.readFileSync(path.join(folder, '.git/config'), 'utf8'), '[core]\n');
+  });
+
+  it("returns the command's exit code and still lists the layer when the command fails", () => {
+    const result = run('echo partial > b.txt; exit 7');
+    assert.equal(result.status, 7, String(result.stderr));
+    assert.deepEqual(JSON.parse(fs.readFileSync(layer.opaque, 'utf8')), []);
+    assert.deepEqual(fs.readdirSync(layer.upper), ['b.txt']);
+    assert.ok(!fs.existsSync(path.join(folder, 'b.txt')));
+  });
+
+  it('refuses a staging folder whose path overlayfs options cannot carry', () => {
+    assert.throws(() => stagingLayout('/tmp/a,b', [folder]), /comma, colon or backslash/);
+  });
+});
