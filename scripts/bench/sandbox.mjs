@@ -7,7 +7,7 @@
 // or end of file"): sh started with today's pipe, with end of file (/dev/null, every command's now), and
 // through the pseudoterminal helper (interactive: true), alone and inside bare bwrap; and the tool's call
 // with and without interactive: true.
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -82,6 +82,39 @@ function spawnDone(argv, stdin) {
 /** @param {string} ms */
 const plus = (ms) => `+${ms}`;
 
+/** @type {typeof import('../../src/core/sandbox/node/overlayLaunch.js')} */
+const overlayLaunch = compiled('core/sandbox/node/overlayLaunch');
+/** @type {typeof import('../../src/core/sandbox/node/upperLayer.js')} */
+const upperLayer = compiled('core/sandbox/node/upperLayer');
+/** @type {typeof import('../../src/core/sandbox/staging.js')} */
+const staging = compiled('core/sandbox/staging');
+const UNSHARE = '/usr/bin/unshare';
+
+/**
+ * Issue 40's staged command, as far as it is built: bare bubblewrap nested over an overlay of `root`
+ * (its own staging folder, made and removed each run), the upper layer read, planned and merged.
+ * Returns how many entries the command changed.
+ * @param {string[]} bare bubblewrap's argv up to `--` @param {string} root @param {string} script
+ */
+async function stagedRun(bare, root, script) {
+  const stagingDir = mkdtempSync(path.join(os.tmpdir(), 'wat-bench-staged-'));
+  try {
+    const [layer] = overlayLaunch.stagingLayout(stagingDir, [root]);
+    for (const dir of [layer.lower, layer.upper, layer.work]) mkdirSync(dir);
+    const { uid, gid } = os.userInfo();
+    const nested = [bare[0], ...overlayLaunch.nestedBubblewrapOptions(uid, gid), ...bare.slice(1).filter((arg) => arg !== '--'), '--bind', root, root, '--chdir', root, '--', '/bin/sh', '-c', script];
+    await spawnDone(overlayLaunch.stagedLaunch(UNSHARE, process.execPath, [layer], nested), 'ignore');
+    const opaque = new Set(/** @type {string[]} */ (JSON.parse(readFileSync(layer.opaque, 'utf8'))));
+    const entries = await upperLayer.readUpperLayer(layer.upper, opaque);
+    const plan = staging.planMerge(entries, await upperLayer.lowerFactsOf(root, entries, () => false));
+    await upperLayer.applyMerge(plan, layer.upper, root);
+    if (existsSync(path.join(layer.work, 'work'))) chmodSync(path.join(layer.work, 'work'), 0o700);
+    return plan.changes.length;
+  } finally {
+    rmSync(stagingDir, { recursive: true, force: true });
+  }
+}
+
 /** @param {import('./measure.mjs').BenchContext} context */
 export async function benchSandbox({ log, scratchDir }) {
   const logs = mkdtempSync(path.join(os.tmpdir(), 'wat-bench-logs-'));
@@ -118,6 +151,8 @@ export async function benchSandbox({ log, scratchDir }) {
   const notes = [];
   /** @type {string[][]} */
   const stdinRows = [];
+  /** @type {string[][]} */
+  const stagedRows = [];
   try {
     for (const [label, key] of cases) {
       const root = roots[key];
@@ -153,7 +188,27 @@ export async function benchSandbox({ log, scratchDir }) {
       treeOff: call(tree.root, 'off', indexed.host),
       treeOn: call(tree.root, 'auto', indexed.host),
       treeWalk: call(tree.root, 'auto', walking.host),
+      stagedSmall: async () => void (await stagedRun(bare, small, 'true')),
+      stagedTree: async () => void (await stagedRun(bare, tree.root, 'true')),
     });
+    // Issue 40's merge: ten files, then an install's churn (10,000 new files), made in a folder
+    // removed after each run so every run merges the same.
+    const ten = 'mkdir .wat-bench-ten && for i in 1 2 3 4 5 6 7 8 9 10; do echo "$i" > .wat-bench-ten/f$i; done';
+    const churn = 'mkdir .wat-bench-churn && cd .wat-bench-churn && i=0 && while [ $i -lt 100 ]; do mkdir d$i && (cd d$i && touch a0 a1 a2 a3 a4 a5 a6 a7 a8 a9 b0 b1 b2 b3 b4 b5 b6 b7 b8 b9 c0 c1 c2 c3 c4 c5 c6 c7 c8 c9 d0 d1 d2 d3 d4 d5 d6 d7 d8 d9 e0 e1 e2 e3 e4 e5 e6 e7 e8 e9 f0 f1 f2 f3 f4 f5 f6 f7 f8 f9 g0 g1 g2 g3 g4 g5 g6 g7 g8 g9 h0 h1 h2 h3 h4 h5 h6 h7 h8 h9 i0 i1 i2 i3 i4 i5 i6 i7 i8 i9 j0 j1 j2 j3 j4 j5 j6 j7 j8 j9); i=$((i + 1)); done';
+    /** @param {string} root @param {string} script @param {string} made @param {number} runs */
+    const timedMerge = async (root, script, made, runs) => {
+      const times = [];
+      let changed = 0;
+      for (let run = 0; run < runs; run += 1) {
+        const start = performance.now();
+        changed = await stagedRun(bare, root, script);
+        times.push(performance.now() - start);
+        rmSync(path.join(root, made), { recursive: true, force: true });
+      }
+      return { ms: times.sort((a, b) => a - b)[Math.floor(runs / 2)], changed };
+    };
+    const tenInTree = await timedMerge(tree.root, ten, '.wat-bench-ten', RUNS);
+    const churnInSmall = await timedMerge(small, churn, '.wat-bench-churn', 3);
     const bwrapAdded = m.bwrap - m.sh;
     for (const [label, key] of cases) {
       const off = key === 'small' ? m.smallOff : m.treeOff;
@@ -163,6 +218,10 @@ export async function benchSandbox({ log, scratchDir }) {
       rows.push([`run_command 'true', ${label}, walk per command (no index)`, off.toFixed(1), walk.toFixed(1), ratio(walk, off), plus((walk - off).toFixed(1)), plus((walk - off - bwrapAdded).toFixed(1))]);
     }
     rows.push(['sh -c true alone vs inside bare bwrap', m.sh.toFixed(1), m.bwrap.toFixed(1), ratio(m.bwrap, m.sh), plus(bwrapAdded.toFixed(1)), '+0.0']);
+    stagedRows.push(['bare bwrap vs staged over an overlay, small project (budget +10 ms)', m.bwrap.toFixed(1), m.stagedSmall.toFixed(1), ratio(m.stagedSmall, m.bwrap), plus((m.stagedSmall - m.bwrap).toFixed(1))]);
+    stagedRows.push([`bare bwrap vs staged over an overlay, ${tree.label} (budget +10 ms)`, m.bwrap.toFixed(1), m.stagedTree.toFixed(1), ratio(m.stagedTree, m.bwrap), plus((m.stagedTree - m.bwrap).toFixed(1))]);
+    stagedRows.push([`staged 'true' vs staged, 10 new files merged, ${tree.label} (${tenInTree.changed} changes)`, m.stagedTree.toFixed(1), tenInTree.ms.toFixed(1), ratio(tenInTree.ms, m.stagedTree), `${((tenInTree.ms - m.stagedTree) / tenInTree.changed).toFixed(2)} per change`]);
+    stagedRows.push([`staged 'true' vs staged, install-like churn merged (${churnInSmall.changed} changes, p50 of 3)`, m.stagedSmall.toFixed(1), churnInSmall.ms.toFixed(1), ratio(churnInSmall.ms, m.stagedSmall), `${((churnInSmall.ms - m.stagedSmall) / churnInSmall.changed).toFixed(3)} per change`]);
     /** @param {string} label @param {number} before @param {number} now */
     const stdinRow = (label, before, now) => [label, before.toFixed(1), now.toFixed(1), ratio(now, before), `${now >= before ? '+' : ''}${(now - before).toFixed(1)}`];
     stdinRows.push(stdinRow('sh -c true: pipe (before) vs end of file (every command now)', m.shPipe, m.shEof));
@@ -183,5 +242,7 @@ export async function benchSandbox({ log, scratchDir }) {
   printTable(log, ['case (p50 of ' + RUNS + ')', 'unsandboxed ms', 'sandboxed ms', 'ratio', 'added ms', 'added over bare bwrap ms'], rows);
   log('');
   printTable(log, ['stdin (p50 of ' + RUNS + ')', 'before ms', 'now ms', 'ratio', 'added ms'], stdinRows);
+  log('');
+  printTable(log, ["staged changes (issue 40, not wired; p50 of " + RUNS + ')', 'before ms', 'now ms', 'ratio', 'added ms'], stagedRows);
   notes.forEach((note) => log(note));
 }
