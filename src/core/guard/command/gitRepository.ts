@@ -25,6 +25,12 @@ export interface RepositoryView {
   readonly workspaceFolders: readonly string[];
   /** The home folder, for the user's git configuration. */
   readonly home: string;
+  /**
+   * True on a Windows host, where paths are Location paths (`/C:/work/x`): git's walk up ends at
+   * the drive's root (`/C:`), as `/` there is no folder of that disk (a port would read the
+   * current drive's root instead).
+   */
+  readonly windows?: boolean;
   /** What is at a path (a symbolic link is reported as one); undefined when nothing is. */
   entry(absolutePath: string): Promise<EntryFacts | undefined>;
   /** A small text file's contents; undefined when it cannot be read. */
@@ -49,6 +55,9 @@ export type FoundRepository =
   | { readonly kind: 'none' }
   /** Anything else: why it asks. */
   | { readonly kind: 'other'; readonly reason: string };
+
+/** A Windows drive's root as a Location path (`/C:`, `/c:/`). */
+const DRIVE_ROOT = /^\/[a-zA-Z]:\/?$/;
 
 const HEX_OBJECT_ID = /^[0-9a-f]{40}([0-9a-f]{24})?$/;
 
@@ -99,7 +108,7 @@ export async function findRepository(start: string, view: RepositoryView): Promi
       return { kind: 'other', reason: `${folder} has a HEAD entry, so git may use it as a bare repository, whose config can run programs` };
     }
     const parent = path.posix.dirname(folder);
-    if (parent === folder) {
+    if (parent === folder || (view.windows === true && DRIVE_ROOT.test(folder))) {
       return { kind: 'none' };
     }
     folder = parent;

@@ -114,6 +114,7 @@ export async function commandRepositoryView(ctx: ToolContext): Promise<Repositor
   return {
     workspaceFolders,
     home: ctx.workspace.home,
+    windows: ctx.workspace.platform === 'win32',
     realPath,
     async entry(absolutePath) {
       // stat follows a final link; the listing of the parent says whether the entry itself is one.
