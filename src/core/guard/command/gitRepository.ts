@@ -58,6 +58,8 @@ export type FoundRepository =
 
 /** A Windows drive's root as a Location path (`/C:`, `/c:/`). */
 const DRIVE_ROOT = /^\/[a-zA-Z]:\/?$/;
+/** A network share's path (`//server/share/x`), which path.posix would make `/server/share/x`. */
+const SHARE = /^\/\/[^/]/;
 
 const HEX_OBJECT_ID = /^[0-9a-f]{40}([0-9a-f]{24})?$/;
 
@@ -82,7 +84,13 @@ async function isValidGitDirectory(folder: string, view: RepositoryView): Promis
  * come back as 'other'.
  */
 export async function findRepository(start: string, view: RepositoryView): Promise<FoundRepository> {
+  if (SHARE.test(start)) {
+    return { kind: 'other', reason: `${start} is on a network share, where the policy does not follow git's lookup yet` };
+  }
   let folder = await view.realPath(path.posix.normalize(start));
+  if (SHARE.test(folder)) {
+    return { kind: 'other', reason: `${start} leads to ${folder}, a network share, where the policy does not follow git's lookup yet` };
+  }
   for (;;) {
     const dotGit = path.posix.join(folder, '.git');
     const entry = await view.entry(dotGit);

@@ -22,6 +22,13 @@ describe('guard/command/gitRepository', () => {
     assert.deepEqual(await findRepository('/C:/work/ws/src', viewOf(rootRepository, true)), { kind: 'none' });
   });
 
+  it('asks on a network share (//server/share), whose server a walk in POSIX paths would drop', async () => {
+    const found = await findRepository('//server/share/ws/src', viewOf(rootRepository, true));
+    assert.equal(found.kind === 'other' && /network share/.test(found.reason), true, JSON.stringify(found));
+    const linked = await findRepository('/C:/work/ws', { ...viewOf({}, true), realPath: async () => '//server/share/ws' });
+    assert.equal(linked.kind === 'other' && /network share/.test(linked.reason), true, JSON.stringify(linked));
+  });
+
   it('elsewhere, walks past a folder named C: up to /, as git does', async () => {
     const found = await findRepository('/C:/work/ws/src', viewOf(rootRepository, false));
     assert.equal(found.kind, 'other');
