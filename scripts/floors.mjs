@@ -187,12 +187,19 @@ function plantsFor(root, floors) {
 
 /** Lints every plant on a copy of the project; returns the plants the lint accepted. @param {Plant[]} plants */
 async function tryPlants(plants) {
-  const copy = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'floors-')));
+  // On Windows a link to node_modules needs a privilege (and wine 8 makes none, junctions neither):
+  // there the copy lies in the project's .cache, and Node finds node_modules by walking up to it.
+  const windows = process.platform === 'win32';
+  const base = windows ? path.join(project, '.cache') : os.tmpdir();
+  fs.mkdirSync(base, { recursive: true });
+  const copy = fs.realpathSync(fs.mkdtempSync(path.join(base, 'floors-')));
   try {
     for (const entry of [SOURCE, 'eslint', 'eslint.config.mjs', 'tsconfig.json', 'package.json']) {
       fs.cpSync(path.join(project, entry), path.join(copy, entry), { recursive: true });
     }
-    fs.symlinkSync(path.join(project, 'node_modules'), path.join(copy, 'node_modules'), 'dir');
+    if (!windows) {
+      fs.symlinkSync(path.join(project, 'node_modules'), path.join(copy, 'node_modules'), 'dir');
+    }
     /** @type {Map<string, Plant[]>} the plants of each file, in the order of their lines on top of it */
     const targets = new Map();
     for (const plant of plants) {

@@ -46,13 +46,17 @@ export function fileLocation(fsPath: string): Location {
   return { scheme: 'file', authority: '', path: `/${forward}` };
 }
 
-/** The host's path of a local location: the POSIX path, or on Windows `C:/x` and `//server/share/x` (Node takes either separator). */
+/** The host's path of a local location: the POSIX path, or on Windows `C:/x`, `C:/` and `//server/share/x` (Node takes either separator). */
 export function hostPath(location: Location, platform: string): string {
   if (platform !== 'win32') {
     return location.path;
   }
   if (location.authority !== '') {
     return `//${location.authority}${location.path}`;
+  }
+  if (/^\/[a-zA-Z]:$/.test(location.path)) {
+    // The drive's root: `C:` alone is the drive's current folder to Windows.
+    return `${location.path.slice(1)}/`;
   }
   return /^\/[a-zA-Z]:(\/|$)/.test(location.path) ? location.path.slice(1) : location.path;
 }

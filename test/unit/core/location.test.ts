@@ -98,4 +98,9 @@ describe('location: paths of a Windows host', () => {
     assert.equal(hostPath(fileLocation('\\\\server\\share\\x'), 'win32'), '//server/share/x');
     assert.equal(hostPath(fileLocation('/work/a.ts'), 'linux'), '/work/a.ts');
   });
+
+  it('gives a drive\'s root as C:/, never C: (the drive\'s current folder to Windows)', () => {
+    assert.equal(hostPath({ scheme: 'file', authority: '', path: '/C:' }, 'win32'), 'C:/');
+    assert.equal(hostPath(fileLocation('C:\\'), 'win32'), 'C:/');
+  });
 });

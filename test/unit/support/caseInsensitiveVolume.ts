@@ -31,6 +31,9 @@ function run(file: string, args: readonly string[]): string {
   return execFileSync(file, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
 }
 
+/** What a test on such a volume needs, for test/unit/support/platforms.ts: mount and FUSE are Linux's here. */
+export const CASE_INSENSITIVE_VOLUME = 'a case-insensitive volume this process mounts (exFAT through a loop device or FUSE)';
+
 /** The variable naming a mounted case-insensitive volume the tests may make folders in (.ci/run mounts one as root for its user). */
 export const VOLUME_VARIABLE = 'WAT_CASE_INSENSITIVE_VOLUME';
 

@@ -5,12 +5,20 @@ import * as path from 'node:path';
 
 /** A workspace folder next to a folder outside it, with the entries the guard's link rows are about. */
 export interface LinkTree {
-  /** The workspace folder: plain.txt, escape.txt (a link to a file outside), dangling.txt (a link to a missing file outside), linked.txt and hard.txt (two names of one file), fifo. */
+  /** The workspace folder: plain.txt, escape.txt (a link to a file outside), dangling.txt (a link to a missing file outside), linked.txt and hard.txt (two names of one file), fifo (not on Windows: FIFO_PLATFORMS). */
   readonly root: string;
   /** The folder outside the workspace: target.txt. */
   readonly outside: string;
   remove(): void;
 }
+
+/** Where the tree has its FIFO: mkfifo is POSIX's; Windows' named pipes are no entries of a folder. */
+export const FIFO_PLATFORMS: readonly NodeJS.Platform[] = ['linux', 'darwin'];
+/** The mechanism a test of the tree's FIFO needs, for test/unit/support/platforms.ts. */
+export const FIFO_MECHANISM = 'a FIFO in a folder (mkfifo)';
+
+/** What a test of the tree's links needs that wine 8 does not do (measured: fs.symlinkSync succeeds, and no entry is there). */
+export const WINE_SYMLINKS = 'symbolic links (CreateSymbolicLinkW reports success and makes no entry)';
 
 export function makeLinkTree(): LinkTree {
   const parent = fs.mkdtempSync(path.join(os.tmpdir(), 'wat-links-'));
@@ -24,7 +32,9 @@ export function makeLinkTree(): LinkTree {
   fs.symlinkSync(path.join(outside, 'missing.txt'), path.join(root, 'dangling.txt'));
   fs.writeFileSync(path.join(root, 'linked.txt'), 'linked\n');
   fs.linkSync(path.join(root, 'linked.txt'), path.join(root, 'hard.txt'));
-  execFileSync('mkfifo', [path.join(root, 'fifo')]);
+  if (FIFO_PLATFORMS.includes(process.platform)) {
+    execFileSync('mkfifo', [path.join(root, 'fifo')]);
+  }
   return { root, outside, remove: () => fs.rmSync(parent, { recursive: true, force: true }) };
 }
 

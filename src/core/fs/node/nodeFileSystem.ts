@@ -4,7 +4,7 @@ import * as fs from 'node:fs/promises';
 import type { Stats } from 'node:fs';
 import * as path from 'node:path';
 import { BugError } from '../../errors';
-import { fileLocation, hostPath, type Location } from '../../location';
+import { fileLocation, hostPath, withPath, type Location } from '../../location';
 import type { DirectoryEntry, EntryKind, EntryStat, FileReader, FileSystem } from '../../ports/fileSystem';
 
 function kindOf(stats: Stats): EntryKind {
@@ -64,17 +64,23 @@ export class NodeFileSystem implements FileSystem {
   }
 
   async realpath(location: Location): Promise<Location> {
-    let current = this.requireLocal(location);
+    this.requireLocal(location);
+    // Walked up in the location's own POSIX path, so a Windows drive's root (`/C:`) is met as one
+    // and `/` ends the walk: on Windows it is no folder of a drive (Node would take the current one).
+    let current = location.path;
     const rest: string[] = [];
     for (;;) {
+      if (current === '/') {
+        return withPath(location, path.posix.join('/', ...rest.reverse()));
+      }
       try {
-        const real = await fs.realpath(current);
-        return fileLocation(rest.length ? path.posix.join(real, ...rest.reverse()) : real);
+        const real = fileLocation(await fs.realpath(hostPath(withPath(location, current), process.platform)));
+        return rest.length ? withPath(real, path.posix.join(real.path, ...rest.reverse())) : real;
       } catch (error) {
         const code = (error as NodeJS.ErrnoException).code;
         if (code === 'ELOOP') {
           // A symlink loop resolves nowhere; keep the literal path so the rules judge where it points.
-          return fileLocation(path.posix.join(current, ...rest.reverse()));
+          return withPath(location, path.posix.join(current, ...rest.reverse()));
         }
         const parent = path.posix.dirname(current);
         if (parent === current) {

@@ -25,6 +25,12 @@ export interface RepositoryView {
   readonly workspaceFolders: readonly string[];
   /** The home folder, for the user's git configuration. */
   readonly home: string;
+  /**
+   * True on a Windows host, where paths are Location paths (`/C:/work/x`): git's walk up ends at
+   * the drive's root (`/C:`), as `/` there is no folder of that disk (a port would read the
+   * current drive's root instead).
+   */
+  readonly windows?: boolean;
   /** What is at a path (a symbolic link is reported as one); undefined when nothing is. */
   entry(absolutePath: string): Promise<EntryFacts | undefined>;
   /** A small text file's contents; undefined when it cannot be read. */
@@ -50,6 +56,11 @@ export type FoundRepository =
   /** Anything else: why it asks. */
   | { readonly kind: 'other'; readonly reason: string };
 
+/** A Windows drive's root as a Location path (`/C:`, `/c:/`). */
+const DRIVE_ROOT = /^\/[a-zA-Z]:\/?$/;
+/** A network share's path (`//server/share/x`), which path.posix would make `/server/share/x`. */
+const SHARE = /^\/\/[^/]/;
+
 const HEX_OBJECT_ID = /^[0-9a-f]{40}([0-9a-f]{24})?$/;
 
 /** git's is_git_directory: HEAD names a ref or an object, and objects/ and refs/ are folders. */
@@ -73,7 +84,13 @@ async function isValidGitDirectory(folder: string, view: RepositoryView): Promis
  * come back as 'other'.
  */
 export async function findRepository(start: string, view: RepositoryView): Promise<FoundRepository> {
+  if (SHARE.test(start)) {
+    return { kind: 'other', reason: `${start} is on a network share, where the policy does not follow git's lookup yet` };
+  }
   let folder = await view.realPath(path.posix.normalize(start));
+  if (SHARE.test(folder)) {
+    return { kind: 'other', reason: `${start} leads to ${folder}, a network share, where the policy does not follow git's lookup yet` };
+  }
   for (;;) {
     const dotGit = path.posix.join(folder, '.git');
     const entry = await view.entry(dotGit);
@@ -99,7 +116,7 @@ export async function findRepository(start: string, view: RepositoryView): Promi
       return { kind: 'other', reason: `${folder} has a HEAD entry, so git may use it as a bare repository, whose config can run programs` };
     }
     const parent = path.posix.dirname(folder);
-    if (parent === folder) {
+    if (parent === folder || (view.windows === true && DRIVE_ROOT.test(folder))) {
       return { kind: 'none' };
     }
     folder = parent;

@@ -21,8 +21,12 @@ export class LinePaths {
   /** A `cd` went somewhere only known when it runs (or too many places): relative paths ask. */
   private directoriesUnknown = false;
 
+  /** The host is Windows (its folders are drive paths, `C:/work`): the line runs in Git Bash, whose programs take Windows paths too. */
+  private readonly windowsHost: boolean;
+
   constructor(private readonly options: CommandPolicyOptions) {
     this.directories = [options.cwd];
+    this.windowsHost = !options.cwd.startsWith('/') || /^\/[A-Za-z]:/.test(options.cwd);
   }
 
   /** Judges a `cd` to the word (undefined: `cd` alone, the home folder) and adds where it leads to the folders the line may be in. */
@@ -76,6 +80,10 @@ export class LinePaths {
     }
     if (!word.literal) {
       return { decision: 'ask', reason: `the path ${word.source} is only known when it runs` };
+    }
+    const windowsProblem = this.windowsHost ? windowsPathProblem(word.text) : undefined;
+    if (windowsProblem !== undefined) {
+      return { decision: 'ask', reason: windowsProblem };
     }
     if (this.directoriesUnknown && !word.text.startsWith('/') && !word.text.startsWith('~')) {
       return { decision: 'ask', reason: `after the cd the folder of ${word.text} is not known` };
@@ -144,4 +152,19 @@ export class LinePaths {
     }
     return joinRaw(directory, target);
   }
+}
+
+/**
+ * Why a word bash names a path with is not judged on a Windows host, or undefined: Git Bash's
+ * programs take a drive path (`C:/x`, `C:\x`, `C:x`) and a backslash as Windows does, where the
+ * policy would read a name in the folder the line runs in (`.vscode\settings.json`).
+ */
+export function windowsPathProblem(text: string): string | undefined {
+  if (/^[A-Za-z]:/.test(text)) {
+    return `${text} is a Windows drive path, which this policy does not judge yet: use a path relative to the workspace`;
+  }
+  if (text.includes('\\')) {
+    return `${text} has a backslash, which Windows programs read as a folder separator and this policy does not judge yet: use / between folders`;
+  }
+  return undefined;
 }

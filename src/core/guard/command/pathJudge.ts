@@ -75,7 +75,9 @@ export async function commandRepositoryView(ctx: ToolContext): Promise<Repositor
   const fsPort = ctx.host.fs;
   const realPath = async (absolutePath: string): Promise<string> => {
     try {
-      return (await fsPort.realpath(fileLocation(absolutePath))).path;
+      const real = await fsPort.realpath(fileLocation(absolutePath));
+      // A share's server (the authority) stays in the path: `//server/share/x` reads back as that share, where `/share/x` is the current drive's.
+      return real.authority === '' ? real.path : `//${real.authority}${real.path}`;
     } catch {
       return absolutePath;
     }
@@ -114,6 +116,7 @@ export async function commandRepositoryView(ctx: ToolContext): Promise<Repositor
   return {
     workspaceFolders,
     home: ctx.workspace.home,
+    windows: ctx.workspace.platform === 'win32',
     realPath,
     async entry(absolutePath) {
       // stat follows a final link; the listing of the parent says whether the entry itself is one.

@@ -18,10 +18,12 @@ import {
   sensitiveLocalPaths,
   workspaceScanGlobs,
 } from '../../../../src/core/guard/protectedNames';
+import { fileLocation } from '../../../../src/core/location';
 import { acquireSandboxLease, type SandboxLease } from '../../../../src/core/sandbox/lease';
 import { MachineSandbox } from '../../../../src/core/sandbox/node/machineSandbox';
 import { testContext } from '../../support/context';
 import { RIPGREP } from '../../support/searchTree';
+import { itOnlyOn } from '../../support/platforms';
 import { ereToJs } from '../../support/seatbeltEvaluator';
 
 type Expected = 'protected' | 'secret' | 'plain';
@@ -46,7 +48,8 @@ const FIXTURE: Readonly<Record<string, Expected>> = {
   'pkg/.gitattributes': 'protected',
   '.vscode/settings.json': 'protected',
   'pkg/.vscode/tasks.json': 'protected',
-  'pkg/.VSCode/launch.json': 'protected',
+  // Its own folder: on a disk that ignores case, pkg/.VSCode would be pkg/.vscode.
+  'app/.VSCode/launch.json': 'protected',
   'team.code-workspace': 'protected',
   'deep/x/Other.Code-Workspace': 'protected',
   '.env': 'secret',
@@ -71,6 +74,13 @@ const FIXTURE: Readonly<Record<string, Expected>> = {
   'gitattributes.md': 'plain',
 };
 
+/**
+ * Where bubblewrap's plan is built here: it works in the host's POSIX paths, over a disk that keeps
+ * letter case (on one that ignores it the lease refuses: its mounts cover one spelling).
+ */
+const PLAN_PLATFORMS: readonly NodeJS.Platform[] = ['linux', 'darwin'];
+const PLAN_MECHANISM = "bubblewrap's plan over the host's POSIX paths on a disk that keeps letter case";
+
 function isInsideOrSame(child: string, parent: string): boolean {
   return child === parent || child.startsWith(`${parent}/`);
 }
@@ -79,7 +89,7 @@ describe('guard/protectedNames', () => {
   let parent = '';
   let root = '';
   let sandbox: MachineSandbox;
-  let lease: SandboxLease;
+  let lease: SandboxLease | undefined;
   let listed: string[] = [];
 
   before(async () => {
@@ -96,36 +106,36 @@ describe('guard/protectedNames', () => {
       fs.mkdirSync(path.join(root, gitDirectory, 'refs'), { recursive: true });
     }
     sandbox = new MachineSandbox(RIPGREP);
-    const ctx = testContext({ root, workspace: { home: path.join(parent, 'home') } });
-    lease = await acquireSandboxLease(ctx, sandbox, { sandbox: { kind: 'bubblewrap', executable: '/usr/bin/bwrap' }, network: false, cwd: root, env: {} });
+    if (PLAN_PLATFORMS.includes(process.platform)) {
+      const ctx = testContext({ root, workspace: { home: path.join(parent, 'home') } });
+      lease = await acquireSandboxLease(ctx, sandbox, { sandbox: { kind: 'bubblewrap', executable: '/usr/bin/bwrap' }, network: false, cwd: root, env: {} });
+    }
     const args = ['--files', '--hidden', '--no-ignore', '--no-config', '--glob-case-insensitive', ...workspaceScanGlobs().flatMap((glob) => ['--glob', glob]), root];
-    listed = execFileSync(RIPGREP, args, { encoding: 'utf8' }).split('\n').filter(Boolean);
+    // As locations' POSIX paths, the form the guard judges (ripgrep gives C:\x\y on Windows).
+    listed = execFileSync(RIPGREP, args, { encoding: 'utf8' }).split('\n').filter(Boolean).map((file) => fileLocation(file).path);
   });
   after(async () => {
-    await lease.release();
+    await lease?.release();
     sandbox.dispose();
     fs.rmSync(parent, { recursive: true, force: true });
   });
 
   for (const [file, expected] of Object.entries(FIXTURE)) {
-    it(`${file}: ${expected}, to the guard, ripgrep, Seatbelt and bubblewrap alike`, () => {
-      const absolute = path.join(root, file);
+    const protectedName = expected === 'protected';
+    const secret = expected === 'secret';
+    it(`${file}: ${expected}, to the guard, ripgrep and Seatbelt alike`, () => {
+      // The path as a location's, the form the guard judges and Seatbelt matches (the host's on Linux and macOS).
+      const absolute = fileLocation(path.join(root, file)).path;
       // The regexes as Seatbelt reads them (POSIX ERE, test/unit/support/seatbeltEvaluator.ts).
       const seatbeltProtects = seatbeltProtectedPatterns().some((pattern) => ereToJs(pattern).test(absolute));
       const seatbeltHides = seatbeltSecretPatterns().some((pattern) => ereToJs(pattern).test(absolute)) && !ereToJs(seatbeltTemplatePattern()).test(absolute);
-      const bubblewrapProtects = [...lease.plan.readOnly, ...lease.plan.readOnlyMissing].some((entry) => isInsideOrSame(absolute, entry));
-      const bubblewrapHides = lease.plan.hiddenFiles.includes(absolute);
       const seen = {
         guardProtects: isWorkspaceExecutionConfig(absolute) && isExecutionConfigPath(absolute),
         guardHides: isSecretFile(absolute),
         ripgrepLists: listed.includes(absolute),
         seatbeltProtects,
         seatbeltHides,
-        bubblewrapProtects,
-        bubblewrapHides,
       };
-      const protectedName = expected === 'protected';
-      const secret = expected === 'secret';
       assert.deepEqual(seen, {
         guardProtects: protectedName,
         guardHides: secret,
@@ -134,9 +144,15 @@ describe('guard/protectedNames', () => {
         ripgrepLists: protectedName || secret || /^\.env\./i.test(path.basename(file)) || path.basename(file) === 'HEAD',
         seatbeltProtects: protectedName,
         seatbeltHides: secret,
-        bubblewrapProtects: protectedName,
-        bubblewrapHides: secret,
       });
+    });
+
+    itOnlyOn(PLAN_PLATFORMS, PLAN_MECHANISM)(`${file}: ${expected}, to bubblewrap as to the guard`, () => {
+      const absolute = path.join(root, file);
+      const { plan } = lease as SandboxLease;
+      const bubblewrapProtects = [...plan.readOnly, ...plan.readOnlyMissing].some((entry) => isInsideOrSame(absolute, entry));
+      const bubblewrapHides = plan.hiddenFiles.includes(absolute);
+      assert.deepEqual({ bubblewrapProtects, bubblewrapHides }, { bubblewrapProtects: protectedName, bubblewrapHides: secret });
     });
   }
 

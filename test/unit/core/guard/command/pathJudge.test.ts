@@ -4,7 +4,8 @@ import { commandPolicyOptions } from '../../../../../src/core/guard/command/path
 import { evaluateCommandPolicy } from '../../../../../src/core/guard/command/policy';
 import { describeVerdict } from '../../../../../src/core/guard/command/verdict';
 import { testContext } from '../../../support/context';
-import { linkTreePerTest } from '../../../support/linkTree';
+import { FIFO_MECHANISM, FIFO_PLATFORMS, linkTreePerTest, WINE_SYMLINKS } from '../../../support/linkTree';
+import { itOnlyOn, wineLacks } from '../../../support/platforms';
 
 describe('guard/command/pathJudge', () => {
   const tree = linkTreePerTest();
@@ -20,13 +21,15 @@ describe('guard/command/pathJudge', () => {
     assert.equal((await decide('echo x > plain.txt')).decision, 'allow');
   });
 
-  it('refuses a redirect through a link that leads outside the workspace', async () => {
+  it('refuses a redirect through a link that leads outside the workspace', async function () {
+    wineLacks(this, WINE_SYMLINKS);
     const { decision, reasons } = await decide('echo x > escape.txt');
     assert.equal(decision, 'deny');
     assert.match(reasons, /file\.symlink_escape_write/);
   });
 
-  it('refuses a redirect onto a dangling link, which would create its target wherever it points', async () => {
+  it('refuses a redirect onto a dangling link, which would create its target wherever it points', async function () {
+    wineLacks(this, WINE_SYMLINKS);
     const { decision, reasons } = await decide('echo x >> dangling.txt');
     assert.equal(decision, 'deny');
     assert.match(reasons, /file\.non_regular_file: dangling\.txt is a symlink that leads nowhere/);
@@ -38,7 +41,7 @@ describe('guard/command/pathJudge', () => {
     assert.match(reasons, /file\.hard_link_write/);
   });
 
-  it('refuses to read a FIFO, which would block the command', async () => {
+  itOnlyOn(FIFO_PLATFORMS, FIFO_MECHANISM)('refuses to read a FIFO, which would block the command', async () => {
     const { decision, reasons } = await decide('cat fifo');
     assert.equal(decision, 'deny');
     assert.match(reasons, /file\.non_regular_file: fifo is not a regular file/);

@@ -3,7 +3,6 @@
 // are judged by the same path judge as bash (a secret is as secret to Get-Content as to cat).
 // PowerShell itself is not needed: the policy only parses and judges, nothing runs.
 import * as assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -11,6 +10,7 @@ import { commandPolicyOptions } from '../../../../../src/core/guard/command/path
 import { evaluateCommandPolicy } from '../../../../../src/core/guard/command/policy';
 import { evaluatePowerShellPolicy, judgeCmdLine } from '../../../../../src/core/guard/command/powershell/policy';
 import { describeVerdict, type CommandVerdict } from '../../../../../src/core/guard/command/verdict';
+import { fileLocation } from '../../../../../src/core/location';
 import { DEFAULT_DENY_PATTERNS } from '../../../../../src/core/settings';
 import { testContext } from '../../../support/context';
 
@@ -23,8 +23,9 @@ function write(file: string, text: string): void {
 }
 
 async function options(settings: { runCommandAllow?: string[] } = {}): Promise<Parameters<typeof evaluatePowerShellPolicy>[1]> {
-  const ctx = testContext({ root, workspace: { home }, settings: { runCommandAllow: settings.runCommandAllow ?? [], runCommandDeny: DEFAULT_DENY_PATTERNS } });
-  return commandPolicyOptions(ctx, root);
+  const ctx = testContext({ root, workspace: { home, platform: process.platform }, settings: { runCommandAllow: settings.runCommandAllow ?? [], runCommandDeny: DEFAULT_DENY_PATTERNS } });
+  // The folder the command runs in, in the form runCommand gives the policy (resolveCommandCwd).
+  return commandPolicyOptions(ctx, ctx.host.fs.localPath(fileLocation(root)) ?? root);
 }
 
 async function judge(line: string): Promise<CommandVerdict> {
@@ -258,7 +259,13 @@ describe('guard/command/powershell policy', () => {
     write(path.join(root, '.env'), 'KEY=not-a-secret\n');
     write(path.join(root, 'svc', '.env'), 'KEY=svc\n');
     write(path.join(root, '.vscode', 'settings.json'), '{}\n');
-    execFileSync('git', ['init', '-q'], { cwd: root, env: { ...process.env, HOME: home, GIT_CONFIG_NOSYSTEM: '1' }, stdio: 'ignore' });
+    // The workspace folder's own repository, as `git init` lays it out (written here: the policy
+    // only reads it, and Windows under wine has no git to make it).
+    write(path.join(root, '.git', 'HEAD'), 'ref: refs/heads/main\n');
+    write(path.join(root, '.git', 'config'), '[core]\n\trepositoryformatversion = 0\n\tfilemode = true\n\tbare = false\n\tlogallrefupdates = true\n');
+    for (const folder of ['objects/info', 'objects/pack', 'refs/heads', 'refs/tags']) {
+      fs.mkdirSync(path.join(root, '.git', folder), { recursive: true });
+    }
   });
   after(() => fs.rmSync(parent, { recursive: true, force: true }));
 

@@ -6,8 +6,9 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { ignoresCase } from '../../../../../src/core/fs/node/caseSensitivity';
-import { mountCaseInsensitiveVolume, type CaseInsensitiveVolume } from '../../../support/caseInsensitiveVolume';
+import { CASE_INSENSITIVE_VOLUME, mountCaseInsensitiveVolume, type CaseInsensitiveVolume } from '../../../support/caseInsensitiveVolume';
 import { commandWorkspace } from '../../../support/commandWorkspace';
+import { skipUnlessOn } from '../../../support/platforms';
 import { requireProgram } from '../../../support/programs';
 import * as os from 'node:os';
 import { NodeFileSystem } from '../../../../../src/core/fs/node/nodeFileSystem';
@@ -19,6 +20,7 @@ describe('tools/runCommand on a volume that ignores letter case', () => {
   let volume: CaseInsensitiveVolume | undefined;
   before(function () {
     this.timeout(60_000);
+    skipUnlessOn(this, 'linux', CASE_INSENSITIVE_VOLUME);
     volume = mountCaseInsensitiveVolume();
   });
   const workspace = commandWorkspace({ base: () => volume?.root ?? '' });
@@ -87,6 +89,7 @@ describe('sandbox/plan: folders where another spelling reaches an entry', () => 
   let plain = '';
   before(function () {
     this.timeout(60_000);
+    skipUnlessOn(this, 'linux', CASE_INSENSITIVE_VOLUME);
     volume = mountCaseInsensitiveVolume();
     plain = fs.mkdtempSync(path.join(os.tmpdir(), 'wat-spellings-'));
   });
