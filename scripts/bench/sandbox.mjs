@@ -7,7 +7,7 @@
 // or end of file"): sh started with today's pipe, with end of file (/dev/null, every command's now), and
 // through the pseudoterminal helper (interactive: true), alone and inside bare bwrap; and the tool's call
 // with and without interactive: true.
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -103,8 +103,15 @@ async function stagedRun(bare, root, script) {
     for (const dir of [layer.lower, layer.upper, layer.work]) mkdirSync(dir);
     const { uid, gid } = os.userInfo();
     const nested = [bare[0], ...overlayLaunch.nestedBubblewrapOptions(uid, gid), ...bare.slice(1).filter((arg) => arg !== '--'), '--bind', root, root, '--chdir', root, '--', '/bin/sh', '-c', script];
-    await spawnDone(overlayLaunch.stagedLaunch(UNSHARE, process.execPath, [layer], nested), 'ignore');
-    const opaque = new Set(/** @type {string[]} */ (JSON.parse(readFileSync(layer.opaque, 'utf8'))));
+    const [program, ...args] = overlayLaunch.stagedLaunch(UNSHARE, [layer], nested);
+    const child = spawn(program, args, { stdio: ['ignore', 'ignore', 'ignore', 'ignore', 'pipe'] });
+    const closed = new Promise((resolve) => child.once('close', resolve));
+    const hold = /** @type {import('node:stream').Duplex} */ (child.stdio[overlayLaunch.HOLD_FD]);
+    const exit = await overlayLaunch.commandEnded(hold);
+    const plain = await upperLayer.readUpperLayer(layer.upper);
+    const opaque = await overlayLaunch.opaqueFoldersThrough(/** @type {number} */ (child.pid), layer, plain);
+    hold.end('\n');
+    if (exit !== 0 || (await closed) !== 0) throw new Error(`the staged command exited ${exit}`);
     const entries = await upperLayer.readUpperLayer(layer.upper, opaque);
     const plan = staging.planMerge(entries, await upperLayer.lowerFactsOf(root, entries, () => false));
     await upperLayer.applyMerge(plan, layer.upper, root);

@@ -5,12 +5,15 @@
 // `--unshare-user --uid --gid` (the command keeps the user's ids).
 //
 // The overlay is mounted on the folder's own path, so every path of the sandbox's plan (its binds of
-// protected and secret entries) means the same inside; the folder itself stays reachable inside at
-// its layout's `lower`, bound there before the overlay covers it. When the command ends, a few lines
-// of JavaScript run by the extension host's own Node, still inside the namespace, find the opaque
-// folders (folders the command deleted and made again) by comparing the merged and lower views, as
-// Node cannot read the attribute overlayfs marks them with.
+// protected and secret entries) means the same inside; the folder itself is bound at the layout's
+// `lower` before the overlay covers it. When the command ends the namespace waits on the hold
+// descriptor (HOLD_FD) while the extension host finds the opaque folders (folders the command
+// deleted and made again; Node cannot read the attribute overlayfs marks them with) by comparing the
+// merged view, which it reads through the namespace's `/proc/<pid>/root`, with the folder itself.
+import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
+import type { Duplex } from 'node:stream';
+import { opaqueFolders, type UpperEntry } from '../staging';
 
 /** Where one folder's layers live, all inside the staging folder the caller owns. */
 export interface StagedFolder {
@@ -18,8 +21,6 @@ export interface StagedFolder {
   readonly lower: string;
   readonly upper: string;
   readonly work: string;
-  /** A JSON array of the opaque folders' relative paths, written when the command ends. */
-  readonly opaque: string;
 }
 
 /** The layout of `folders` under `staging` (folders made by the caller: lower, upper and work empty). */
@@ -33,72 +34,80 @@ export function stagingLayout(staging: string, folders: readonly string[]): Stag
     lower: path.join(staging, `lower${index}`),
     upper: path.join(staging, `upper${index}`),
     work: path.join(staging, `work${index}`),
-    opaque: path.join(staging, `opaque${index}.json`),
   }));
 }
 
-/**
- * Lists the opaque folders of one layer pair: argv after the script is the upper, lower and merged
- * folders and the file to write. A folder of both layers is opaque when an entry of the lower one
- * is missing from the merged view and has no whiteout (a 0:0 character device) in the upper one.
- */
-const OPAQUE_LISTER = `
-const fs = require('fs'), path = require('path');
-const [upper, lower, merged, out] = process.argv.slice(1);
-const names = (dir) => { try { return fs.readdirSync(dir); } catch { return undefined; } };
-const opaque = [];
-const walk = (rel) => {
-  for (const name of fs.readdirSync(path.join(upper, rel))) {
-    const child = rel === '' ? name : rel + '/' + name;
-    if (!fs.lstatSync(path.join(upper, child)).isDirectory()) continue;
-    const below = names(path.join(lower, child));
-    if (below && below.length > 0) {
-      const seen = new Set(names(path.join(merged, child)) || []);
-      const whiteout = (n) => { try { const s = fs.lstatSync(path.join(upper, child, n)); return s.isCharacterDevice() && s.rdev === 0; } catch { return false; } };
-      if (below.some((n) => !seen.has(n) && !whiteout(n))) opaque.push(child);
-    }
-    walk(child);
-  }
-};
-walk('');
-fs.writeFileSync(out, JSON.stringify(opaque));
-`;
+/** The descriptor of the staged launch's hold: the command's exit code arrives on it, and a line written back ends the namespace. */
+export const HOLD_FD = 4;
 
 /**
  * The argv that runs `launcher` (bubblewrap's argv, nested: with `--unshare-user --uid --gid`) over
  * overlays of the layout's folders, in a user and mount namespace of its own (util-linux's
- * `unshare`), then lists each folder's opaque folders into its `opaque` file; the exit code is the
- * command's. A missing `opaque` file means the listing failed: nothing of that folder may be merged.
- * `node` is a Node the script can run (the extension host's, with ELECTRON_RUN_AS_NODE). The mounts'
- * paths travel as positional parameters; the lister's are quoted into the script as single words.
+ * `unshare`). When the command ends, its exit code is written to HOLD_FD and the namespace waits
+ * for a line there (read `opaqueFoldersThrough` meanwhile); it then exits with the command's code.
+ * Without HOLD_FD open it exits at once. Paths travel as positional parameters, never in the script.
  */
-export function stagedLaunch(unshare: string, node: string, layout: readonly StagedFolder[], launcher: readonly string[]): string[] {
-  const perFolder = layout.flatMap((layer) => [layer.folder, layer.lower, layer.upper, layer.work, layer.opaque]);
-  const listing = layout.map((layer) => `ELECTRON_RUN_AS_NODE=1 "$node" -e "$lister" ${[layer.upper, layer.lower, layer.folder, layer.opaque].map(shellWord).join(' ')} || true`);
+export function stagedLaunch(unshare: string, layout: readonly StagedFolder[], launcher: readonly string[]): string[] {
   const body = [
     'set -eu',
-    `lister=${shellWord(OPAQUE_LISTER)}`,
-    'node=$1; count=$2; shift 2',
+    'count=$1; shift',
     'i=0',
     'while [ "$i" -lt "$count" ]; do',
     '  mount --bind "$1" "$2"',
     '  mount -t overlay overlay -o "lowerdir=$2,upperdir=$3,workdir=$4,userxattr" "$1"',
-    '  shift 5',
+    '  shift 4',
     '  i=$((i + 1))',
     'done',
     '[ "$1" = -- ] && shift',
     'set +e',
-    '"$@"',
+    `"$@" ${HOLD_FD}<&-`,
     'status=$?',
-    ...listing,
+    `{ printf '%s\\n' "$status" >&${HOLD_FD} && read -r _ <&${HOLD_FD}; } 2>/dev/null`,
     'exit $status',
   ].join('\n');
-  return [unshare, '--user', '--map-root-user', '--mount', '--', '/bin/sh', '-c', body, 'wat-staged', node, String(layout.length), ...perFolder, '--', ...launcher];
+  const perFolder = layout.flatMap((layer) => [layer.folder, layer.lower, layer.upper, layer.work]);
+  return [unshare, '--user', '--map-root-user', '--mount', '--', '/bin/sh', '-c', body, 'wat-staged', String(layout.length), ...perFolder, '--', ...launcher];
 }
 
-/** A word the shell reads back as exactly `text`. */
-function shellWord(text: string): string {
-  return `'${text.replace(/'/g, `'\\''`)}'`;
+/** The command's exit code, once the staged namespace reports it on its hold (the stream of HOLD_FD). */
+export function commandEnded(hold: Duplex): Promise<number> {
+  return new Promise((resolve, reject) => {
+    let text = '';
+    const onData = (chunk: Buffer): void => {
+      text += chunk.toString('utf8');
+      const end = text.indexOf('\n');
+      if (end !== -1) {
+        hold.off('data', onData);
+        resolve(Number(text.slice(0, end)));
+      }
+    };
+    hold.on('data', onData);
+    hold.once('end', () => reject(new Error('the staged namespace ended without reporting its command\'s exit code')));
+    hold.once('error', reject);
+  });
+}
+
+/**
+ * The opaque folders of one folder's upper layer, while the namespace of `pid` holds: its merged
+ * view through `/proc/<pid>/root`, its lower one the folder itself.
+ */
+export async function opaqueFoldersThrough(pid: number, layer: StagedFolder, upper: readonly UpperEntry[]): Promise<Set<string>> {
+  // A folder the lower view lacks is new (undefined); one the merged view cannot list stops the
+  // merge (an empty answer would read as opaque, and the merge would replace the folder whole).
+  const listings = async (root: string, missing: 'undefined' | 'throw'): Promise<Map<string, readonly string[] | undefined>> => {
+    const listed = new Map<string, readonly string[] | undefined>();
+    for (const entry of upper.filter((each) => each.kind === 'directory')) {
+      const folder = path.join(root, ...entry.path.split('/'));
+      listed.set(entry.path, await fs.readdir(folder).catch((error: unknown) => {
+        if (missing === 'throw') throw error;
+        return undefined;
+      }));
+    }
+    return listed;
+  };
+  const lower = await listings(layer.folder, 'undefined');
+  const merged = await listings(path.join(`/proc/${pid}/root`, layer.folder), 'throw');
+  return opaqueFolders(upper, (relative) => lower.get(relative), (relative) => merged.get(relative) ?? []);
 }
 
 /** The arguments that nest bubblewrap in the staged namespace, keeping the user's ids for the command. */

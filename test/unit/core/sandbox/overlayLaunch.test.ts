@@ -1,9 +1,10 @@
 import * as assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
+import type { Duplex } from 'node:stream';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { nestedBubblewrapOptions, stagedLaunch, stagingLayout, type StagedFolder } from '../../../../src/core/sandbox/node/overlayLaunch';
+import { commandEnded, HOLD_FD, nestedBubblewrapOptions, opaqueFoldersThrough, stagedLaunch, stagingLayout, type StagedFolder } from '../../../../src/core/sandbox/node/overlayLaunch';
 import { applyMerge, lowerFactsOf, readUpperLayer } from '../../../../src/core/sandbox/node/upperLayer';
 import { planMerge } from '../../../../src/core/sandbox/staging';
 import { describeOnlyOn } from '../../support/platforms';
@@ -32,23 +33,41 @@ describeOnlyOn('linux', 'overlayfs in a user namespace, bubblewrap')('sandbox/no
     fs.rmSync(base, { recursive: true, force: true });
   });
 
-  /** Runs `script` in bubblewrap (the folder writable, its .git read-only) nested over the overlay. */
-  function run(script: string): ReturnType<typeof spawnSync> {
+  /**
+   * Runs `script` in bubblewrap (the folder writable, its .git read-only) nested over the overlay;
+   * while the namespace holds, reads the upper layer and its opaque folders as the host does.
+   */
+  async function run(script: string): Promise<{ status: number | null; exit: number; stdout: string; stderr: string; opaque: Set<string>; files: string[] }> {
     const { uid, gid } = os.userInfo();
     const bwrap = [requireProgram('bwrap'), ...nestedBubblewrapOptions(uid, gid), '--die-with-parent', '--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--bind', folder, folder, '--ro-bind', path.join(folder, '.git'), path.join(folder, '.git'), '--chdir', folder, '--', '/bin/sh', '-c', script];
-    const [program, ...args] = stagedLaunch(requireProgram('unshare'), process.execPath, [layer], bwrap);
-    return spawnSync(program, args, { encoding: 'utf8', env: { PATH: process.env.PATH } });
+    const [program, ...args] = stagedLaunch(requireProgram('unshare'), [layer], bwrap);
+    const child = spawn(program, args, { env: { PATH: process.env.PATH }, stdio: ['ignore', 'pipe', 'pipe', 'ignore', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const closed = new Promise<number | null>((resolve) => child.once('close', resolve));
+    const hold = child.stdio[HOLD_FD] as Duplex;
+    const exit = await commandEnded(hold);
+    const entries = await readUpperLayer(layer.upper);
+    const opaque = await opaqueFoldersThrough(child.pid!, layer, entries);
+    // While the namespace holds, the host sees what the command saw.
+    const files = fs.readdirSync(path.join(`/proc/${child.pid}/root`, folder)).sort();
+    hold.end('\n');
+    return { status: await closed, exit, stdout, stderr, opaque, files };
   }
 
   it('leaves the folder untouched while the command runs, as the user, with its protected binds; the merge then gives exactly what it saw', async () => {
-    const result = run('echo changed > a.txt && rm -rf remade && mkdir remade && echo n > remade/new.txt && id -u > who.txt && { echo x >> .git/config 2>/dev/null || echo refused > refused.txt; } && cat a.txt');
-    assert.equal(result.status, 0, String(result.stderr));
+    const result = await run('echo changed > a.txt && rm -rf remade && mkdir remade && echo n > remade/new.txt && id -u > who.txt && { echo x >> .git/config 2>/dev/null || echo refused > refused.txt; } && cat a.txt');
+    assert.equal(result.status, 0, result.stderr);
+    assert.equal(result.exit, 0);
     assert.equal(result.stdout, 'changed\n');
+    assert.deepEqual(result.files, ['.git', 'a.txt', 'refused.txt', 'remade', 'who.txt']);
     // Nothing reached the folder itself.
     assert.equal(fs.readFileSync(path.join(folder, 'a.txt'), 'utf8'), 'a\n');
     assert.deepEqual(fs.readdirSync(folder).sort(), ['.git', 'a.txt', 'remade']);
-    assert.deepEqual(JSON.parse(fs.readFileSync(layer.opaque, 'utf8')), ['remade']);
-    const entries = await readUpperLayer(layer.upper, new Set(JSON.parse(fs.readFileSync(layer.opaque, 'utf8')) as string[]));
+    assert.deepEqual([...result.opaque], ['remade']);
+    const entries = await readUpperLayer(layer.upper, result.opaque);
     await applyMerge(planMerge(entries, await lowerFactsOf(folder, entries, () => false)), layer.upper, folder);
     assert.equal(fs.readFileSync(path.join(folder, 'a.txt'), 'utf8'), 'changed\n');
     assert.deepEqual(fs.readdirSync(path.join(folder, 'remade')), ['new.txt']);
@@ -57,10 +76,11 @@ describeOnlyOn('linux', 'overlayfs in a user namespace, bubblewrap')('sandbox/no
     assert.equal(fs.readFileSync(path.join(folder, '.git/config'), 'utf8'), '[core]\n');
   });
 
-  it("returns the command's exit code and still lists the layer when the command fails", () => {
-    const result = run('echo partial > b.txt; exit 7');
-    assert.equal(result.status, 7, String(result.stderr));
-    assert.deepEqual(JSON.parse(fs.readFileSync(layer.opaque, 'utf8')), []);
+  it("returns the command's exit code, and the command cannot write to the hold", async () => {
+    const result = await run(`echo partial > b.txt; echo 0 >&${HOLD_FD}; exit 7`);
+    assert.equal(result.exit, 7, result.stderr);
+    assert.equal(result.status, 7);
+    assert.deepEqual([...result.opaque], []);
     assert.deepEqual(fs.readdirSync(layer.upper), ['b.txt']);
     assert.ok(!fs.existsSync(path.join(folder, 'b.txt')));
   });
