@@ -21,7 +21,8 @@ export type CheckpointWorkspace = Pick<WorkspaceInfo, 'folders' | 'platform'>;
 /**
  * A folder's path on the extension host's disk as the checkpoint store takes it, or undefined for a
  * folder elsewhere: the location's POSIX path, or on Windows the host's own spelling (`C:\work\app`
- * for `/C:/work/app`, `\\server\share\app`), never the URI's path, which Windows reads as relative.
+ * for `/C:/work/app`, `\\server\share\app`), never the URI's path, which Windows reads on the
+ * current drive (`W:\C:\work\app`).
  */
 export function checkpointFolder(folder: WorkspaceFolder, platform: string | undefined): string | undefined {
   if (folder.location.scheme !== 'file') {
