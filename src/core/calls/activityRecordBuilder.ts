@@ -1,8 +1,7 @@
 // The one place an activity record is assembled: a tool call's (runCall.ts) and a restore's
 // (restore.ts), and the fields a call's checkpoints add to it, at once or later by amending.
 import { MAX_CHANGED_PATHS, summarizeInput, type ActivityRecord, type ChangedPathRecord, type CheckpointRecord, type ExecutionConfigRecord, type RecordedApproval, type RecordedChange, type RecordedVerdict } from '../activity/activityRecord';
-import { shownChangedPath } from '../checkpoints/callCheckpoint';
-import type { WorkspaceFolder } from '../location';
+import { shownChangedPath, type CheckpointWorkspace } from '../checkpoints/callCheckpoint';
 import type { CallCheckpointOutcome } from '../ports/checkpoints';
 import type { Redaction } from '../secrets/redactSecrets';
 
@@ -55,11 +54,11 @@ export function buildActivityRecord(parts: RecordParts): ActivityRecord {
 }
 
 /** The record fields of a call's checkpoints: the files changed, and the checkpoint ids with their notes. */
-export function checkpointFields(outcome: CallCheckpointOutcome, folders: readonly WorkspaceFolder[]): Required<ChangeFields> {
+export function checkpointFields(outcome: CallCheckpointOutcome, workspace: CheckpointWorkspace): Required<ChangeFields> {
   const omitted = Math.max(0, outcome.changed.length - MAX_CHANGED_PATHS);
   return {
     checkpoint: { before: outcome.before, ...(outcome.after ? { after: outcome.after } : {}), ...(outcome.notes.length ? { notes: outcome.notes } : {}), ...(omitted ? { omittedPaths: omitted } : {}) },
-    changedPaths: outcome.changed.slice(0, MAX_CHANGED_PATHS).map((file) => ({ path: shownChangedPath(file, folders), kind: file.kind, ...(file.added !== undefined ? { added: file.added, deleted: file.deleted } : {}) })),
+    changedPaths: outcome.changed.slice(0, MAX_CHANGED_PATHS).map((file) => ({ path: shownChangedPath(file, workspace), kind: file.kind, ...(file.added !== undefined ? { added: file.added, deleted: file.deleted } : {}) })),
   };
 }
 

@@ -4,9 +4,9 @@
 // log with its own checkpoints, so it can be undone the same way. The host picks the record and
 // shows the message (vscode/tools/checkpointCommands.ts).
 import type { ActivityRecord, ActivityRecorder } from '../activity/activityRecord';
+import type { CheckpointWorkspace } from '../checkpoints/callCheckpoint';
 import { planRestore } from '../checkpoints/restore';
 import { NEVER_CANCELLED } from '../errors';
-import type { WorkspaceFolder } from '../location';
 import type { Approver } from '../ports/approval';
 import type { CheckpointLimits, CheckpointStore, RestoreWriter } from '../ports/checkpoints';
 import type { Clock } from '../ports/clock';
@@ -44,9 +44,8 @@ export interface RestoreServices {
   readonly background?: { running(): readonly Pick<BackgroundCommand, 'id' | 'commandLine'>[] };
 }
 
-/** The workspace as it is now: its folders and the checkpoint limits from the settings. */
-export interface RestoreWorkspace {
-  readonly folders: readonly WorkspaceFolder[];
+/** The workspace as it is now: its folders, the host's platform and the checkpoint limits from the settings. */
+export interface RestoreWorkspace extends CheckpointWorkspace {
   readonly limits: CheckpointLimits;
 }
 
@@ -86,7 +85,7 @@ export async function restoreToBefore(record: ActivityRecord | undefined, named:
     return refused(record.checkpoint ? `The checkpoint before call ${record.id} was pruned from the store; it can no longer be restored.` : `Call ${record.id} (${record.tool}) has no checkpoint: it changed no files, or checkpoints were off.`);
   }
   const started = clock.now();
-  const plan = await planRestore(target, store, workspace.folders, workspace.limits, services.writer);
+  const plan = await planRestore(target, store, workspace, workspace.limits, services.writer);
   if ('notRecorded' in plan) {
     return refused(`The workspace could not be recorded before restoring, so nothing was restored: ${plan.notRecorded.join(' ')}`);
   }
@@ -126,7 +125,7 @@ export async function restoreToBefore(record: ActivityRecord | undefined, named:
       finishedAt: clock.now(),
       approvals: [{ kind: 'restore', title, allowed: true }],
       result: problems.length ? { error: message } : { resultChars: 0 },
-      changes: after ? checkpointFields(after, workspace.folders) : { changedPaths: [] },
+      changes: after ? checkpointFields(after, workspace) : { changedPaths: [] },
     }),
     input,
   );

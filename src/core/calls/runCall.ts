@@ -112,7 +112,7 @@ function tracingObserver(trace: CallTrace, onLateConfig: () => void): CallObserv
 
 /** The call's checkpoints, when they are on and the workspace has folders on this disk. */
 function callCheckpoints(store: CheckpointStore | undefined, ctx: ToolContext, onDeferredFinish: (outcome: CallCheckpointOutcome | undefined) => void): CallCheckpoints | undefined {
-  const folders = checkpointFolders(ctx.workspace.folders);
+  const folders = checkpointFolders(ctx.workspace);
   if (!store || !ctx.settings.checkpointsEnabled || folders.length === 0 || !ctx.workspace.trusted) {
     return undefined;
   }
@@ -148,11 +148,10 @@ export async function runCall(tool: Tool, input: unknown, services: CallServices
     session: tracedSession(base.session, trace, origin),
     call: { ...base.call, confirmedInChat: origin.confirmedInChat, tokenBudget: origin.tokenBudget, observer: tracingObserver(trace, lateConfig), returnBy: origin.returnBy },
   };
-  const folders = base.workspace.folders;
   // A deferred "after" (a background command that ended) amends the call's record, even if it comes first.
   const checkpoints = tool.access === 'read' ? undefined : callCheckpoints(services.checkpoints, traced, (outcome) => {
     if (outcome) {
-      record.amend(() => checkpointFields(outcome, folders));
+      record.amend(() => checkpointFields(outcome, base.workspace));
     }
   });
   const ctx: ToolContext = checkpoints ? { ...traced, call: { ...traced.call, checkpoint: checkpoints } } : traced;
@@ -168,7 +167,7 @@ export async function runCall(tool: Tool, input: unknown, services: CallServices
       return { changes: proposedFields(trace.changes, id ? { id, notes } : undefined), notes };
     }
     const outcome = await checkpoints.finishNow();
-    return outcome ? { changes: checkpointFields(outcome, folders), notes: outcome.notes } : { changes: proposedFields(trace.changes), notes: checkpoints.currentNotes() };
+    return outcome ? { changes: checkpointFields(outcome, base.workspace), notes: outcome.notes } : { changes: proposedFields(trace.changes), notes: checkpoints.currentNotes() };
   };
 
   const write = (end: Pick<RecordParts, 'result' | 'redactions' | 'changes'>): void =>

@@ -3,7 +3,8 @@
 // to when its change really ends (a background command). A checkpoint that fails is a note: the
 // call still runs.
 import type { CallCheckpoint, CallCheckpointOutcome, ChangedFile, Checkpoint, CheckpointLimits, CheckpointStore, DeferredCheckpoint } from '../ports/checkpoints';
-import type { WorkspaceFolder } from '../location';
+import { hostPath, type WorkspaceFolder } from '../location';
+import type { WorkspaceInfo } from '../ports/workspace';
 import type { ToolSettings } from '../settings';
 import { errorMessage } from '../errors';
 
@@ -14,15 +15,32 @@ export function checkpointLimits(settings: ToolSettings): CheckpointLimits {
   return { maxFileBytes: settings.checkpointMaxFileMB * MB, maxTotalBytes: settings.checkpointMaxTotalMB * MB, excludes: settings.filesExclude };
 }
 
+/** What checkpoints need of the workspace: its folders, and the host's platform that names them on its disk. */
+export type CheckpointWorkspace = Pick<WorkspaceInfo, 'folders' | 'platform'>;
+
+/**
+ * A folder's path on the extension host's disk as the checkpoint store takes it, or undefined for a
+ * folder elsewhere: the location's POSIX path, or on Windows the host's own spelling (`C:\work\app`
+ * for `/C:/work/app`, `\\server\share\app`), never the URI's path, which Windows reads on the
+ * current drive (`W:\C:\work\app`).
+ */
+export function checkpointFolder(folder: WorkspaceFolder, platform: string | undefined): string | undefined {
+  if (folder.location.scheme !== 'file') {
+    return undefined;
+  }
+  const local = hostPath(folder.location, platform ?? '');
+  return platform === 'win32' ? local.replace(/\//g, '\\') : local;
+}
+
 /** The folders checkpoints record: those on the extension host's disk. */
-export function checkpointFolders(folders: readonly WorkspaceFolder[]): string[] {
-  return folders.filter((folder) => folder.location.scheme === 'file').map((folder) => folder.location.path);
+export function checkpointFolders(workspace: CheckpointWorkspace): string[] {
+  return workspace.folders.map((folder) => checkpointFolder(folder, workspace.platform)).filter((folder): folder is string => folder !== undefined);
 }
 
 /** A changed file's path as the user sees it: folder-relative, with the folder's name first in a multi-root workspace. */
-export function shownChangedPath(file: ChangedFile, folders: readonly WorkspaceFolder[]): string {
-  const folder = folders.find((candidate) => candidate.location.path === file.folder);
-  return folders.length > 1 && folder ? `${folder.name}/${file.path}` : file.path;
+export function shownChangedPath(file: ChangedFile, workspace: CheckpointWorkspace): string {
+  const folder = workspace.folders.find((candidate) => checkpointFolder(candidate, workspace.platform) === file.folder);
+  return workspace.folders.length > 1 && folder ? `${folder.name}/${file.path}` : file.path;
 }
 
 export class CallCheckpoints implements CallCheckpoint {

@@ -1,9 +1,8 @@
 // Planning a restore to a checkpoint: the files are recorded as they are now first (so the restore
 // can itself be undone), then the steps from now back to the target and the question's text. The
 // orchestration (busy check, question, write, record) is core/calls/restore.ts.
-import type { WorkspaceFolder } from '../location';
 import type { Checkpoint, CheckpointLimits, CheckpointStore, RestoreStep, RestoreWriter } from '../ports/checkpoints';
-import { CallCheckpoints, checkpointFolders } from './callCheckpoint';
+import { CallCheckpoints, checkpointFolders, type CheckpointWorkspace } from './callCheckpoint';
 
 const PREVIEW_LINES = 25;
 
@@ -46,11 +45,11 @@ export function restorePreview(steps: readonly RestoreStep[], unsaved: readonly 
 export async function planRestore(
   target: Checkpoint,
   store: CheckpointStore,
-  folders: readonly WorkspaceFolder[],
+  workspace: CheckpointWorkspace,
   limits: CheckpointLimits,
   writer: Pick<RestoreWriter, 'unsaved'>,
 ): Promise<RestorePlan | { readonly notRecorded: readonly string[] }> {
-  const covered = checkpointFolders(folders).filter((folder) => target.folders.some((part) => part.folder === folder));
+  const covered = checkpointFolders(workspace).filter((folder) => target.folders.some((part) => part.folder === folder));
   const checkpoints = new CallCheckpoints(store, covered, limits);
   await checkpoints.beforeChange();
   const currentId = await checkpoints.beforeId();

@@ -1,6 +1,6 @@
 import * as path from 'node:path';
 import { stricter, type GuardDecision, type GuardVerdict } from '../decisions';
-import { isInsidePath, pathKey } from '../location';
+import { fileLocation, isInsidePath, pathKey } from '../location';
 import type { EntryKind } from '../ports/fileSystem';
 import type { RiskLevel } from '../settings';
 import { isExecutionConfigPath, isGitDirectoryConfig, isHomeExecutionConfig, isSecretFile, matchesAnyForm, sensitiveLocalPaths } from './protectedNames';
@@ -80,11 +80,12 @@ const HOME_SHAPES = [/^\/(?:var\/)?root(?=\/|$)/, /^(?:\/[a-z]:)?\/(?:home|users
 /**
  * The home folders a path may be in, lower case: the extension host's, and any folder shaped like a
  * home. A remote or virtual folder's home is not the extension host's, and another user's home holds
- * keys too, so every scheme's paths are judged against both.
+ * keys too, so every scheme's paths are judged against both. The host's home is its own path
+ * (`D:\profiles\ann` on Windows), compared as a location's path (`/D:/profiles/ann`) like the target.
  */
 function homesOf(target: string, home: string): string[] {
   const shaped = HOME_SHAPES.map((shape) => shape.exec(target)?.[0]).filter((found): found is string => found !== undefined);
-  return [folded(home), ...shaped];
+  return [folded(fileLocation(home).path), ...shaped];
 }
 
 function isSensitiveForRead(facts: GuardFacts): boolean {

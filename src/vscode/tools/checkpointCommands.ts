@@ -6,7 +6,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { ActivityRecord } from '../../core/activity/activityRecord';
 import { restoreToBefore, type RestoreOutcome } from '../../core/calls/restore';
-import { checkpointLimits } from '../../core/checkpoints/callCheckpoint';
+import { checkpointFolder, checkpointLimits } from '../../core/checkpoints/callCheckpoint';
 import type { CheckpointStore } from '../../core/ports/checkpoints';
 import type { BackgroundCommands } from '../../core/ports/process';
 import { decodeText, looksBinary } from '../../core/text/encoding';
@@ -46,7 +46,8 @@ export class CheckpointCommands {
     }
     const named = String((argument as { id?: unknown } | undefined)?.id ?? argument);
     const services = { store: this.store, activity: this.log, approver: this.approvals, writer: restoreWriter, clock: systemClock, background: this.background };
-    const workspace = { folders: readWorkspaceInfo().folders, limits: checkpointLimits(readToolSettings()) };
+    const { folders, platform } = readWorkspaceInfo();
+    const workspace = { folders, platform, limits: checkpointLimits(readToolSettings()) };
     const { outcome, notice } = await restoreToBefore(recordOf(this.log, argument), named, services, workspace);
     if (notice === 'warning') {
       void vscode.window.showWarningMessage(outcome.message);
@@ -90,7 +91,7 @@ export class CheckpointCommands {
     const workspace = readWorkspaceInfo();
     const multi = workspace.folders.length > 1;
     for (const part of checkpoint.folders) {
-      const name = workspace.folders.find((folder) => folder.location.path === part.folder)?.name ?? path.basename(part.folder);
+      const name = workspace.folders.find((folder) => checkpointFolder(folder, workspace.platform) === part.folder)?.name ?? path.basename(part.folder);
       const relative = multi ? (file.path.startsWith(`${name}/`) ? file.path.slice(name.length + 1) : undefined) : file.path;
       if (relative === undefined) {
         continue;

@@ -19,7 +19,7 @@ function currentTarget(): WarmUpTarget | undefined {
   if (!settings.checkpointsEnabled || !workspace.trusted) {
     return undefined;
   }
-  return { folders: checkpointFolders(workspace.folders), limits: checkpointLimits(settings) };
+  return { folders: checkpointFolders(workspace), limits: checkpointLimits(settings) };
 }
 
 /** Starts the warm-up (deferred: nothing runs on the activation path but a timer) and keeps it in step with the workspace. */

@@ -35,7 +35,7 @@ describe('calls/restore', () => {
     approver = new ScriptedApprover(true);
     clock = new ManualClock();
     running = [];
-    workspace = { folders: [{ name: 'ws', location: fileLocation(folder) }], limits: checkpointLimits(DEFAULT_SETTINGS) };
+    workspace = { folders: [{ name: 'ws', location: fileLocation(folder) }], platform: process.platform, limits: checkpointLimits(DEFAULT_SETTINGS) };
     services = { store, activity: log, approver, writer, clock, background: { running: () => running } };
   });
   afterEach(() => fs.rmSync(base, { recursive: true, force: true }));

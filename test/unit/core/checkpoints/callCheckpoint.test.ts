@@ -2,8 +2,9 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { CallCheckpoints, checkpointLimits } from '../../../../src/core/checkpoints/callCheckpoint';
+import { CallCheckpoints, checkpointFolders, checkpointLimits, shownChangedPath } from '../../../../src/core/checkpoints/callCheckpoint';
 import { GitCheckpointStore } from '../../../../src/core/checkpoints/node/git/gitCheckpointStore';
+import { fileLocation } from '../../../../src/core/location';
 import type { CheckpointStore } from '../../../../src/core/ports/checkpoints';
 import { DEFAULT_SETTINGS } from '../../../../src/core/settings';
 import { editFileTool } from '../../../../src/core/tools/editFile';
@@ -11,6 +12,7 @@ import { readFileTool } from '../../../../src/core/tools/readFile';
 import { RecordingChangeApplier } from '../../support/changeApplier';
 import { testContext } from '../../support/context';
 import { invokeTool } from '../../../../src/core/tools/invoke';
+import { needsWindowsProgram } from '../../support/platforms';
 
 describe('checkpoints/callCheckpoint', () => {
   let base: string;
@@ -27,7 +29,8 @@ describe('checkpoints/callCheckpoint', () => {
   });
   afterEach(() => fs.rmSync(base, { recursive: true, force: true }));
 
-  it('records once before the change and compares with after', async () => {
+  it('records once before the change and compares with after', async function () {
+    needsWindowsProgram(this, 'git');
     const call = new CallCheckpoints(store, [folder], limits);
     assert.equal(call.started, false);
     await call.beforeChange();
@@ -39,7 +42,8 @@ describe('checkpoints/callCheckpoint', () => {
     assert.equal(await call.finishNow(), outcome, 'finishing again returns the same outcome');
   });
 
-  it('defers the after checkpoint to whoever finishes it (a background command that ends later)', async () => {
+  it('defers the after checkpoint to whoever finishes it (a background command that ends later)', async function () {
+    needsWindowsProgram(this, 'git');
     const seen: unknown[] = [];
     const call = new CallCheckpoints(store, [folder], limits, (outcome) => seen.push(outcome));
     await call.beforeChange();
@@ -57,6 +61,20 @@ describe('checkpoints/callCheckpoint', () => {
     await call.beforeChange();
     assert.deepEqual(call.currentNotes(), ['No checkpoint was taken before this call: disk full']);
     assert.equal(await call.finishNow(), undefined);
+  });
+
+  it('names the folders on this disk by the host\'s path: on Windows C:\\work\\app, never the URI path /C:/work/app', () => {
+    const folders = [
+      { name: 'app', location: fileLocation('C:\\work\\app') },
+      { name: 'share', location: fileLocation('\\\\server\\share\\lib') },
+      { name: 'remote', location: { scheme: 'vscode-remote', authority: 'host', path: '/r' } },
+    ];
+    assert.deepEqual(checkpointFolders({ folders, platform: 'win32' }), ['C:\\work\\app', '\\\\server\\share\\lib']);
+    const changed = { folder: 'C:\\work\\app', rawPath: Buffer.from('src/a.ts'), path: 'src/a.ts', kind: 'modified' as const };
+    assert.equal(shownChangedPath(changed, { folders, platform: 'win32' }), 'app/src/a.ts');
+    const posix = [{ name: 'app', location: fileLocation('/work/app') }, { name: 'lib', location: fileLocation('/src/lib') }];
+    assert.deepEqual(checkpointFolders({ folders: posix, platform: 'linux' }), ['/work/app', '/src/lib']);
+    assert.equal(shownChangedPath({ ...changed, folder: '/src/lib' }, { folders: posix, platform: 'linux' }), 'lib/src/a.ts');
   });
 
   describe('the tools say when they change files', () => {

@@ -36,7 +36,7 @@ describe('checkpoints/restore', () => {
     fs.rmSync(path.join(folder, 'b.txt'));
     fs.writeFileSync(path.join(folder, 'c.txt'), 'new\n');
     writer.unsavedPaths = ['a.txt'];
-    const plan = await planRestore(target, store, folders, limits, writer);
+    const plan = await planRestore(target, store, { folders, platform: process.platform }, limits, writer);
     assert.ok('steps' in plan);
     assert.deepEqual(plan.steps.map((step) => `${step.action} ${step.path}`), ['delete c.txt', 'write a.txt', 'write b.txt']);
     assert.equal(plan.preview, 'It will change 3 file(s): delete c.txt (created since); restore a.txt; restore b.txt. Unsaved text in a.txt will be replaced.');
@@ -48,7 +48,7 @@ describe('checkpoints/restore', () => {
     const other = path.join(base, 'other');
     fs.mkdirSync(other);
     const target = await store.take([folder], limits);
-    const plan = await planRestore(target, store, [...folders, { name: 'other', location: fileLocation(other) }, { name: 'remote', location: { scheme: 'vscode-remote', authority: 'host', path: '/r' } }], limits, writer);
+    const plan = await planRestore(target, store, { folders: [...folders, { name: 'other', location: fileLocation(other) }, { name: 'remote', location: { scheme: 'vscode-remote', authority: 'host', path: '/r' } }], platform: process.platform }, limits, writer);
     assert.ok('steps' in plan);
     assert.deepEqual(store.takes[1], [folder]);
     assert.deepEqual(plan.steps, []);
@@ -58,7 +58,7 @@ describe('checkpoints/restore', () => {
   it('plans nothing when the folders cannot be recorded now, and says why', async () => {
     const target = await store.take([folder], limits);
     store.failure = new Error('disk full');
-    assert.deepEqual(await planRestore(target, store, folders, limits, writer), { notRecorded: ['No checkpoint was taken before this call: disk full'] });
+    assert.deepEqual(await planRestore(target, store, { folders, platform: process.platform }, limits, writer), { notRecorded: ['No checkpoint was taken before this call: disk full'] });
   });
 
   it('previews at most 25 steps, symlinks named, and what the target could not record', () => {

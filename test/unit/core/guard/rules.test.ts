@@ -114,6 +114,14 @@ describe('guard/rules', () => {
     assert.equal(evaluateGuard(facts('write', '/rootfs/.bashrc', { insideWorkspace: true }), 'high').decision, 'allow', '/rootfs is no home');
   });
 
+  it('finds the host\'s home given as a Windows path (D:\\profiles\\ann, no home shape) in a location\'s path /D:/profiles/ann', () => {
+    const home = 'D:\\profiles\\ann';
+    assert.equal(evaluateGuard(facts('write', '/D:/profiles/ann/.gitconfig', { insideWorkspace: true, home }), 'high').rule, 'file.sensitive_path_write');
+    assert.equal(evaluateGuard(facts('write', '/d:/Profiles/Ann/.ssh/authorized_keys', { insideWorkspace: true, home }), 'high').rule, 'file.sensitive_path_write');
+    assert.equal(evaluateGuard(facts('read', '/D:/profiles/ann/.ssh/id_rsa', { insideWorkspace: true, home }), 'medium').rule, 'file.sensitive_path_read');
+    assert.equal(evaluateGuard(facts('write', '/D:/profiles/ann/proj/.bashrc', { insideWorkspace: true, home }), 'high').decision, 'allow', 'a project\'s own .bashrc is no start-up file');
+  });
+
   it('denies writing every row of the home table at every level, in any letter case, and reads them as before', () => {
     const names = ['.gitconfig', '.config/git/config', '.config/Git/attributes', '.bash_login', '.zshenv', '.zlogin', '.inputrc', '.pam_environment', '.config/fish/config.fish', '.config/autostart/x.desktop', '.config/systemd/user/x.service', '.config/environment.d/10-x.conf', '.local/bin/git', 'bin/git', 'Library/LaunchAgents/x.plist', '.xprofile'];
     for (const name of names) {

@@ -2,6 +2,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { fileLocation } from '../../../../src/core/location';
 import { readFileTool } from '../../../../src/core/tools/readFile';
 import { resultText, ScriptedApprover, testContext } from '../../support/context';
 import { invokeTool } from '../../../../src/core/tools/invoke';
@@ -140,7 +141,7 @@ describe('tools/readFile', () => {
   it('records what it read so later writes can check for staleness', async () => {
     const ctx = testContext({ root });
     await invokeTool(readFileTool, { file_path: 'crlf.txt' }, ctx);
-    const recorded = ctx.session.reads.lookup({ scheme: 'file', authority: '', path: path.join(root, 'crlf.txt') });
+    const recorded = ctx.session.reads.lookup(fileLocation(path.join(root, 'crlf.txt')));
     assert.equal(recorded?.size, 37);
     assert.match(recorded?.sha256 ?? '', /^[0-9a-f]{64}$/);
   });

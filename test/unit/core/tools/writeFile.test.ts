@@ -4,6 +4,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { writeFileTool } from '../../../../src/core/tools/writeFile';
 import { invokeTool } from '../../../../src/core/tools/invoke';
+import { needsSymlinks } from '../../support/platforms';
 import { writingWorkspace } from '../../support/writingWorkspace';
 
 describe('tools/writeFile', () => {
@@ -90,7 +91,8 @@ describe('tools/writeFile', () => {
     await assert.rejects(run(writeFileTool, { file_path: '.vscode/tasks.json', content: '{}\n' }), /Denied by file\.execution_config_write: .*The user declined when asked/);
   });
 
-  it('shows a write reached through a protected link for review even where auto-approve matches it: .vscode -> cfg, then cfg/settings.json', async () => {
+  it('shows a write reached through a protected link for review even where auto-approve matches it: .vscode -> cfg, then cfg/settings.json', async function () {
+    needsSymlinks(this);
     fs.mkdirSync(file('cfg'));
     fs.symlinkSync('cfg', file('.vscode'));
     withOptions({ settings: { autoApprove: { 'cfg/**': true } } });
@@ -123,7 +125,8 @@ describe('tools/writeFile', () => {
       assert.equal(fs.readFileSync(path.join(home, 'notes.txt'), 'utf8'), 'x\n');
     });
 
-    it('asks for the file a home entry links to: ~/.bashrc -> a file of the workspace', async () => {
+    it('asks for the file a home entry links to: ~/.bashrc -> a file of the workspace', async function () {
+      needsSymlinks(this);
       fs.mkdirSync(file('dotfiles'));
       fs.writeFileSync(file('dotfiles/bashrc'), '# bashrc\n');
       fs.symlinkSync(file('dotfiles/bashrc'), path.join(home, '.bashrc'));
@@ -139,7 +142,8 @@ describe('tools/writeFile', () => {
     await assert.rejects(run(writeFileTool, { file_path: '.git/HEAD', content: 'x' }), /Denied by file\.protected_file_overwrite/);
   });
 
-  it('writes through a symlink to the target inside the workspace and keeps the link', async () => {
+  it('writes through a symlink to the target inside the workspace and keeps the link', async function () {
+    needsSymlinks(this);
     fs.symlinkSync('plain.txt', file('link.txt'));
     await read('link.txt');
     await run(writeFileTool, { file_path: 'link.txt', content: 'via link\n' });
@@ -154,7 +158,8 @@ describe('tools/writeFile', () => {
     });
     afterEach(() => fs.rmSync(outside, { recursive: true, force: true }));
 
-    it('refuses a symlink that leads outside the workspace', async () => {
+    it('refuses a symlink that leads outside the workspace', async function () {
+      needsSymlinks(this);
       fs.writeFileSync(path.join(outside, 'secret.txt'), 'outside\n');
       fs.symlinkSync(path.join(outside, 'secret.txt'), file('escape.txt'));
       await assert.rejects(run(writeFileTool, { file_path: 'escape.txt', content: 'x\n' }), /Denied by file\.symlink_escape_write: escape\.txt is a symbolic link .* leads outside the workspace/);
