@@ -2,7 +2,7 @@ import type { LanguageFeatures } from '../../../src/core/ports/language';
 import * as os from 'node:os';
 import type { ChangePipeline, ToolContext } from '../../../src/core/context';
 import type { CancellationSignal } from '../../../src/core/errors';
-import { fileLocation, type Location } from '../../../src/core/location';
+import { fileLocation, locationKey, type Location } from '../../../src/core/location';
 import { joinTextParts } from '../../../src/core/output/budget';
 import type { ApprovalAnswer, ApprovalRequest, Approver, ChoiceRequest } from '../../../src/core/ports/approval';
 import type { EditorBuffers } from '../../../src/core/ports/editor';
@@ -84,14 +84,16 @@ export interface TestContextOptions {
 export function testContext(options: TestContextOptions): ToolContext & { session: { approver: ScriptedApprover } } {
   const dirty = options.dirty ?? new Map<string, string>();
   const dirtyNotebooks = options.dirtyNotebooks ?? new Map<string, readonly string[]>();
-  const buffers: EditorBuffers = { dirtyText: (location: Location) => dirty.get(location.path), dirtyNotebookCells: (location: Location) => dirtyNotebooks.get(location.path) };
+  // The maps are keyed by the host's path (`C:\\x` on Windows): each key is found as the extension finds a path, through fileLocation.
+  const buffer = <T>(map: ReadonlyMap<string, T>, location: Location): T | undefined => [...map].find(([key]) => locationKey(fileLocation(key)) === locationKey(location))?.[1];
+  const buffers: EditorBuffers = { dirtyText: (location: Location) => buffer(dirty, location), dirtyNotebookCells: (location: Location) => buffer(dirtyNotebooks, location) };
   const fs = options.fs ?? new NodeFileSystem();
   return {
     host: { fs, buffers, clock: systemClock, search: new LocalFirstSearchEngines(fs, options.ripgrepPath === undefined ? undefined : new RipgrepSearchEngine(options.ripgrepPath, fs, options.ignoreIndex)), commands: options.commands, language: options.language, libraries: { bashParser: loadBashParser, powerShellParser: loadPowerShellParser, pdfJs: importPdfJs } },
     session: { approver: options.approver ?? new ScriptedApprover(false), reads: options.reads ?? new MemoryReadLedger(), changes: options.changes },
     call: { token: options.token ?? neverCancelled, confirmedInChat: options.confirmedInChat ?? false, tokenBudget: options.tokenBudget },
     settings: { ...DEFAULT_SETTINGS, ...options.settings },
-    workspace: { folders: [{ name: 'ws', location: fileLocation(options.root) }], trusted: true, home: os.homedir(), ...options.workspace },
+    workspace: { folders: [{ name: 'ws', location: fileLocation(options.root) }], trusted: true, home: os.homedir(), platform: process.platform, ...options.workspace },
   };
 }
 

@@ -3,6 +3,9 @@
 // Windows). Mocha's reporters show such a test as pending, never as passed, and the wine pass
 // (scripts/test-host/wine-unit.mjs) prints each reason with its count; a skip without a reason
 // fails that pass.
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
 import type { Context, Suite, Test } from 'mocha';
 
 type Platform = NodeJS.Platform;
@@ -85,5 +88,35 @@ export function needsWindowsProgram(context: Context, program: 'pwsh' | 'powersh
 export function wineLacks(context: Context, what: string): void {
   if (underWine) {
     skipWith(context, `wine 8 lacks ${what}`);
+  }
+}
+
+/** Whether a symbolic link made here can be seen afterwards, measured once (under wine only). */
+let symlinksWork: boolean | undefined;
+
+function canMakeSymlinks(): boolean {
+  if (symlinksWork === undefined) {
+    const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'wat-symlink-probe-'));
+    try {
+      fs.writeFileSync(path.join(folder, 'target'), '');
+      fs.symlinkSync('target', path.join(folder, 'link'));
+      symlinksWork = fs.lstatSync(path.join(folder, 'link')).isSymbolicLink();
+    } catch {
+      symlinksWork = false;
+    } finally {
+      fs.rmSync(folder, { recursive: true, force: true });
+    }
+  }
+  return symlinksWork;
+}
+
+/**
+ * Inside a test or hook that makes symbolic links, under wine: skips it when a link made there does
+ * not exist afterwards (wine 8's CreateSymbolicLinkW reports success and makes nothing, so a test
+ * would judge a plain missing file). Measured, so a wine that makes links runs the test.
+ */
+export function needsSymlinks(context: Context): void {
+  if (underWine && !canMakeSymlinks()) {
+    wineLacks(context, 'symbolic links (fs.symlinkSync returns, and no link is there: lstat gives ENOENT)');
   }
 }

@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { fileLocation } from '../../../../../src/core/location';
+import { fileLocation, locationKey } from '../../../../../src/core/location';
 import type { ReportedDiagnostic } from '../../../../../src/core/ports/language';
 import { invokeTool } from '../../../../../src/core/tools/invoke';
 import { diagnosticsTool } from '../../../../../src/core/tools/language/diagnostics';
@@ -48,7 +48,7 @@ describe('tools/language', () => {
     it('shows warnings with severity warning, and narrows to a path', async () => {
       language.problems = [problem('src/greet.ts', 1, 'in greet'), problem('src/other.ts', 0, 'a warning', 'warning')];
       assert.equal(await run(diagnosticsTool, { path: 'src/other.ts', severity: 'warning' }), 'src/other.ts:1:1 warning ts(2322): a warning\n1 problem in 1 file.');
-      assert.ok(language.asked.includes(`show ${file('src/other.ts')}`), 'a file named as path is shown for its language service');
+      assert.ok(language.asked.includes(`show ${at('src/other.ts').path}`), 'a file named as path is shown for its language service');
     });
 
     it('leaves out files the guard does not let the model read, and counts them', async () => {
@@ -70,7 +70,7 @@ describe('tools/language', () => {
 
   describe('workspace_find', () => {
     it('finds the column of the symbol and lists references grouped by file with their lines', async () => {
-      language.answers.set(`references@${file('src/main.ts')}:1:0`, [
+      language.answers.set(`references@${at('src/main.ts').path}:1:0`, [
         { location: at('src/greet.ts'), range: span(0, 16, 5) },
         { location: at('src/main.ts'), range: span(0, 9, 5) },
         { location: at('src/main.ts'), range: span(1, 0, 5) },
@@ -89,7 +89,7 @@ describe('tools/language', () => {
     });
 
     it('returns the hover text', async () => {
-      language.hovers.set(`${file('src/main.ts')}:1:0`, ['```typescript\nfunction greet(name: string): string\n```']);
+      language.hovers.set(`${at('src/main.ts').path}:1:0`, ['```typescript\nfunction greet(name: string): string\n```']);
       assert.equal(await run(findTool, { file_path: 'src/main.ts', line: 2, symbol: 'greet', what: 'hover' }), '```typescript\nfunction greet(name: string): string\n```');
     });
 
@@ -100,7 +100,7 @@ describe('tools/language', () => {
 
   describe('workspace_symbols', () => {
     it("lists a file's outline, nested by indentation", async () => {
-      language.outlines.set(`file:${file('src/greet.ts')}`, [
+      language.outlines.set(locationKey(at('src/greet.ts')), [
         { name: 'greet', kind: 'function', location: at('src/greet.ts'), range: span(0, 16, 5), depth: 0 },
         { name: 'name', kind: 'variable', container: 'greet', location: at('src/greet.ts'), range: span(0, 22, 4), depth: 1 },
       ]);
@@ -149,7 +149,7 @@ describe('tools/language', () => {
 
     it('refuses a new name already declared at the top of a file the rename edits, and changes nothing', async () => {
       language.renameAnswer = renameEdits();
-      language.outlines.set(`file:${file('src/other.ts')}`, [{ name: 'g', kind: 'constant', location: at('src/other.ts'), range: span(1, 13, 1), depth: 0 }]);
+      language.outlines.set(locationKey(at('src/other.ts')), [{ name: 'g', kind: 'constant', location: at('src/other.ts'), range: span(1, 13, 1), depth: 0 }]);
       await assert.rejects(run(renameSymbolTool, { file_path: 'src/main.ts', line: 2, symbol: 'greet', new_name: 'g' }), /"g" is already declared \(constant g at src\/other\.ts:2\); renaming "greet" to it would clash\. Choose another name\. Nothing was changed\./);
       assert.equal(applier.reviewed.length, 0);
       assert.equal(fs.readFileSync(file('src/other.ts'), 'utf8'), "import { greet } from './greet';\nexport const g = greet('b');\n");
