@@ -13,7 +13,7 @@ export class FakeLanguageFeatures implements LanguageFeatures {
   problems: ReportedDiagnostic[] = [];
   outlines = new Map<string, FoundSymbol[]>();
   searchResults: FoundSymbol[] = [];
-  /** Answers by `kind@path:line:character`. */
+  /** Answers by `kind@path:line:character`, the path a Location's (`/C:/x` on Windows). */
   answers = new Map<string, FoundLocation[]>();
   hovers = new Map<string, string[]>();
   renameAnswer: RenameEdits | ProviderRefusal = { files: [], otherOperations: [] };

@@ -38,14 +38,20 @@ export function hintArgs(hints: GlobHints): string[] {
   return args;
 }
 
-/** The path argument, and how to turn ripgrep's output paths back into paths relative to the scope root. */
-export function pathArgument(scope: SearchScope): { arg: string; toRelative(printed: string): string } {
+/**
+ * The path argument, and how to turn ripgrep's output paths back into paths relative to the scope
+ * root. On Windows (`platform`, the host's) ripgrep joins what it finds to the argument with
+ * backslashes (`.\src\main.ts`, `src/nested\deep.ts`); no Windows name holds one, so each is a
+ * separator and becomes `/`.
+ */
+export function pathArgument(scope: SearchScope, platform: string): { arg: string; toRelative(printed: string): string } {
   if (scope.rootKind === 'file') {
     return { arg: scope.rootFromIgnoreRoot, toRelative: () => '' };
   }
   const arg = scope.rootFromIgnoreRoot === '' ? '.' : scope.rootFromIgnoreRoot;
   const prefix = `${arg}/`;
-  return { arg, toRelative: (printed) => (printed.startsWith(prefix) ? printed.slice(prefix.length) : printed) };
+  const relative = (printed: string) => (printed.startsWith(prefix) ? printed.slice(prefix.length) : printed);
+  return { arg, toRelative: platform === 'win32' ? (printed) => relative(printed.replace(/\\/g, '/')) : relative };
 }
 
 /**

@@ -8,6 +8,7 @@ import { grepTool, searchText, type GrepInput } from '../../../../src/core/tools
 import { ManualCancellation, resultText, testContext } from '../../support/context';
 import { invokeTool } from '../../../../src/core/tools/invoke';
 import { makeSearchTree, RIPGREP, type SearchTree } from '../../support/searchTree';
+import { skipUnlessOn } from '../../support/platforms';
 
 describe('tools/grep', () => {
   describe('workspace_grep (ripgrep engine)', () => {
@@ -135,7 +136,8 @@ describe('tools/grep', () => {
     describe('stopping', () => {
       let fakeRipgrep: string;
       let pidFile: string;
-      before(() => {
+      before(function () {
+        skipUnlessOn(this, ['linux', 'darwin'], 'a #!/bin/sh script standing in for ripgrep (Windows starts only .exe programs without a shell)');
         // Prints one match, then hangs like a search over a huge tree.
         fakeRipgrep = path.join(tree.outside, 'fake-rg.sh');
         pidFile = `${fakeRipgrep}.pid`;

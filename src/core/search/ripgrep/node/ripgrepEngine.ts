@@ -177,7 +177,7 @@ export class RipgrepSearchEngine implements SearchEngine {
     { accept, dated }: ListOptions,
     options?: { readonly max: number; counts(relative: string): boolean; keepExcluded(relative: string): boolean },
   ): Promise<FileListing> {
-    const target = pathArgument(scope);
+    const target = pathArgument(scope, process.platform);
     const files: string[] = [];
     // Each file is dated as ripgrep prints it, so the stats overlap ripgrep's walk instead of following it.
     const cwd = dated ? `${this.localPath(scope.ignoreRoot)}/` : '';
@@ -219,7 +219,7 @@ export class RipgrepSearchEngine implements SearchEngine {
 
   async grep(request: GrepRequest, limits: SearchLimits, collector: GrepCollector): Promise<SearchOutcome> {
     const { scope, regex } = request;
-    const target = pathArgument(scope);
+    const target = pathArgument(scope, process.platform);
     const printsLines = request.mode === 'content';
     const args = [...(printsLines ? ['--json'] : ['--count', '--with-filename', '--null', '--line-buffered']), '--crlf', ...ruleArgs(scope)];
     if (scope.rootKind === 'directory') {

@@ -9,6 +9,7 @@ import { compileExcludes } from '../../../../../src/core/search/globPattern';
 import type { FileListing, SearchScope } from '../../../../../src/core/ports/search';
 import { makeSearchTree, RIPGREP, type SearchTree } from '../../../support/searchTree';
 import { systemClock } from '../../../../../src/core/time';
+import { needsSymlinks } from '../../../support/platforms';
 
 describe('search/ripgrep: dated listings', () => {
   let tree: SearchTree;
@@ -58,7 +59,8 @@ describe('search/ripgrep: dated listings', () => {
   });
 
   describe('localMtime', () => {
-    it("gives a symlink's target's time", () => {
+    it("gives a symlink's target's time", function () {
+      needsSymlinks(this);
       const target = fs.statSync(path.join(tree.root, 'src/main.ts')).mtimeMs;
       assert.equal(localMtime(path.join(tree.root, 'src/main-link.ts')), target);
     });
@@ -67,7 +69,8 @@ describe('search/ripgrep: dated listings', () => {
       assert.equal(localMtime(path.join(tree.root, 'no-such-file')), undefined);
     });
 
-    it("gives a dangling symlink's own time", () => {
+    it("gives a dangling symlink's own time", function () {
+      needsSymlinks(this);
       const link = path.join(tree.outside, 'dangling');
       fs.symlinkSync('missing-target', link);
       assert.equal(localMtime(link), fs.lstatSync(link).mtimeMs);
