@@ -32,6 +32,21 @@ export function repository(folder: string, commits: ReadonlyArray<Readonly<Recor
   });
 }
 
+/**
+ * A repository's `.git` in `folder` as `git init` lays it out, written by hand: for tests that need
+ * only a repository's shape (the command policy reads it, never runs git), so they run where git does
+ * not (Windows under wine).
+ */
+export function initLayout(folder: string): void {
+  write(path.join(folder, '.git', 'HEAD'), 'ref: refs/heads/main\n');
+  write(path.join(folder, '.git', 'config'), '[core]\n\trepositoryformatversion = 0\n\tfilemode = true\n\tbare = false\n\tlogallrefupdates = true\n');
+  write(path.join(folder, '.git', 'description'), 'Unnamed repository; edit this file \'description\' to name the repository.\n');
+  write(path.join(folder, '.git', 'info', 'exclude'), '# git ls-files --others --exclude-from=.git/info/exclude\n');
+  for (const sub of ['hooks', 'objects/info', 'objects/pack', 'refs/heads', 'refs/tags']) {
+    fs.mkdirSync(path.join(folder, '.git', sub), { recursive: true });
+  }
+}
+
 /** Appends lines to a repository's config file (as the user could have written them). */
 export function appendConfig(gitDir: string, text: string): void {
   fs.appendFileSync(path.join(gitDir, 'config'), text);

@@ -2,7 +2,6 @@
 // every file, secret, protected config and symlink the lines name. Nothing here runs a line: the
 // policy only parses and judges, and the home folder is a fake one in the temp folder.
 import * as assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -12,7 +11,7 @@ import { describeVerdict, type CommandVerdict } from '../../../../../src/core/gu
 import { DEFAULT_DENY_PATTERNS } from '../../../../../src/core/settings';
 import { testContext } from '../../../support/context';
 import { MUST_ALLOW, MUST_ASK, type CorpusLine } from './policyCorpus';
-import { needsWindowsProgram } from '../../../support/platforms';
+import { initLayout } from '../../../../support/gitFixtures';
 
 /** The workspace root, the fake home and the folder beside the workspace, made in the before hook. */
 let root: string;
@@ -32,15 +31,6 @@ async function judge(line: string): Promise<CommandVerdict> {
 function write(file: string, text: string): void {
   fs.mkdirSync(path.dirname(file), { recursive: true });
   fs.writeFileSync(file, text);
-}
-
-/** git with no system or user config (HOME is the fake home) and a fixed identity. */
-function git(cwd: string, ...args: string[]): void {
-  execFileSync('git', ['-c', 'user.name=corpus', '-c', 'user.email=corpus@example.invalid', '-c', 'commit.gpgsign=false', '-c', 'init.defaultBranch=main', ...args], {
-    cwd,
-    env: { ...process.env, HOME: home, GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: path.join(home, '.gitconfig') },
-    stdio: 'ignore',
-  });
 }
 
 function buildFixture(parent: string): void {
@@ -81,13 +71,9 @@ function buildFixture(parent: string): void {
   write(path.join(root, '.vscode', 'settings.json'), '{}\n');
   write(path.join(root, 'ws.code-workspace'), '{ "folders": [{ "path": "." }] }\n');
 
-  // A real repository: two commits (HEAD~1 exists) and a tag; .env stays untracked.
-  git(root, 'init', '-q');
-  git(root, 'add', 'src', 'f', 'a', 'b', 'README.md', 'docs', 'package.json');
-  git(root, 'commit', '-q', '-m', 'first');
-  fs.appendFileSync(path.join(root, 'f'), 'e 5 7\n');
-  git(root, 'commit', '-q', '-am', 'second');
-  git(root, 'tag', 'v0.1');
+  // The workspace folder's own repository, as `git init` lays it out: the policy only reads its
+  // shape (it never runs git), so no git is needed to make it.
+  initLayout(root);
   write(path.join(root, '.git', 'hooks', 'pre-commit.sample'), '#!/bin/sh\n');
 
   // A bare-layout repository planted in the workspace whose config gives it a work tree and names a
@@ -114,8 +100,7 @@ function duplicates(lines: readonly CorpusLine[]): string[] {
 
 describe('guard/command/policy corpus', () => {
   let parent: string | undefined;
-  before(function () {
-    needsWindowsProgram(this, 'git');
+  before(() => {
     parent = fs.mkdtempSync(path.join(fs.realpathSync(os.tmpdir()), 'wat-corpus-'));
     buildFixture(parent);
   });

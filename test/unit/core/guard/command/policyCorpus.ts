@@ -10,7 +10,7 @@
 //
 // The fixture (see policyCorpus.test.ts): ws/ with src/a.ts, src/b.ts, f, a, b, README.md, docs/*.md,
 // package.json, prog.sed (holds `1e id`), prog.awk, script.sh, version (a JS file), .env, .env.local,
-// svc/.env, .git/ (a real repository, two commits, tag v0.1), .vscode/settings.json, ws.code-workspace,
+// svc/.env, .git/ (laid out as `git init` does), .vscode/settings.json, ws.code-workspace,
 // bare-repo/ (a bare-layout repository whose config sets core.worktree = .. and core.fsmonitor), link-out -> @OUT@/new.txt (dangling),
 // cfg-link -> .git/config, env-link -> .env, hooks-link -> .git/hooks, link-to-home-ssh -> @HOME@/.ssh,
 // outside-link -> ../outside.txt; ../outside.txt; @HOME@ with .ssh/id_rsa, .aws/credentials,
