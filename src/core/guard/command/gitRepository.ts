@@ -61,6 +61,9 @@ const DRIVE_ROOT = /^\/[a-zA-Z]:\/?$/;
 /** A network share's path (`//server/share/x`), which path.posix would make `/server/share/x`. */
 const SHARE = /^\/\/[^/]/;
 
+/** A Windows path from a drive's root (`C:/x`, separators already forward). */
+const WINDOWS_DRIVE_PATH = /^[a-zA-Z]:\//;
+
 const HEX_OBJECT_ID = /^[0-9a-f]{40}([0-9a-f]{24})?$/;
 
 /** git's is_git_directory: HEAD names a ref or an object, and objects/ and refs/ are folders. */
@@ -195,8 +198,13 @@ export async function filterDriverNames(view: RepositoryView): Promise<{ drivers
       }
       const include = entry.name === 'path' && entry.value !== undefined && ((entry.section === 'include' && entry.subsection === undefined) || (entry.section === 'includeif' && entry.subsection !== undefined));
       if (include) {
-        const value = entry.value ?? '';
-        const expanded = value.startsWith('~/') ? path.posix.join(view.home, value.slice(2)) : value;
+        // Git for Windows takes \\ as a separator and C:/x as an absolute path: both made Location paths.
+        const value = view.windows ? (entry.value ?? '').replace(/\\/g, '/') : (entry.value ?? '');
+        const expanded = value.startsWith('~/') ? path.posix.join(view.home, value.slice(2)) : view.windows && WINDOWS_DRIVE_PATH.test(value) ? `/${value}` : value;
+        if (view.windows && SHARE.test(expanded)) {
+          // path.posix would drop the server and read the current drive's folder of that name.
+          return `${file} includes ${JSON.stringify(entry.value)}, on a network share, which the policy does not read`;
+        }
         const inner = await visit(path.posix.resolve(path.posix.dirname(file), expanded), depth + 1);
         if (inner !== undefined) {
           return inner;
@@ -205,6 +213,9 @@ export async function filterDriverNames(view: RepositoryView): Promise<{ drivers
     }
     return undefined;
   };
+  if (view.windows && SHARE.test(view.home)) {
+    return { problem: `the home folder ${view.home} is on a network share, where the policy does not read the user's git configuration, so it cannot switch off the filter drivers it may define` };
+  }
   for (const source of userConfigFiles(view.home)) {
     const problem = await visit(source, 0);
     if (problem !== undefined) {

@@ -113,9 +113,12 @@ export async function commandRepositoryView(ctx: ToolContext): Promise<Repositor
     }
   };
   const workspaceFolders = await Promise.all(ctx.workspace.folders.map((folder) => realPath(fsPort.localPath(folder.location) ?? folder.location.path)));
+  // The home folder is the host's path (C:\Users\u on Windows); the view's paths are Location paths
+  // (/C:/Users/u), in which the user's config and its includes are joined and resolved.
+  const home = fileLocation(ctx.workspace.home);
   return {
     workspaceFolders,
-    home: ctx.workspace.home,
+    home: home.authority === '' ? home.path : `//${home.authority}${home.path}`,
     windows: ctx.workspace.platform === 'win32',
     realPath,
     async entry(absolutePath) {

@@ -1,6 +1,6 @@
 // Which repository git would use, over a disk held in memory: where git's walk up from a folder ends.
 import * as assert from 'node:assert/strict';
-import { findRepository, type EntryFacts, type RepositoryView } from '../../../../../src/core/guard/command/gitRepository';
+import { filterDriverNames, findRepository, type EntryFacts, type RepositoryView } from '../../../../../src/core/guard/command/gitRepository';
 
 /** A view of a disk that has only these entries (Location paths), every path its own real path. */
 function viewOf(entries: Readonly<Record<string, EntryFacts>>, windows: boolean): RepositoryView {
@@ -37,5 +37,34 @@ describe('guard/command/gitRepository', () => {
   it('on Windows, still finds a repository at the drive\'s root', async () => {
     const found = await findRepository('/C:/work/ws', viewOf({ '/C:/.git': { kind: 'directory', isSymlink: false } }, true));
     assert.equal(found.kind === 'other' && found.reason.startsWith('git would use the repository of /C:'), true, JSON.stringify(found));
+  });
+
+  describe('the user\'s filter drivers', () => {
+    /** A view whose only files are these config files (Location paths), home /C:/users/u. */
+    const withFiles = (files: Readonly<Record<string, string>>, windows: boolean): RepositoryView => ({
+      ...viewOf({}, windows),
+      readWhole: async (absolutePath) => (absolutePath in files ? { kind: 'bytes', bytes: new TextEncoder().encode(files[absolutePath]) } : { kind: 'absent' }),
+    });
+
+    it('on Windows, follows includes written as Git for Windows takes them: ~\\x, C:\\x, C:/x and relative with \\ (each \\\\ in the file, as git escapes it)', async () => {
+      const files = {
+        '/C:/users/u/.gitconfig': '[filter "home"]\n\tclean = x\n[include]\n\tpath = ~\\\\tilde.cfg\n\tpath = C:\\\\cfg\\\\back.cfg\n\tpath = C:/cfg/forward.cfg\n\tpath = sub\\\\relative.cfg\n',
+        '/C:/users/u/tilde.cfg': '[filter "tilde"]\n\tclean = x\n',
+        '/C:/cfg/back.cfg': '[filter "back"]\n\tclean = x\n',
+        '/C:/cfg/forward.cfg': '[filter "forward"]\n\tclean = x\n',
+        '/C:/users/u/sub/relative.cfg': '[filter "relative"]\n\tclean = x\n',
+      };
+      assert.deepEqual(await filterDriverNames(withFiles(files, true)), { drivers: ['back', 'forward', 'home', 'relative', 'tilde'] });
+    });
+
+    it('on Windows, asks for an include on a network share, which it does not read', async () => {
+      const found = await filterDriverNames(withFiles({ '/C:/users/u/.gitconfig': '[include]\n\tpath = \\\\\\\\server\\\\share\\\\x.cfg\n' }, true));
+      assert.equal('problem' in found && /on a network share/.test(found.problem), true, JSON.stringify(found));
+    });
+
+    it('elsewhere, a backslash is part of the include\'s name, as git reads it', async () => {
+      const files = { '/C:/users/u/.gitconfig': '[include]\n\tpath = ~\\\\tilde.cfg\n', '/C:/users/u/tilde.cfg': '[filter "tilde"]\n\tclean = x\n' };
+      assert.deepEqual(await filterDriverNames(withFiles(files, false)), { drivers: [] });
+    });
   });
 });

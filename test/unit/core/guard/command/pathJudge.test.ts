@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import type { CommandDecision } from '../../../../../src/core/decisions';
-import { commandPolicyOptions } from '../../../../../src/core/guard/command/pathJudge';
+import { commandPolicyOptions, commandRepositoryView } from '../../../../../src/core/guard/command/pathJudge';
 import { evaluateCommandPolicy } from '../../../../../src/core/guard/command/policy';
 import { describeVerdict } from '../../../../../src/core/guard/command/verdict';
 import { testContext } from '../../../support/context';
@@ -45,5 +45,14 @@ describe('guard/command/pathJudge', () => {
     const { decision, reasons } = await decide('cat fifo');
     assert.equal(decision, 'deny');
     assert.match(reasons, /file\.non_regular_file: fifo is not a regular file/);
+  });
+
+  it('gives git\'s discovery the home folder as a Location path, as its other paths, on Windows (C:\\Users\\u) and elsewhere', async () => {
+    const windows = testContext({ root: tree.root, workspace: { home: 'C:\\Users\\u', platform: 'win32' } });
+    assert.equal((await commandRepositoryView(windows)).home, '/C:/Users/u');
+    const share = testContext({ root: tree.root, workspace: { home: '\\\\server\\share\\u', platform: 'win32' } });
+    assert.equal((await commandRepositoryView(share)).home, '//server/share/u');
+    const linux = testContext({ root: tree.root, workspace: { home: '/home/u', platform: 'linux' } });
+    assert.equal((await commandRepositoryView(linux)).home, '/home/u');
   });
 });
