@@ -1,6 +1,6 @@
-// The command policy's git rules over real repositories: which repository git would use (issue 27
-// classes 1 and 2), the command line that runs with git's safety options, and secret files in git's
-// objects (class 5). Nothing here runs a line: the policy only parses and judges.
+// The command policy's git rules over repositories laid out as `git init` lays them: which repository
+// git would use (issue 27 classes 1 and 2), the command line that runs with git's safety options, and
+// secret files in git's objects (class 5). Nothing here runs a line: the policy only parses and judges.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -10,8 +10,8 @@ import { evaluateCommandPolicy } from '../../../../../src/core/guard/command/pol
 import { describeVerdict, type CommandVerdict } from '../../../../../src/core/guard/command/verdict';
 import { GIT_SECRET_EXCLUDES, gitGlobalInsertion } from '../../../../../src/core/guard/command/gitSafety';
 import { testContext } from '../../../support/context';
-import { appendConfig, bareLookalike, repository, write } from '../../../../support/gitFixtures';
-import { needsWindowsProgram } from '../../../support/platforms';
+import { appendConfig, bareLookalike, initLayout, write } from '../../../../support/gitFixtures';
+import { needsSymlinks } from '../../../support/platforms';
 
 let parent = '';
 
@@ -53,13 +53,30 @@ const PLANTED_CONFIGS = {
 let root = '';
 let home = '';
 
+/**
+ * A repository in `folder`: its files, and its .git as `git init` lays it out. The policy reads only
+ * the repository's shape and config (never its objects), so no git is needed to make it.
+ */
+function repository(folder: string, files: Readonly<Record<string, string>>): void {
+  for (const [name, text] of Object.entries(files)) {
+    write(path.join(folder, name), text);
+  }
+  initLayout(folder);
+}
+
 async function judge(command: string, workspaceRoot = root): Promise<CommandVerdict> {
   const ctx = testContext({ root: workspaceRoot, workspace: { home }, settings: { runCommandAllow: [], runCommandDeny: [] } });
   return evaluateCommandPolicy(command, await commandPolicyOptions(ctx, workspaceRoot));
 }
 
+/** The fixture's folders whose .git is a symbolic link: where links cannot be made (wine), lines into them judge another fixture. */
+const LINKED = ['symlinked', 'dangling.git'];
+
 function expectDecision(command: string, expected: 'allow' | 'ask' | 'deny', why: string, workspace?: () => string): void {
-  it(`${expected}: ${JSON.stringify(command)} (${why})`, async () => {
+  it(`${expected}: ${JSON.stringify(command)} (${why})`, async function () {
+    if (LINKED.some((folder) => command.includes(folder))) {
+      needsSymlinks(this);
+    }
     const verdict = await judge(command, workspace?.());
     assert.equal(verdict.decision, expected, describeVerdict(verdict).join('\n'));
     if (expected !== 'allow') {
@@ -82,19 +99,18 @@ function expectLine(command: string, expected: string): void {
 }
 
 describe('guard/command/git policy', () => {
-  before(function () {
-    needsWindowsProgram(this, 'git');
+  before(() => {
     parent = fs.mkdtempSync(path.join(fs.realpathSync(os.tmpdir()), 'wat-gitpolicy-'));
     root = path.join(parent, 'ws');
     home = path.join(parent, 'home');
     // The user's own config names filter drivers, one of them through an include.
     write(path.join(home, '.gitconfig'), '[filter "lfs"]\n\tclean = git-lfs clean -- %f\n[include]\n\tpath = ~/.gitconfig-extra\n');
     write(path.join(home, '.gitconfig-extra'), '[filter "fromInclude"]\n\tclean = cat\n');
-    repository(root, [{ 'src/a.ts': 'export {};\n', f: 'one\n', '.env': 'SECRET=canary\n', 'svc/.env.local': 'SECRET=nested\n' }, { f: 'two\n' }]);
+    repository(root, { 'src/a.ts': 'export {};\n', f: 'two\n', '.env': 'SECRET=canary\n', 'svc/.env.local': 'SECRET=nested\n' });
     // What a clone, VS Code and the user write into a repository's config: all on the harmless list.
     appendConfig(path.join(root, '.git'), HARMLESS_CONFIG);
     // Class 1: repositories other than the workspace folder's own.
-    repository(path.join(root, 'vendor', 'lib'), [{ 'x.c': 'int x;\n' }]);
+    repository(path.join(root, 'vendor', 'lib'), { 'x.c': 'int x;\n' });
     fs.mkdirSync(path.join(root, 'vendor', 'lib', 'src'), { recursive: true });
     bareLookalike(path.join(root, 'elsewhere.git'), '/bin/false');
     write(path.join(root, 'linked', '.git'), 'gitdir: ../elsewhere.git\n');
@@ -107,13 +123,13 @@ describe('guard/command/git policy', () => {
     bareLookalike(path.join(root, 'fixtures', 'dangling.git'), '/bin/false');
     fs.symlinkSync('/nonexistent/target', path.join(root, 'fixtures', 'dangling.git', '.git'));
     // A workspace whose own .git takes its config from elsewhere, one inside a repository, one outside any.
-    repository(path.join(parent, 'common-ws'), [{ f: 'x\n' }]);
+    repository(path.join(parent, 'common-ws'), { f: 'x\n' });
     write(path.join(parent, 'common-ws', '.git', 'commondir'), '../../ws/vendor/lib/.git\n');
-    repository(path.join(parent, 'above'), [{ 'inner/f': 'x\n' }]);
+    repository(path.join(parent, 'above'), { 'inner/f': 'x\n' });
     fs.mkdirSync(path.join(parent, 'plain', 'ws'), { recursive: true });
     // Issue 37: workspaces whose own .git arrived with the folder, each with the config named by its key.
     for (const [name, config] of Object.entries(PLANTED_CONFIGS)) {
-      repository(path.join(parent, 'planted', name), [{ f: 'x\n' }]);
+      repository(path.join(parent, 'planted', name), { f: 'x\n' });
       fs.writeFileSync(path.join(parent, 'planted', name, '.git', 'config'), config);
     }
     write(path.join(parent, 'planted', 'config.worktree', '.git', 'config.worktree'), '[core]\n\tworktree = /home\n');
