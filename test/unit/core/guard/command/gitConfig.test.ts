@@ -55,13 +55,15 @@ function gitReads(text: string): Array<[string, string | undefined]> | undefined
 }
 
 describe('guard/command/gitConfig', () => {
-  before(function () {
-    needsWindowsProgram(this, 'git');
+  before(() => {
     folder = fs.mkdtempSync(path.join(os.tmpdir(), 'wat-gitconfig-'));
   });
   after(() => fs.rmSync(folder, { recursive: true, force: true }));
 
   describe('reads keys and values as git does (git config --file --list)', () => {
+    before(function () {
+      needsWindowsProgram(this, 'git');
+    });
     for (const [name, text] of Object.entries(TRICKY)) {
       it(name, () => {
         const expected = gitReads(text);
@@ -74,6 +76,9 @@ describe('guard/command/gitConfig', () => {
   });
 
   describe('refuses what git refuses', () => {
+    before(function () {
+      needsWindowsProgram(this, 'git');
+    });
     for (const [name, text] of Object.entries(REFUSED)) {
       it(name, () => {
         assert.equal(gitReads(text), undefined, 'git read the file');
