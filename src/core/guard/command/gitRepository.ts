@@ -198,7 +198,8 @@ export async function filterDriverNames(view: RepositoryView): Promise<{ drivers
       }
       const include = entry.name === 'path' && entry.value !== undefined && ((entry.section === 'include' && entry.subsection === undefined) || (entry.section === 'includeif' && entry.subsection !== undefined));
       if (include) {
-        // Git for Windows takes \\ as a separator and C:/x as an absolute path: both made Location paths.
+        // Git for Windows takes \ as a separator and C:/x as an absolute path: both made Location paths
+        // (~\x, which git fails on, is read as ~/x: reading more files only switches off more drivers).
         const value = view.windows ? (entry.value ?? '').replace(/\\/g, '/') : (entry.value ?? '');
         const expanded = value.startsWith('~/') ? path.posix.join(view.home, value.slice(2)) : view.windows && WINDOWS_DRIVE_PATH.test(value) ? `/${value}` : value;
         if (view.windows && SHARE.test(expanded)) {

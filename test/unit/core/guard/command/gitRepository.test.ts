@@ -46,7 +46,7 @@ describe('guard/command/gitRepository', () => {
       readWhole: async (absolutePath) => (absolutePath in files ? { kind: 'bytes', bytes: new TextEncoder().encode(files[absolutePath]) } : { kind: 'absent' }),
     });
 
-    it('on Windows, follows includes written as Git for Windows takes them: ~\\x, C:\\x, C:/x and relative with \\ (each \\\\ in the file, as git escapes it)', async () => {
+    it('on Windows, follows includes written with Windows paths: C:\\x, C:/x, relative with \\ (each \\\\ in the file, as git escapes it), and ~\\x as ~/x (git would fail on it: reading more only switches off more drivers)', async () => {
       const files = {
         '/C:/users/u/.gitconfig': '[filter "home"]\n\tclean = x\n[include]\n\tpath = ~\\\\tilde.cfg\n\tpath = C:\\\\cfg\\\\back.cfg\n\tpath = C:/cfg/forward.cfg\n\tpath = sub\\\\relative.cfg\n',
         '/C:/users/u/tilde.cfg': '[filter "tilde"]\n\tclean = x\n',
