@@ -9,6 +9,7 @@ import { resultText, testContext } from '../../support/context';
 import { invokeTool } from '../../../../src/core/tools/invoke';
 import { makeSearchTree, RIPGREP, type SearchTree } from '../../support/searchTree';
 import { underWine } from '../../support/platforms';
+import { allPairs } from '../../support/pairwise';
 
 async function answer(run: () => Promise<{ parts: readonly { kind: string; text?: string }[] }>): Promise<string> {
   try {
@@ -37,34 +38,47 @@ describe('search/engines', () => {
       fallback: testContext({ root: tree.root, settings: { redactSecrets: false, ...settings } }),
     });
 
+    // Every pair of values of any two parameters (path, glob, mode, case, fixed_strings, context,
+    // max_results) is met for each pattern (all-pairs: support/pairwise.ts), and the whole grid of
+    // path x glob x mode x case x fixed_strings once over the six patterns: each pattern runs one
+    // cell in STRIDE of it, a different one for each pattern. The whole product for each pattern
+    // (1,152 searches per engine) took 13-33 s a pattern on 2 busy cores.
     // Under wine each start of rg.exe costs a few hundred milliseconds (192 searches took 63-119 s on
-    // a loaded 2-core machine): there each pattern runs one input in WINE_STRIDE of the grid, a
-    // different one for each pattern, so the six patterns together still meet every cell of the grid
-    // once. The grid's logic is the same on every platform and runs whole on Linux and macOS; what
-    // wine adds is Windows' paths, which every input has.
-    const WINE_STRIDE = 6;
+    // a loaded 2-core machine): there each pattern runs its cells of the grid only. The grid's logic
+    // is the same on every platform; what wine adds is Windows' paths, which every input has.
+    const STRIDE = 6;
+    const PAIRED = ['path', 'glob', 'output_mode', 'case_insensitive', 'fixed_strings', 'context', 'max_results'] as const;
     PATTERNS.forEach((pattern, patternIndex) => {
-      it(`grep ${JSON.stringify(pattern)}: every path, glob, mode, case and fixed_strings, with context and max_results${underWine ? ` (one in ${WINE_STRIDE} under wine)` : ''}`, async function () {
+      const subject = underWine ? `one in ${STRIDE} of the grid of path, glob, mode, case and fixed_strings (under wine)` : `every pair of path, glob, mode, case, fixed_strings, context and max_results, and one in ${STRIDE} of the whole grid`;
+      it(`grep ${JSON.stringify(pattern)}: ${subject}`, async function () {
         this.timeout(underWine ? 300_000 : 120_000);
         const { ripgrep, fallback } = contexts();
-        const inputs: GrepInput[] = [];
+        const grid: GrepInput[] = [];
+        const candidates: GrepInput[] = [];
         for (const searchPath of PATHS) {
           for (const glob of GLOBS) {
             for (const output_mode of MODES) {
               for (const case_insensitive of [false, true]) {
                 for (const fixed_strings of [false, true]) {
-                  // context and max_results take turns, so each value meets every mode, path and glob.
-                  const turn = inputs.length;
+                  // context and max_results take turns in the grid, so each value meets every mode, path and glob.
+                  const turn = grid.length;
                   const context = output_mode === 'content' && turn % 2 === 0 ? 2 : 0;
                   // A cap the tree never exceeds keeps both engines deterministic (past it they stop wherever they are).
                   const max_results = Math.floor(turn / 2) % 2 === 0 ? 30 : undefined;
-                  inputs.push({ pattern, path: searchPath, glob, output_mode, case_insensitive, fixed_strings, context, max_results });
+                  grid.push({ pattern, path: searchPath, glob, output_mode, case_insensitive, fixed_strings, context, max_results });
+                  // Context lines are only shown in the content mode.
+                  for (const context of output_mode === 'content' ? [0, 2] : [0]) {
+                    for (const max_results of [30, undefined]) {
+                      candidates.push({ pattern, path: searchPath, glob, output_mode, case_insensitive, fixed_strings, context, max_results });
+                    }
+                  }
                 }
               }
             }
           }
         }
-        const chosen = underWine ? inputs.filter((_, index) => index % WINE_STRIDE === patternIndex % WINE_STRIDE) : inputs;
+        const cells = grid.filter((_, index) => index % STRIDE === patternIndex % STRIDE);
+        const chosen = underWine ? cells : allPairs(candidates, PAIRED, cells);
         for (let start = 0; start < chosen.length; start += 8) {
           await Promise.all(
             chosen.slice(start, start + 8).map(async (input) => {
