@@ -7,7 +7,7 @@
 // or end of file"): sh started with today's pipe, with end of file (/dev/null, every command's now), and
 // through the pseudoterminal helper (interactive: true), alone and inside bare bwrap; and the tool's call
 // with and without interactive: true.
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -115,7 +115,7 @@ async function stagedRun(bare, root, script) {
     const entries = await upperLayer.readUpperLayer(layer.upper, opaque);
     const plan = staging.planMerge(entries, await upperLayer.lowerFactsOf(root, entries, () => false));
     await upperLayer.applyMerge(plan, layer.upper, root);
-    if (existsSync(path.join(layer.work, 'work'))) chmodSync(path.join(layer.work, 'work'), 0o700);
+    await overlayLaunch.openWorkFolder(layer.work);
     return plan.changes.length;
   } finally {
     rmSync(stagingDir, { recursive: true, force: true });

@@ -110,6 +110,20 @@ export async function opaqueFoldersThrough(pid: number, layer: StagedFolder, upp
   return opaqueFolders(upper, (relative) => lower.get(relative), (relative) => merged.get(relative) ?? []);
 }
 
+/**
+ * Lets the owner remove a layer's work folder: overlayfs leaves the folder it makes inside it
+ * (`work/work`) with mode 0, which a normal user cannot list to remove. Nothing to do when absent.
+ */
+export async function openWorkFolder(work: string): Promise<void> {
+  try {
+    await fs.chmod(path.join(work, 'work'), 0o700);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') {
+      throw error;
+    }
+  }
+}
+
 /** The arguments that nest bubblewrap in the staged namespace, keeping the user's ids for the command. */
 export function nestedBubblewrapOptions(uid: number, gid: number): string[] {
   return ['--unshare-user', '--uid', String(uid), '--gid', String(gid)];

@@ -4,7 +4,7 @@ import type { Duplex } from 'node:stream';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { commandEnded, HOLD_FD, nestedBubblewrapOptions, opaqueFoldersThrough, stagedLaunch, stagingLayout, type StagedFolder } from '../../../../src/core/sandbox/node/overlayLaunch';
+import { commandEnded, HOLD_FD, nestedBubblewrapOptions, opaqueFoldersThrough, openWorkFolder, stagedLaunch, stagingLayout, type StagedFolder } from '../../../../src/core/sandbox/node/overlayLaunch';
 import { applyMerge, lowerFactsOf, readUpperLayer } from '../../../../src/core/sandbox/node/upperLayer';
 import { planMerge } from '../../../../src/core/sandbox/staging';
 import { describeOnlyOn } from '../../support/platforms';
@@ -28,8 +28,8 @@ describeOnlyOn('linux', 'overlayfs in a user namespace, bubblewrap')('sandbox/no
     [layer] = stagingLayout(staging, [folder]);
     for (const dir of [layer.lower, layer.upper, layer.work]) fs.mkdirSync(dir, { recursive: true });
   });
-  afterEach(() => {
-    if (fs.existsSync(path.join(layer.work, 'work'))) fs.chmodSync(path.join(layer.work, 'work'), 0o700);
+  afterEach(async () => {
+    await openWorkFolder(layer.work);
     fs.rmSync(base, { recursive: true, force: true });
   });
 

@@ -4,6 +4,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { applyMerge, lowerFactsOf, MERGE_TEMPORARY_PREFIX, MergeStopped, readUpperLayer } from '../../../../src/core/sandbox/node/upperLayer';
+import { openWorkFolder } from '../../../../src/core/sandbox/node/overlayLaunch';
 import { opaqueFolders, planMerge, type MergePlan } from '../../../../src/core/sandbox/staging';
 import { describeOnlyOn } from '../../support/platforms';
 import { requireProgram } from '../../support/programs';
@@ -97,9 +98,8 @@ describeOnlyOn('linux', 'overlayfs in a user namespace')('sandbox/node/upperLaye
     fs.writeFileSync(path.join(folder, 'script.sh'), '#!/bin/sh\n', { mode: 0o644 });
     fs.symlinkSync('a.txt', path.join(folder, 'link'));
   });
-  afterEach(() => {
-    // overlayfs leaves its work folder's own folder with mode 0 (a normal user cannot list it to remove it).
-    if (fs.existsSync(path.join(base, 'work', 'work'))) fs.chmodSync(path.join(base, 'work', 'work'), 0o700);
+  afterEach(async () => {
+    await openWorkFolder(path.join(base, 'work'));
     fs.rmSync(base, { recursive: true, force: true });
   });
 
