@@ -42,7 +42,11 @@ export class GitCheckpointStore implements CheckpointStore {
   private readonly checkpoints = new Map<string, Checkpoint>();
   private sequence = 0;
 
-  constructor(private readonly storeRoot: string) {}
+  /** `lowPriorityBuild: false` builds at normal priority from the start (tests whose subject is not the priority); users' builds run low. */
+  constructor(
+    private readonly storeRoot: string,
+    private readonly options: { readonly lowPriorityBuild?: boolean } = {},
+  ) {}
 
   private storeOf(folder: string): FolderStore {
     let store = this.folders.get(folder);
@@ -77,7 +81,7 @@ export class GitCheckpointStore implements CheckpointStore {
         running.fractions.set(folder, fraction);
         reportBuild(running);
       };
-      const folderRun = { ...(run.signal ? { signal: run.signal } : {}), ...(run.hold ? { hold: run.hold } : {}), onProgress, lowPriority: () => !running.hurried };
+      const folderRun = { ...(run.signal ? { signal: run.signal } : {}), ...(run.hold ? { hold: run.hold } : {}), onProgress, lowPriority: () => this.options.lowPriorityBuild !== false && !running.hurried };
       return store.serial(() => store.build(limits, keep, folderRun)).finally(() => running.folders.delete(folder));
     });
     try {

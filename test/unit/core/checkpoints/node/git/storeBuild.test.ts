@@ -36,10 +36,28 @@ async function restoreTo(store: GitCheckpointStore, targetId: string, folder: st
   }
 }
 
+/** Puts a git wrapper first on PATH that logs its own niceness and arguments, however the store starts it (nice, ionice or itself). */
+function logNiceness(base: string): { logged: () => { nice: number; command: string }[]; restore: () => void } {
+  const bin = path.join(base, 'bin');
+  const log = path.join(base, 'nice.log');
+  fs.mkdirSync(bin);
+  const realGit = execFileSync('sh', ['-c', 'command -v git'], { encoding: 'utf8' }).trim();
+  fs.writeFileSync(path.join(bin, 'git'), `#!/bin/sh\necho "$(nice) $*" >> '${log}'\nexec '${realGit}' "$@"\n`, { mode: 0o755 });
+  const savedPath = process.env.PATH;
+  process.env.PATH = `${bin}${path.delimiter}${savedPath ?? ''}`;
+  return {
+    logged: () => (fs.existsSync(log) ? fs.readFileSync(log, 'utf8').trim().split('\n').map((line) => ({ nice: Number(line.split(' ')[0]), command: line.split(' ').slice(1).join(' ') })) : []),
+    restore: () => {
+      process.env.PATH = savedPath;
+    },
+  };
+}
+
 describe('GitCheckpointStore build (the store prepared in the background)', function () {
-  // The build runs git under nice 19, as it does for users: beside npm test's other tiers on 2 busy
-  // cores it gets what CPU is left (a build of 700 files took over 20 s there). The limit only
-  // catches a hang; no assertion is on time.
+  // The build runs git at normal priority here: under nice 19, as for users, beside npm test's other
+  // tiers on 2 busy cores it got what CPU was left (1-17 s a test, a build of 700 files over 20 s).
+  // One test runs the users' build and proves its priority. The limit only catches a hang; no
+  // assertion is on time.
   this.timeout(180_000);
   before(function () {
     needsWindowsProgram(this, 'git');
@@ -58,7 +76,7 @@ describe('GitCheckpointStore build (the store prepared in the background)', func
       fs.writeFileSync(path.join(folder, 'src', `f${i}.c`), `int f${i}(void) { return ${i}; }\n`);
     }
     fs.writeFileSync(path.join(folder, 'main.c'), 'int main(void) {\n  return 0;\n}\n');
-    store = new GitCheckpointStore(path.join(base, 'store'));
+    store = new GitCheckpointStore(path.join(base, 'store'), { lowPriorityBuild: false });
   });
   afterEach(() => fs.rmSync(base, { recursive: true, force: true }));
 
@@ -211,6 +229,54 @@ describe('GitCheckpointStore build (the store prepared in the background)', func
     release();
     await Promise.all([first, second]);
     assert.deepEqual(order, ['first', 'second']);
+  });
+
+  it("runs git at low priority by default (users' builds), and at normal priority once a checkpoint waits for the build", async function () {
+    skipUnlessOn(this, ['linux', 'darwin'], 'nice on PATH');
+    const { logged, restore } = logNiceness(base);
+    try {
+      const usersStore = new GitCheckpointStore(path.join(base, 'users-store'));
+      let asked = false;
+      let checkpoint: Promise<unknown> | undefined;
+      let beforeWait: { nice: number; command: string }[] = [];
+      let build: { nice: number; command: string }[] = [];
+      await usersStore.build([folder], LIMITS, {
+        onState: (state) => {
+          // Once git has read part of the files, a checkpoint is asked for and waits for the build.
+          if (state.fraction > 0 && state.fraction < 1 && !asked) {
+            asked = true;
+            // The store's creation (git init) is not the build's and runs at normal priority.
+            beforeWait = logged().filter((run) => !run.command.startsWith('init '));
+            checkpoint = usersStore.take([folder], LIMITS);
+          }
+          // The build's last git run (its git status) has ended; the checkpoint's own runs come after.
+          if (state.fraction === 1) build = logged().filter((run) => !run.command.startsWith('init '));
+        },
+      });
+      assert.ok(checkpoint, 'a checkpoint was asked for during the build');
+      await checkpoint;
+      const normal = os.getPriority();
+      const low = Math.min(19, normal + 19);
+      assert.ok(beforeWait.length > 0 && beforeWait.every((run) => run.nice === low), `low priority before a checkpoint waits: ${JSON.stringify(beforeWait)}`);
+      assert.ok(build.every((run) => run.nice === low || run.nice === normal), JSON.stringify(build));
+      assert.match(build.at(-1)?.command ?? '', / status /);
+      assert.equal(build.at(-1)?.nice, normal, `normal priority once it waits: ${JSON.stringify(build)}`);
+    } finally {
+      restore();
+    }
+  });
+
+  it('runs every git of the build at normal priority when the store is made with lowPriorityBuild: false', async function () {
+    skipUnlessOn(this, ['linux', 'darwin'], 'nice on PATH');
+    const { logged, restore } = logNiceness(base);
+    try {
+      await new GitCheckpointStore(path.join(base, 'normal-store'), { lowPriorityBuild: false }).build([folder], LIMITS);
+    } finally {
+      restore();
+    }
+    const runs = logged();
+    assert.ok(runs.some((run) => run.command.includes(' update-index ')), JSON.stringify(runs));
+    assert.ok(runs.every((run) => run.nice === os.getPriority()), JSON.stringify(runs));
   });
 
   it('a folder whose store is already built costs no new commit', async () => {
