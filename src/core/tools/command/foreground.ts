@@ -27,7 +27,7 @@ type OutputSink = (chunk: string, stream: 'stdout' | 'stderr') => void;
 
 export async function runInForeground(prepared: PreparedCommand, held: HeldLease, ctx: ToolContext): Promise<ForegroundRun> {
   const { host } = prepared;
-  const sandbox = sandboxLine(prepared.placement, prepared.verdict, prepared.withheld.length, undefined, prepared.grant, held.notWritable);
+  const sandbox = sandboxLine(prepared.placement, prepared.verdict, prepared.withheld.length, undefined, prepared.grant, held.notWritable, held.staging);
   const terminal = host.openTerminal(prepared.command, prepared.cwd.path);
   terminal.write(`${sandbox}\n`);
   const startedAt = ctx.host.clock.now();
