@@ -56,12 +56,27 @@ describe('staged command changes (extension host)', function () {
     assert.equal(fs.existsSync(marker), false, 'the planted fsmonitor ran');
   });
 
-  it('holds nested execution config (pkg/.vscode/tasks.json) that a person may open as a folder next', async () => {
+  it('holds nested execution config (pkg/.vscode/tasks.json, a *.code-workspace) that a person may open next, and shows it for review in the Activity view', async () => {
     const dir = freshFolder();
-    const text = await runStaged('mkdir -p pkg/.vscode && echo {} > pkg/.vscode/tasks.json && echo ok > pkg/ok.txt', dir);
+    const text = await runStaged('mkdir -p pkg/.vscode && echo {} > pkg/.vscode/tasks.json && echo \'{"folders":[]}\' > pkg/app.code-workspace && echo ok > pkg/ok.txt', dir);
     assert.match(text, new RegExp(`- A ${dir}/pkg/\\.vscode \\(held: `), text);
     assert.equal(fs.existsSync(abs(`${dir}/pkg/.vscode`)), false);
+    assert.equal(fs.existsSync(abs(`${dir}/pkg/app.code-workspace`)), false);
     assert.equal(fs.readFileSync(abs(`${dir}/pkg/ok.txt`), 'utf8'), 'ok\n');
+
+    // The call's record lists what was held; its row says so; Show Held Change opens the command's version beside the folder's.
+    const record = await latestRecord();
+    const held = record.held ?? [];
+    assert.deepEqual(held.map((entry) => entry.path).sort(), [`${dir}/pkg/.vscode`, `${dir}/pkg/app.code-workspace`]);
+    const rows = (await vscode.commands.executeCommand<Array<{ description?: string }>>(CommandId.activityViewRows)) ?? [];
+    assert.ok(rows.some((row) => String(row.description).includes('2 held for review')), JSON.stringify(rows));
+    const index = held.findIndex((entry) => entry.path.endsWith('app.code-workspace'));
+    await vscode.commands.executeCommand(CommandId.showHeldChange, record.id, index);
+    const tab = vscode.window.tabGroups.activeTabGroup.activeTab;
+    assert.ok(tab?.input instanceof vscode.TabInputTextDiff, `a diff is open: ${tab?.label}`);
+    assert.equal(tab.input.modified.fsPath, held[index].keptAt);
+    assert.equal(fs.readFileSync(held[index].keptAt, 'utf8'), '{"folders":[]}\n');
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
   });
 
   it("shows a staged command's changes in its record and restores to before it exactly", async () => {

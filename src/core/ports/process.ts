@@ -278,6 +278,8 @@ export interface StagedChange {
   readonly status: 'A' | 'M' | 'D';
   /** Why it was not merged (execution config, a new repository, a conflict): it waits for the person. */
   readonly held?: string;
+  /** Where a held change is kept: a host path in the run's upper layer. */
+  readonly keptAt?: string;
 }
 
 /** What a staged command's merge did. */

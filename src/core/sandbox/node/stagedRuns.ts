@@ -152,7 +152,7 @@ class OverlayRun implements StagedRun {
       }
     }
     const plan = planMerge(entries, await lowerFactsOf(layer.folder, entries, (relative) => changedSince.has(relative)));
-    const changes = plan.changes.map((change) => ({ folder: layer.folder, ...change }));
+    const changes = plan.changes.map((change) => ({ folder: layer.folder, ...change, ...(change.held ? { keptAt: path.join(layer.upper, ...change.path.split('/')) } : {}) }));
     try {
       await applyMerge(plan, layer.upper, layer.folder);
       return { changes };

@@ -173,8 +173,13 @@ const STAGED_LISTED = 40;
  * What a staged command changed, as `git status --short` names it, merged or held for review; and
  * where held changes (or the rest of a merge that stopped) are kept.
  */
-export function formatStagedChanges(merge: StagedMerge, ctx: ToolContext): string {
-  const line = (change: StagedChange): string => `${change.status} ${displayPath(fileLocation(`${change.folder}/${change.path}`), ctx.workspace)}${change.held ? ` (held: ${change.held})` : ''}`;
+export function reportStagedChanges(merge: StagedMerge, ctx: ToolContext): string {
+  const shown = (change: StagedChange): string => displayPath(fileLocation(`${change.folder}/${change.path}`), ctx.workspace);
+  const kept = merge.changes.filter((change) => change.held !== undefined && change.keptAt !== undefined);
+  if (kept.length) {
+    ctx.call.observer?.onHeldChanges?.(kept.map((change) => ({ path: shown(change), status: change.status, why: change.held ?? '', keptAt: change.keptAt ?? '' })));
+  }
+  const line = (change: StagedChange): string => `${change.status} ${shown(change)}${change.held ? ` (held: ${change.held})` : ''}`;
   const held = merge.changes.filter((change) => change.held !== undefined);
   const merged = merge.changes.filter((change) => change.held === undefined);
   const listed = [...held, ...merged].slice(0, STAGED_LISTED).map(line);
@@ -184,7 +189,7 @@ export function formatStagedChanges(merge: StagedMerge, ctx: ToolContext): strin
     : `Changes (staged, merged when the command ended${held.length ? `; ${held.length} held for the user's review, not merged` : ''}):`;
   const tail = [
     ...(merge.stopped ? [`The merge stopped: ${merge.stopped}`] : []),
-    ...(merge.keptIn ? [`What was not merged is kept in ${merge.keptIn}. Tell the user: held execution config is never merged unasked; they can look at it there.`] : []),
+    ...(merge.keptIn ? [`What was not merged is kept in ${merge.keptIn}. Tell the user: held execution config is never merged unasked; they can review it in the Activity view (Show Held Change) or there.`] : []),
   ];
   return [head, ...listed.map((entry) => `- ${entry}`), ...more.map((entry) => `- ${entry}`), ...tail].join('\n');
 }

@@ -8,7 +8,7 @@ import { oneLine } from '../../text/truncate';
 import { defineTool, textResult, type Tool } from '../toolSpec';
 import { approve, commandConfirmation } from './approve';
 import { startInBackground } from './background';
-import { formatOutcome, formatStagedChanges, placementFailureHint, reportConfigChanges, sandboxLine, type GrantOffer } from './format';
+import { formatOutcome, placementFailureHint, reportConfigChanges, reportStagedChanges, sandboxLine, type GrantOffer } from './format';
 import { runInForeground } from './foreground';
 import { withCommandLease, type HeldLease, type LeaseOutcome } from './lease';
 import { prepareCommand, type PreparedCommand, type RunCommandInput } from './prepare';
@@ -82,7 +82,7 @@ export const runCommandTool: Tool = defineTool<RunCommandInput>({
     // After the release: a protected entry the command created (the sandbox cannot stop that), or changed outside it.
     const changes = await ran.configChanges();
     const staged = ran.staged();
-    const text = [report.text, ...(staged ? [formatStagedChanges(staged, ctx)] : []), ...(changes.length ? [reportConfigChanges(changes, ctx)] : [])].join('\n\n');
+    const text = [report.text, ...(staged ? [reportStagedChanges(staged, ctx)] : []), ...(changes.length ? [reportConfigChanges(changes, ctx)] : [])].join('\n\n');
     return textResult(text, report.continuation);
   },
 });
