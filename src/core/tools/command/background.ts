@@ -6,12 +6,12 @@
 // command: nothing the caller can no longer see an id for is left running.
 import type { ToolContext } from '../../context';
 import { errorMessage, NEVER_CANCELLED, throwIfCancelled, ToolError } from '../../errors';
-import type { BackgroundCommand, CommandTerminal } from '../../ports/process';
+import type { BackgroundCommand, CommandTerminal, StagedMerge } from '../../ports/process';
 import type { ExecutionConfigChange } from '../../sandbox/configWatch';
 import { describeStatus, statusOf } from '../../process/backgroundCommands';
 import { asksForSecret } from '../../process/backgroundSummary';
 import { ANSWER_DUE, describeWaiting, formatBackground, notesAtEnd, setNotesAtEnd, waitWithinCall } from './backgroundResults';
-import { placementFailureHint, reportConfigChanges, sandboxLine, seconds, type CommandReport } from './format';
+import { placementFailureHint, reportConfigChanges, reportStagedChanges, sandboxLine, seconds, type CommandReport } from './format';
 import type { HeldLease } from './lease';
 import type { PreparedCommand } from './prepare';
 
@@ -91,7 +91,7 @@ export async function startInBackground(prepared: PreparedCommand, held: HeldLea
  * foreground command's result says it; last, the call's "after" checkpoint, deferred here because
  * the command changes files until it ends, is taken.
  */
-export function followToItsEnd(command: BackgroundCommand, terminal: CommandTerminal, release: () => Promise<void>, ctx: ToolContext, configChanges: () => Promise<ExecutionConfigChange[]>): void {
+export function followToItsEnd(command: BackgroundCommand, terminal: CommandTerminal, release: () => Promise<void>, ctx: ToolContext, configChanges: () => Promise<ExecutionConfigChange[]>, staged: () => StagedMerge | undefined = () => undefined): void {
   const checkpointAfter = ctx.call.checkpoint?.deferAfter();
   // The person may answer it in its terminal: what they type is theirs, so no policy question. A command without input takes only Ctrl+C.
   const typing = command.stdin === 'eof' ? { dispose: () => undefined } : terminal.acceptInput({ send: (text, key) => command.sendInput(text, key), hidden: () => asksForSecret(command.waitingForInput()) });
@@ -103,7 +103,9 @@ export function followToItsEnd(command: BackgroundCommand, terminal: CommandTerm
       await release();
     }
     const changes = await configChanges();
-    return changes.length ? [reportConfigChanges(changes, ctx)] : [];
+    // A staged foreground command that moved here was merged when it ended (its launcher's hold).
+    const merged = staged();
+    return [...(merged ? [reportStagedChanges(merged, ctx)] : []), ...(changes.length ? [reportConfigChanges(changes, ctx)] : [])];
   }).catch((): string[] => []);
   // The "after" checkpoint once the notes are known: a report that waits for them does not wait for it.
   void notes.then(() => checkpointAfter?.finish()).catch(() => undefined);

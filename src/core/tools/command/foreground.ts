@@ -97,7 +97,7 @@ export async function runInForeground(prepared: PreparedCommand, held: HeldLease
       } else {
         waiting = false;
         const release = held.handOff();
-        followToItsEnd(moved, terminal, release, ctx, held.configChanges);
+        followToItsEnd(moved, terminal, release, ctx, held.configChanges, held.staged);
         const extra: string[] = [];
         if (moment !== 'timeout' && prepared.onTimeout === 'kill') {
           // The limit the model asked for still holds in the background.

@@ -39,6 +39,8 @@ export interface HeldLease {
   readonly ports?: CommandPortWatch;
   /** The `Sandbox:` line's words on staging: its changes staged, or why they could not be. */
   readonly staging?: string;
+  /** What the merge of a staged command did, once it ended; undefined before, or when it was not staged. */
+  readonly staged?: () => StagedMerge | undefined;
 }
 
 /** The run step's value, and the execution config the command created or changed (call it after the step: the lease is released by then). */
@@ -94,6 +96,7 @@ export async function withCommandLease<T>(prepared: PreparedCommand, ctx: ToolCo
       notWritable,
       ports: lease?.ports,
       staging,
+      staged: () => merged,
     });
     return { value, configChanges, network: () => (lease ? networkWords(lease) : undefined), notWritable, staged: () => merged, staging };
   } finally {

@@ -6,7 +6,9 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { runCommandTool } from '../../../../../src/core/tools/command/runCommand';
+import { commandOutputTool } from '../../../../../src/core/tools/command/commandOutput';
 import { invokeTool } from '../../../../../src/core/tools/invoke';
+import { backgroundId } from '../../../../support/commandResults';
 import { commandWorkspace } from '../../../support/commandWorkspace';
 import { resultText } from '../../../support/context';
 import { describeOnlyOn } from '../../../support/platforms';
@@ -102,6 +104,16 @@ describeOnlyOn('linux', 'overlayfs in a user namespace under bubblewrap')('tools
     assert.match(text, /stopped/i);
     assert.equal(fs.readFileSync(path.join(workspace.root, 'partial.txt'), 'utf8'), 'partial\n');
     assert.match(text, /- A partial\.txt/);
+  });
+
+  it('merges a command that moved to the background at its timeout when it ends, and says what it changed in its last output', async () => {
+    const { ctx } = workspace.setup({ approve: true, settings: { runCommandStageChanges: true } });
+    const moved = resultText(await invokeTool(runCommandTool, { command: 'sleep 2; echo late > late.txt', timeout: 1 }, ctx));
+    const id = backgroundId(moved);
+    assert.equal(fs.existsSync(path.join(workspace.root, 'late.txt')), false);
+    const ended = resultText(await invokeTool(commandOutputTool, { id, timeout: 30 }, ctx));
+    assert.match(ended, /Changes \(staged, merged when the command ended\):\n- A late\.txt/, ended);
+    assert.equal(fs.readFileSync(path.join(workspace.root, 'late.txt'), 'utf8'), 'late\n');
   });
 
   it('runs read-only lines unstaged, as before', async () => {
