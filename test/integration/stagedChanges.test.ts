@@ -27,7 +27,8 @@ function freshFolder(): string {
 async function runStaged(command: string, cwd: string): Promise<string> {
   return withSettings({ 'runCommand.stageChanges': true }, async () => {
     const call = invoke('workspace_run_command', { command, cwd });
-    await answerNextApproval(true);
+    // The first command of a pass also tries the sandbox and the overlay: on a busy machine the question comes late.
+    await answerNextApproval(true, 60_000);
     return (await call).text;
   });
 }
