@@ -50,13 +50,19 @@ export class ScriptedProcess implements StartedProcess {
   }
 }
 
-/** A ProcessRunner whose every start is a ScriptedProcess printing to the request's onOutput; `started` holds them, with their requests. */
+/**
+ * A ProcessRunner whose every start is a ScriptedProcess printing to the request's onOutput; as the
+ * real runner does, the request's onInterrupt (Ctrl+C in the terminal) stops it with `interrupted`.
+ * `started` holds them, with their requests.
+ */
 export class ScriptedRunner implements ProcessRunner {
   readonly started: Array<{ readonly request: ProcessRequest; readonly process: ScriptedProcess }> = [];
   private nextPid = 700;
   start(request: ProcessRequest): StartedProcess {
     const process = new ScriptedProcess(this.nextPid++, request.onOutput ?? (() => undefined));
     process.stdin = request.input === 'terminal' ? 'terminal' : 'eof';
+    const interrupt = request.onInterrupt?.(() => process.stop('interrupted'));
+    void process.outcome.then(() => interrupt?.dispose());
     this.started.push({ request, process });
     return process;
   }
