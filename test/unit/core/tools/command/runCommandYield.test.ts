@@ -8,7 +8,6 @@
 import * as assert from 'node:assert/strict';
 import { BackgroundCommandRegistry } from '../../../../../src/core/process/backgroundCommands';
 import type { ToolSettings } from '../../../../../src/core/settings';
-import { commandOutputTool } from '../../../../../src/core/tools/command/commandOutput';
 import { runCommandTool } from '../../../../../src/core/tools/command/runCommand';
 import { stopCommandTool } from '../../../../../src/core/tools/command/stopCommand';
 import type { Tool } from '../../../../../src/core/tools/toolSpec';
@@ -92,27 +91,5 @@ describe('tools/runCommand: a foreground command moves to the background instead
     assert.match(resultText(await pending), /^Cancelled: the command and every process it started were stopped/);
     assert.deepEqual(registry.running(), []);
     assert.deepEqual(processesWithCommandLine(`sleep ${seconds}`), []);
-  });
-
-  describe('when the client needs an answer (returnBy)', () => {
-    it('ends a background start\'s wait for wait_for with what it has', async () => {
-      // Only here: returnBy ends a real background start's wait.
-      const { ctx, terminal } = setup();
-      const returnBy = (): number => (terminal.text.includes('booting') ? Date.now() : Date.now() + 100);
-      const text = resultText(await invokeTool(runCommandTool, { command: 'echo booting; exec sleep 300', background: true, wait_for: 'never printed', timeout: 60 }, { ...ctx, call: { ...ctx.call, returnBy } }));
-      assert.match(text, /^Started in the background; still running after \d+\.\d s, and no line matched wait_for yet; the call returns because the client needs an answer now\.$/m);
-      assert.equal(stdoutOf(text), 'booting');
-      assert.equal(registry.get(backgroundId(text))?.status().state, 'running', 'an answer due is no cancellation: the command keeps running');
-    });
-
-    it('ends workspace_command_output\'s wait with what it has', async () => {
-      // Only here: returnBy ends workspace_command_output's wait on a real command.
-      const id = backgroundId((await call(runCommandTool, { command: 'echo booting; exec sleep 300', background: true, wait_for: '^booting$' })).text);
-      const returnBy = Date.now() + 400;
-      const { text } = await call(commandOutputTool, { id, wait_for: 'never printed', timeout: 600 }, { returnBy: () => returnBy });
-      assert.match(text, /^Waited \d+\.\d s: no line matched wait_for yet and the command is still running; the call returns because the client needs an answer now\. Its output since the last read\.$/m);
-      assert.match(text, /^Status: running$/m);
-    });
-
   });
 });
