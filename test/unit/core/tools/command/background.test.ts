@@ -22,6 +22,7 @@ import { stopCommandTool } from '../../../../../src/core/tools/command/stopComma
 import { invokeTool } from '../../../../../src/core/tools/invoke';
 import type { Tool } from '../../../../../src/core/tools/toolSpec';
 import { backgroundId, stdoutOf } from '../../../../support/commandResults';
+import { until } from '../../../../support/until';
 import { RecordingTerminal } from '../../../support/commandWorkspace';
 import { ManualCancellation, resultText, ScriptedApprover, testContext } from '../../../support/context';
 import { ManualClock, settle } from '../../../support/fakeTime';
@@ -70,14 +71,9 @@ describe('tools/command/background: the background tools on scripted processes a
   /** Calls the tool; the result's text once it returns. */
   const call = async (tool: Tool, input: Record<string, unknown>, options: CallOptions = {}): Promise<string> => resultText(await invokeTool(tool, input, context(options)));
 
-  /** The process the next start makes: waits (on no clock) until the call got that far. */
-  async function nextProcess(): Promise<ScriptedProcess> {
-    const before = runner.started.length;
-    for (let turns = 0; runner.started.length === before; turns += 1) {
-      assert.ok(turns < 10_000, 'the call started no process');
-      await new Promise((resolve) => setImmediate(resolve));
-    }
-    return runner.started[before].process;
+  /** The process the next start makes, once the call got that far (through real I/O: prepare reads the workspace). */
+  function nextProcess(): Promise<ScriptedProcess> {
+    return runner.startedAt(runner.started.length);
   }
 
   /** Starts `command` in the background with `input` and, once its process runs, lets `play` drive it; the result's text. */
@@ -97,12 +93,9 @@ describe('tools/command/background: the background tools on scripted processes a
     return done;
   }
 
-  /** Waits until the process was typed into `count` times. */
+  /** Waits until the process was typed into `count` times (the call judges the input first, through real I/O). */
   async function typed(process: ScriptedProcess, count: number): Promise<void> {
-    for (let turns = 0; process.input.length < count; turns += 1) {
-      assert.ok(turns < 10_000, `nothing was typed into the process (${JSON.stringify(process.input)})`);
-      await new Promise((resolve) => setImmediate(resolve));
-    }
+    await until(() => process.input.length >= count, `input number ${count} (typed so far: ${JSON.stringify(process.input)})`);
   }
 
   describe('workspace_run_command with background: true (startInBackground)', () => {
