@@ -126,6 +126,8 @@ export function activate(context: vscode.ExtensionContext): void {
   const sandbox = new MachineSandbox(ripgrepPath, privateFolders, process.platform, {
     ...(existsSync(relayScript) ? { relay: { program: process.execPath, script: relayScript } } : {}),
     cacheDirectory: privateCacheDirectory(),
+    // In the extension's storage, which commands never see (extensionStorageRoots above).
+    stagingRoot: path.join(storageDirectory(context), 'staged'),
   });
   timings.mark('sandbox');
   if (context.extensionMode === vscode.ExtensionMode.Test) {

@@ -58,6 +58,8 @@ export interface ToolSettings {
   readonly bubblewrapPath: string;
   /** Package caches (sandbox/caches.ts ids, or `*`) sandboxed commands write in the real folder instead of a private copy (user or machine settings only). */
   readonly runCommandRealCaches: readonly string[];
+  /** Sandboxed foreground commands run over an overlay; their changes are merged when they end, execution config held (issue 40's preview). */
+  readonly runCommandStageChanges: boolean;
   /** Globs of workspace-relative paths mapped to true (write without review) or false (always review). */
   readonly autoApprove: Readonly<Record<string, boolean>>;
   /** The most characters of text one tool result may hold. */
@@ -105,6 +107,7 @@ export const DEFAULT_SETTINGS: ToolSettings = {
   runCommandSandbox: 'auto',
   bubblewrapPath: '',
   runCommandRealCaches: [],
+  runCommandStageChanges: false,
   autoApprove: {},
   // About 25k tokens, what the peers allow one read.
   maxResultChars: 100_000,
@@ -135,6 +138,7 @@ export const SETTING_KEYS: Readonly<Record<Exclude<keyof ToolSettings, 'filesExc
   runCommandSandbox: 'runCommand.sandbox',
   bubblewrapPath: 'runCommand.bubblewrapPath',
   runCommandRealCaches: 'runCommand.realCaches',
+  runCommandStageChanges: 'runCommand.stageChanges',
   autoApprove: 'autoApprove',
   maxResultChars: 'output.maxResultChars',
   commandOutputChars: 'output.commandOutputChars',

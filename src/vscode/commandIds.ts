@@ -35,6 +35,8 @@ export const CommandId = {
   restoreCheckpoint: 'workspaceAgentTools.restoreCheckpoint',
   /** Opens the diff of a file a call changed, from its checkpoints (arguments: the record or its id, the file's index). */
   showCheckpointChanges: 'workspaceAgentTools.showCheckpointChanges',
+  /** Opens a staged command's held change for review (arguments: the record's id, the change's index): a diff, or a folder's files. */
+  showHeldChange: 'workspaceAgentTools.showHeldChange',
   /** The activity records, newest first (tests and other extensions). */
   listActivity: 'workspaceAgentTools.listActivity',
   /** The path of the JSON Lines activity file. */

@@ -1,5 +1,8 @@
 import { strictestVerdict, type GuardDecision } from '../decisions';
+import type { HeldChangeRecord } from '../ports/observer';
 import type { Redaction } from '../secrets/redactSecrets';
+
+export type { HeldChangeRecord };
 
 /** What the guard decided about one path during a call. */
 export interface RecordedVerdict {
@@ -69,6 +72,8 @@ export interface ActivityRecord {
   readonly checkpoint?: CheckpointRecord;
   /** Execution config the call created or changed (a command outside the sandbox, or one that made a repository): git or VS Code obey it. */
   readonly executionConfig?: readonly ExecutionConfigRecord[];
+  /** A staged command's changes held for review, not merged. */
+  readonly held?: readonly HeldChangeRecord[];
   /** Who called: `chat`, `extension` (vscode.lm.invokeTool without a chat token: the palette, other extensions) or `mcp:<client name>`. */
   readonly client?: string;
 }

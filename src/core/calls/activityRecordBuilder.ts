@@ -1,6 +1,6 @@
 // The one place an activity record is assembled: a tool call's (runCall.ts) and a restore's
 // (restore.ts), and the fields a call's checkpoints add to it, at once or later by amending.
-import { MAX_CHANGED_PATHS, summarizeInput, type ActivityRecord, type ChangedPathRecord, type CheckpointRecord, type ExecutionConfigRecord, type RecordedApproval, type RecordedChange, type RecordedVerdict } from '../activity/activityRecord';
+import { MAX_CHANGED_PATHS, summarizeInput, type ActivityRecord, type ChangedPathRecord, type CheckpointRecord, type ExecutionConfigRecord, type HeldChangeRecord, type RecordedApproval, type RecordedChange, type RecordedVerdict } from '../activity/activityRecord';
 import { shownChangedPath, type CheckpointWorkspace } from '../checkpoints/callCheckpoint';
 import type { CallCheckpointOutcome } from '../ports/checkpoints';
 import type { Redaction } from '../secrets/redactSecrets';
@@ -29,6 +29,7 @@ export interface RecordParts {
   readonly redactions: readonly Redaction[];
   readonly changes: ChangeFields;
   readonly executionConfig?: readonly ExecutionConfigRecord[];
+  readonly held?: readonly HeldChangeRecord[];
 }
 
 /** The activity record of a call or a restore. */
@@ -50,6 +51,7 @@ export function buildActivityRecord(parts: RecordParts): ActivityRecord {
     changedPaths: changes.changedPaths,
     ...(changes.checkpoint ? { checkpoint: changes.checkpoint } : {}),
     ...(parts.executionConfig?.length ? { executionConfig: [...parts.executionConfig] } : {}),
+    ...(parts.held?.length ? { held: [...parts.held] } : {}),
   };
 }
 

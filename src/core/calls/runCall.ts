@@ -3,7 +3,7 @@
 // to change; the call's checkpoints before and after (a background command's deferred "after"
 // amends the record later); the checkpoint notes appended to the result; and the activity record,
 // whatever the outcome. The host builds the context and adapts the result; everything else is here.
-import type { ActivityRecorder, ExecutionConfigRecord, RecordedApproval, RecordedChange, RecordedVerdict } from '../activity/activityRecord';
+import type { ActivityRecorder, ExecutionConfigRecord, HeldChangeRecord, RecordedApproval, RecordedChange, RecordedVerdict } from '../activity/activityRecord';
 import { CallCheckpoints, checkpointFolders, checkpointLimits } from '../checkpoints/callCheckpoint';
 import type { SessionServices, ToolContext } from '../context';
 import { BugError, errorMessage, ToolError } from '../errors';
@@ -47,6 +47,7 @@ interface CallTrace {
   readonly approvals: RecordedApproval[];
   readonly changes: RecordedChange[];
   readonly executionConfig: ExecutionConfigRecord[];
+  readonly held: HeldChangeRecord[];
 }
 
 /**
@@ -107,6 +108,10 @@ function tracingObserver(trace: CallTrace, onLateConfig: () => void): CallObserv
       trace.executionConfig.push(...changes);
       onLateConfig();
     },
+    onHeldChanges: (held) => {
+      trace.held.push(...held);
+      onLateConfig();
+    },
   };
 }
 
@@ -138,11 +143,11 @@ function resultChars(result: ToolResult): number {
 export async function runCall(tool: Tool, input: unknown, services: CallServices, origin: CallOrigin): Promise<ToolResult> {
   const base = services.context;
   const clock = base.host.clock;
-  const trace: CallTrace = { verdicts: [], approvals: [], changes: [], executionConfig: [] };
+  const trace: CallTrace = { verdicts: [], approvals: [], changes: [], executionConfig: [], held: [] };
   const started = clock.now();
   // Written when the call returns; what comes later amends it (execution config a background command made, its deferred "after").
   const record = new CallRecord(services.activity);
-  const lateConfig = (): void => record.amend(() => ({ executionConfig: [...trace.executionConfig] }));
+  const lateConfig = (): void => record.amend(() => ({ executionConfig: [...trace.executionConfig], ...(trace.held.length ? { held: [...trace.held] } : {}) }));
   const traced: ToolContext = {
     ...base,
     session: tracedSession(base.session, trace, origin),
@@ -171,7 +176,7 @@ export async function runCall(tool: Tool, input: unknown, services: CallServices
   };
 
   const write = (end: Pick<RecordParts, 'result' | 'redactions' | 'changes'>): void =>
-    record.write((id) => buildActivityRecord({ id, tool: tool.name, client: origin.client, input, startedAt: started, finishedAt: clock.now(), verdicts: trace.verdicts, approvals: trace.approvals, executionConfig: trace.executionConfig, ...end }), input, trace.changes);
+    record.write((id) => buildActivityRecord({ id, tool: tool.name, client: origin.client, input, startedAt: started, finishedAt: clock.now(), verdicts: trace.verdicts, approvals: trace.approvals, executionConfig: trace.executionConfig, held: trace.held, ...end }), input, trace.changes);
 
   try {
     const result = await invokeTool(tool, input, ctx);

@@ -8,6 +8,9 @@ import type { CancellationSignal } from '../errors';
  */
 export type ShellKind = 'bash' | 'powershell' | 'cmd';
 
+/** The descriptor on which a staged launcher reports its command's exit code and then holds (ProcessRequest.hold). */
+export const HOLD_FD = 4;
+
 /** One command line to run in its own process group. */
 export interface ProcessRequest {
   /** The shell that runs `commandLine` (with `-c` unless `shellArguments` says otherwise). */
@@ -48,6 +51,13 @@ export interface ProcessRequest {
   onInterrupt?(listener: () => void): { dispose(): void };
   /** What the command's standard input is: end of file (the default), or a terminal the caller types into. */
   readonly input?: InputRequest;
+  /**
+   * A launcher that holds after the command (a staged run): it reports the command's exit code on
+   * its file descriptor 4 (HOLD_FD) and waits. The runner then calls this once, with the launcher's
+   * pid, before letting it go; with undefined when the launcher ended without reporting (it was
+   * stopped). The outcome resolves after it settles, and a stop request meanwhile does nothing.
+   */
+  readonly hold?: (pid: number | undefined) => Promise<void>;
 }
 
 /**
@@ -255,6 +265,48 @@ export interface SandboxHost {
    * that are folders now; a folder it cannot make is left out.
    */
   makeFolders(folders: readonly string[]): Promise<string[]>;
+  /** Staged command changes, where this machine offers them (Linux with util-linux's unshare). */
+  readonly staging?: StagingHost;
+}
+
+/** One change a staged command made in a workspace folder, as `git status --short` would name it. */
+export interface StagedChange {
+  /** The workspace folder, a host path. */
+  readonly folder: string;
+  /** Relative to the folder, `/`-separated. */
+  readonly path: string;
+  readonly status: 'A' | 'M' | 'D';
+  /** Why it was not merged (execution config, a new repository, a conflict): it waits for the person. */
+  readonly held?: string;
+  /** Where a held change is kept: a host path in the run's upper layer. */
+  readonly keptAt?: string;
+}
+
+/** What a staged command's merge did. */
+export interface StagedMerge {
+  readonly changes: readonly StagedChange[];
+  /** Where the held changes (and, when the merge stopped, the rest) are kept for review. */
+  readonly keptIn?: string;
+  /** Why the merge stopped before its end, with what it had done: the rest is kept. */
+  readonly stopped?: string;
+}
+
+/** One command's overlays (sandbox/node/stagedRuns.ts). */
+export interface StagedRun {
+  /** The argv that runs bubblewrap's argv over the overlays (nested, the user's ids kept); it holds on HOLD_FD after the command. */
+  wrap(bubblewrap: readonly string[]): string[];
+  /** Merges what the command changed: while its namespace holds (`pid`), or after it ended without holding (undefined). Once. */
+  merge(pid: number | undefined): Promise<StagedMerge>;
+  /** Removes the layers, except those that keep changes for review. */
+  dispose(): Promise<void>;
+}
+
+/** Staged command changes: overlays of the workspace folders, where this machine can mount them (Linux, bubblewrap). */
+export interface StagingHost {
+  /** Whether a user namespace may mount overlayfs and run bubblewrap nested here (tried once), and why not. */
+  available(bubblewrap: string): Promise<{ readonly ok: true } | { readonly ok: false; readonly why: string }>;
+  /** Layers for one command over `folders` (top-level, not nested in each other); `mountPoints`: the sandbox's own mount points, not changes. */
+  prepare(folders: readonly string[], mountPoints: readonly string[]): Promise<StagedRun>;
 }
 
 /** What one command's proxy asks before it dials: sandbox/networkGate.ts's CommandNetwork. */

@@ -6,7 +6,7 @@ import * as path from 'node:path';
 import type { ToolContext } from '../context';
 import { ToolError, type CancellationSignal } from '../errors';
 import { fileLocation, isInsidePath } from '../location';
-import type { CommandPortWatch, ProxyEndpoint, SandboxAvailability, SandboxHost } from '../ports/process';
+import type { CommandPortWatch, ProxyEndpoint, SandboxAvailability, SandboxHost, StagedRun, StagingHost } from '../ports/process';
 import { sensitiveLocalPaths } from '../guard/protectedNames';
 import { cacheBinds, type CacheBind, type CacheEnvironment } from './caches';
 import { sandboxLaunch, type SandboxLaunch } from './launcher';
@@ -30,6 +30,10 @@ export interface SandboxLease {
   network(): NetworkTally | undefined;
   /** The command's listening ports and how each fared on the machine (a background command's, Linux); none otherwise. */
   readonly ports?: CommandPortWatch;
+  /** Its overlays, when its changes are staged (LeaseRequest.staged): merged when the command ends, removed on release. */
+  readonly staged?: StagedRun;
+  /** Why its changes were asked to be staged and are not (no overlay here): the `Sandbox:` line says so. */
+  readonly unstaged?: string;
 }
 
 /** What the lease needs to know about the command. */
@@ -47,6 +51,8 @@ export interface LeaseRequest {
   readonly granted?: readonly string[];
   /** Folders the person was told keep protected names under one spelling only (placement.ts), when they said yes. */
   readonly oneSpelling?: readonly string[];
+  /** Run it over overlays of the writable workspace folders (bubblewrap, where the machine can mount them). */
+  readonly staged?: boolean;
 }
 
 /**
@@ -90,19 +96,26 @@ export async function acquireSandboxLease(ctx: ToolContext, host: SandboxHost, r
   const caches = await packageCaches(ctx, host, request, writable);
   const mountPoints = host.acquireMountPoints(scan.mustExist);
   let proxy: { gate?: CommandNetwork; endpoint: ProxyEndpoint; local: readonly number[]; end(): void } | undefined;
+  let staged: StagedRun | undefined;
   const release = async (): Promise<void> => {
     proxy?.end();
-    await Promise.all([mountPoints.release(), proxy?.endpoint.close()]);
+    await Promise.all([mountPoints.release(), proxy?.endpoint.close(), staged?.dispose()]);
   };
   try {
     const planned = await planSandbox(ctx, host, request.network, request.env, writable, scan, mountPoints.missing, caches, notWritable, request.cwd);
     const forwardPorts = request.background === true && request.sandbox.kind === 'bubblewrap';
     proxy = host.network && (request.network || forwardPorts) ? await openEndpoint(ctx, host, request, writable, forwardPorts) : undefined;
     const plan: SandboxPlan = { ...planned, ...(proxy && host.network ? { proxy: sandboxProxy(proxy.endpoint, host.network.relay, proxy.local) } : {}), serves: request.background === true };
+    const staging = request.staged && request.sandbox.kind === 'bubblewrap' ? await stagingFor(host, request.sandbox.executable) : undefined;
+    if (staging?.ok) {
+      staged = await staging.host.prepare(outermost(folders), mountPoints.missing);
+    }
+    const launch = sandboxLaunch(request.sandbox, plan, request.cwd);
     let released: Promise<void> | undefined;
     return {
       plan,
-      launch: sandboxLaunch(request.sandbox, plan, request.cwd),
+      launch: staged ? { ...launch, argv: staged.wrap(launch.argv) } : launch,
+      ...(staged ? { staged } : staging && !staging.ok ? { unstaged: staging.why } : {}),
       release: () => (released ??= release()),
       addedSince: () => addedSince(ctx, host, writable, scan, searchPath),
       network: () => proxy?.gate?.tally(),
@@ -112,6 +125,20 @@ export async function acquireSandboxLease(ctx: ToolContext, host: SandboxHost, r
     await release();
     throw error;
   }
+}
+
+/** The machine's staging, when it can mount overlays for bubblewrap here, or why not. */
+async function stagingFor(host: SandboxHost, bubblewrap: string): Promise<{ readonly ok: true; readonly host: StagingHost } | { readonly ok: false; readonly why: string }> {
+  if (!host.staging) {
+    return { ok: false, why: 'this machine has no overlay staging' };
+  }
+  const available = await host.staging.available(bubblewrap);
+  return available.ok ? { ok: true, host: host.staging } : available;
+}
+
+/** The folders not inside another of them: an overlay covers what is below its folder. */
+function outermost(folders: readonly string[]): string[] {
+  return folders.filter((folder) => !folders.some((other) => other !== folder && isInsidePath(folder, other)));
 }
 
 /**

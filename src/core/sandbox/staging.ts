@@ -1,9 +1,10 @@
-// Staged command changes (issue 40; not wired yet): a command runs over an overlay of a workspace
+// Staged command changes (issue 40): a command runs over an overlay of a workspace
 // folder, its writes land in the overlay's upper layer, and when it ends this plan says what of the
 // upper layer goes into the folder and what is held for review. Pure: the walk of the upper layer and
 // the look at the folder come in as data, and the node side carries the plan out one file at a time
 // (each file old or new, never partial). What is held is decided by the guard's one table, by name,
 // whatever spelling the command used, so no protected entry is merged unasked however it was made.
+import type { StagedChange } from '../ports/process';
 import { GIT_DIRECTORY_MARKER, isWorkspaceExecutionConfig, whyProtected } from '../guard/protectedNames';
 
 /** One entry of the upper layer, as the walk found it: a path relative to the folder, `/`-separated. */
@@ -37,20 +38,16 @@ export type MergeStep =
   | { readonly op: 'link'; readonly path: string; readonly to: string }
   | { readonly op: 'symlink'; readonly path: string; readonly target: string };
 
-export type ChangeStatus = 'A' | 'M' | 'D';
+export type ChangeStatus = StagedChange['status'];
 
-export interface StagedChange {
-  readonly path: string;
-  readonly status: ChangeStatus;
-  /** Why it was not merged: a protected name, a new repository, a conflict, an entry of no known kind. */
-  readonly held?: string;
-}
+/** One change in the folder the plan is for (the port's change without its folder). */
+export type FolderChange = Omit<StagedChange, 'folder'>;
 
 export interface MergePlan {
   /** In order: removals and folders before what goes inside them. */
   readonly steps: readonly MergeStep[];
   /** Every change the command made, merged or held, as `git status --short` would name it. */
-  readonly changes: readonly StagedChange[];
+  readonly changes: readonly FolderChange[];
 }
 
 /** True when the entries below `dir` in the upper layer make it a git directory (a new repository's). */
@@ -72,7 +69,7 @@ export function planMerge(upper: readonly UpperEntry[], lower: LowerFacts): Merg
   const heldRoots: { path: string; why: string }[] = [];
   const heldBelow = (p: string): string | undefined => heldRoots.find((root) => isBelow(p, root.path))?.why;
   const steps: MergeStep[] = [];
-  const changes: StagedChange[] = [];
+  const changes: FolderChange[] = [];
   const linkedTo = new Map<string, string>();
   for (const entry of entries) {
     const before = lower.kindOf(entry.path);

@@ -20,6 +20,13 @@ interface ChangedFileNode {
   readonly index: number;
 }
 
+/** A staged command's change held for review, shown under the call. */
+interface HeldChangeNode {
+  readonly kind: 'held';
+  readonly record: ActivityRecord;
+  readonly index: number;
+}
+
 /** The workspace's settings that were not honoured, one row above the calls while there are any. */
 interface IgnoredSettingsNode {
   readonly kind: 'ignoredSettings';
@@ -32,7 +39,7 @@ interface IgnoredSettingNode {
   readonly entry: IgnoredSetting;
 }
 
-type ActivityNode = ActivityRecord | RunningCommandNode | ChangedFileNode | IgnoredSettingsNode | IgnoredSettingNode;
+type ActivityNode = ActivityRecord | RunningCommandNode | ChangedFileNode | HeldChangeNode | IgnoredSettingsNode | IgnoredSettingNode;
 
 function isRunningCommand(node: ActivityNode): node is RunningCommandNode {
   return 'kind' in node && node.kind === 'backgroundCommand';
@@ -43,7 +50,11 @@ function isIgnoredSettings(node: ActivityNode): node is IgnoredSettingsNode | Ig
 }
 
 function isFileNode(node: ActivityNode): node is ChangedFileNode {
-  return 'record' in node;
+  return 'record' in node && !('kind' in node);
+}
+
+function isHeldNode(node: ActivityNode): node is HeldChangeNode {
+  return 'kind' in node && node.kind === 'held';
 }
 
 /**
@@ -86,7 +97,11 @@ export class ActivityTreeProvider implements vscode.TreeDataProvider<ActivityNod
     if (isIgnoredSettings(element)) {
       return element.kind === 'ignoredSettings' ? element.entries.map((entry): IgnoredSettingNode => ({ kind: 'ignoredSetting', entry })) : [];
     }
-    return isFileNode(element) || isRunningCommand(element) || !element.checkpoint ? [] : element.changedPaths.map((_file, index) => ({ record: element, index }));
+    if (isFileNode(element) || isHeldNode(element) || isRunningCommand(element)) {
+      return [];
+    }
+    const held = (element.held ?? []).map((_change, index): HeldChangeNode => ({ kind: 'held', record: element, index }));
+    return [...held, ...(element.checkpoint ? element.changedPaths.map((_file, index) => ({ record: element, index })) : [])];
   }
 
   getTreeItem(node: ActivityNode): vscode.TreeItem {
@@ -96,6 +111,15 @@ export class ActivityTreeProvider implements vscode.TreeDataProvider<ActivityNod
     if (isRunningCommand(node)) {
       const command = this.background?.get(node.id);
       return command ? runningCommandItem(command) : new vscode.TreeItem(`${node.id} (ended)`);
+    }
+    if (isHeldNode(node)) {
+      const held = (node.record.held ?? [])[node.index];
+      const item = new vscode.TreeItem(held?.path ?? '');
+      item.description = `held, not merged: ${held?.why ?? ''}`;
+      item.iconPath = new vscode.ThemeIcon('warning', new vscode.ThemeColor('problemsWarningIcon.foreground'));
+      item.id = `${node.record.id}/held/${node.index}`;
+      item.command = { command: CommandId.showHeldChange, title: 'Show Held Change', arguments: [node.record.id, node.index] };
+      return item;
     }
     if (isFileNode(node)) {
       const file = node.record.changedPaths[node.index];
@@ -129,7 +153,11 @@ export class ActivityTreeProvider implements vscode.TreeDataProvider<ActivityNod
       item.tooltip.appendMarkdown(`\n\nExecution config ${config.map((entry) => `${entry.change}: \`${entry.path}\``).join(', ')}. Read them before git or VS Code runs anything; Restore to Before This Call puts back the workspace files.`);
     }
     item.contextValue = record.checkpoint ? 'activityCall.checkpoint' : this.log.changesOf(record.id).length ? 'activityCall.change' : 'activityCall';
-    if (record.checkpoint && record.changedPaths.length) {
+    if (record.held?.length) {
+      item.description += ` · ${record.held.length} held for review`;
+      item.iconPath = new vscode.ThemeIcon('warning', new vscode.ThemeColor('problemsWarningIcon.foreground'));
+    }
+    if ((record.checkpoint && record.changedPaths.length) || record.held?.length) {
       item.collapsibleState = vscode.TreeItemCollapsibleState.Collapsed;
     }
     item.id = String(record.id);
@@ -217,6 +245,7 @@ export function registerActivityView(log: ActivityLog, background?: BackgroundCo
         await vscode.env.clipboard.writeText(log.inputOf(record.id) ?? record.input);
       }
     }),
+    vscode.commands.registerCommand(CommandId.showHeldChange, (id?: unknown, index?: unknown) => showHeldChange(log, id, index)),
     vscode.commands.registerCommand(CommandId.showActivityLog, () => log.channel.show(true)),
     vscode.commands.registerCommand(CommandId.listActivity, () => log.list()),
     vscode.commands.registerCommand(CommandId.activityLogFile, () => log.file),
@@ -228,4 +257,55 @@ export function registerActivityView(log: ActivityLog, background?: BackgroundCo
       }),
     ),
   ];
+}
+
+/**
+ * Shows a staged command's held change for review: a file as a diff of the workspace's version (or
+ * nothing) against the command's, kept in its upper layer; a folder (a new repository, a `.vscode`)
+ * as the list of its files, any of which opens. Nothing is merged from here.
+ */
+async function showHeldChange(log: ActivityLog, id: unknown, index: unknown): Promise<void> {
+  const record = log.list().find((candidate) => candidate.id === id);
+  const held = typeof index === 'number' ? record?.held?.[index] : undefined;
+  if (!record || !held) {
+    return;
+  }
+  const kept = vscode.Uri.file(held.keptAt);
+  const stat = await Promise.resolve(vscode.workspace.fs.stat(kept)).catch(() => undefined);
+  if (!stat) {
+    void vscode.window.showWarningMessage(`The held change ${held.path} is no longer kept at ${held.keptAt}.`);
+    return;
+  }
+  if (stat.type & vscode.FileType.Directory) {
+    const files = await filesUnder(kept, 500);
+    const picked = await vscode.window.showQuickPick(files.map((uri) => ({ label: path.relative(held.keptAt, uri.fsPath), uri })), { placeHolder: `${held.path}: held, not merged (${held.why}). Which file?` });
+    if (picked) {
+      await vscode.window.showTextDocument(picked.uri, { preview: true });
+    }
+    return;
+  }
+  const folder = vscode.workspace.workspaceFolders?.find((candidate) => held.path === candidate.name || held.path.startsWith(`${candidate.name}/`)) ?? vscode.workspace.workspaceFolders?.[0];
+  const relative = folder && (vscode.workspace.workspaceFolders?.length ?? 0) > 1 ? held.path.slice(folder.name.length + 1) : held.path;
+  const current = folder ? vscode.Uri.joinPath(folder.uri, relative) : undefined;
+  const exists = current ? await Promise.resolve(vscode.workspace.fs.stat(current)).then(() => true, () => false) : false;
+  const left = exists && current ? current : vscode.Uri.from({ scheme: UriScheme.activity, path: `/${record.id}/held/none/${path.posix.basename(held.path)}` });
+  await vscode.commands.executeCommand('vscode.diff', left, kept, `${held.path} (held, not merged: the command's version on the right)`);
+}
+
+/** Files under a folder, breadth first, at most `limit`. */
+async function filesUnder(root: vscode.Uri, limit: number): Promise<vscode.Uri[]> {
+  const files: vscode.Uri[] = [];
+  const queue = [root];
+  while (queue.length && files.length < limit) {
+    const folder = queue.shift() as vscode.Uri;
+    for (const [name, type] of await Promise.resolve(vscode.workspace.fs.readDirectory(folder)).catch(() => [] as [string, vscode.FileType][])) {
+      const child = vscode.Uri.joinPath(folder, name);
+      if (type & vscode.FileType.Directory) {
+        queue.push(child);
+      } else if (files.length < limit) {
+        files.push(child);
+      }
+    }
+  }
+  return files;
 }

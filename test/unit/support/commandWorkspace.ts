@@ -87,7 +87,7 @@ export interface CommandWorkspace {
  * A workspace for workspace_run_command, made in a `before` hook of the calling describe and
  * removed in its `after` hook.
  */
-export function commandWorkspace(where: { readonly base?: () => string } = {}): CommandWorkspace {
+export function commandWorkspace(where: { readonly base?: () => string; /** Give the sandbox a staging root (runCommand.stageChanges), in the private folder. */ readonly staging?: boolean } = {}): CommandWorkspace {
   let parent = '';
   let privateFolder = '';
   let sandbox: MachineSandbox | undefined;
@@ -100,7 +100,7 @@ export function commandWorkspace(where: { readonly base?: () => string } = {}): 
     privateFolder = fs.mkdtempSync(path.join(fs.existsSync('/var/tmp') ? '/var/tmp' : os.homedir(), 'wat-private-'));
     fs.writeFileSync(path.join(privateFolder, 'endpoint.lock'), 'NONCE-BYTES\n', { mode: 0o600 });
     // Approved commands reach the network through the proxy, served inside by the compiled relay.
-    sandbox = new MachineSandbox(RIPGREP, [privateFolder], process.platform, { relay: { program: process.execPath, script: path.resolve(__dirname, '../../../src/core/sandbox/node/proxyRelay.js') } });
+    sandbox = new MachineSandbox(RIPGREP, [privateFolder], process.platform, { relay: { program: process.execPath, script: path.resolve(__dirname, '../../../src/core/sandbox/node/proxyRelay.js') }, ...(where.staging ? { stagingRoot: path.join(privateFolder, 'staged') } : {}) });
     // Commands run in the real sandbox, as they do for users: without it these tests mean nothing.
     const availability = await sandbox.availability('');
     if (availability.kind === 'none') {

@@ -8,9 +8,9 @@
 import { spawn } from 'node:child_process';
 import { createWriteStream, mkdirSync, type WriteStream } from 'node:fs';
 import * as path from 'node:path';
-import type { Readable, Writable } from 'node:stream';
+import type { Duplex, Readable, Writable } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
-import type { CommandInput, InputReaders, ProcessOutcome, ProcessRequest, ProcessRunner, StartedProcess, StopReason } from '../../ports/process';
+import { HOLD_FD, type CommandInput, type InputReaders, type ProcessOutcome, type ProcessRequest, type ProcessRunner, type StartedProcess, type StopReason } from '../../ports/process';
 import { stripAnsi } from '../boundedOutput';
 import { ReducedOutput } from '../reducedOutput';
 import { shellArguments } from '../shellArguments';
@@ -112,8 +112,8 @@ export function startProcess(request: ProcessRequest): StartedProcess {
     detached: true,
     windowsHide: true,
     windowsVerbatimArguments: shellArgs.verbatim && program === request.shell,
-    // The command's input (end of file, a pipe, or the helper's terminal), and the launcher's input, when it has one, on its fd 3.
-    stdio: request.launcherInput === undefined ? [kind === 'eof' ? 'ignore' : 'pipe', 'pipe', 'pipe'] : [kind === 'eof' ? 'ignore' : 'pipe', 'pipe', 'pipe', 'pipe'],
+    // The command's input (end of file, a pipe, or the helper's terminal), the launcher's input, when it has one, on its fd 3, and its hold on fd 4.
+    stdio: [kind === 'eof' ? 'ignore' : 'pipe', 'pipe', 'pipe', ...(request.launcherInput !== undefined || request.hold ? [request.launcherInput !== undefined ? 'pipe' as const : 'ignore' as const] : []), ...(request.hold ? ['pipe' as const] : [])],
   });
   // A fourth 'pipe' is a socket the parent writes to.
   const launcherInput = child.stdio[3] as Writable | null | undefined;
@@ -129,6 +129,23 @@ export function startProcess(request: ProcessRequest): StartedProcess {
   const inputPipe = kind === 'terminal' ? 'terminal' : child.pid === undefined || kind === 'eof' ? undefined : inputPipeOf(child.pid);
   // The launcher (the sandbox) waits on descriptors of its own; it never reads the command's input.
   const launchers = new Set(request.launcher?.length ? [path.basename(request.launcher[0]).slice(0, 15)] : []);
+
+  // A staged launcher reports the command's exit code on its hold and waits there until `request.hold` settles.
+  let ended = false;
+  let held: Promise<void> | undefined;
+  const holdOnce = (pid: number | undefined): Promise<void> => (held ??= (request.hold?.(pid) ?? Promise.resolve()).catch(() => undefined));
+  const hold = request.hold ? (child.stdio[HOLD_FD] as Duplex | null | undefined) : undefined;
+  if (hold) {
+    let report = '';
+    hold.on('error', () => undefined);
+    hold.on('data', (chunk: Buffer) => {
+      report += chunk.toString('utf8');
+      if (!ended && report.includes('\n')) {
+        ended = true;
+        void holdOnce(child.pid).finally(() => hold.end('\n'));
+      }
+    });
+  }
 
   let spawnError: string | undefined;
   const exited = new Promise<{ code: number | null; signal: string | null }>((resolve) => {
@@ -168,7 +185,8 @@ export function startProcess(request: ProcessRequest): StartedProcess {
     runningGroups.add(pgid);
   }
   const stop = (reason: StopReason): void => {
-    if (stopping || pgid === undefined || gone) {
+    // Once a staged command has ended, its launcher holds only for the merge: nothing is left to stop.
+    if (stopping || pgid === undefined || gone || ended) {
       return;
     }
     stopped = reason;
@@ -197,8 +215,13 @@ export function startProcess(request: ProcessRequest): StartedProcess {
       await stopping;
       await Promise.race([closed, delay(DRAIN_MS)]);
     }
+    if (request.hold && !spawnError) {
+      // A launcher stopped before its command reported: the merge still runs, without its namespace.
+      await holdOnce(undefined);
+    }
     pipes.forEach((pipe) => pipe.destroy());
     launcherInput?.destroy();
+    hold?.destroy();
     gone = true;
     if (pgid !== undefined) {
       runningGroups.delete(pgid);

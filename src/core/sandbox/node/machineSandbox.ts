@@ -15,6 +15,7 @@ import { ScanIndex } from '../scanIndex';
 import { seatbeltProbeProfile } from '../seatbelt';
 import { InotifyWatcher, inotifyWatchLimit } from './inotifyWatch';
 import { NetworkProxy } from './networkProxy';
+import { OverlayStaging } from './stagedRuns';
 import { systemClock } from '../../time';
 
 /** Where bubblewrap is when the user names no path. */
@@ -105,6 +106,9 @@ export class MachineSandbox implements SandboxHost {
   /** The index of the secret and protected files (Linux, where inotify keeps it true); elsewhere every command walks. */
   readonly scanIndex: ScanIndex | undefined;
 
+  /** Staged command changes: overlays of the workspace folders (Linux). */
+  readonly staging: OverlayStaging | undefined;
+
   constructor(
     private readonly ripgrepPath: string | undefined,
     readonly privateFolders: readonly string[] = [],
@@ -116,9 +120,12 @@ export class MachineSandbox implements SandboxHost {
       readonly cacheDirectory?: string;
       /** False: no index, every command walks the writable folders (the bench's baseline). */
       readonly scanIndex?: boolean;
+      /** Where staged commands' layers are made (stagedRuns.ts): a folder among `privateFolders`, so commands never see it. Linux only. */
+      readonly stagingRoot?: string;
     } = {},
   ) {
     this.cacheDirectory = options.cacheDirectory;
+    this.staging = platform === 'linux' && options.stagingRoot ? new OverlayStaging(options.stagingRoot) : undefined;
     // Half the user's inotify watches at most: VS Code's own file watcher needs the rest.
     const watchLimit = inotifyWatchLimit();
     this.scanIndex = platform === 'linux' && options.scanIndex !== false ? new ScanIndex(new InotifyWatcher(), watchLimit === undefined ? {} : { maxWatches: Math.floor(watchLimit / 2) }) : undefined;

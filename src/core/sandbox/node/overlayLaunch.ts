@@ -1,4 +1,4 @@
-// Staged command changes (issue 40; not wired yet), the launch: a command's sandbox started over an
+// Staged command changes (issue 40), the launch: a command's sandbox started over an
 // overlay of each workspace folder, so what it writes lands in an upper layer of its own and the
 // folder is untouched until the merge (`upperLayer.ts`). Measured on Linux 6.x as a normal user:
 // overlayfs mounts in a user namespace with `userxattr`, and bubblewrap 0.8 runs nested in it with
@@ -13,6 +13,7 @@
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import type { Duplex } from 'node:stream';
+import { HOLD_FD } from '../../ports/process';
 import { opaqueFolders, type UpperEntry } from '../staging';
 
 /** Where one folder's layers live, all inside the staging folder the caller owns. */
@@ -38,7 +39,7 @@ export function stagingLayout(staging: string, folders: readonly string[]): Stag
 }
 
 /** The descriptor of the staged launch's hold: the command's exit code arrives on it, and a line written back ends the namespace. */
-export const HOLD_FD = 4;
+export { HOLD_FD };
 
 /**
  * The argv that runs `launcher` (bubblewrap's argv, nested: with `--unshare-user --uid --gid`) over

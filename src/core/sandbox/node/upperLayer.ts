@@ -1,4 +1,4 @@
-// Staged command changes (issue 40; not wired yet), the disk side: what a command's overlay upper
+// Staged command changes (issue 40), the disk side: what a command's overlay upper
 // layer holds (`readUpperLayer`), and carrying out the merge plan of `../staging.ts` into the
 // workspace folder (`applyMerge`), one entry at a time, each file old or new, never partial: a
 // file, link or symlink is made under a temporary name beside its place and renamed over it.

@@ -7,12 +7,12 @@
 // left running.
 import type { ToolContext } from '../../context';
 import { errorMessage, NEVER_CANCELLED, throwIfCancelled, ToolError } from '../../errors';
-import type { BackgroundAdoption, BackgroundCommand, CommandTerminal } from '../../ports/process';
+import type { BackgroundAdoption, BackgroundCommand, CommandTerminal, StagedMerge } from '../../ports/process';
 import type { ExecutionConfigChange } from '../../sandbox/configWatch';
 import { describeStatus, statusOf } from '../../process/backgroundCommands';
 import { asksForSecret } from '../../process/backgroundSummary';
 import { ANSWER_DUE, formatBackground, notesAtEnd, setNotesAtEnd, waitWithinCall } from './backgroundResults';
-import { couldNotStart, describeWaiting, movedHeadline, movedTerminalNote, placementFailureHint, reportConfigChanges, sandboxLine, seconds, stoppedAtTimeoutNote, type CommandReport, type MoveCause } from './format';
+import { couldNotStart, describeWaiting, movedHeadline, movedTerminalNote, placementFailureHint, reportConfigChanges, reportStagedChanges, sandboxLine, seconds, stoppedAtTimeoutNote, type CommandReport, type MoveCause } from './format';
 import type { HeldLease } from './lease';
 import type { PreparedCommand } from './prepare';
 
@@ -111,7 +111,7 @@ export function handToBackground(handOff: ForegroundHandOff, cause: MoveCause, e
     return errorMessage(error);
   }
   const release = held.handOff();
-  followToItsEnd(moved, terminal, release, ctx, held.configChanges);
+  followToItsEnd(moved, terminal, release, ctx, held.configChanges, held.staged);
   const extra: string[] = [];
   if (cause !== 'timeout' && prepared.onTimeout === 'kill') {
     // The limit the model asked for still holds in the background.
@@ -133,7 +133,7 @@ export function handToBackground(handOff: ForegroundHandOff, cause: MoveCause, e
  * foreground command's result says it; last, the call's "after" checkpoint, deferred here because
  * the command changes files until it ends, is taken.
  */
-export function followToItsEnd(command: BackgroundCommand, terminal: CommandTerminal, release: () => Promise<void>, ctx: ToolContext, configChanges: () => Promise<ExecutionConfigChange[]>): void {
+export function followToItsEnd(command: BackgroundCommand, terminal: CommandTerminal, release: () => Promise<void>, ctx: ToolContext, configChanges: () => Promise<ExecutionConfigChange[]>, staged: () => StagedMerge | undefined = () => undefined): void {
   const checkpointAfter = ctx.call.checkpoint?.deferAfter();
   // The person may answer it in its terminal: what they type is theirs, so no policy question. A command without input takes only Ctrl+C.
   const typing = command.stdin === 'eof' ? { dispose: () => undefined } : terminal.acceptInput({ send: (text, key) => command.sendInput(text, key), hidden: () => asksForSecret(command.waitingForInput()) });
@@ -145,7 +145,9 @@ export function followToItsEnd(command: BackgroundCommand, terminal: CommandTerm
       await release();
     }
     const changes = await configChanges();
-    return changes.length ? [reportConfigChanges(changes, ctx)] : [];
+    // A staged foreground command that moved here was merged when it ended (its launcher's hold).
+    const merged = staged();
+    return [...(merged ? [reportStagedChanges(merged, ctx)] : []), ...(changes.length ? [reportConfigChanges(changes, ctx)] : [])];
   }).catch((): string[] => []);
   // The "after" checkpoint once the notes are known: a report that waits for them does not wait for it.
   void notes.then(() => checkpointAfter?.finish()).catch(() => undefined);

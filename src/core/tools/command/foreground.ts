@@ -57,7 +57,7 @@ interface StartedForeground {
 /** Opens its terminal, starts the process, watches its input and sets its timeout; a start that fails finishes the terminal and throws. */
 function startForeground(prepared: PreparedCommand, held: HeldLease, ctx: ToolContext): StartedForeground {
   const { host } = prepared;
-  const sandbox = sandboxLine(prepared.placement, prepared.verdict, prepared.withheld.length, undefined, prepared.grant, held.notWritable);
+  const sandbox = sandboxLine(prepared.placement, prepared.verdict, prepared.withheld.length, undefined, prepared.grant, held.notWritable, held.staging);
   const terminal = host.openTerminal(prepared.command, prepared.cwd.path);
   terminal.write(`${sandbox}\n`);
   const startedAt = ctx.host.clock.now();

@@ -7,7 +7,7 @@ import type { ToolContext } from '../../context';
 import { describeProtected, whyProtected } from '../../guard/protectedNames';
 import type { CommandVerdict } from '../../guard/command/verdict';
 import { displayPath, fileLocation } from '../../location';
-import type { KeptOutput, ProcessOutcome, WaitingForInput } from '../../ports/process';
+import type { KeptOutput, ProcessOutcome, StagedChange, StagedMerge, WaitingForInput } from '../../ports/process';
 import type { ExecutionConfigChange } from '../../sandbox/configWatch';
 import { sandboxSummary } from '../../sandbox/launcher';
 import type { Placement } from '../../sandbox/placement';
@@ -86,8 +86,8 @@ export function noRoomStatusLine(cause: MoveCause, elapsed: string, why: string)
 }
 
 /** `Sandbox: ...` (where it runs, how many secret variables were withheld), and the git note when the policy gave git its safety options. */
-export function sandboxLine(placement: Exclude<Placement, { where: 'refused' }>, verdict: CommandVerdict, withheld = 0, network?: string, grant?: string, notWritable: readonly NotWritable[] = []): string {
-  const kept = placement.where === 'sandbox' ? notWritable.map(({ folder, why }) => `; kept read-only: ${why.startsWith(folder) ? why : `${folder}, since ${why}`}`).join('') : '';
+export function sandboxLine(placement: Exclude<Placement, { where: 'refused' }>, verdict: CommandVerdict, withheld = 0, network?: string, grant?: string, notWritable: readonly NotWritable[] = [], staging?: string): string {
+  const kept = placement.where === 'sandbox' ? notWritable.map(({ folder, why }) => `; kept read-only: ${why.startsWith(folder) ? why : `${folder}, since ${why}`}`).join('') + (staging ? `; ${staging}` : '') : '';
   const oneSpelling = placement.where === 'sandbox' && placement.oneSpelling ? `; protected and secret names kept under one spelling only (${placement.oneSpelling.join(', ')} ignore${placement.oneSpelling.length === 1 ? 's' : ''} letter case)` : '';
   const also = (grant ? `; also writable: ${grant}` : '') + kept + oneSpelling;
   const where = placement.where === 'sandbox'
@@ -206,6 +206,34 @@ function describeConfigChanges(changes: readonly ExecutionConfigChange[], ctx: T
     ...more,
     'Tell the user about these files and why they were made or changed before anything opens or runs them; undo them if they were not intended (the activity record lists them).',
   ].join('\n');
+}
+
+/** The most changes a staged command's result lists one by one. */
+const STAGED_LISTED = 40;
+
+/**
+ * What a staged command changed, as `git status --short` names it, merged or held for review; and
+ * where held changes (or the rest of a merge that stopped) are kept.
+ */
+export function reportStagedChanges(merge: StagedMerge, ctx: ToolContext): string {
+  const shown = (change: StagedChange): string => displayPath(fileLocation(`${change.folder}/${change.path}`), ctx.workspace);
+  const kept = merge.changes.filter((change) => change.held !== undefined && change.keptAt !== undefined);
+  if (kept.length) {
+    ctx.call.observer?.onHeldChanges?.(kept.map((change) => ({ path: shown(change), status: change.status, why: change.held ?? '', keptAt: change.keptAt ?? '' })));
+  }
+  const line = (change: StagedChange): string => `${change.status} ${shown(change)}${change.held ? ` (held: ${change.held})` : ''}`;
+  const held = merge.changes.filter((change) => change.held !== undefined);
+  const merged = merge.changes.filter((change) => change.held === undefined);
+  const listed = [...held, ...merged].slice(0, STAGED_LISTED).map(line);
+  const more = merge.changes.length > listed.length ? [`and ${merge.changes.length - listed.length} more`] : [];
+  const head = merge.changes.length === 0
+    ? 'Changes: none (the command wrote nothing in the workspace folders).'
+    : `Changes (staged, merged when the command ended${held.length ? `; ${held.length} held for the user's review, not merged` : ''}):`;
+  const tail = [
+    ...(merge.stopped ? [`The merge stopped: ${merge.stopped}`] : []),
+    ...(merge.keptIn ? [`What was not merged is kept in ${merge.keptIn}. Tell the user: held execution config is never merged unasked; they can review it in the Activity view (Show Held Change) or there.`] : []),
+  ];
+  return [head, ...listed.map((entry) => `- ${entry}`), ...more.map((entry) => `- ${entry}`), ...tail].join('\n');
 }
 
 export function bulleted(lines: readonly string[]): string {

@@ -6,7 +6,7 @@
 // outside the sandbox is watched instead (sandbox/configWatch.ts): it may also change what exists.
 import type { ToolContext } from '../../context';
 import { headAndTailShares } from '../../output/budget';
-import type { CommandPortWatch, ProcessRequest } from '../../ports/process';
+import type { CommandPortWatch, ProcessRequest, StagedMerge } from '../../ports/process';
 import { argumentSizeProblem } from '../../process/argumentLimits';
 import { commandLogPath } from '../../process/commandLogs';
 import { watchExecutionConfig, type ExecutionConfigChange } from '../../sandbox/configWatch';
@@ -37,6 +37,10 @@ export interface HeldLease {
   readonly notWritable: readonly NotWritable[];
   /** A background command's servers' ports as the machine reaches them (sandbox/ports.ts); none otherwise. */
   readonly ports?: CommandPortWatch;
+  /** The `Sandbox:` line's words on staging: its changes staged, or why they could not be. */
+  readonly staging?: string;
+  /** What the merge of a staged command did, once it ended; undefined before, or when it was not staged. */
+  readonly staged?: () => StagedMerge | undefined;
 }
 
 /** The run step's value, and the execution config the command created or changed (call it after the step: the lease is released by then). */
@@ -47,13 +51,22 @@ export interface LeaseOutcome<T> {
   network(): string | undefined;
   /** Folders named writable that the sandbox kept read-only, and why. */
   readonly notWritable: readonly NotWritable[];
+  /** What the merge of a staged command did, once it ended in the foreground; undefined when it was not staged or has not ended. */
+  staged(): StagedMerge | undefined;
+  /** The `Sandbox:` line's words on staging. */
+  readonly staging?: string;
 }
 
 export async function withCommandLease<T>(prepared: PreparedCommand, ctx: ToolContext, step: (held: HeldLease) => Promise<T>): Promise<LeaseOutcome<T>> {
   const { host, placement } = prepared;
   const lease = placement.where === 'sandbox'
-    ? await acquireSandboxLease(ctx, host.sandbox, { sandbox: placement.sandbox, network: placement.network, cwd: prepared.cwd.path, env: host.environment(), command: prepared.command, granted: prepared.grant ? [prepared.grant] : [], background: prepared.background, oneSpelling: placement.oneSpelling })
+    ? await acquireSandboxLease(ctx, host.sandbox, { sandbox: placement.sandbox, network: placement.network, cwd: prepared.cwd.path, env: host.environment(), command: prepared.command, granted: prepared.grant ? [prepared.grant] : [], background: prepared.background, oneSpelling: placement.oneSpelling, staged: isStaged(prepared, ctx) })
     : undefined;
+  // The merge runs when the command ends, while its launcher holds (ProcessRequest.hold).
+  let merged: StagedMerge | undefined;
+  const staged = lease?.staged;
+  const hold = staged ? async (pid: number | undefined): Promise<void> => void (merged = await staged.merge(pid)) : undefined;
+  const staging = staged ? STAGED_WORDS : lease?.unstaged ? `changes not staged: ${lease.unstaged}` : undefined;
   // Outside the sandbox nothing keeps a command from rewriting a repository's config or hooks: look before and after.
   const watch = placement.where === 'host' && !prepared.verdict.readOnly ? await watchExecutionConfig(ctx, host.sandbox).catch(() => undefined) : undefined;
   let released: Promise<void> | undefined;
@@ -72,7 +85,7 @@ export async function withCommandLease<T>(prepared: PreparedCommand, ctx: ToolCo
   };
   const notWritable = lease?.plan.notWritable ?? [];
   try {
-    const request = launchRequest(prepared, lease, ctx);
+    const request = { ...launchRequest(prepared, lease, ctx), ...(hold ? { hold } : {}) };
     const value = await step({
       request,
       handOff: () => {
@@ -82,13 +95,27 @@ export async function withCommandLease<T>(prepared: PreparedCommand, ctx: ToolCo
       configChanges,
       notWritable,
       ports: lease?.ports,
+      staging,
+      staged: () => merged,
     });
-    return { value, configChanges, network: () => (lease ? networkWords(lease) : undefined), notWritable };
+    return { value, configChanges, network: () => (lease ? networkWords(lease) : undefined), notWritable, staged: () => merged, staging };
   } finally {
     if (!handedOff) {
       await release();
     }
   }
+}
+
+/** The `Sandbox:` line's words for a staged command. */
+const STAGED_WORDS = 'changes staged in an overlay and merged when it ends, execution config held for review';
+
+/**
+ * Whether the command's changes are staged (runCommand.stageChanges): a sandboxed foreground
+ * command that may write. Not a background one (servers and watchers need their writes live), nor an
+ * interactive one (its pseudoterminal helper is not held).
+ */
+function isStaged(prepared: PreparedCommand, ctx: ToolContext): boolean {
+  return ctx.settings.runCommandStageChanges && !prepared.background && !prepared.interactive && !prepared.verdict.readOnly;
 }
 
 /** The `Sandbox:` line's words for the network: none, or what the proxy reached and refused. */

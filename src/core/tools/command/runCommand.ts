@@ -8,7 +8,7 @@ import { oneLine } from '../../text/truncate';
 import { defineTool, textResult, type Tool } from '../toolSpec';
 import { approve, commandConfirmation } from './approve';
 import { startInBackground } from './background';
-import { formatOutcome, placementFailureHint, reportConfigChanges, sandboxLine, type GrantOffer } from './format';
+import { formatOutcome, placementFailureHint, reportConfigChanges, reportStagedChanges, sandboxLine, type GrantOffer } from './format';
 import { runInForeground } from './foreground';
 import { withCommandLease, type HeldLease, type LeaseOutcome } from './lease';
 import { prepareCommand, type PreparedCommand, type RunCommandInput } from './prepare';
@@ -78,10 +78,11 @@ export const runCommandTool: Tool = defineTool<RunCommandInput>({
     }
     const { outcome, status } = ran.value;
     const grant = placement.where === 'sandbox' ? await grantOffer(outcome, ctx, prepared) : undefined;
-    const report = formatOutcome(outcome, status, prepared.cwd.shown, sandboxLine(placement, verdict, prepared.withheld.length, ran.network(), prepared.grant, ran.notWritable), placementFailureHint(placement, outcome, grant));
+    const report = formatOutcome(outcome, status, prepared.cwd.shown, sandboxLine(placement, verdict, prepared.withheld.length, ran.network(), prepared.grant, ran.notWritable, ran.staging), placementFailureHint(placement, outcome, grant));
     // After the release: a protected entry the command created (the sandbox cannot stop that), or changed outside it.
     const changes = await ran.configChanges();
-    const text = changes.length ? `${report.text}\n\n${reportConfigChanges(changes, ctx)}` : report.text;
+    const staged = ran.staged();
+    const text = [report.text, ...(staged ? [reportStagedChanges(staged, ctx)] : []), ...(changes.length ? [reportConfigChanges(changes, ctx)] : [])].join('\n\n');
     return textResult(text, report.continuation);
   },
 });

@@ -92,6 +92,63 @@ describe('process/node/processRunner', () => {
     assert.equal(outcome.exitCode, 0);
   });
 
+  it('holds a launcher that reports its command\'s end on fd 4: the hold runs while it waits, a stop meanwhile does nothing, and the outcome comes after', async () => {
+    // A launcher that runs the command, reports its exit code on fd 4, waits for a line there, then writes a file.
+    const after = path.join(workspace.parent, 'hold-after');
+    const request = {
+      shell: '/bin/sh',
+      commandLine: 'echo ran; exit 5',
+      launcher: ['/bin/sh', '-c', `"$@" 4<&-; status=$?; echo $status >&4; read -r _ <&4; echo released > '${after}'; exit $status`, 'launcher'],
+      cwd: workspace.root,
+      env: process.env,
+      killGraceMs: 1000,
+      logPath: path.join(workspace.parent, 'logs', 'hold.log'),
+      headChars: 1000,
+      tailChars: 1000,
+      maxLogChars: 10_000,
+      token: NEVER_CANCELLED,
+    };
+    const seen: { pid: number | undefined; released: boolean }[] = [];
+    const handle: { started?: ReturnType<typeof startProcess> } = {};
+    const started = startProcess({
+      ...request,
+      hold: async (pid) => {
+        handle.started?.stop('timeout');
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        seen.push({ pid, released: fs.existsSync(after) });
+      },
+    });
+    handle.started = started;
+    const outcome = await started.outcome;
+    assert.deepEqual(seen, [{ pid: started.pgid, released: false }]);
+    assert.equal(outcome.exitCode, 5);
+    assert.equal(outcome.stopped, undefined);
+    assert.equal(outcome.stdout.text, 'ran\n');
+    assert.equal(fs.readFileSync(after, 'utf8'), 'released\n');
+  });
+
+  it('calls the hold once, without a pid, when the launcher ends without reporting (it was stopped)', async () => {
+    const pids: (number | undefined)[] = [];
+    const started = startProcess({
+      shell: '/bin/sh',
+      commandLine: 'sleep 300',
+      launcher: ['/bin/sh', '-c', '"$@" 4<&-; echo $? >&4; read -r _ <&4', 'launcher'],
+      cwd: workspace.root,
+      env: process.env,
+      killGraceMs: 1000,
+      logPath: path.join(workspace.parent, 'logs', 'hold-stopped.log'),
+      headChars: 1000,
+      tailChars: 1000,
+      maxLogChars: 10_000,
+      token: NEVER_CANCELLED,
+      hold: async (pid) => void pids.push(pid),
+    });
+    setTimeout(() => started.stop('timeout'), 200);
+    const outcome = await started.outcome;
+    assert.equal(outcome.stopped, 'timeout');
+    assert.deepEqual(pids, [undefined]);
+  });
+
   describe('with a terminal as stdin (interactive: true)', () => {
     before(() => requireProgram('python3'));
 

@@ -1,0 +1,187 @@
+// Staged command changes (issue 40), the machine side of one run: the layers of each workspace
+// folder made under the staging root, the launch wrapped over them (overlayLaunch.ts), and, when the
+// command has ended, the merge (upperLayer.ts, by the plan of ../staging.ts) while its namespace
+// still holds. What the plan holds (execution config, a new repository, a conflict) stays in the
+// run's upper layer, which is then kept for review instead of removed; so does the rest of a merge
+// that stopped. The staging root lies outside every folder a command may write, and is hidden from
+// commands (MachineSandbox lists it among its private folders).
+import { execFile } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync, promises as fs } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import type { StagedChange, StagedMerge, StagedRun, StagingHost } from '../../ports/process';
+import { planMerge, type UpperEntry } from '../staging';
+import { nestedBubblewrapOptions, opaqueFoldersThrough, openWorkFolder, stagedLaunch, stagingLayout, type StagedFolder } from './overlayLaunch';
+import { applyMerge, lowerFactsOf, MergeStopped, readUpperLayer } from './upperLayer';
+
+/** Where util-linux's unshare is. */
+const UNSHARE = ['/usr/bin/unshare', '/bin/unshare'];
+const PROBE_MS = 10_000;
+
+export class OverlayStaging implements StagingHost {
+  private readonly probes = new Map<string, Promise<{ readonly ok: true } | { readonly ok: false; readonly why: string }>>();
+  private made = 0;
+
+  /** `root`: a folder of the extension's own (made 0700 when first needed), outside the workspace and hidden from commands. */
+  constructor(readonly root: string, private readonly ids: { readonly uid: number; readonly gid: number } = os.userInfo()) {}
+
+  available(bubblewrap: string): Promise<{ readonly ok: true } | { readonly ok: false; readonly why: string }> {
+    let probe = this.probes.get(bubblewrap);
+    if (!probe) {
+      probe = this.probe(bubblewrap);
+      this.probes.set(bubblewrap, probe);
+    }
+    return probe;
+  }
+
+  async prepare(folders: readonly string[], mountPoints: readonly string[]): Promise<StagedRun> {
+    const staging = await this.makeStaging();
+    const layout = stagingLayout(staging, folders);
+    for (const layer of layout) {
+      await Promise.all([layer.lower, layer.upper, layer.work].map((dir) => fs.mkdir(dir, { mode: 0o700 })));
+    }
+    return new OverlayRun(this.unshare(), staging, layout, mountPoints, this.ids, Date.now());
+  }
+
+  private unshare(): string {
+    const found = UNSHARE.find((candidate) => existsSync(candidate));
+    if (!found) {
+      throw new Error("util-linux's unshare is missing");
+    }
+    return found;
+  }
+
+  private async makeStaging(): Promise<string> {
+    await fs.mkdir(this.root, { recursive: true, mode: 0o700 });
+    const staging = path.join(this.root, `${process.pid}-${++this.made}-${randomBytes(4).toString('hex')}`);
+    await fs.mkdir(staging, { mode: 0o700 });
+    return staging;
+  }
+
+  /** The whole launch once, as a command runs it: overlay mounted, bubblewrap nested, a write landing in the upper layer only. */
+  private async probe(bubblewrap: string): Promise<{ readonly ok: true } | { readonly ok: false; readonly why: string }> {
+    let staging: string | undefined;
+    let layer: StagedFolder | undefined;
+    try {
+      const unshare = this.unshare();
+      staging = await this.makeStaging();
+      const folder = path.join(staging, 'folder');
+      await fs.mkdir(folder);
+      [layer] = stagingLayout(staging, [folder]);
+      await Promise.all([layer.lower, layer.upper, layer.work].map((dir) => fs.mkdir(dir)));
+      const bwrap = [bubblewrap, ...nestedBubblewrapOptions(this.ids.uid, this.ids.gid), '--die-with-parent', '--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--bind', folder, folder, '--chdir', folder, '--', '/bin/sh', '-c', 'echo staged > probe'];
+      const [program, ...args] = stagedLaunch(unshare, [layer], bwrap);
+      const stderr = await new Promise<string | undefined>((resolve) => {
+        execFile(program, args, { timeout: PROBE_MS }, (error, _stdout, text) => resolve(error ? String(text || error.message).trim() : undefined));
+      });
+      if (stderr !== undefined) {
+        return { ok: false, why: `overlays cannot be mounted for commands here (${stderr.split('\n').slice(-1)[0]})` };
+      }
+      if (!existsSync(path.join(layer.upper, 'probe')) || existsSync(path.join(folder, 'probe'))) {
+        return { ok: false, why: "the overlay did not keep the probe's write in its own layer" };
+      }
+      return { ok: true };
+    } catch (error) {
+      return { ok: false, why: error instanceof Error ? error.message : String(error) };
+    } finally {
+      if (layer) {
+        await openWorkFolder(layer.work).catch(() => undefined);
+      }
+      if (staging) {
+        await fs.rm(staging, { recursive: true, force: true }).catch(() => undefined);
+      }
+    }
+  }
+}
+
+class OverlayRun implements StagedRun {
+  private kept = false;
+  private merged: Promise<StagedMerge> | undefined;
+
+  constructor(
+    private readonly unshare: string,
+    private readonly staging: string,
+    private readonly layout: readonly StagedFolder[],
+    private readonly mountPoints: readonly string[],
+    private readonly ids: { readonly uid: number; readonly gid: number },
+    private readonly startedAt: number,
+  ) {}
+
+  wrap(bubblewrap: readonly string[]): string[] {
+    const [program, ...rest] = bubblewrap;
+    return stagedLaunch(this.unshare, this.layout, [program, ...nestedBubblewrapOptions(this.ids.uid, this.ids.gid), ...rest]);
+  }
+
+  merge(pid: number | undefined): Promise<StagedMerge> {
+    return (this.merged ??= this.mergeAll(pid));
+  }
+
+  private async mergeAll(pid: number | undefined): Promise<StagedMerge> {
+    const changes: StagedChange[] = [];
+    let stopped: string | undefined;
+    for (const layer of this.layout) {
+      const folderChanges = await this.mergeLayer(layer, pid).catch((error: unknown): { changes: StagedChange[]; stopped: string } => ({
+        changes: [],
+        stopped: `${layer.folder}: ${error instanceof Error ? error.message : String(error)}`,
+      }));
+      changes.push(...folderChanges.changes);
+      stopped ??= folderChanges.stopped;
+    }
+    this.kept = stopped !== undefined || changes.some((change) => change.held !== undefined);
+    return { changes, ...(this.kept ? { keptIn: this.staging } : {}), ...(stopped ? { stopped } : {}) };
+  }
+
+  private async mergeLayer(layer: StagedFolder, pid: number | undefined): Promise<{ changes: StagedChange[]; stopped?: string }> {
+    let entries = this.withoutMountPoints(layer, await readUpperLayer(layer.upper));
+    if (entries.length === 0) {
+      return { changes: [] };
+    }
+    // Folders the command deleted and made again, seen in its namespace while it holds; a run
+    // stopped before it held cannot show them, and their old entries then stay.
+    if (pid !== undefined) {
+      const opaque = await opaqueFoldersThrough(pid, layer, entries);
+      entries = entries.map((entry) => (opaque.has(entry.path) ? { ...entry, opaque: true } : entry));
+    }
+    const changedSince = new Set<string>();
+    for (const entry of entries) {
+      const stat = await fs.lstat(path.join(layer.folder, ...entry.path.split('/'))).catch(() => undefined);
+      // The command's writes never reach the folder itself: a newer change there is someone else's.
+      if (stat && stat.ctimeMs > this.startedAt) {
+        changedSince.add(entry.path);
+      }
+    }
+    const plan = planMerge(entries, await lowerFactsOf(layer.folder, entries, (relative) => changedSince.has(relative)));
+    const changes = plan.changes.map((change) => ({ folder: layer.folder, ...change, ...(change.held ? { keptAt: path.join(layer.upper, ...change.path.split('/')) } : {}) }));
+    try {
+      await applyMerge(plan, layer.upper, layer.folder);
+      return { changes };
+    } catch (error) {
+      if (!(error instanceof MergeStopped)) {
+        throw error;
+      }
+      const done = new Set(error.done.map((step) => step.path));
+      return { changes: changes.filter((change) => change.held !== undefined || done.has(change.path)), stopped: error.message };
+    }
+  }
+
+  /** The upper layer without the sandbox's own mount points (empty folders bubblewrap made for its binds), which are not the command's changes. */
+  private withoutMountPoints(layer: StagedFolder, entries: readonly UpperEntry[]): UpperEntry[] {
+    const points = new Set(this.mountPoints.filter((point) => point.startsWith(`${layer.folder}${path.sep}`)).map((point) => path.relative(layer.folder, point).split(path.sep).join('/')));
+    return entries.filter((entry) => !(entry.kind === 'directory' && points.has(entry.path) && !entries.some((other) => other.path.startsWith(`${entry.path}/`))));
+  }
+
+  async dispose(): Promise<void> {
+    for (const layer of this.layout) {
+      await openWorkFolder(layer.work).catch(() => undefined);
+    }
+    if (!this.kept) {
+      await fs.rm(this.staging, { recursive: true, force: true }).catch(() => undefined);
+      return;
+    }
+    // Only the upper layers hold what the person may still want.
+    for (const layer of this.layout) {
+      await Promise.all([layer.lower, layer.work].map((dir) => fs.rm(dir, { recursive: true, force: true }).catch(() => undefined)));
+    }
+  }
+}

@@ -1,0 +1,105 @@
+// Staged command changes in the real extension host (runCommand.stageChanges, Linux with bubblewrap
+// and overlays): an approved command's new repository with a planted core.fsmonitor and its nested
+// execution config are held and never reach the folder, so git run afterwards as VS Code's git
+// extension runs it obeys nothing the command planted; the rest is merged, listed in the result and
+// the Activity record, and Restore to Before This Call undoes it exactly.
+import * as assert from 'assert';
+import { spawnSync } from 'child_process';
+import * as fs from 'fs';
+import * as path from 'path';
+import * as vscode from 'vscode';
+import type { ActivityRecord } from '../../src/core/activity/activityRecord';
+import type { RestoreOutcome } from '../../src/core/calls/restore';
+import { CommandId } from '../../src/vscode/commandIds';
+import { answerNextApproval, invoke, withSettings, workspaceRoot } from './support/tools';
+
+const abs = (relative: string): string => path.join(workspaceRoot(), relative);
+
+let counter = 0;
+function freshFolder(): string {
+  counter += 1;
+  const relative = `staged-run/${counter}`;
+  fs.mkdirSync(abs(relative), { recursive: true });
+  return relative;
+}
+
+/** Runs an approved command (each line below asks once: it writes in the workspace) with its changes staged. */
+async function runStaged(command: string, cwd: string): Promise<string> {
+  return withSettings({ 'runCommand.stageChanges': true }, async () => {
+    const call = invoke('workspace_run_command', { command, cwd });
+    await answerNextApproval(true);
+    return (await call).text;
+  });
+}
+
+async function latestRecord(): Promise<ActivityRecord> {
+  const records = (await vscode.commands.executeCommand<ActivityRecord[]>(CommandId.listActivity)) ?? [];
+  return records[0];
+}
+
+describe('staged command changes (extension host)', function () {
+  this.timeout(90_000);
+  before(function () {
+    // The sandbox and overlays are Linux's; an untrusted workspace runs no command.
+    if (process.platform !== 'linux' || !vscode.workspace.isTrusted) this.skip();
+  });
+
+  it('holds a new repository with a planted core.fsmonitor: git status run afterwards outside any sandbox never runs it', async () => {
+    const dir = freshFolder();
+    const marker = path.join(path.dirname(workspaceRoot()), `fsmonitor-ran-${process.pid}`);
+    const text = await runStaged(`mkdir pkg && cd pkg && git init -q && git config core.fsmonitor "touch ${marker}" && echo code > main.c`, dir);
+    assert.match(text, /^Sandbox: bubblewrap: .*changes staged in an overlay/m, text);
+    assert.match(text, new RegExp(`- A ${dir}/pkg/\\.git \\(held: `), text);
+    assert.equal(fs.existsSync(abs(`${dir}/pkg/.git`)), false);
+    assert.equal(fs.readFileSync(abs(`${dir}/pkg/main.c`), 'utf8'), 'code\n');
+    spawnSync('git', ['status'], { cwd: abs(`${dir}/pkg`), env: { ...process.env, GIT_CEILING_DIRECTORIES: path.dirname(workspaceRoot()) } });
+    assert.equal(fs.existsSync(marker), false, 'the planted fsmonitor ran');
+  });
+
+  it('holds nested execution config (pkg/.vscode/tasks.json, a *.code-workspace) that a person may open next, and shows it for review in the Activity view', async () => {
+    const dir = freshFolder();
+    const text = await runStaged('mkdir -p pkg/.vscode && echo {} > pkg/.vscode/tasks.json && echo \'{"folders":[]}\' > pkg/app.code-workspace && echo ok > pkg/ok.txt', dir);
+    assert.match(text, new RegExp(`- A ${dir}/pkg/\\.vscode \\(held: `), text);
+    assert.equal(fs.existsSync(abs(`${dir}/pkg/.vscode`)), false);
+    assert.equal(fs.existsSync(abs(`${dir}/pkg/app.code-workspace`)), false);
+    assert.equal(fs.readFileSync(abs(`${dir}/pkg/ok.txt`), 'utf8'), 'ok\n');
+
+    // The call's record lists what was held; its row says so; Show Held Change opens the command's version beside the folder's.
+    const record = await latestRecord();
+    const held = record.held ?? [];
+    assert.deepEqual(held.map((entry) => entry.path).sort(), [`${dir}/pkg/.vscode`, `${dir}/pkg/app.code-workspace`]);
+    const rows = (await vscode.commands.executeCommand<Array<{ description?: string }>>(CommandId.activityViewRows)) ?? [];
+    assert.ok(rows.some((row) => String(row.description).includes('2 held for review')), JSON.stringify(rows));
+    const index = held.findIndex((entry) => entry.path.endsWith('app.code-workspace'));
+    await vscode.commands.executeCommand(CommandId.showHeldChange, record.id, index);
+    const tab = vscode.window.tabGroups.activeTabGroup.activeTab;
+    assert.ok(tab?.input instanceof vscode.TabInputTextDiff, `a diff is open: ${tab?.label}`);
+    assert.equal(tab.input.modified.fsPath, held[index].keptAt);
+    assert.equal(fs.readFileSync(held[index].keptAt, 'utf8'), '{"folders":[]}\n');
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  });
+
+  it("shows a staged command's changes in its record and restores to before it exactly", async () => {
+    const dir = freshFolder();
+    fs.writeFileSync(abs(`${dir}/keep.txt`), 'before\n');
+    fs.writeFileSync(abs(`${dir}/gone.txt`), 'gone\n');
+    const text = await runStaged('echo after > keep.txt && rm gone.txt && echo new > new.txt', dir);
+    for (const line of [`- M ${dir}/keep.txt`, `- D ${dir}/gone.txt`, `- A ${dir}/new.txt`]) {
+      assert.ok(text.includes(line), `${line} in:\n${text}`);
+    }
+    assert.equal(fs.readFileSync(abs(`${dir}/keep.txt`), 'utf8'), 'after\n');
+
+    const record = await latestRecord();
+    assert.equal(record.tool, 'workspace_run_command');
+    const changed = Object.fromEntries(record.changedPaths.map((file) => [file.path, file.kind]));
+    assert.deepEqual([changed[`${dir}/keep.txt`], changed[`${dir}/gone.txt`], changed[`${dir}/new.txt`]], ['modified', 'deleted', 'created'], JSON.stringify(record.changedPaths));
+
+    const pending = Promise.resolve(vscode.commands.executeCommand<RestoreOutcome>(CommandId.restoreCheckpoint, record.id));
+    await answerNextApproval(true);
+    const outcome = await pending;
+    assert.equal(outcome.restored, true, outcome.message);
+    assert.equal(fs.readFileSync(abs(`${dir}/keep.txt`), 'utf8'), 'before\n');
+    assert.equal(fs.readFileSync(abs(`${dir}/gone.txt`), 'utf8'), 'gone\n');
+    assert.equal(fs.existsSync(abs(`${dir}/new.txt`)), false);
+  });
+});

@@ -1,0 +1,124 @@
+// workspace_run_command with runCommand.stageChanges, in the real bubblewrap sandbox over real
+// overlays (Linux 5.11+, util-linux's unshare): what a command changes is merged when it ends, and
+// execution config it created is held, never merged, whatever git or VS Code do afterwards.
+import * as assert from 'node:assert/strict';
+import { execFileSync, spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { runCommandTool } from '../../../../../src/core/tools/command/runCommand';
+import { commandOutputTool } from '../../../../../src/core/tools/command/commandOutput';
+import { invokeTool } from '../../../../../src/core/tools/invoke';
+import { backgroundId } from '../../../../support/commandResults';
+import { commandWorkspace } from '../../../support/commandWorkspace';
+import { resultText } from '../../../support/context';
+import { describeOnlyOn } from '../../../support/platforms';
+import { requireProgram } from '../../../support/programs';
+
+describeOnlyOn('linux', 'overlayfs in a user namespace under bubblewrap')('tools/runCommand with staged changes (runCommand.stageChanges)', function () {
+  this.timeout(60_000);
+  const workspace = commandWorkspace({ staging: true });
+  const stagingRoot = (): string => path.join(workspace.privateFolder, 'staged');
+
+  beforeEach(() => {
+    const root = workspace.root;
+    for (const entry of fs.readdirSync(root)) {
+      fs.rmSync(path.join(root, entry), { recursive: true, force: true });
+    }
+    fs.writeFileSync(path.join(root, 'a.txt'), 'a\n');
+    fs.writeFileSync(path.join(root, 'gone.txt'), 'gone\n');
+    fs.writeFileSync(path.join(root, 'tool.sh'), 'echo tool\n', { mode: 0o644 });
+    fs.mkdirSync(path.join(root, 'remade'));
+    fs.writeFileSync(path.join(root, 'remade', 'old.txt'), 'old\n');
+  });
+
+  async function run(input: Record<string, unknown>): Promise<string> {
+    const { ctx } = workspace.setup({ approve: true, settings: { runCommandStageChanges: true } });
+    return resultText(await invokeTool(runCommandTool, input, ctx));
+  }
+
+  it('merges what the command changed when it ends (edits, new files, deletions, modes, links, a folder made again) and lists it', async () => {
+    const text = await run({ command: 'echo b >> a.txt && echo new > new.txt && rm gone.txt && chmod +x tool.sh && ln -s a.txt link && ln new.txt hard.txt && rm -r remade && mkdir remade && echo n > remade/n.txt' });
+    const root = workspace.root;
+    assert.match(text, /^Sandbox: bubblewrap: .*changes staged in an overlay and merged when it ends/m);
+    assert.equal(fs.readFileSync(path.join(root, 'a.txt'), 'utf8'), 'a\nb\n');
+    assert.equal(fs.readFileSync(path.join(root, 'new.txt'), 'utf8'), 'new\n');
+    assert.equal(fs.existsSync(path.join(root, 'gone.txt')), false);
+    assert.equal(fs.statSync(path.join(root, 'tool.sh')).mode & 0o111, 0o111);
+    assert.equal(fs.readlinkSync(path.join(root, 'link')), 'a.txt');
+    assert.equal(fs.statSync(path.join(root, 'hard.txt')).ino, fs.statSync(path.join(root, 'new.txt')).ino);
+    assert.deepEqual(fs.readdirSync(path.join(root, 'remade')), ['n.txt']);
+    for (const line of ['- M a.txt', '- A new.txt', '- D gone.txt', '- M tool.sh', '- A link', '- A hard.txt']) {
+      assert.ok(text.includes(line), `${line} in:\n${text}`);
+    }
+    // Nothing is kept: every change was merged.
+    assert.doesNotMatch(text, /\(held:|kept in/);
+    assert.deepEqual(fs.readdirSync(stagingRoot()), []);
+  });
+
+  it('holds a new repository with a planted core.fsmonitor: git run afterwards outside any sandbox never runs it', async () => {
+    const git = requireProgram('git');
+    const marker = path.join(workspace.parent, 'fsmonitor-ran');
+    const text = await run({ command: `mkdir pkg && cd pkg && git init -q && git config core.fsmonitor "touch ${marker}" && echo code > main.c` });
+    const root = workspace.root;
+    assert.match(text, /- A pkg\/\.git \(held: /);
+    assert.match(text, /- A pkg\/main\.c$/m);
+    assert.equal(fs.existsSync(path.join(root, 'pkg', '.git')), false);
+    assert.equal(fs.readFileSync(path.join(root, 'pkg', 'main.c'), 'utf8'), 'code\n');
+    // As VS Code's git extension does, with the person's own rights.
+    spawnSync(git, ['status'], { cwd: path.join(root, 'pkg'), env: { ...process.env, GIT_CEILING_DIRECTORIES: workspace.parent } });
+    assert.equal(fs.existsSync(marker), false);
+    // Held, not lost: kept for the person's review.
+    const kept = /kept in (\S+)\./.exec(text)?.[1];
+    assert.ok(kept && fs.existsSync(path.join(kept, 'upper0', 'pkg', '.git', 'config')), text);
+    assert.match(fs.readFileSync(path.join(kept, 'upper0', 'pkg', '.git', 'config'), 'utf8'), /fsmonitor/);
+  });
+
+  it('holds nested execution config (a .vscode/tasks.json in a subfolder, a *.code-workspace) and merges the rest', async () => {
+    const text = await run({ command: 'mkdir -p pkg/.vscode && echo {} > pkg/.vscode/tasks.json && echo {} > pkg/app.code-workspace && echo ok > pkg/ok.txt' });
+    const root = workspace.root;
+    assert.match(text, /- A pkg\/\.vscode \(held: /);
+    assert.match(text, /- A pkg\/app\.code-workspace \(held: /);
+    assert.equal(fs.existsSync(path.join(root, 'pkg', '.vscode')), false);
+    assert.equal(fs.existsSync(path.join(root, 'pkg', 'app.code-workspace')), false);
+    assert.equal(fs.readFileSync(path.join(root, 'pkg', 'ok.txt'), 'utf8'), 'ok\n');
+  });
+
+  it("keeps the person's own edit made while the command ran: the conflict is held, not resolved silently", async () => {
+    const root = workspace.root;
+    const before = fs.existsSync(stagingRoot()) ? fs.readdirSync(stagingRoot()).length : 0;
+    const running = run({ command: 'while [ ! -e go ]; do sleep 0.05; done; echo command > a.txt; echo other > b.txt' });
+    // Once the run's layers exist the command is starting: an edit from now on is the person's, made while it ran.
+    while (!fs.existsSync(stagingRoot()) || fs.readdirSync(stagingRoot()).length === before) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    fs.writeFileSync(path.join(root, 'a.txt'), 'person\n');
+    fs.writeFileSync(path.join(root, 'go'), '');
+    const text = await running;
+    assert.equal(fs.readFileSync(path.join(root, 'a.txt'), 'utf8'), 'person\n');
+    assert.equal(fs.readFileSync(path.join(root, 'b.txt'), 'utf8'), 'other\n');
+    assert.match(text, /- M a\.txt \(held: changed in the folder while the command ran/);
+  });
+
+  it('merges what a command stopped at its timeout had written', async () => {
+    const text = await run({ command: 'echo partial > partial.txt; sleep 30', timeout: 1, on_timeout: 'kill' });
+    assert.match(text, /stopped/i);
+    assert.equal(fs.readFileSync(path.join(workspace.root, 'partial.txt'), 'utf8'), 'partial\n');
+    assert.match(text, /- A partial\.txt/);
+  });
+
+  it('merges a command that moved to the background at its timeout when it ends, and says what it changed in its last output', async () => {
+    const { ctx } = workspace.setup({ approve: true, settings: { runCommandStageChanges: true } });
+    const moved = resultText(await invokeTool(runCommandTool, { command: 'sleep 2; echo late > late.txt', timeout: 1 }, ctx));
+    const id = backgroundId(moved);
+    assert.equal(fs.existsSync(path.join(workspace.root, 'late.txt')), false);
+    const ended = resultText(await invokeTool(commandOutputTool, { id, timeout: 30 }, ctx));
+    assert.match(ended, /Changes \(staged, merged when the command ended\):\n- A late\.txt/, ended);
+    assert.equal(fs.readFileSync(path.join(workspace.root, 'late.txt'), 'utf8'), 'late\n');
+  });
+
+  it('runs read-only lines unstaged, as before', async () => {
+    const text = await run({ command: 'cat a.txt' });
+    assert.doesNotMatch(text, /staged|Changes/);
+    assert.equal(execFileSync('cat', [path.join(workspace.root, 'a.txt')], { encoding: 'utf8' }), 'a\n');
+  });
+});
