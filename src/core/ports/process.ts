@@ -414,10 +414,8 @@ export interface KeptCommandOutput {
   untakenLines(): readonly string[];
 }
 
-/** One background command of the registry. */
-export interface BackgroundCommand {
-  /** Short and unique in this window, e.g. `bg3`. */
-  readonly id: string;
+/** What names a command in its results and reports, however it reached the background: its line, its folder, where it runs, its log. */
+export interface CommandIdentity {
   readonly commandLine: string;
   /** The cwd as the model gave it, workspace-relative. */
   readonly cwdShown: string;
@@ -425,10 +423,16 @@ export interface BackgroundCommand {
   readonly cwd: string;
   /** Where it runs (the sandbox line of the result). */
   readonly sandboxLine: string;
-  /** When it started (ms since the epoch). */
-  readonly startedAt: number;
   /** The full log on disk. */
   readonly logPath: string;
+}
+
+/** One background command of the registry. */
+export interface BackgroundCommand extends CommandIdentity {
+  /** Short and unique in this window, e.g. `bg3`. */
+  readonly id: string;
+  /** When it started (ms since the epoch). */
+  readonly startedAt: number;
   status(): BackgroundStatus;
   /** Whether it waits for input now; undefined while it runs otherwise and once it has ended. */
   waitingForInput(): WaitingForInput | undefined;
@@ -464,12 +468,7 @@ export interface BackgroundCommand {
 }
 
 /** What the registry needs to start one background command. */
-export interface BackgroundStart {
-  readonly commandLine: string;
-  readonly cwdShown: string;
-  readonly cwd: string;
-  readonly sandboxLine: string;
-  readonly logPath: string;
+export interface BackgroundStart extends CommandIdentity {
   /** The most commands that may run at once (the setting). */
   readonly maxRunning: number;
   /** Characters of each stream one read returns at its start and at its end. */
@@ -485,12 +484,7 @@ export interface BackgroundStart {
  * What the registry needs to take over a foreground command still running at its timeout (or when
  * the caller needs an answer): the same process, its output so far, the same terminal.
  */
-export interface BackgroundAdoption {
-  readonly commandLine: string;
-  readonly cwdShown: string;
-  readonly cwd: string;
-  readonly sandboxLine: string;
-  readonly logPath: string;
+export interface BackgroundAdoption extends CommandIdentity {
   /** The most commands that may run at once (the setting). */
   readonly maxRunning: number;
   /** When the foreground command started (ms since the epoch, the Clock's). */

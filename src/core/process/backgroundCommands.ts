@@ -4,7 +4,7 @@
 // A command gets here started in the background (`start`) or, still running at the end of its
 // foreground wait, moved here with its output so far (`adopt`).
 import { errorMessage, ToolError } from '../errors';
-import type { BackgroundAdoption, BackgroundCommand, BackgroundCommands, BackgroundStart, BackgroundStatus, BackgroundWait, CommandInput, CommandPortWatch, ForwardedPort, InputKey, InputTiming, InputWatcher, KeptCommandOutput, ProcessOutcome, RunningGroupRecords, StartedProcess, TakenOutput, WaitingForInput } from '../ports/process';
+import type { BackgroundAdoption, BackgroundCommand, BackgroundCommands, BackgroundStart, CommandIdentity, BackgroundStatus, BackgroundWait, CommandInput, CommandPortWatch, ForwardedPort, InputKey, InputTiming, InputWatcher, KeptCommandOutput, ProcessOutcome, RunningGroupRecords, StartedProcess, TakenOutput, WaitingForInput } from '../ports/process';
 import type { CancellationSignal } from '../errors';
 import type { Clock } from '../ports/clock';
 import { oneLine } from '../text/truncate';
@@ -65,12 +65,7 @@ export function describeStatus(status: BackgroundStatus): string {
 }
 
 /** What a registered command is made of, however it got to the background. */
-interface Registration {
-  readonly commandLine: string;
-  readonly cwdShown: string;
-  readonly cwd: string;
-  readonly sandboxLine: string;
-  readonly logPath: string;
+interface Registration extends CommandIdentity {
   readonly startedAt: number;
   readonly cursor: KeptCommandOutput;
   readonly input: InputWatcher;
@@ -80,12 +75,19 @@ interface Registration {
   connect(onOutput: (chunk: string, stream: 'stdout' | 'stderr') => void): StartedProcess;
 }
 
-class RegisteredCommand implements BackgroundCommand {
-  readonly commandLine: string;
-  readonly cwdShown: string;
-  readonly cwd: string;
-  readonly sandboxLine: string;
-  readonly logPath: string;
+/** The fields of a CommandIdentity alone, none of the rest of what carries them. */
+function identityOf({ commandLine, cwdShown, cwd, sandboxLine, logPath }: CommandIdentity): CommandIdentity {
+  return { commandLine, cwdShown, cwd, sandboxLine, logPath };
+}
+
+/** A class whose instances are a command's identity, copied from its registration: RegisteredCommand's base. */
+const IdentifiedCommand = class {
+  constructor(identity: CommandIdentity) {
+    Object.assign(this, identityOf(identity));
+  }
+} as new (identity: CommandIdentity) => CommandIdentity;
+
+class RegisteredCommand extends IdentifiedCommand implements BackgroundCommand {
   readonly startedAt: number;
   readonly ended: Promise<ProcessOutcome>;
   private readonly cursor: KeptCommandOutput;
@@ -101,11 +103,7 @@ class RegisteredCommand implements BackgroundCommand {
   private readonly waitingListeners = new Listeners<[]>();
 
   constructor(readonly id: string, request: Registration, private readonly clock: Clock, whenEnded: (command: RegisteredCommand, outcome: ProcessOutcome) => void, whenWaiting: () => void) {
-    this.commandLine = request.commandLine;
-    this.cwdShown = request.cwdShown;
-    this.cwd = request.cwd;
-    this.sandboxLine = request.sandboxLine;
-    this.logPath = request.logPath;
+    super(request);
     this.startedAt = request.startedAt;
     this.portWatch = request.ports;
     const cursor = request.cursor;

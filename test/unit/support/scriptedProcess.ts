@@ -50,14 +50,32 @@ export class ScriptedProcess implements StartedProcess {
   }
 }
 
-/** A ProcessRunner whose every start is a ScriptedProcess printing to the request's onOutput; `started` holds them, with their requests. */
+/**
+ * A ProcessRunner whose every start is a ScriptedProcess printing to the request's onOutput; as the
+ * real runner does, the request's onInterrupt (Ctrl+C in the terminal) stops it with `interrupted`.
+ * `started` holds them, with their requests.
+ */
 export class ScriptedRunner implements ProcessRunner {
   readonly started: Array<{ readonly request: ProcessRequest; readonly process: ScriptedProcess }> = [];
   private nextPid = 700;
+  private readonly waiting: Array<{ readonly index: number; readonly resolve: (process: ScriptedProcess) => void }> = [];
+
+  /** The process started `index`-th (from 0), once it is: a test waits on this for a call that gets there through real I/O. */
+  startedAt(index: number): Promise<ScriptedProcess> {
+    const known = this.started[index];
+    return known ? Promise.resolve(known.process) : new Promise((resolve) => this.waiting.push({ index, resolve }));
+  }
+
   start(request: ProcessRequest): StartedProcess {
     const process = new ScriptedProcess(this.nextPid++, request.onOutput ?? (() => undefined));
     process.stdin = request.input === 'terminal' ? 'terminal' : 'eof';
+    const interrupt = request.onInterrupt?.(() => process.stop('interrupted'));
+    void process.outcome.then(() => interrupt?.dispose());
     this.started.push({ request, process });
+    for (const waiter of this.waiting.filter((candidate) => candidate.index < this.started.length)) {
+      this.waiting.splice(this.waiting.indexOf(waiter), 1);
+      waiter.resolve(this.started[waiter.index].process);
+    }
     return process;
   }
   /** The one process started, or a failure naming how many were. */

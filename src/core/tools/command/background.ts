@@ -1,17 +1,18 @@
 // A command started in the background: its own terminal and process group, registered under an id
 // (BackgroundCommands), and the call waits for wait_for, its end, the timeout or the time the caller
 // needs an answer by. It takes over the lease's release and the call's "after" checkpoint: both
-// happen when the command ends (or at once when it cannot start); `followToItsEnd` does the same
-// for a foreground command that moved to the background. A call cancelled while it waits stops the
-// command: nothing the caller can no longer see an id for is left running.
+// happen when the command ends (or at once when it cannot start); `handToBackground` moves a
+// foreground command still running here, and `followToItsEnd` does the same for it. A call
+// cancelled while it waits stops the command: nothing the caller can no longer see an id for is
+// left running.
 import type { ToolContext } from '../../context';
 import { errorMessage, NEVER_CANCELLED, throwIfCancelled, ToolError } from '../../errors';
-import type { BackgroundCommand, CommandTerminal, StagedMerge } from '../../ports/process';
+import type { BackgroundAdoption, BackgroundCommand, CommandTerminal, StagedMerge } from '../../ports/process';
 import type { ExecutionConfigChange } from '../../sandbox/configWatch';
 import { describeStatus, statusOf } from '../../process/backgroundCommands';
 import { asksForSecret } from '../../process/backgroundSummary';
-import { ANSWER_DUE, describeWaiting, formatBackground, notesAtEnd, setNotesAtEnd, waitWithinCall } from './backgroundResults';
-import { placementFailureHint, reportConfigChanges, reportStagedChanges, sandboxLine, seconds, type CommandReport } from './format';
+import { ANSWER_DUE, formatBackground, notesAtEnd, setNotesAtEnd, waitWithinCall } from './backgroundResults';
+import { couldNotStart, describeWaiting, movedHeadline, movedTerminalNote, placementFailureHint, reportConfigChanges, reportStagedChanges, sandboxLine, seconds, stoppedAtTimeoutNote, type CommandReport, type MoveCause } from './format';
 import type { HeldLease } from './lease';
 import type { PreparedCommand } from './prepare';
 
@@ -66,7 +67,7 @@ export async function startInBackground(prepared: PreparedCommand, held: HeldLea
   const final = command.status();
   const outcome = final.state === 'running' ? undefined : await command.ended;
   if (outcome?.spawnError) {
-    throw new ToolError(`The command could not be started: ${outcome.spawnError}. Check that ${host.shell} exists and that the folder ${prepared.cwd.shown} is readable.`);
+    throw new ToolError(couldNotStart(outcome.spawnError, host.shell, prepared.cwd.shown));
   }
   const elapsed = seconds(ctx.host.clock.now() - command.startedAt);
   const waiting = final.state === 'running' ? command.waitingForInput() : undefined;
@@ -81,6 +82,47 @@ export async function startInBackground(prepared: PreparedCommand, held: HeldLea
   // What it listens on is reachable before the caller reads that it is (ports.ts): the forwards are brought up to date first.
   await command.settlePorts();
   return formatBackground(command, headline, command.takeOutput(), [...(hint ? [hint] : []), ...(await notesAtEnd(command))]);
+}
+
+/** A foreground command still running, as runInForeground hands it over (foreground.ts). */
+export interface ForegroundHandOff {
+  readonly prepared: PreparedCommand;
+  readonly held: HeldLease;
+  readonly terminal: CommandTerminal;
+  /** What the registry takes over: the process, its output so far, its input watch. */
+  readonly adoption: BackgroundAdoption;
+  /** What its timeout timer does from now on: stops the command, or (undefined) nothing, the timer dropped. */
+  keepTimeout(stop: (() => void) | undefined): void;
+}
+
+/**
+ * Moves a foreground command still running (at its timeout, when the caller needs an answer, or
+ * waiting for input; `elapsed` as the result says it) to the background: registered under an id,
+ * followed to its end with the lease and the "after" checkpoint, its terminal told. With
+ * on_timeout "kill" and the timeout still ahead, the timeout stops it in the background. Returns
+ * the result, or the registry's refusal (its limit is full) when it could not move.
+ */
+export function handToBackground(handOff: ForegroundHandOff, cause: MoveCause, elapsed: string, ctx: ToolContext): CommandReport | string {
+  const { prepared, held, terminal, adoption } = handOff;
+  let moved: BackgroundCommand;
+  try {
+    moved = prepared.host.background.adopt(adoption);
+  } catch (error) {
+    return errorMessage(error);
+  }
+  const release = held.handOff();
+  followToItsEnd(moved, terminal, release, ctx, held.configChanges, held.staged);
+  const extra: string[] = [];
+  if (cause !== 'timeout' && prepared.onTimeout === 'kill') {
+    // The limit the model asked for still holds in the background.
+    handOff.keepTimeout(() => adoption.process.stop('timeout'));
+    extra.push(stoppedAtTimeoutNote(prepared.timeoutSeconds));
+  } else {
+    handOff.keepTimeout(undefined);
+  }
+  const asks = moved.waitingForInput();
+  terminal.note(movedTerminalNote(cause, elapsed, moved.id, asks));
+  return formatBackground(moved, movedHeadline(cause, elapsed, asks), moved.takeOutput(), extra);
 }
 
 /**

@@ -3,12 +3,12 @@
 // the time the caller needs an answer by (ctx.call.returnBy), which ends every wait early.
 import type { ToolContext } from '../../context';
 import { ToolError, type CancellationSignal } from '../../errors';
-import type { BackgroundCommand, BackgroundCommands, BackgroundWait, TakenOutput, WaitingForInput } from '../../ports/process';
+import type { BackgroundCommand, BackgroundCommands, BackgroundWait, TakenOutput } from '../../ports/process';
 import { commandLabel, describeStatus } from '../../process/backgroundCommands';
 import { describeForwards } from '../../sandbox/ports';
 import { compileLineMatcher, InvalidRegexError } from '../../search/regex';
 import { oneLine } from '../../text/truncate';
-import { outputContinuation, SINCE_LAST_READ, streamSection, type CommandReport } from './format';
+import { CLIENT_NEEDS_ANSWER, describeWaiting, outputContinuation, SINCE_LAST_READ, streamSection, type CommandReport } from './format';
 
 /** Longer patterns are refused: a ready line never needs one, and each line is matched against it. */
 const MAX_WAIT_FOR_CHARS = 1000;
@@ -63,11 +63,6 @@ export function commandById(registry: BackgroundCommands, id: string): Backgroun
     ? 'No background command is running.'
     : `Running: ${running.map(commandLabel).join(', ')}.`;
   throw new ToolError(`There is no background command with id ${JSON.stringify(oneLine(id, 40))}. ${listed} Use an id a workspace_run_command call returned (a line "id: bg<n>").`);
-}
-
-/** `waiting for input: Continue? [y/N]`, and which program reads it when known. */
-export function describeWaiting(waiting: WaitingForInput): string {
-  return `waiting for input: ${waiting.prompt}${waiting.reader ? ` (${waiting.reader} reads its input)` : ''}`;
 }
 
 /** What each background command's end left to say (execution config it created or changed), known once its lease is let go of (followToItsEnd). */
@@ -172,7 +167,5 @@ export async function waitWithinCall(command: BackgroundCommand, matches: ((line
   }
 }
 
-/** Why a call returns before its wait ends (ctx.call.returnBy). */
-export const CLIENT_NEEDS_ANSWER = 'the client needs an answer now';
 /** The words a result adds when it returns early because the caller needs an answer. */
 export const ANSWER_DUE = `the call returns because ${CLIENT_NEEDS_ANSWER}`;

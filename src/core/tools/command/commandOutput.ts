@@ -1,7 +1,7 @@
 import { throwIfCancelled } from '../../errors';
 import { describeStatus } from '../../process/backgroundCommands';
-import { ANSWER_DUE, backgroundRegistry, commandById, compileWaitFor, describeWaiting, formatBackground, notesAtEnd, waitWithinCall } from './backgroundResults';
-import { seconds } from './format';
+import { ANSWER_DUE, backgroundRegistry, commandById, compileWaitFor, formatBackground, notesAtEnd, waitWithinCall } from './backgroundResults';
+import { describeWaiting, seconds } from './format';
 import { oneLine } from '../../text/truncate';
 import { defineTool, textResult, type Tool } from '../toolSpec';
 

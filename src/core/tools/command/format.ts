@@ -1,12 +1,13 @@
 // What the command tools tell the model and the terminal: the status line, the sandbox line, one
-// stream of output with what was left out, the result of a foreground run, and the hints about
-// failures the sandbox may have caused. The foreground result and the background results
+// stream of output with what was left out, the result of a foreground run, what a foreground
+// command that moved to the background or could not start says, and the hints about failures the
+// sandbox may have caused. The foreground result and the background results
 // (backgroundResults.ts) write their streams with the same streamSection.
 import type { ToolContext } from '../../context';
 import { describeProtected, whyProtected } from '../../guard/protectedNames';
 import type { CommandVerdict } from '../../guard/command/verdict';
 import { displayPath, fileLocation } from '../../location';
-import type { KeptOutput, ProcessOutcome, StagedChange, StagedMerge } from '../../ports/process';
+import type { KeptOutput, ProcessOutcome, StagedChange, StagedMerge, WaitingForInput } from '../../ports/process';
 import type { ExecutionConfigChange } from '../../sandbox/configWatch';
 import { sandboxSummary } from '../../sandbox/launcher';
 import type { Placement } from '../../sandbox/placement';
@@ -33,12 +34,53 @@ export function statusLine(outcome: ProcessOutcome, timeoutSeconds: number): str
   }
 }
 
+/** Why a call returns before its wait ends (ctx.call.returnBy). */
+export const CLIENT_NEEDS_ANSWER = 'the client needs an answer now';
+
+/** Why a foreground command still running moves to the background: its timeout, the time the caller needs an answer by, or a wait for input. */
+export type MoveCause = 'timeout' | 'due' | 'waiting';
+
+/** `waiting for input: Continue? [y/N]`, and which program reads it when known. */
+export function describeWaiting(waiting: WaitingForInput): string {
+  return `waiting for input: ${waiting.prompt}${waiting.reader ? ` (${waiting.reader} reads its input)` : ''}`;
+}
+
+/** The first line of a foreground command's result once it moved to the background (`waiting`: what it waits for, if it does). */
+export function movedHeadline(cause: MoveCause, elapsed: string, waiting: WaitingForInput | undefined): string {
+  return waiting
+    ? `Still running after ${elapsed} and ${describeWaiting(waiting)}: moved to the background${cause === 'timeout' ? ' at the timeout' : ''}; the command was not stopped.`
+    : cause === 'timeout'
+      ? `Still running after ${elapsed}: moved to the background at the timeout instead of being stopped (on_timeout: "kill" stops it instead).`
+      : `Still running after ${elapsed}: moved to the background because ${CLIENT_NEEDS_ANSWER}; the command was not stopped.`;
+}
+
+/** The line its terminal shows when a foreground command moves to the background as `id`. */
+export function movedTerminalNote(cause: MoveCause, elapsed: string, id: string, waiting: WaitingForInput | undefined): string {
+  const why = cause === 'timeout' ? 'at its timeout' : cause === 'waiting' ? 'because it waits for input' : `because ${CLIENT_NEEDS_ANSWER}`;
+  return `${waiting ? `Waiting for input after ${elapsed}` : `Still running after ${elapsed}`}: moved to the background as ${id} ${why}. It keeps running here; Ctrl+C stops it.`;
+}
+
+/** The result's note for a command that moved before its timeout with on_timeout "kill": the limit still holds in the background. */
+export function stoppedAtTimeoutNote(timeoutSeconds: number): string {
+  return `It will be stopped at its timeout, ${timeoutSeconds} s after it started (on_timeout: "kill").`;
+}
+
+/** A start that failed before any process ran (E2BIG, EMFILE): the terminal's closing line and the error's message. */
+export function couldNotRun(detail: string): { readonly terminal: string; readonly message: string } {
+  return { terminal: `Could not run the command: ${detail}`, message: `The command could not be run: ${detail}. Nothing was started.` };
+}
+
+/** A spawn that failed once under way (the shell or the folder missing), and what to check. */
+export function couldNotStart(spawnError: string, shell: string, cwdShown: string): string {
+  return `The command could not be started: ${spawnError}. Check that ${shell} exists and that the folder ${cwdShown} is readable.`;
+}
+
 /**
  * The status line of a foreground command that should have moved to the background (at its
  * timeout, or when the client needed an answer) but found the background limit full, so it was
  * stopped; `why` is the registry's refusal, which names the running ids.
  */
-export function noRoomStatusLine(cause: 'timeout' | 'due' | 'waiting', elapsed: string, why: string): string {
+export function noRoomStatusLine(cause: MoveCause, elapsed: string, why: string): string {
   const when = cause === 'timeout' ? `Timed out after ${elapsed}` : cause === 'due' ? `Stopped after ${elapsed}, when the client needed an answer` : `Stopped after ${elapsed}, when it waited for input`;
   return `${when}: the command and every process it started were stopped (TERM, then KILL), because it could not move to the background: ${why.replace(/\.$/, '')}`;
 }

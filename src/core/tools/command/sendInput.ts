@@ -18,8 +18,8 @@ import type { BackgroundCommand, InputKey, WaitingForInput } from '../../ports/p
 import { describeStatus } from '../../process/backgroundCommands';
 import { oneLine } from '../../text/truncate';
 import { defineTool, textResult, type Tool, type ToolConfirmation } from '../toolSpec';
-import { backgroundRegistry, commandById, describeWaiting, formatBackground, waitWithinCall } from './backgroundResults';
-import { bulleted, seconds } from './format';
+import { backgroundRegistry, commandById, formatBackground, waitWithinCall } from './backgroundResults';
+import { bulleted, describeWaiting, seconds } from './format';
 import { judgeCommand } from './prepare';
 
 export interface SendInputInput {

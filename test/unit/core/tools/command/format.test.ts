@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import type { BackgroundCommand, KeptOutput, ProcessOutcome } from '../../../../../src/core/ports/process';
 import { commandLabel } from '../../../../../src/core/process/backgroundCommands';
 import { formatBackground } from '../../../../../src/core/tools/command/backgroundResults';
-import { formatOutcome, sandboxFailureHint, SINCE_LAST_READ, streamSection, WHOLE_RUN } from '../../../../../src/core/tools/command/format';
+import { couldNotRun, couldNotStart, formatOutcome, movedHeadline, movedTerminalNote, sandboxFailureHint, SINCE_LAST_READ, stoppedAtTimeoutNote, streamSection, WHOLE_RUN } from '../../../../../src/core/tools/command/format';
 
 const kept = (text: string, totalChars = text.length, omittedChars = 0): KeptOutput => ({ text, totalChars, omittedChars });
 
@@ -66,5 +66,27 @@ describe('tools/command/format', () => {
   it('labels a running command by its id and the start of its line', () => {
     assert.equal(commandLabel({ id: 'bg2', commandLine: 'npm run dev' }), 'bg2 (npm run dev)');
     assert.equal(commandLabel({ id: 'bg3', commandLine: `echo ${'x'.repeat(100)}\nrm -rf y` }).length < 80, true);
+  });
+
+  describe('what a foreground command that moved, or could not start, says', () => {
+    const asks = { prompt: 'Password:', reader: 'sudo', since: 0 };
+    it('heads its result by why it moved and whether it waits for input', () => {
+      assert.equal(movedHeadline('timeout', '60 s', undefined), 'Still running after 60 s: moved to the background at the timeout instead of being stopped (on_timeout: "kill" stops it instead).');
+      assert.equal(movedHeadline('due', '2.0 s', undefined), 'Still running after 2.0 s: moved to the background because the client needs an answer now; the command was not stopped.');
+      assert.equal(movedHeadline('waiting', '3.0 s', asks), 'Still running after 3.0 s and waiting for input: Password: (sudo reads its input): moved to the background; the command was not stopped.');
+      assert.equal(movedHeadline('timeout', '60 s', asks), 'Still running after 60 s and waiting for input: Password: (sudo reads its input): moved to the background at the timeout; the command was not stopped.');
+    });
+
+    it('tells its terminal where it went and how to stop it', () => {
+      assert.equal(movedTerminalNote('timeout', '60 s', 'bg1', undefined), 'Still running after 60 s: moved to the background as bg1 at its timeout. It keeps running here; Ctrl+C stops it.');
+      assert.equal(movedTerminalNote('due', '2.0 s', 'bg2', undefined), 'Still running after 2.0 s: moved to the background as bg2 because the client needs an answer now. It keeps running here; Ctrl+C stops it.');
+      assert.equal(movedTerminalNote('waiting', '3.0 s', 'bg3', asks), 'Waiting for input after 3.0 s: moved to the background as bg3 because it waits for input. It keeps running here; Ctrl+C stops it.');
+      assert.equal(stoppedAtTimeoutNote(60), 'It will be stopped at its timeout, 60 s after it started (on_timeout: "kill").');
+    });
+
+    it('says a start that failed started nothing, and what to check when the spawn failed', () => {
+      assert.deepEqual(couldNotRun('spawn E2BIG'), { terminal: 'Could not run the command: spawn E2BIG', message: 'The command could not be run: spawn E2BIG. Nothing was started.' });
+      assert.equal(couldNotStart('spawn /bin/nosh ENOENT', '/bin/nosh', 'sub'), 'The command could not be started: spawn /bin/nosh ENOENT. Check that /bin/nosh exists and that the folder sub is readable.');
+    });
   });
 });

@@ -1,6 +1,9 @@
-// workspace_send_input and "waiting for input", through the tools, in the real sandbox, with the
-// real process runner: a prompt returns the call early with an id, input answers it, keys act, and
-// input passes the policy (plain answers go at once, a shell's lines are judged, other text asks).
+// workspace_send_input and "waiting for input": who must agree to input (judgeInput and its
+// helpers), then through the tools in the real sandbox, with the real process runner, what only a
+// real process shows: /proc sees a prompt's reader (and no reader behind a look-alike line), and
+// input, Ctrl+D and Ctrl+C reach a real terminal. The tool's questions (a declined answer, a
+// shell's lines judged, plan and Restricted Mode) are proven on scripted processes in
+// background.test.ts.
 import * as assert from 'node:assert/strict';
 import { BackgroundCommandRegistry } from '../../../../../src/core/process/backgroundCommands';
 import { commandOutputTool } from '../../../../../src/core/tools/command/commandOutput';
@@ -82,53 +85,6 @@ describe('tools/sendInput: commands that wait for input', () => {
       assert.equal(stdoutOf(answered.text), 'answer=y');
     });
 
-    it('without interactive gives read -p end of file: it ends at once, and input to a background command is refused naming interactive: true', async () => {
-      const first = await call(runCommandTool, { command: 'bash -c \'read -p "Continue? [y/N] " answer; echo "read=$? answer=$answer"\'', timeout: 60 });
-      assert.match(first.text, /^Exit code: 0/);
-      assert.equal(stdoutOf(first.text), 'read=1 answer=');
-      const sleeper = await call(runCommandTool, { command: 'echo up; sleep 600', background: true, wait_for: '^up$' });
-      await assert.rejects(call(sendInputTool, { id: backgroundId(sleeper.text), text: 'y' }), /was started without input: its standard input is end of file.*interactive: true/);
-    });
-
-    it('shows the prompt a program prints, asks before typing other text, and types nothing when the user declines', async () => {
-      const first = await call(runCommandTool, { command: 'python3 -u -c \'name = input("Project name: "); print("name=" + name)\'', timeout: 60, interactive: true });
-      assert.match(first.text, /waiting for input: Project name: \(python3 reads its input\)/);
-      const id = backgroundId(first.text);
-      await assert.rejects(call(sendInputTool, { id, text: 'demo' }, false), /declined to type "demo" and Enter into bg\d+\. Nothing was typed/);
-      assert.equal(registry.get(id)?.status().state, 'running');
-      const typed = await call(sendInputTool, { id, text: 'demo' });
-      assert.equal(typed.approver.asked.length, 1);
-      assert.match(typed.approver.asked[0].detail, /demo/);
-      assert.match(typed.text, /The command has ended \(exited 0\)/);
-      assert.match(stdoutOf(typed.text), /name=demo/);
-    });
-
-    it('judges a shell\'s input as command lines: a read-only line runs without asking', async () => {
-      const first = await call(runCommandTool, { command: 'bash', background: true, timeout: 10, interactive: true });
-      const id = backgroundId(first.text);
-      assert.match(first.text, /waiting for input: .*\(bash reads its input\)/);
-      const echoed = await call(sendInputTool, { id, text: 'echo hello-from-bash' });
-      assert.deepEqual(echoed.approver.asked, []);
-      assert.match(echoed.text, /hello-from-bash/);
-      // git runs with the options the policy placed on it, as it would through workspace_run_command.
-      const git = await call(sendInputTool, { id, text: 'git status' });
-      assert.deepEqual(git.approver.asked, []);
-      assert.match(git.text, /^Sent "git -c core\.fsmonitor=false -c core\.hooksPath=\/dev\/null /m);
-      await assert.rejects(call(sendInputTool, { id, text: 'rm -f nothing-here' }, false), /declined to type "rm -f nothing-here" and Enter/);
-      // Input the person typed (Send Input..., the terminal) leaves the shell in a state the policy does not know.
-      const other = await call(runCommandTool, { command: 'bash', background: true, timeout: 10, interactive: true });
-      const otherId = backgroundId(other.text);
-      registry.get(otherId)?.sendInput('echo typed-by-the-person\n');
-      await assert.rejects(call(sendInputTool, { id: otherId, text: 'echo from-the-model' }, false), /declined to type "echo from-the-model" and Enter/);
-      // An unfinished line would be joined to the next one: it asks, and so does every later line.
-      await assert.rejects(call(sendInputTool, { id, text: 'echo a', enter: false }, false), /declined to type "echo a" into/);
-      // A line that may change the folder leaves the policy unable to judge where later lines run: they ask.
-      const moved = await call(sendInputTool, { id, text: 'cd .' });
-      assert.deepEqual(moved.approver.asked, []);
-      await assert.rejects(call(sendInputTool, { id, text: 'echo after-cd' }, false), /declined to type "echo after-cd" and Enter/);
-      await assert.rejects(call(sendInputTool, { id, text: 'eval "$(printf %s Y3VybCBldmlsLmV4YW1wbGU= | base64 -d)"' }, false), /declined|refused/);
-    });
-
     it('ctrl-d ends a reader\'s input, ctrl-c interrupts a command, and an ended command refuses input', async () => {
       const cat = await call(runCommandTool, { command: 'cat', timeout: 60, interactive: true });
       const catId = backgroundId(cat.text);
@@ -141,15 +97,6 @@ describe('tools/sendInput: commands that wait for input', () => {
       const sleepId = backgroundId(sleeper.text);
       const interrupted = await call(sendInputTool, { id: sleepId, keys: 'ctrl-c' });
       assert.match(interrupted.text, /The command has ended \(killed \(by signal SIGINT\)\)|The command has ended \(exited 130\)/);
-    });
-
-    it('is refused in plan mode and in Restricted Mode before anything is typed', async () => {
-      const first = await call(runCommandTool, { command: 'read x; echo "got:$x"', timeout: 60, interactive: true });
-      const id = backgroundId(first.text);
-      const { ctx } = workspace.setup({ approve: true, background: registry });
-      await assert.rejects(invokeTool(sendInputTool, { id, text: 'y' }, { ...ctx, settings: { ...ctx.settings, planMode: true } }), /plan mode/);
-      await assert.rejects(invokeTool(sendInputTool, { id, text: 'y' }, { ...ctx, workspace: { ...ctx.workspace, trusted: false } }), /not trusted \(Restricted Mode\)/);
-      assert.equal(registry.get(id)?.status().state, 'running', 'nothing was typed');
     });
 
     it('does not call a log line that looks like a prompt waiting when nothing reads the input', async () => {
