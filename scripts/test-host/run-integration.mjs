@@ -36,7 +36,9 @@
 // The extension host inherits code-server's environment; it receives WAT_TEST_PASS, WAT_TEST_VSCODE,
 // WAT_TEST_WORKSPACE, WAT_TEST_REPORT, WAT_TEST_GREP, WAT_TEST_COLOR, WAT_SCREENSHOT_DIR and WAT_LEFTOVERS_FILE
 // (test-output/screenshots/vscode-<version>). The in-host mocha writes its spec report to
-// WAT_TEST_REPORT, which is streamed here while the pass runs.
+// WAT_TEST_REPORT, which is streamed here while the pass runs, and at its end a summary with each
+// test's duration: after each pass its times (code-server's start, the workbench's load and the
+// activation, the tests) and its slowest tests are printed.
 //
 // The parts, in the order a run uses them: cli.mjs (flags and environment), preconditions.mjs,
 // code-server.mjs (the versions, their install), cleanup.mjs (undo on every exit route),
