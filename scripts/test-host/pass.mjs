@@ -118,7 +118,7 @@ export async function runPass(browser, version, pass, options, cleanups) {
   const workbench = await openWorkbench(browser, label, screenshots, codeServer, options, cleanups);
   const url = workbenchUrl({ port: codeServer.port, folder: folders.workspace, extensionDir: options.extensionDir, testsPath: options.testsPath });
   const pageOpenedAt = Date.now();
-  const outcome = await runTests(workbench, url, folders.reportFile, label, options.verbose);
+  const outcome = await runTests(workbench, url, folders.reportFile, label, options.verbose, options.sideBySide);
   const testsEndedAt = Date.now();
 
   const summary = await readSummary(folders.reportFile);
@@ -262,10 +262,11 @@ async function openWorkbench(browser, label, screenshots, codeServer, { verbose,
  * @param {string} reportFile
  * @param {string} label which version and pass, for the log
  * @param {boolean} verbose
+ * @param {boolean} sideBySide another pass runs at the same time: each report line is prefixed with the label
  * @returns {Promise<Outcome>}
  */
-async function runTests({ page, outcome, timeLimit }, url, reportFile, label, verbose) {
-  const report = tailFile(reportFile);
+async function runTests({ page, outcome, timeLimit }, url, reportFile, label, verbose, sideBySide) {
+  const report = tailFile(reportFile, sideBySide ? `[${label}] ` : '');
   try {
     if (verbose) console.log(`[${label}] opening ${url}`);
     await page.goto(url, { waitUntil: 'domcontentloaded', timeout: 60_000 });
