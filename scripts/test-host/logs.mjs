@@ -27,8 +27,11 @@ export function errorText(error) {
 /**
  * Streams new bytes of `file` to stdout, whole lines at a time, until stopped.
  * @param {string} file
+ * @param {string} [prefix] put before each line (passes that run side by side name theirs)
  */
-export function tailFile(file) {
+export function tailFile(file, prefix = '') {
+  /** @param {string} text whole lines, each ending in a line break */
+  const print = (text) => process.stdout.write(prefix && text ? text.slice(0, -1).split('\n').map((line) => `${prefix}${line}\n`).join('') : text);
   let position = 0;
   let partial = '';
   const pump = () => {
@@ -46,7 +49,7 @@ export function tailFile(file) {
       position = size;
       const text = partial + buffer.toString('utf8');
       const cut = text.lastIndexOf('\n') + 1;
-      process.stdout.write(text.slice(0, cut));
+      print(text.slice(0, cut));
       partial = text.slice(cut);
     } finally {
       fs.closeSync(fd);
@@ -58,7 +61,7 @@ export function tailFile(file) {
     stop() {
       clearInterval(timer);
       pump();
-      if (partial) process.stdout.write(partial + '\n');
+      if (partial) print(partial + '\n');
       partial = '';
     },
   };

@@ -32,7 +32,7 @@ import { answerScreenshotRequests, screenshotDir } from './screenshots.mjs';
 
 /**
  * What the in-host runner (test/integration/index.ts) writes to `<report>.json` when it finishes.
- * @typedef {{ tests: number, failures: number, passes: number, pending: number, failed?: { title: string, error: string }[], flaky?: { title: string, error: string }[], vscodeVersion: string, appName: string }} Summary
+ * @typedef {{ tests: number, failures: number, passes: number, pending: number, failed?: { title: string, error: string }[], flaky?: { title: string, error: string }[], durations?: { title: string, ms: number }[], startedAt?: number, vscodeVersion: string, appName: string }} Summary
  */
 
 /**
@@ -117,9 +117,12 @@ export async function runPass(browser, version, pass, options, cleanups) {
 
   const workbench = await openWorkbench(browser, label, screenshots, codeServer, options, cleanups);
   const url = workbenchUrl({ port: codeServer.port, folder: folders.workspace, extensionDir: options.extensionDir, testsPath: options.testsPath });
-  const outcome = await runTests(workbench, url, folders.reportFile, label, options.verbose);
+  const pageOpenedAt = Date.now();
+  const outcome = await runTests(workbench, url, folders.reportFile, label, options.verbose, options.sideBySide);
+  const testsEndedAt = Date.now();
 
   const summary = await readSummary(folders.reportFile);
+  if (summary) printTimes(label, summary, { serverStart: pageOpenedAt - startedAt, pageOpenedAt, testsEndedAt });
   const reason = failureReason(outcome, summary, options.passTimeoutMs) ?? wrongVersion(summary, version);
   /** @type {PassResult} */
   const result = {
@@ -150,6 +153,28 @@ export async function runPass(browser, version, pass, options, cleanups) {
   if (!result.ok && options.keepTmp) console.log(`[${label}] kept: workspace ${folders.tmp}, report ${folders.reportDir}, code-server data ${codeServer.root}`);
   await cleanups.runNow(removeFolders);
   return result;
+}
+
+/** How many of a pass's slowest tests its log names. */
+const SLOWEST = 12;
+
+/**
+ * Where a pass spent its time: code-server's start (the fixture's copy included), the workbench's
+ * load and the extension's activation until the in-host runner started, the tests, and the
+ * slowest of them.
+ * @param {string} label
+ * @param {Summary} summary
+ * @param {{ serverStart: number, pageOpenedAt: number, testsEndedAt: number }} times in ms; the last two from Date.now()
+ */
+function printTimes(label, summary, { serverStart, pageOpenedAt, testsEndedAt }) {
+  if (summary.startedAt === undefined || !summary.durations) return;
+  const seconds = (/** @type {number} */ ms) => `${(ms / 1000).toFixed(1)} s`;
+  const tests = summary.durations.reduce((total, test) => total + test.ms, 0);
+  console.log(
+    `[${label}] times: start ${seconds(serverStart)}, workbench and activation ${seconds(summary.startedAt - pageOpenedAt)}, ` +
+      `the runner ${seconds(testsEndedAt - summary.startedAt)} (${seconds(tests)} in the tests themselves, the rest loading them, in hooks and between tests); slowest:`,
+  );
+  for (const test of [...summary.durations].sort((a, b) => b.ms - a.ms).slice(0, SLOWEST)) console.log(`  ${seconds(test.ms).padStart(8)}  ${test.title}`);
 }
 
 /** The mounted volume that ignores letter case the `case-insensitive` pass's workspace goes on. */
@@ -237,10 +262,11 @@ async function openWorkbench(browser, label, screenshots, codeServer, { verbose,
  * @param {string} reportFile
  * @param {string} label which version and pass, for the log
  * @param {boolean} verbose
+ * @param {boolean} sideBySide another pass runs at the same time: each report line is prefixed with the label
  * @returns {Promise<Outcome>}
  */
-async function runTests({ page, outcome, timeLimit }, url, reportFile, label, verbose) {
-  const report = tailFile(reportFile);
+async function runTests({ page, outcome, timeLimit }, url, reportFile, label, verbose, sideBySide) {
+  const report = tailFile(reportFile, sideBySide ? `[${label}] ` : '');
   try {
     if (verbose) console.log(`[${label}] opening ${url}`);
     await page.goto(url, { waitUntil: 'domcontentloaded', timeout: 60_000 });

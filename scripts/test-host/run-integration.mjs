@@ -13,8 +13,11 @@
 // Prerequisites: dist/extension.js (node esbuild.mjs) and out/test/integration (tsc -p .).
 //
 //   node scripts/test-host/run-integration.mjs [--vscode floor|newest|all|<version>]
-//                                              [--pass trusted|untrusted|case-insensitive] [--grep <text>] [--verbose]
-//   (--vscode and --pass may be repeated or comma-separated; default: every version, every pass)
+//                                              [--pass trusted|untrusted|case-insensitive] [--grep <text>]
+//                                              [--side-by-side] [--verbose]
+//   (--vscode and --pass may be repeated or comma-separated; default: every version, every pass;
+//   --side-by-side runs the versions at the same time, each its passes in order, every report line
+//   prefixed with its version and pass: most of a pass is waiting, on commands, timeouts, the workbench)
 //   node scripts/test-host/run-integration.mjs --vsix <file.vsix> [--vscode ...]
 //   (the package is installed with code-server's --install-extension, as users install it, and
 //   test/installed runs against it in one pass named `installed`: docs/design.md section 7)
@@ -29,6 +32,7 @@
 //   WAT_PASS_TIMEOUT_MS         per-pass limit (default 900000)
 //   WAT_KEEP_TMP=1              keep the temp folders (workspace, report, code-server data)
 //   WAT_VERBOSE=1 / --verbose   stream code-server output and browser console
+//   WAT_SIDE_BY_SIDE=1          as --side-by-side
 //   WAT_CACHE_DIR               where code-server and Node are installed (default: <repo>/.cache)
 //
 // Each pass gets a fresh copy of the fixture at <tmp>/ws (tests may create <tmp>/ws-sibling,
@@ -36,7 +40,9 @@
 // The extension host inherits code-server's environment; it receives WAT_TEST_PASS, WAT_TEST_VSCODE,
 // WAT_TEST_WORKSPACE, WAT_TEST_REPORT, WAT_TEST_GREP, WAT_TEST_COLOR, WAT_SCREENSHOT_DIR and WAT_LEFTOVERS_FILE
 // (test-output/screenshots/vscode-<version>). The in-host mocha writes its spec report to
-// WAT_TEST_REPORT, which is streamed here while the pass runs.
+// WAT_TEST_REPORT, which is streamed here while the pass runs, and at its end a summary with each
+// test's duration: after each pass its times (code-server's start, the workbench's load and the
+// activation, the tests) and its slowest tests are printed.
 //
 // The parts, in the order a run uses them: cli.mjs (flags and environment), preconditions.mjs,
 // code-server.mjs (the versions, their install), cleanup.mjs (undo on every exit route),
@@ -87,21 +93,36 @@ try {
   const { browser, closeBrowser } = await launchBrowser(chromium, options.chromiumPath, cleanups);
   const extension = options.vsix ? `package ${options.vsix} (installed)` : `extension ${options.extensionDir}`;
   console.log(`Browser: Chromium ${browser.version()} (headless); ${extension}${options.grep ? `; grep "${options.grep}"` : ''}`);
-  runs: for (const host of options.hosts) {
+  /**
+   * One version's passes, in order.
+   * @param {import('./code-server.mjs').HostVersion} host
+   */
+  const runVersion = async (host) => {
+    /** @type {import('./pass.mjs').PassResult[]} */
+    const ran = [];
     for (const pass of options.passes) {
-      if (cleanups.interrupted) break runs;
+      if (cleanups.interrupted) break;
       const notInstalled = installFailures.get(host);
       if (notInstalled) {
         const result = notRun(host, pass, notInstalled);
-        results.push(result);
+        ran.push(result);
         printPassVerdict(result);
         continue;
       }
       banner(`${options.vsix ? 'Installed-package tests' : 'Integration tests'}, ${hostLabel(host)}, pass: ${pass}`);
       const result = await runPass(browser, host, pass, options, cleanups);
-      results.push(result);
-      if (cleanups.interrupted) break runs;
+      ran.push(result);
+      if (cleanups.interrupted) break;
       printPassVerdict(result);
+    }
+    return ran;
+  };
+  if (options.sideBySide) {
+    for (const ran of await Promise.all(options.hosts.map(runVersion))) results.push(...ran);
+  } else {
+    for (const host of options.hosts) {
+      if (cleanups.interrupted) break;
+      results.push(...(await runVersion(host)));
     }
   }
   await cleanups.runNow(closeBrowser);

@@ -62,8 +62,9 @@ const viewRows = async (): Promise<Row[]> => (await vscode.commands.executeComma
 
 const listed = async (): Promise<Listed> => (await vscode.commands.executeCommand<Listed>(CommandId.listBackgroundCommands)) ?? { running: [], statusBarText: '', statusBarTooltip: '', statusBarWarning: false };
 
-/** A sleep of a length no other process uses, so it can be found in /proc. */
-const uniqueSleep = (): number => 1000 + Math.floor(Math.random() * 8000);
+/** A sleep of a length no other process uses, so it can be found in /proc: this host's pid in it keeps
+ * it apart from another version's host running at the same time (run-integration --side-by-side). */
+const uniqueSleep = (): number => 10_000 * process.pid + 1000 + Math.floor(Math.random() * 8000);
 
 describe('background commands (extension host)', function () {
   this.timeout(60_000);

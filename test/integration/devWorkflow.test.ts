@@ -57,6 +57,44 @@ function missing(requirement: string | undefined, typescript: string | undefined
   return onPath(requirement) ? undefined : `${requirement} is not installed`;
 }
 
+/**
+ * Held from the corpus's before() to its after(): its pip --user case installs into the user's real
+ * ~/.local, which another version's host running at the same time (run-integration --side-by-side)
+ * must not install into or remove meanwhile. A folder in this repository's test-output/, with the
+ * holder's pid; a holder that died is taken over.
+ */
+const CORPUS_LOCK = path.join(REPO, 'test-output', 'dev-workflow.lock');
+
+async function lockCorpus(): Promise<void> {
+  fs.mkdirSync(path.dirname(CORPUS_LOCK), { recursive: true });
+  for (;;) {
+    try {
+      fs.mkdirSync(CORPUS_LOCK);
+      fs.writeFileSync(path.join(CORPUS_LOCK, 'pid'), String(process.pid));
+      return;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    }
+    let holder = 0;
+    try {
+      holder = Number(fs.readFileSync(path.join(CORPUS_LOCK, 'pid'), 'utf8'));
+    } catch {
+      // being taken, or just given back
+    }
+    if (holder > 0 && !alive(holder)) fs.rmSync(CORPUS_LOCK, { recursive: true, force: true });
+    else await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
 interface Row {
   readonly name: string;
   readonly outcome: 'pass' | 'fail' | 'skip';
@@ -87,9 +125,13 @@ describe('the dev-workflow corpus in the sandbox (extension host)', function () 
   // pip install --user, retried with ~/.local writable, installs into the real ~/.local: undone in after().
   const local = path.join(os.homedir(), '.local');
   let hadLocal = true;
+  let locked = false;
 
-  before(function () {
+  before(async function () {
     if (!vscode.workspace.isTrusted || process.platform !== 'linux') this.skip();
+    this.timeout(30 * 60_000); // the other version's corpus may hold the lock
+    await lockCorpus();
+    locked = true;
     hadLocal = fs.existsSync(local);
     corpus = path.join(workspaceRoot(), CORPUS_FOLDER);
     fs.rmSync(corpus, { recursive: true, force: true });
@@ -111,17 +153,19 @@ describe('the dev-workflow corpus in the sandbox (extension host)', function () 
 
   after(() => {
     if (corpus) fs.rmSync(corpus, { recursive: true, force: true });
+    if (!locked) return;
     if (!hadLocal) {
       fs.rmSync(local, { recursive: true, force: true });
-      return;
-    }
-    const lib = path.join(local, 'lib');
-    for (const python of fs.existsSync(lib) ? fs.readdirSync(lib) : []) {
-      const site = path.join(lib, python, 'site-packages');
-      for (const entry of fs.existsSync(site) ? fs.readdirSync(site) : []) {
-        if (entry.startsWith('wat_tiny')) fs.rmSync(path.join(site, entry), { recursive: true, force: true });
+    } else {
+      const lib = path.join(local, 'lib');
+      for (const python of fs.existsSync(lib) ? fs.readdirSync(lib) : []) {
+        const site = path.join(lib, python, 'site-packages');
+        for (const entry of fs.existsSync(site) ? fs.readdirSync(site) : []) {
+          if (entry.startsWith('wat_tiny')) fs.rmSync(path.join(site, entry), { recursive: true, force: true });
+        }
       }
     }
+    fs.rmSync(CORPUS_LOCK, { recursive: true, force: true });
   });
 
   it(`runs at least ${PASS_RATE * 100}% of the corpus approved in the sandbox, none outside it`, async function () {

@@ -46,6 +46,7 @@ export function run(): Promise<void> {
 
 /** Runs every `*.test.js` under `dir` in this extension host, reporting as described above (test/installed reuses it). */
 export async function runTestsIn(dir: string): Promise<void> {
+  const startedAt = Date.now(); // the runner compares it with when it opened the page: the workbench's load and the activation
   const reportFile = process.env.WAT_TEST_REPORT;
   const write = (text: string): void => {
     if (reportFile) fs.appendFileSync(reportFile, text);
@@ -80,6 +81,7 @@ export async function runTestsIn(dir: string): Promise<void> {
     // which are what a CI log's tail shows.
     const failed: { title: string; error: string }[] = [];
     const retried: { title: string; error: string }[] = [];
+    const durations: { title: string; ms: number }[] = [];
     const errorHead = (err: unknown): string =>
       (err instanceof Error ? err.message : String(err))
         .split('\n', 8)
@@ -91,6 +93,9 @@ export async function runTestsIn(dir: string): Promise<void> {
         resolve({ tests: s.tests, passes: s.passes, failures: s.failures, pending: s.pending });
       });
       runner.on('fail', (test: Mocha.Runnable, err: unknown) => failed.push({ title: test.fullTitle(), error: errorHead(err) }));
+      runner.on('test end', (test: Mocha.Test) => {
+        if (!test.isPending()) durations.push({ title: test.fullTitle(), ms: test.duration ?? 0 });
+      });
       runner.on('retry', (test: Mocha.Runnable, err: unknown) => {
         retried.push({ title: test.fullTitle(), error: errorHead(err) });
         write(`\n  retrying once: ${test.fullTitle()}\n    first try: ${errorHead(err).replace(/\n/g, '\n    ')}\n`);
@@ -99,7 +104,7 @@ export async function runTestsIn(dir: string): Promise<void> {
     if (reportFile) {
       fs.writeFileSync(
         reportFile + '.json',
-        JSON.stringify({ ...summary, failed, flaky: retried.filter((test) => !failed.some((failure) => failure.title === test.title)), files: files.length, vscodeVersion: vscode.version, appName: vscode.env.appName, pass, isTrusted: vscode.workspace.isTrusted }, null, 2),
+        JSON.stringify({ ...summary, failed, flaky: retried.filter((test) => !failed.some((failure) => failure.title === test.title)), durations, startedAt, files: files.length, vscodeVersion: vscode.version, appName: vscode.env.appName, pass, isTrusted: vscode.workspace.isTrusted }, null, 2),
       );
     }
     if (summary.failures > 0) throw new Error(`${summary.failures} of ${summary.tests} integration tests failed`);

@@ -208,14 +208,17 @@ describe('MCP front (extension host, SDK client over dist/mcp.js)', function () 
       const target = abs('mcp-slow-review.txt');
       fs.rmSync(target, { force: true });
       const messages: string[] = [];
-      // The client gives up after 15 s without news; the person answers after 25 s.
+      // The client gives up after 15 s without news; the person answers at the second progress
+      // message (the server sends one every 10 s), past that limit.
+      const called = Date.now();
       const call = agent.callTool({ name: 'workspace_write_file', arguments: { file_path: 'mcp-slow-review.txt', content: 'reviewed slowly\n' } }, undefined, {
         timeout: 15_000,
         resetTimeoutOnProgress: true,
         onprogress: (progress) => messages.push(progress.message ?? ''),
       });
       await waitFor(() => proposalTabs()[0], 'the diff editor');
-      await new Promise((resolve) => setTimeout(resolve, 25_000));
+      await waitFor(() => messages.length >= 2, 'the second progress message', 40_000);
+      assert.ok(Date.now() - called > 15_000, 'the call outlived the client\'s limit');
       assert.ok(await vscode.commands.executeCommand<boolean>(CommandId.approve));
       const result = await call;
       assert.notStrictEqual(result.isError, true, textOf(result));

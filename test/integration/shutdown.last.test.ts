@@ -21,7 +21,7 @@ describe('background commands at host shutdown (extension host)', function () {
     // these processes is left (scripts/test-host/leftovers.mjs). One runs in the sandbox, one outside.
     const file = process.env.WAT_LEFTOVERS_FILE;
     if (!file) this.skip();
-    const seconds = 1000 + Math.floor(Math.random() * 8000); // a sleep no other process uses
+    const seconds = 10_000 * process.pid + 1000 + Math.floor(Math.random() * 8000); // a sleep no other process uses, this host's pid in it
     await invoke(RUN, { command: `sleep ${seconds}`, background: true, timeout: 1 });
     const outside = await withSettings({ 'runCommand.sandbox': 'off' }, () => invoke(RUN, { command: `sleep ${seconds + 1}`, background: true, timeout: 1 }));
     assert.match(outside.text, /^Sandbox: none/m);
