@@ -61,8 +61,29 @@ export const HOLD_FD = 4;
  * Without HOLD_FD open it exits at once. Paths travel as positional parameters, never in the script.
  */
 export function stagedLaunch(unshare: string, layout: readonly StagedFolder[], launcher: readonly string[]): string[] {
+  return launchArgv(unshare, '/bin/sh', layout, [], [], `"$@" ${HOLD_FD}<&-`, launcher);
+}
+
+/** The descriptor from which a launch started ahead reads its launcher's argv: NUL-separated, to its end. */
+export const ARGS_FD = 5;
+
+/**
+ * `stagedLaunch` started ahead of its command, so that `unshare` and the shell are off the
+ * command's path: the namespace is made at once and waits for a line on HOLD_FD (at its end it
+ * exits, having run nothing). Then it mounts the overlays, the folders as they are at that moment,
+ * and runs the launcher whose argv the host wrote to ARGS_FD, NUL-separated and ended (bash's
+ * `mapfile -d ''`: read as data, never as script). From there on it is `stagedLaunch`'s: the exit
+ * code on HOLD_FD, then a line written back ends it.
+ */
+export function stagedLaunchAhead(unshare: string, bash: string, layout: readonly StagedFolder[]): string[] {
+  const read = [`mapfile -d '' -u ${ARGS_FD} launcher`, `exec ${ARGS_FD}<&-`, '[ "${#launcher[@]}" -gt 0 ]'];
+  return launchArgv(unshare, bash, layout, [`read -r _ <&${HOLD_FD}`], read, `"\${launcher[@]}" ${HOLD_FD}<&-`, []);
+}
+
+function launchArgv(unshare: string, shell: string, layout: readonly StagedFolder[], first: readonly string[], mounted: readonly string[], run: string, launcher: readonly string[]): string[] {
   const body = [
     'set -eu',
+    ...first,
     'count=$1; shift',
     'i=0',
     'while [ "$i" -lt "$count" ]; do',
@@ -72,15 +93,16 @@ export function stagedLaunch(unshare: string, layout: readonly StagedFolder[], l
     '  i=$((i + 1))',
     'done',
     '[ "$1" = -- ] && shift',
+    ...mounted,
     'set +e',
-    `"$@" ${HOLD_FD}<&-`,
+    run,
     'status=$?',
     `{ printf '%s\\n' "$status" >&${HOLD_FD} && read -r _ <&${HOLD_FD}; } 2>/dev/null`,
     'exit $status',
   ].join('\n');
   // The lower layer is the folder itself where its path can travel in the options, else its bind.
   const perFolder = layout.flatMap((layer) => [layer.folder, carriedInOptions(layer.folder) ? layer.folder : layer.lower, layer.upper, layer.work]);
-  return [unshare, '--user', '--map-root-user', '--mount', '--', '/bin/sh', '-c', body, 'wat-staged', String(layout.length), ...perFolder, '--', ...launcher];
+  return [unshare, '--user', '--map-root-user', '--mount', '--', shell, '-c', body, 'wat-staged', String(layout.length), ...perFolder, '--', ...launcher];
 }
 
 /** The command's exit code, once the staged namespace reports it on its hold (the stream of HOLD_FD). */

@@ -4,7 +4,7 @@ import type { Duplex } from 'node:stream';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { commandEnded, HOLD_FD, nestedBubblewrapOptions, opaqueFoldersThrough, openWorkFolder, stagedLaunch, stagingLayout, type StagedFolder } from '../../../../src/core/sandbox/node/overlayLaunch';
+import { ARGS_FD, commandEnded, HOLD_FD, nestedBubblewrapOptions, opaqueFoldersThrough, openWorkFolder, stagedLaunch, stagedLaunchAhead, stagingLayout, type StagedFolder } from '../../../../src/core/sandbox/node/overlayLaunch';
 import { applyMerge, lowerFactsOf, readUpperLayer } from '../../../../src/core/sandbox/node/upperLayer';
 import { planMerge } from '../../../../src/core/sandbox/staging';
 import { describeOnlyOn } from '../../support/platforms';
@@ -134,6 +134,52 @@ describeOnlyOn('linux', 'overlayfs in a user namespace, bubblewrap')('sandbox/no
     walk(layer.work);
     assert.deepEqual(closed, []);
     assert.ok(fs.existsSync(path.join(layer.work, 'work')));
+  });
+
+  it('started ahead, it mounts nothing until the line, then the folder as it is then, and runs the argv written to it', async () => {
+    const { uid, gid } = os.userInfo();
+    const [program, ...args] = stagedLaunchAhead(requireProgram('unshare'), requireProgram('bash'), [layer]);
+    const child = spawn(program, args, { env: { PATH: process.env.PATH }, stdio: ['ignore', 'pipe', 'pipe', 'ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const closed = new Promise<number | null>((resolve) => child.once('close', resolve));
+    const hold = child.stdio[HOLD_FD] as Duplex;
+    // The namespace is there, waiting, with no overlay yet.
+    const namespaceMade = async (): Promise<string> => {
+      for (;;) {
+        const links = await Promise.all([`/proc/${child.pid}/ns/mnt`, '/proc/self/ns/mnt'].map((link) => fs.promises.readlink(link).catch(() => '')));
+        if (links[0] !== '' && links[0] !== links[1]) return fs.readFileSync(`/proc/${child.pid}/mountinfo`, 'utf8');
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+    };
+    assert.ok(!(await namespaceMade()).includes(' - overlay '));
+    fs.writeFileSync(path.join(folder, 'a.txt'), 'edited\n');
+    const plan = [requireProgram('bwrap'), ...nestedBubblewrapOptions(uid, gid), '--die-with-parent', '--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--bind', folder, folder, '--chdir', folder, '--', '/bin/sh', '-c', `cat a.txt && echo new > b.txt && ls /proc/self/fd && exit 3`];
+    (child.stdio as unknown as Duplex[])[ARGS_FD].end(`${plan.join('\0')}\0`);
+    hold.write('go\n');
+    const exit = await commandEnded(hold);
+    hold.end('\n');
+    assert.equal(await closed, 3, stderr);
+    assert.equal(exit, 3);
+    const [seen, ...descriptors] = stdout.trim().split('\n');
+    assert.equal(seen, 'edited');
+    // Neither the hold nor the argv's descriptor reaches the command.
+    assert.ok(!descriptors.includes(String(HOLD_FD)) && !descriptors.includes(String(ARGS_FD)), descriptors.join(' '));
+    assert.deepEqual(fs.readdirSync(layer.upper), ['b.txt']);
+    assert.ok(!fs.existsSync(path.join(folder, 'b.txt')));
+  });
+
+  it('started ahead, it exits having run nothing when the host ends its hold without the line', async () => {
+    const [program, ...args] = stagedLaunchAhead(requireProgram('unshare'), requireProgram('bash'), [layer]);
+    const child = spawn(program, args, { env: { PATH: process.env.PATH }, stdio: ['ignore', 'ignore', 'ignore', 'ignore', 'pipe', 'pipe'] });
+    const closed = new Promise<number | null>((resolve) => child.once('close', resolve));
+    (child.stdio as unknown as Duplex[])[ARGS_FD].end();
+    (child.stdio[HOLD_FD] as Duplex).end();
+    assert.notEqual(await closed, 0);
+    assert.deepEqual(fs.readdirSync(layer.upper), []);
+    assert.deepEqual(fs.readdirSync(layer.work), []);
   });
 
   it('refuses a staging folder whose path overlayfs options cannot carry', () => {
