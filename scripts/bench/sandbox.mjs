@@ -7,7 +7,7 @@
 // or end of file"): sh started with today's pipe, with end of file (/dev/null, every command's now), and
 // through the pseudoterminal helper (interactive: true), alone and inside bare bwrap; and the tool's call
 // with and without interactive: true.
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, promises as fs, rmSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -36,10 +36,17 @@ function smallProject() {
 }
 
 /**
- * The median of each subject's wall time, the subjects run in turn RUNS times after one warm-up round.
+ * A subject timed alone, or one with untimed work around it: `ahead` before the timer starts (what
+ * the extension can do before the command comes), `after` once it stops (after the result).
+ * @typedef {(() => Promise<void>) | { ahead: () => any, run: (prepared: any) => Promise<void>, after: (prepared: any) => Promise<void> }} Subject
+ */
+
+/**
+ * The median of each subject's wall time, the subjects run in turn RUNS times after one warm-up
+ * round, with each one's quartiles (the spread).
  * @template {string} K
- * @param {Record<K, () => Promise<void>>} subjects
- * @returns {Promise<Record<K, number>>}
+ * @param {Record<K, Subject>} subjects
+ * @returns {Promise<Record<K, number> & { quartiles: Record<K, [number, number]> }>}
  */
 async function interleavedMedians(subjects) {
   const names = /** @type {K[]} */ (Object.keys(subjects));
@@ -47,15 +54,25 @@ async function interleavedMedians(subjects) {
   const times = {};
   for (let round = -1; round < RUNS; round += 1) {
     for (const name of names) {
+      /** @type {Subject} */
+      const subject = subjects[name];
+      const prepared = typeof subject === 'function' ? undefined : await subject.ahead();
       const start = performance.now();
-      await subjects[name]();
+      await (typeof subject === 'function' ? subject() : subject.run(prepared));
       if (round >= 0) (times[name] ??= []).push(performance.now() - start);
+      if (typeof subject !== 'function') await subject.after(prepared);
     }
   }
   /** @type {Record<string, number>} */
   const medians = {};
-  for (const name of names) medians[name] = times[name].sort((a, b) => a - b)[Math.floor(RUNS / 2)];
-  return /** @type {Record<K, number>} */ (medians);
+  /** @type {Record<string, [number, number]>} */
+  const quartiles = {};
+  for (const name of names) {
+    const sorted = times[name].sort((a, b) => a - b);
+    medians[name] = sorted[Math.floor(RUNS / 2)];
+    quartiles[name] = [sorted[Math.floor(RUNS / 4)], sorted[Math.floor((3 * RUNS) / 4)]];
+  }
+  return /** @type {Record<K, number> & { quartiles: Record<K, [number, number]> }} */ ({ ...medians, quartiles });
 }
 
 /** @param {string} command @param {string[]} args */
@@ -89,37 +106,73 @@ const upperLayer = compiled('core/sandbox/node/upperLayer');
 /** @type {typeof import('../../src/core/sandbox/staging.js')} */
 const staging = compiled('core/sandbox/staging');
 const UNSHARE = '/usr/bin/unshare';
+const BASH = '/bin/bash';
+
+/**
+ * A staging folder for `root`, made ahead of its command as the extension can keep one ready (a
+ * volatile overlay's work folder serves one mount only).
+ * @param {string} root
+ */
+function stagingAhead(root) {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'wat-bench-staged-'));
+  const [layer] = overlayLaunch.stagingLayout(dir, [root]);
+  for (const each of [layer.lower, layer.upper, layer.work]) mkdirSync(each);
+  return { dir, layer, ahead: /** @type {{ child: import('node:child_process').ChildProcess, closed: Promise<unknown> } | undefined} */ (undefined) };
+}
+
+/**
+ * A staging folder and its launch started ahead (stagedLaunchAhead), once its shell waits on the hold.
+ * @param {string} root
+ */
+async function launchAhead(root) {
+  const staged = stagingAhead(root);
+  const [program, ...args] = overlayLaunch.stagedLaunchAhead(UNSHARE, BASH, [staged.layer]);
+  const child = spawn(program, args, { stdio: ['ignore', 'ignore', 'ignore', 'ignore', 'pipe', 'pipe'] });
+  const closed = new Promise((resolve) => child.once('close', resolve));
+  // Waiting means bash asleep on its first read (the only place it blocks before the line).
+  for (;;) {
+    const stat = await fs.readFile(`/proc/${child.pid}/stat`, 'utf8').catch(() => '');
+    if (stat.includes('(bash) S')) break;
+    await new Promise((resolve) => setTimeout(resolve, 1));
+  }
+  return { ...staged, ahead: { child, closed } };
+}
+
+/** Removes a staging folder once its command's result is given. @param {ReturnType<typeof stagingAhead>} staged */
+async function removeStaging({ dir, layer }) {
+  await overlayLaunch.openWorkFolder(layer.work);
+  rmSync(dir, { recursive: true, force: true });
+}
 
 /**
  * Issue 40's staged command, as far as it is built: bare bubblewrap nested over an overlay of `root`
- * (its own staging folder, made and removed each run), the upper layer read, planned and merged.
- * Returns how many entries the command changed.
+ * (in a staging folder made ahead), the upper layer read, planned and merged. Returns how many
+ * entries the command changed.
  * @param {string[]} bare bubblewrap's argv up to `--` @param {string} root @param {string} script
+ * @param {ReturnType<typeof stagingAhead>} staged
  */
-async function stagedRun(bare, root, script) {
-  const stagingDir = mkdtempSync(path.join(os.tmpdir(), 'wat-bench-staged-'));
-  try {
-    const [layer] = overlayLaunch.stagingLayout(stagingDir, [root]);
-    for (const dir of [layer.lower, layer.upper, layer.work]) mkdirSync(dir);
-    const { uid, gid } = os.userInfo();
-    const nested = [bare[0], ...overlayLaunch.nestedBubblewrapOptions(uid, gid), ...bare.slice(1).filter((arg) => arg !== '--'), '--bind', root, root, '--chdir', root, '--', '/bin/sh', '-c', script];
+async function stagedRun(bare, root, script, { layer, ahead }) {
+  const { uid, gid } = os.userInfo();
+  const nested = [bare[0], ...overlayLaunch.nestedBubblewrapOptions(uid, gid), ...bare.slice(1).filter((arg) => arg !== '--'), '--bind', root, root, '--chdir', root, '--', '/bin/sh', '-c', script];
+  let child = ahead?.child;
+  if (child) {
+    /** @type {import('node:stream').Duplex[]} */ (/** @type {unknown} */ (child.stdio))[overlayLaunch.ARGS_FD].end(`${nested.join('\0')}\0`);
+    /** @type {import('node:stream').Duplex} */ (child.stdio[overlayLaunch.HOLD_FD]).write('go\n');
+  } else {
     const [program, ...args] = overlayLaunch.stagedLaunch(UNSHARE, [layer], nested);
-    const child = spawn(program, args, { stdio: ['ignore', 'ignore', 'ignore', 'ignore', 'pipe'] });
-    const closed = new Promise((resolve) => child.once('close', resolve));
-    const hold = /** @type {import('node:stream').Duplex} */ (child.stdio[overlayLaunch.HOLD_FD]);
-    const exit = await overlayLaunch.commandEnded(hold);
-    const plain = await upperLayer.readUpperLayer(layer.upper);
-    const opaque = await overlayLaunch.opaqueFoldersThrough(/** @type {number} */ (child.pid), layer, plain);
-    hold.end('\n');
-    if (exit !== 0 || (await closed) !== 0) throw new Error(`the staged command exited ${exit}`);
-    const entries = await upperLayer.readUpperLayer(layer.upper, opaque);
-    const plan = staging.planMerge(entries, await upperLayer.lowerFactsOf(root, entries, () => false));
-    await upperLayer.applyMerge(plan, layer.upper, root);
-    await overlayLaunch.openWorkFolder(layer.work);
-    return plan.changes.length;
-  } finally {
-    rmSync(stagingDir, { recursive: true, force: true });
+    child = spawn(program, args, { stdio: ['ignore', 'ignore', 'ignore', 'ignore', 'pipe'] });
   }
+  const closed = ahead?.closed ?? new Promise((resolve) => child.once('close', resolve));
+  const hold = /** @type {import('node:stream').Duplex} */ (child.stdio[overlayLaunch.HOLD_FD]);
+  const exit = await overlayLaunch.commandEnded(hold);
+  const plain = await upperLayer.readUpperLayer(layer.upper);
+  const opaque = await overlayLaunch.opaqueFoldersThrough(/** @type {number} */ (child.pid), layer, plain);
+  hold.end('\n');
+  if (exit !== 0 || (await closed) !== 0) throw new Error(`the staged command exited ${exit}`);
+  const entries = await upperLayer.readUpperLayer(layer.upper, opaque);
+  const plan = staging.planMerge(entries, await upperLayer.lowerFactsOf(root, entries, () => false));
+  await upperLayer.applyMerge(plan, layer.upper, root);
+  return plan.changes.length;
 }
 
 /** @param {import('./measure.mjs').BenchContext} context */
@@ -195,8 +248,10 @@ export async function benchSandbox({ log, scratchDir }) {
       treeOff: call(tree.root, 'off', indexed.host),
       treeOn: call(tree.root, 'auto', indexed.host),
       treeWalk: call(tree.root, 'auto', walking.host),
-      stagedSmall: async () => void (await stagedRun(bare, small, 'true')),
-      stagedTree: async () => void (await stagedRun(bare, tree.root, 'true')),
+      stagedSmall: { ahead: () => stagingAhead(small), run: async (staged) => void (await stagedRun(bare, small, 'true', staged)), after: removeStaging },
+      stagedTree: { ahead: () => stagingAhead(tree.root), run: async (staged) => void (await stagedRun(bare, tree.root, 'true', staged)), after: removeStaging },
+      stagedTreeAhead: { ahead: () => launchAhead(tree.root), run: async (staged) => void (await stagedRun(bare, tree.root, 'true', staged)), after: removeStaging },
+      stagingFolder: () => removeStaging(stagingAhead(small)),
     });
     // Issue 40's merge: ten files, then an install's churn (10,000 new files), made in a folder
     // removed after each run so every run merges the same.
@@ -207,9 +262,11 @@ export async function benchSandbox({ log, scratchDir }) {
       const times = [];
       let changed = 0;
       for (let run = 0; run < runs; run += 1) {
+        const staged = stagingAhead(root);
         const start = performance.now();
-        changed = await stagedRun(bare, root, script);
+        changed = await stagedRun(bare, root, script, staged);
         times.push(performance.now() - start);
+        await removeStaging(staged);
         rmSync(path.join(root, made), { recursive: true, force: true });
       }
       return { ms: times.sort((a, b) => a - b)[Math.floor(runs / 2)], changed };
@@ -225,8 +282,13 @@ export async function benchSandbox({ log, scratchDir }) {
       rows.push([`run_command 'true', ${label}, walk per command (no index)`, off.toFixed(1), walk.toFixed(1), ratio(walk, off), plus((walk - off).toFixed(1)), plus((walk - off - bwrapAdded).toFixed(1))]);
     }
     rows.push(['sh -c true alone vs inside bare bwrap', m.sh.toFixed(1), m.bwrap.toFixed(1), ratio(m.bwrap, m.sh), plus(bwrapAdded.toFixed(1)), '+0.0']);
+    /** @param {'bwrap' | 'stagedSmall' | 'stagedTree' | 'stagedTreeAhead' | 'stagingFolder'} name */
+    const spread = (name) => `${m.quartiles[name][0].toFixed(1)}-${m.quartiles[name][1].toFixed(1)}`;
     stagedRows.push(['bare bwrap vs staged over an overlay, small project (budget +10 ms)', m.bwrap.toFixed(1), m.stagedSmall.toFixed(1), ratio(m.stagedSmall, m.bwrap), plus((m.stagedSmall - m.bwrap).toFixed(1))]);
     stagedRows.push([`bare bwrap vs staged over an overlay, ${tree.label} (budget +10 ms)`, m.bwrap.toFixed(1), m.stagedTree.toFixed(1), ratio(m.stagedTree, m.bwrap), plus((m.stagedTree - m.bwrap).toFixed(1))]);
+    stagedRows.push([`bare bwrap vs staged, unshare and bash started ahead, ${tree.label}`, m.bwrap.toFixed(1), m.stagedTreeAhead.toFixed(1), ratio(m.stagedTreeAhead, m.bwrap), plus((m.stagedTreeAhead - m.bwrap).toFixed(1))]);
+    stagedRows.push([`  quartiles: bare bwrap ${spread('bwrap')}, staged small ${spread('stagedSmall')}, staged tree ${spread('stagedTree')}, ahead ${spread('stagedTreeAhead')}`, '', '', '', '']);
+    stagedRows.push(['staging folder made ahead and removed after the result (not in the rows above)', '', m.stagingFolder.toFixed(1), '', `${spread('stagingFolder')} quartiles`]);
     stagedRows.push([`staged 'true' vs staged, 10 new files merged, ${tree.label} (${tenInTree.changed} changes)`, m.stagedTree.toFixed(1), tenInTree.ms.toFixed(1), ratio(tenInTree.ms, m.stagedTree), `${((tenInTree.ms - m.stagedTree) / tenInTree.changed).toFixed(2)} per change`]);
     stagedRows.push([`staged 'true' vs staged, install-like churn merged (${churnInSmall.changed} changes, p50 of 3)`, m.stagedSmall.toFixed(1), churnInSmall.ms.toFixed(1), ratio(churnInSmall.ms, m.stagedSmall), `${((churnInSmall.ms - m.stagedSmall) / churnInSmall.changed).toFixed(3)} per change`]);
     /** @param {string} label @param {number} before @param {number} now */
@@ -252,4 +314,5 @@ export async function benchSandbox({ log, scratchDir }) {
   log('');
   printTable(log, ["staged changes (issue 40, not wired; p50 of " + RUNS + ')', 'before ms', 'now ms', 'ratio', 'added ms'], stagedRows);
   notes.forEach((note) => log(note));
+  log(`Load average at the end: ${os.loadavg().map((load) => load.toFixed(2)).join(', ')} on ${os.cpus().length} cores.`);
 }
