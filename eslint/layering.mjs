@@ -40,7 +40,7 @@ export const FLOORS = [
   { floor: '7 calls', nodes: { calls: [] } },
 ];
 
-/** The vscode layer: host adapters, then the UI, then change application, then tool registration. @type {Floors} */
+/** The vscode layer: host adapters, then the UI, then change application, then tool registration, the MCP front, and what activation builds. @type {Floors} */
 export const VSCODE_FLOORS = [
   { floor: '1 ids', nodes: { commandIds: [], activationTimings: [] } },
   { floor: '2 host adapters', nodes: { host: [] } },
@@ -48,6 +48,7 @@ export const VSCODE_FLOORS = [
   { floor: '4 change application', nodes: { changes: [] } },
   { floor: '5 tool registration', nodes: { tools: [] } },
   { floor: '6 MCP front', nodes: { mcp: [] } },
+  { floor: '7 composition', nodes: { composition: [] } },
 ];
 
 /** The floors of each source root that has them, by its path from the repository. @type {Readonly<Record<string, Floors>>} */

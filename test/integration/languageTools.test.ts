@@ -14,6 +14,7 @@ import type { RestoreOutcome } from '../../src/core/calls/restore';
 import { fileLocation } from '../../src/core/location';
 import type { ChangePlan } from '../../src/core/ports/changes';
 import { restoreOnFailure, snapshot } from '../../src/vscode/changes/restoreOnFailure';
+import { resolveTargets } from '../../src/vscode/changes/writeTargets';
 import { CommandId } from '../../src/vscode/commandIds';
 import { answerNextApproval, invoke, invokeError, pendingApprovals, REPO, until, workspaceRoot } from './support/tools';
 
@@ -346,7 +347,7 @@ describe('a failed write of a notebook open in a notebook editor (extension host
       summary: `Edit ${relative}`,
       files: [{ kind: 'modify', location: fileLocation(abs(relative)), shownPath: relative, notebookCell: { index: 1, text: VALUE.replace('42', '43') } }],
     };
-    const before = await snapshot(plan);
+    const before = await snapshot(await resolveTargets(plan));
     const cell = notebook.cellAt(1).document;
     const agentEdit = new vscode.WorkspaceEdit();
     agentEdit.replace(cell.uri, new vscode.Range(0, 8, 0, 10), '43');

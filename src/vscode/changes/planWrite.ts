@@ -3,11 +3,10 @@
 // not keep the approved bytes, is written as bytes after the edit.
 import * as vscode from 'vscode';
 import { BugError, ToolError } from '../../core/errors';
-import type { ChangePlan, PlannedContent, PlannedFileChange } from '../../core/ports/changes';
+import type { PlannedContent, PlannedFileChange } from '../../core/ports/changes';
 import { hasMixedLineEndings, splitLines } from '../../core/text/lineEndings';
-import { inDocumentEol, openDocument, openNotebook } from '../host/documents';
-import { fileMode } from '../host/files';
-import { toUri } from '../host/uris';
+import { inDocumentEol } from '../host/documents';
+import type { WriteTarget } from './writeTargets';
 
 /** The WorkspaceEdit of a plan and what the later steps do with it, in the order they do it. */
 export interface PlannedWrite {
@@ -19,7 +18,7 @@ export interface PlannedWrite {
   /** Files the edit creates (new files, move destinations): their parent folders are made first, their bytes checked after. */
   readonly created: { uri: vscode.Uri; bytes: Uint8Array; shownPath: string }[];
   /** Documents (or notebooks) to save; `expected` are the bytes the user approved, when the document had no unsaved text. */
-  readonly saves: { uri: vscode.Uri; notebook?: boolean; expected?: Uint8Array }[];
+  readonly saves: { uri: vscode.Uri; document: vscode.TextDocument | vscode.NotebookDocument; expected?: Uint8Array }[];
   /** Files written as bytes because a TextDocument could not hold them. */
   readonly byteWrites: { uri: vscode.Uri; bytes: Uint8Array }[];
   /** Modes to put back after saving (atomic saves and createFile replace the file). */
@@ -27,39 +26,36 @@ export interface PlannedWrite {
 }
 
 /** Routes each file of the plan and builds the one WorkspaceEdit. Writes nothing. */
-export async function planWrite(plan: ChangePlan): Promise<PlannedWrite> {
+export async function planWrite(targets: readonly WriteTarget[]): Promise<PlannedWrite> {
   const planned: PlannedWrite = { edit: new vscode.WorkspaceEdit(), editCount: 0, versions: [], created: [], saves: [], byteWrites: [], modes: [] };
-  for (const file of plan.files) {
-    if (file.kind === 'create') {
-      planCreate(planned, file);
-    } else if (file.kind === 'delete') {
-      planDelete(planned, file);
-    } else if (file.moveTo) {
-      await planMove(planned, file, toUri(file.moveTo));
+  for (const target of targets) {
+    if (target.file.kind === 'create') {
+      planCreate(planned, target);
+    } else if (target.file.kind === 'delete') {
+      planDelete(planned, target);
+    } else if (target.moveTo) {
+      planMove(planned, target, target.moveTo);
     } else {
-      await planModify(planned, file);
+      await planModify(planned, target);
     }
   }
   return planned;
 }
 
-function planCreate(planned: PlannedWrite, file: PlannedFileChange): void {
-  const uri = toUri(file.location);
+function planCreate(planned: PlannedWrite, { file, uri }: WriteTarget): void {
   const { bytes } = afterOf(file);
   planned.edit.createFile(uri, { contents: bytes, overwrite: false });
   planned.editCount += 1;
   planned.created.push({ uri, bytes, shownPath: file.shownPath });
 }
 
-function planDelete(planned: PlannedWrite, file: PlannedFileChange): void {
-  planned.edit.deleteFile(toUri(file.location), { ignoreIfNotExists: false });
+function planDelete(planned: PlannedWrite, { uri }: WriteTarget): void {
+  planned.edit.deleteFile(uri, { ignoreIfNotExists: false });
   planned.editCount += 1;
 }
 
 /** A move writes the planned bytes at the destination and removes the source, in the same edit; the destination gets the source's mode. */
-async function planMove(planned: PlannedWrite, file: PlannedFileChange, destination: vscode.Uri): Promise<void> {
-  const uri = toUri(file.location);
-  const mode = await fileMode(uri);
+function planMove(planned: PlannedWrite, { file, uri, mode }: WriteTarget, destination: vscode.Uri): void {
   const { bytes } = afterOf(file);
   planned.edit.createFile(destination, { contents: bytes, overwrite: false });
   planned.edit.deleteFile(uri, { ignoreIfNotExists: false });
@@ -71,24 +67,21 @@ async function planMove(planned: PlannedWrite, file: PlannedFileChange, destinat
 }
 
 /** A file changed in place: the smallest replacement in its document, or its bytes when a document would not keep them. */
-async function planModify(planned: PlannedWrite, file: PlannedFileChange): Promise<void> {
-  const uri = toUri(file.location);
-  const mode = await fileMode(uri);
+async function planModify(planned: PlannedWrite, { file, uri, document: open, notebook, mode }: WriteTarget): Promise<void> {
   const after = afterOf(file);
-  const notebook = file.notebookCell && openNotebook(uri);
   if (notebook && file.notebookCell) {
     planNotebookCell(planned, file, notebook, file.notebookCell, after);
-  } else if (routeFor(after, uri) === 'bytes') {
+  } else if (routeFor(after, uri, open) === 'bytes') {
     planned.byteWrites.push({ uri, bytes: after.bytes });
   } else {
-    const document = openDocument(uri) ?? (await vscode.workspace.openTextDocument(uri));
+    const document = open ?? (await vscode.workspace.openTextDocument(uri));
     const wasDirty = document.isDirty;
     const replacement = minimalReplacement(document, inDocumentEol(after.text, document));
     if (replacement) {
       planned.versions.push({ document, version: document.version, shownPath: file.shownPath });
       planned.edit.replace(uri, replacement.range, replacement.text);
       planned.editCount += 1;
-      planned.saves.push({ uri, expected: wasDirty ? undefined : after.bytes });
+      planned.saves.push({ uri, document, expected: wasDirty ? undefined : after.bytes });
     }
   }
   if (mode !== undefined) {
@@ -111,7 +104,7 @@ function planNotebookCell(planned: PlannedWrite, file: PlannedFileChange, notebo
     planned.versions.push({ document, version: document.version, shownPath: `${file.shownPath} cell ${cell.index}` });
     planned.edit.replace(document.uri, replacement.range, replacement.text);
     planned.editCount += 1;
-    planned.saves.push({ uri: notebook.uri, notebook: true, expected: notebook.isDirty ? undefined : after.bytes });
+    planned.saves.push({ uri: notebook.uri, document: notebook, expected: notebook.isDirty ? undefined : after.bytes });
   }
 }
 
@@ -123,8 +116,7 @@ function afterOf(file: PlannedFileChange): PlannedContent {
 }
 
 /** Through the document (undoable) unless a TextDocument would not keep the approved bytes. */
-function routeFor(after: PlannedContent, uri: vscode.Uri): 'document' | 'bytes' {
-  const document = openDocument(uri);
+function routeFor(after: PlannedContent, uri: vscode.Uri, document: vscode.TextDocument | undefined): 'document' | 'bytes' {
   if (document?.isDirty) {
     // The user's unsaved text is the baseline and lives only in the document: go through it.
     return 'document';

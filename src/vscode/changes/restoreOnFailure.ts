@@ -2,12 +2,10 @@
 // is taken before anything is written; restoring goes by how far the write got.
 import * as vscode from 'vscode';
 import { errorMessage, ToolError } from '../../core/errors';
-import type { Location } from '../../core/location';
-import type { ChangePlan } from '../../core/ports/changes';
 import { decodeText } from '../../core/text/encoding';
 import { inDocumentEol, notebookCellTexts, openDocument, openNotebook } from '../host/documents';
 import { exists, fileMode, readBytes, setFileMode } from '../host/files';
-import { toUri } from '../host/uris';
+import type { WriteTarget } from './writeTargets';
 
 /** What a path held before the change. */
 export interface Restorable {
@@ -29,25 +27,26 @@ export interface WriteProgress {
   writing: boolean;
 }
 
-/** Every path the plan writes, as it is now. */
-export async function snapshot(plan: ChangePlan): Promise<Restorable[]> {
-  const locations: { location: Location; editorText?: string; notebook?: Restorable['notebook'] }[] = [];
-  for (const file of plan.files) {
-    const notebook = file.notebookCell && openNotebook(toUri(file.location));
-    locations.push({
-      location: file.location,
+/** Every path the plan writes, as it is now (the modes as resolved with the targets). */
+export async function snapshot(targets: readonly WriteTarget[]): Promise<Restorable[]> {
+  const paths: { uri: vscode.Uri; mode?: number; destination?: boolean; editorText?: string; notebook?: Restorable['notebook'] }[] = [];
+  for (const { file, uri, moveTo, notebook: open, mode } of targets) {
+    const notebook = file.notebookCell && open;
+    paths.push({
+      uri,
+      mode,
       editorText: file.before?.fromEditor && !notebook ? file.before.text : undefined,
       ...(notebook ? { notebook: { cells: notebookCellTexts(notebook), dirty: notebook.isDirty } } : {}),
     });
-    if (file.moveTo) {
-      locations.push({ location: file.moveTo });
+    if (moveTo) {
+      paths.push({ uri: moveTo, destination: true });
     }
   }
   return Promise.all(
-    locations.map(async ({ location, editorText, notebook }) => {
-      const uri = toUri(location);
+    paths.map(async ({ uri, mode, destination, editorText, notebook }) => {
       const bytes = await readBytes(uri);
-      return { uri, existed: bytes !== undefined, bytes, mode: await fileMode(uri), editorText, ...(notebook ? { notebook } : {}) };
+      // A move's destination was not there when it was verified: its mode is read only here, in case it appeared since.
+      return { uri, existed: bytes !== undefined, bytes, mode: destination ? await fileMode(uri) : mode, editorText, ...(notebook ? { notebook } : {}) };
     }),
   );
 }

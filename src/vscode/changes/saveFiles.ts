@@ -2,15 +2,14 @@
 // user approved, the files a TextDocument could not hold are written as bytes, and modes are put back.
 import * as vscode from 'vscode';
 import { sameBytes } from '../../core/text/bytes';
-import { openNotebook } from '../host/documents';
 import { fileMode, readBytes, setFileMode } from '../host/files';
 import type { PlannedWrite } from './planWrite';
 
-/** Saves each edited document; where the saved bytes differ from the approved ones, writes the approved ones. */
+/** Saves each edited document (as planWrite resolved it); where the saved bytes differ from the approved ones, writes the approved ones. */
 export async function saveDocuments(planned: PlannedWrite): Promise<void> {
   for (const save of planned.saves) {
-    const document = save.notebook ? openNotebook(save.uri) : await vscode.workspace.openTextDocument(save.uri);
-    if (document?.isDirty && !(await document.save())) {
+    const { document } = save;
+    if (document.isDirty && !(await document.save())) {
       throw new Error(`${save.uri.fsPath || save.uri.path} could not be saved`);
     }
     const written = save.expected ? await readBytes(save.uri) : undefined;

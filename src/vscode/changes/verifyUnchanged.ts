@@ -1,29 +1,28 @@
 // Step 1 of a write: every file is still what the user reviewed. Someone may have typed, saved,
-// created or moved a file while the diff was open; then nothing is written.
+// created or moved a file while the diff was open; then nothing is written. The text and bytes are
+// read again now, on purpose: that is what the step compares with the review.
 import { ToolError } from '../../core/errors';
 import type * as vscode from 'vscode';
-import type { ChangePlan, PlannedFileChange } from '../../core/ports/changes';
 import { withEditorCells } from '../../core/read/notebook';
 import { sameBytes } from '../../core/text/bytes';
 import { decodeText } from '../../core/text/encoding';
-import { notebookCellTexts, openDocument, openNotebook } from '../host/documents';
+import { notebookCellTexts } from '../host/documents';
 import { exists, readBytes } from '../host/files';
-import { toUri } from '../host/uris';
+import type { WriteTarget } from './writeTargets';
 
 /** Refuses the write when any file of the plan changed since it was planned. */
-export async function verifyUnchanged(plan: ChangePlan): Promise<void> {
-  for (const file of plan.files) {
-    await verifyFileUnchanged(file);
+export async function verifyUnchanged(targets: readonly WriteTarget[]): Promise<void> {
+  for (const target of targets) {
+    await verifyFileUnchanged(target);
   }
 }
 
-async function verifyFileUnchanged(file: PlannedFileChange): Promise<void> {
-  const uri = toUri(file.location);
+async function verifyFileUnchanged({ file, uri, moveTo, document, notebook }: WriteTarget): Promise<void> {
   const changed = (): never => {
     throw new ToolError(`${file.shownPath} changed while the change was being reviewed; nothing was written. Read it again with workspace_read_file and redo the change.`);
   };
-  if (file.moveTo && (await exists(toUri(file.moveTo)))) {
-    throw new ToolError(`${file.shownMoveTo ?? file.moveTo.path} appeared while the change was being reviewed; nothing was written.`);
+  if (moveTo && (await exists(moveTo))) {
+    throw new ToolError(`${file.shownMoveTo ?? moveTo.path} appeared while the change was being reviewed; nothing was written.`);
   }
   if (!file.before) {
     if (await exists(uri)) {
@@ -31,16 +30,13 @@ async function verifyFileUnchanged(file: PlannedFileChange): Promise<void> {
     }
     return;
   }
-  const document = openDocument(uri);
-  const notebook = openNotebook(uri);
   // (A TextDocument of the same file, such as the diff's side, holds its JSON, not the editor's cells.)
   if (file.before.fromEditor && notebook && !document?.isDirty) {
     // The baseline is the file with a notebook editor's unsaved cells: the file now with the editor's
     // cells now must be what was reviewed. That holds when nothing changed, and when the cells were
     // saved since exactly as reviewed (auto save, the person's Save; the host may not yet know the
     // notebook is saved), but not when a cell or the file's other parts (outputs) changed.
-    const bytes = await readBytes(uri);
-    if (!bytes || notebookText(bytes, notebook, file.shownPath) !== file.before.text) {
+    if ((await rereadWithEditorCells(uri, notebook, file.shownPath)) !== file.before.text) {
       changed();
     }
     return;
@@ -62,8 +58,16 @@ async function verifyFileUnchanged(file: PlannedFileChange): Promise<void> {
   }
 }
 
-/** The notebook file's text with the editor's cells, or undefined when they no longer match the file cell for cell. */
-function notebookText(bytes: Uint8Array, notebook: vscode.NotebookDocument, shown: string): string | undefined {
+/**
+ * The notebook file read again now, with the editor's cells now: read again on purpose, as the
+ * person may have typed in a cell or autosave may have saved it during the review. Undefined when
+ * the file is gone or its cells no longer match the editor's cell for cell.
+ */
+async function rereadWithEditorCells(uri: vscode.Uri, notebook: vscode.NotebookDocument, shown: string): Promise<string | undefined> {
+  const bytes = await readBytes(uri);
+  if (!bytes) {
+    return undefined;
+  }
   try {
     return withEditorCells(decodeText(bytes).text, notebookCellTexts(notebook), shown);
   } catch {

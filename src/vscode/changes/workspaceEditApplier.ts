@@ -2,6 +2,7 @@
 // editor text is the baseline, nothing is written unless every file is still what the user
 // reviewed, and a failure puts back every path the write had changed. `write` is the whole path,
 // one step a line; each step lives in the file named after it, in this order:
+//   writeTargets.ts      each file's URI, open document or notebook, and mode, resolved once
 //   verifyUnchanged.ts   the files are still what the user reviewed
 //   restoreOnFailure.ts  snapshot: what every path holds now, for a restore
 //   newDiagnostics.ts    errorKeys: the errors the language services report now
@@ -18,14 +19,16 @@ import { planWrite } from './planWrite';
 import { restoreOnFailure, snapshot, type WriteProgress } from './restoreOnFailure';
 import { putModesBack, saveDocuments, writeBytes } from './saveFiles';
 import { verifyUnchanged } from './verifyUnchanged';
+import { resolveTargets } from './writeTargets';
 
 export class WorkspaceEditApplier implements ChangeWriter {
   async write(plan: ChangePlan, token: CancellationSignal): Promise<AppliedChange> {
-    await verifyUnchanged(plan);
+    const targets = await resolveTargets(plan);
+    await verifyUnchanged(targets);
     throwIfCancelled(token);
-    const before = await snapshot(plan);
-    const errorsBefore = plan.reportDiagnostics ? errorKeys(plan) : new Map<string, Set<string>>();
-    const planned = await planWrite(plan);
+    const before = await snapshot(targets);
+    const errorsBefore = plan.reportDiagnostics ? errorKeys(targets) : new Map<string, Set<string>>();
+    const planned = await planWrite(targets);
     const progress: WriteProgress = { createdFolders: [], writing: false };
     try {
       await createParentFolders(planned, progress.createdFolders);
@@ -39,7 +42,7 @@ export class WorkspaceEditApplier implements ChangeWriter {
     } catch (error) {
       throw await restoreOnFailure(error, progress, before);
     }
-    const notes = plan.reportDiagnostics ? await newErrors(plan, errorsBefore) : [];
+    const notes = plan.reportDiagnostics ? await newErrors(targets, errorsBefore) : [];
     return { notes };
   }
 }

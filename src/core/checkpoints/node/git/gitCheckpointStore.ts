@@ -7,7 +7,7 @@
 //
 // Recorded: regular files (bytes and the executable bit) and symlinks (their target), tracked or
 // untracked, not ignored by the folder's `.gitignore` files or `files.exclude`, nested repositories'
-// files included (recorded as their own work trees and grafted in: folderStore.ts), never their
+// files included (recorded as their own work trees and grafted in: nestedRepositories.ts), never their
 // `.git`. Not recorded, and noted: files over the size cap. Empty folders are not recorded (git has
 // no entry for them).
 import type { ChangedFile, ChangeKind, Checkpoint, CheckpointLimits, CheckpointStore, FolderCheckpoint, RecordedEntry, RestoreStep, StoreBuildRun, StoreBuildState } from '../../../ports/checkpoints';

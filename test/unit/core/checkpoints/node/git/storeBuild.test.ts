@@ -7,7 +7,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { CallCheckpoints } from '../../../../../../src/core/checkpoints/callCheckpoint';
-import { byteShares, objectWriters, PREWRITE_PATHS } from '../../../../../../src/core/checkpoints/node/git/folderStore';
+import { byteShares, objectWriters, PREWRITE_PATHS } from '../../../../../../src/core/checkpoints/node/git/storeBuild';
 import { CONFIG, gitCommandLine } from '../../../../../../src/core/checkpoints/node/git/gitRunner';
 import { GitCheckpointStore } from '../../../../../../src/core/checkpoints/node/git/gitCheckpointStore';
 import type { CheckpointLimits, StoreBuildState } from '../../../../../../src/core/ports/checkpoints';
