@@ -170,7 +170,7 @@ async function stagedRun(bare, root, script, { layer, ahead }) {
   hold.end('\n');
   if (exit !== 0 || (await closed) !== 0) throw new Error(`the staged command exited ${exit}`);
   const entries = await upperLayer.readUpperLayer(layer.upper, opaque);
-  const plan = staging.planMerge(entries, await upperLayer.lowerFactsOf(root, entries, () => false));
+  const plan = staging.planMerge(entries, await upperLayer.lowerFactsOf(root, entries, Infinity));
   await upperLayer.applyMerge(plan, layer.upper, root);
   return plan.changes.length;
 }

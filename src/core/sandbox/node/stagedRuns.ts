@@ -143,15 +143,7 @@ class OverlayRun implements StagedRun {
       const opaque = await opaqueFoldersThrough(pid, layer, entries);
       entries = entries.map((entry) => (opaque.has(entry.path) ? { ...entry, opaque: true } : entry));
     }
-    const changedSince = new Set<string>();
-    for (const entry of entries) {
-      const stat = await fs.lstat(path.join(layer.folder, ...entry.path.split('/'))).catch(() => undefined);
-      // The command's writes never reach the folder itself: a newer change there is someone else's.
-      if (stat && stat.ctimeMs > this.startedAt) {
-        changedSince.add(entry.path);
-      }
-    }
-    const plan = planMerge(entries, await lowerFactsOf(layer.folder, entries, (relative) => changedSince.has(relative)));
+    const plan = planMerge(entries, await lowerFactsOf(layer.folder, entries, this.startedAt));
     const changes = plan.changes.map((change) => ({ folder: layer.folder, ...change, ...(change.held ? { keptAt: path.join(layer.upper, ...change.path.split('/')) } : {}) }));
     try {
       await applyMerge(plan, layer.upper, layer.folder);

@@ -9,7 +9,7 @@
 // stops with what it did so far named. A command that plants `src -> ~/.ssh` in the folder cannot
 // make the merge write `src/authorized_keys` there.
 import { randomBytes } from 'node:crypto';
-import { promises as fs } from 'node:fs';
+import { promises as fs, type Stats } from 'node:fs';
 import * as path from 'node:path';
 import type { LowerFacts, LowerKind, MergePlan, MergeStep, UpperEntry } from '../staging';
 
@@ -48,22 +48,30 @@ export async function readUpperLayer(upper: string, opaque: ReadonlySet<string> 
   return entries;
 }
 
-/** The folder's entries as the merge plan asks about them, read from the disk. */
-export async function lowerFactsOf(folder: string, entries: readonly UpperEntry[], changedSince: (relative: string) => boolean): Promise<LowerFacts> {
+/**
+ * The folder's entries as the merge plan asks about them, read from the disk with one lstat each.
+ * `startedAt` is when the command started (ms since the epoch): its writes never reach the folder
+ * itself, so an entry changed after it (a newer ctime) was changed by someone else.
+ */
+export async function lowerFactsOf(folder: string, entries: readonly UpperEntry[], startedAt: number): Promise<LowerFacts> {
   const kinds = new Map<string, LowerKind>();
+  const changed = new Set<string>();
   for (const entry of entries) {
-    kinds.set(entry.path, await kindAt(path.join(folder, ...entry.path.split('/'))));
+    const stat = await fs.lstat(path.join(folder, ...entry.path.split('/'))).catch(() => undefined);
+    kinds.set(entry.path, kindOf(stat));
+    if (stat && stat.ctimeMs > startedAt) {
+      changed.add(entry.path);
+    }
   }
-  return { kindOf: (relative) => kinds.get(relative), changedSince };
+  return { kindOf: (relative) => kinds.get(relative), changedSince: (relative) => changed.has(relative) };
+}
+
+function kindOf(stat: Stats | undefined): LowerKind {
+  return stat === undefined ? undefined : stat.isDirectory() ? 'directory' : stat.isFile() ? 'file' : stat.isSymbolicLink() ? 'symlink' : 'other';
 }
 
 async function kindAt(full: string): Promise<LowerKind> {
-  try {
-    const stat = await fs.lstat(full);
-    return stat.isDirectory() ? 'directory' : stat.isFile() ? 'file' : stat.isSymbolicLink() ? 'symlink' : 'other';
-  } catch {
-    return undefined;
-  }
+  return kindOf(await fs.lstat(full).catch(() => undefined));
 }
 
 /** A merge that stopped: the steps done before it, and why. */

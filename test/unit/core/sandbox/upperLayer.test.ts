@@ -70,7 +70,7 @@ async function plan(folder: string, upper: string, seen: string): Promise<MergeP
   const plain = await readUpperLayer(upper);
   const opaque = opaqueFolders(plain, listing(folder), (relative) => listing(seen)(relative) ?? []);
   const entries = await readUpperLayer(upper, opaque);
-  return planMerge(entries, await lowerFactsOf(folder, entries, () => false));
+  return planMerge(entries, await lowerFactsOf(folder, entries, Infinity));
 }
 
 /** Plans and merges; returns the plan. */
