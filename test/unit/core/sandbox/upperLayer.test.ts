@@ -156,6 +156,32 @@ describeOnlyOn('linux', 'overlayfs in a user namespace')('sandbox/node/upperLaye
     assert.ok(!fs.existsSync(path.join(base, 'pwned')));
   });
 
+  it('merges an install-like churn exactly: over a thousand new files, bin links, executables, one package replaced whole', async () => {
+    // What `npm install` does to a folder, in the shape that matters to a merge: an existing package
+    // removed and made again (an opaque folder), 1,320 new files in 60 packages, each with an
+    // executable and a symbolic link to it from node_modules/.bin, and a lock file rewritten.
+    fs.mkdirSync(path.join(folder, 'node_modules/old-pkg/lib'), { recursive: true });
+    fs.writeFileSync(path.join(folder, 'node_modules/old-pkg/lib/stale.js'), 'stale\n');
+    fs.writeFileSync(path.join(folder, 'package-lock.json'), '{"v":1}\n');
+    const install = [
+      'rm -rf node_modules/old-pkg && mkdir -p node_modules/old-pkg && echo v2 > node_modules/old-pkg/index.js',
+      'mkdir -p node_modules/.bin',
+      'i=0; while [ $i -lt 60 ]; do d=node_modules/pkg$i; mkdir -p $d/lib $d/bin; for j in 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19; do echo "m$i.$j" > $d/lib/m$j.js; done; echo "{\\"name\\":\\"pkg$i\\"}" > $d/package.json; printf "#!/bin/sh\\necho $i\\n" > $d/bin/cli; ln -s ../pkg$i/bin/cli node_modules/.bin/pkg$i; i=$((i + 1)); done',
+      'chmod 755 node_modules/pkg*/bin/cli',
+      'echo \'{"v":2}\' > package-lock.json',
+    ].join(' && ');
+    const { upper, seen } = runOverlaid(base, folder, install);
+    const planned = await merge(folder, upper, seen);
+    assert.deepEqual(manifest(folder), manifest(seen));
+    assert.equal(fs.readdirSync(path.join(folder, 'node_modules')).filter((name) => name.startsWith('pkg')).length, 60);
+    assert.equal(fs.statSync(path.join(folder, 'node_modules/pkg7/bin/cli')).mode & 0o777, 0o755);
+    assert.equal(fs.readlinkSync(path.join(folder, 'node_modules/.bin/pkg7')), '../pkg7/bin/cli');
+    assert.ok(!fs.existsSync(path.join(folder, 'node_modules/old-pkg/lib')), 'the replaced package keeps nothing of its old self');
+    assert.ok(planned.changes.length > 1_400, `${planned.changes.length} changes`);
+    assert.ok(!planned.changes.some((change) => change.held));
+    assert.deepEqual(fs.readdirSync(path.join(folder, 'node_modules')).filter((name) => name.startsWith(MERGE_TEMPORARY_PREFIX)), []);
+  });
+
   it('stops, writing nothing outside, when a folder on the way became a symbolic link before the merge', async () => {
     const outside = path.join(base, 'outside');
     fs.mkdirSync(outside);
