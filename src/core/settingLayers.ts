@@ -124,6 +124,8 @@ const RULES: Rules = {
   bubblewrapPath: userOnly(),
   runCommandRealCaches: userOnly(),
   runCommandStageChanges: anyOn('staged changes'),
+  // It removes questions: a repository's settings must not be able to turn it on.
+  runCommandAskAfterStaged: userOnly(),
   autoApprove: reviewMore,
   maxResultChars: smaller,
   commandOutputChars: smaller,
@@ -255,6 +257,7 @@ const CHECKS: Checks = {
   bubblewrapPath: (raw) => (typeof raw === 'string' ? raw : undefined),
   runCommandRealCaches: strings,
   runCommandStageChanges: bool,
+  runCommandAskAfterStaged: bool,
   autoApprove: booleanEntries,
   maxResultChars: within(SETTING_BOUNDS.maxResultChars),
   commandOutputChars: within(SETTING_BOUNDS.commandOutputChars),
