@@ -70,6 +70,11 @@ const anyOn = (what: string): MergeRule<boolean> => ({
   merge: (current, layer) => (current || layer ? { value: true, ignored: current && !layer ? `a workspace can turn ${what} on, not off; ${HOW_TO_WIDEN}` : undefined } : { value: false }),
 });
 
+/** On only where your settings turn it on and no workspace layer turns it off (it removes questions). */
+const offIfAnyOff = (what: string): MergeRule<boolean> => ({
+  merge: (current, layer) => ({ value: current && layer, ignored: layer && !current ? `only your own settings can turn ${what} on; ${HOW_TO_WIDEN}` : undefined }),
+});
+
 /** The smaller number. */
 const smaller: MergeRule<number> = {
   merge: (current, layer) => (layer <= current ? { value: layer } : { value: current, ignored: `a workspace can lower this limit, not raise it; ${HOW_TO_WIDEN}` }),
@@ -125,7 +130,7 @@ const RULES: Rules = {
   runCommandRealCaches: userOnly(),
   runCommandStageChanges: anyOn('staged changes'),
   // It removes questions: a repository's settings must not be able to turn it on.
-  runCommandAskAfterStaged: userOnly(),
+  runCommandAskAfterStaged: offIfAnyOff('asking after staged commands'),
   autoApprove: reviewMore,
   maxResultChars: smaller,
   commandOutputChars: smaller,

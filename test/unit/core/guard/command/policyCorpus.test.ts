@@ -14,7 +14,7 @@ import { testContext } from '../../../support/context';
 import { MUST_ALLOW, MUST_ASK, type CorpusLine } from './policyCorpus';
 import { initLayout } from '../../../../support/gitFixtures';
 import { needsSymlinks } from '../../../support/platforms';
-import { STAGED_MUST_ASK, WRITING } from './writingCorpus';
+import { NOT_STAGED, STAGED_MUST_ASK, WRITING } from './writingCorpus';
 import { CASES as DEV_WORKFLOW } from '../../../../integration/devWorkflowCorpus';
 
 /** The workspace root, the fake home and the folder beside the workspace, made in the before hook. */
@@ -217,6 +217,15 @@ describe('guard/command/policy corpus', () => {
         const verdict = await judge(entry.line);
         const message = `${JSON.stringify(entry.line)} -> ${verdict.decision}\n${describeVerdict(verdict).join('\n')}`;
         assert.equal(asksOnlyToWriteWorkspace(verdict), entry.staged === true, message);
+      });
+    }
+
+    for (const entry of NOT_STAGED) {
+      it(`never asks only to write the workspace: ${JSON.stringify(entry.line)} (${entry.why})`, async function () {
+        needsLinks(this, entry);
+        const verdict = await judge(entry.line);
+        assert.notEqual(verdict.decision, 'allow', JSON.stringify(entry.line));
+        assert.equal(asksOnlyToWriteWorkspace(verdict), false, `${JSON.stringify(entry.line)}\n${describeVerdict(verdict).join('\n')}`);
       });
     }
 

@@ -150,6 +150,52 @@ export const WRITING: readonly WritingLine[] = [
 ];
 
 /**
+ * Lines that write and must never carry the cause (placeholders as in policyCorpus.ts): a protected
+ * or secret name, a link out, a target outside the workspace, a read of a secret, an option or a
+ * name the policy does not follow, or another reason to ask on the same line. Not measured.
+ */
+export const NOT_STAGED: readonly CorpusLine[] = [
+  { line: 'rm .vscode/settings.json', why: 'execution config' },
+  { line: 'rm -rf .git', why: 'the repository' },
+  { line: 'mv a .git/hooks/pre-commit', why: 'a hook' },
+  { line: 'cp -t .vscode a', why: 'into execution config' },
+  { line: 'cp a .vscode', why: 'into execution config, the folder\'s entry judged too' },
+  { line: 'touch ws2.code-workspace', why: 'a workspace file is execution config' },
+  { line: 'mkdir bare-repo/hooks', why: 'a bare repository found by its contents' },
+  { line: 'rm .env', why: 'a secret' },
+  { line: 'rm env-link', why: 'a link to a secret' },
+  { line: 'rm cfg-link', why: 'a link to .git/config' },
+  { line: 'mv hooks-link x', why: 'a link to .git/hooks' },
+  { line: 'rm link-out', why: 'a link out of the workspace' },
+  { line: 'rm outside-link', why: 'a link out of the workspace' },
+  { line: 'mv a ../outside.txt', why: 'a target outside the workspace' },
+  { line: 'tee /tmp/x', why: 'a target outside the workspace' },
+  { line: 'rm -rf /', why: 'outside' },
+  { line: 'rm -rf ~', why: 'the home folder' },
+  { line: 'rm --no-preserve-root -rf /', why: 'an option not on the table' },
+  { line: 'cd .. && rm ws/a', why: 'a cd out of the workspace' },
+  { line: 'cp @HOME@/.ssh/id_rsa src/', why: 'reads a secret' },
+  { line: 'cp outside-link src/x', why: 'reads outside the workspace' },
+  { line: "sed -i 's/a/b/w out' f", why: 'the sed script writes another file' },
+  { line: 'sed -i -f prog.sed f', why: 'a script from a file' },
+  { line: 'sed -ie s/a/b/ f', why: '-ie is -i with the backup suffix e' },
+  { line: 'sed --in-place=.orig s/a/b/ f', why: 'a backup suffix' },
+  { line: 'rm a; curl https://example.com', why: 'the network on the same line' },
+  { line: 'rm a && python3 -c 1', why: 'an interpreter on the same line' },
+  { line: 'command rm a', why: 'a wrapper' },
+  { line: 'nohup rm a', why: 'a wrapper' },
+  { line: 'X=1 rm a', why: 'a variable for the command' },
+  { line: 'rm -- "$X"', why: 'a name only known when it runs' },
+  { line: 'rm $(cat list)', why: 'names read at run time' },
+  { line: 'mkdir -m 777 x', why: 'an option not on the table' },
+  { line: 'cp -l a b', why: 'a hard link' },
+  { line: 'touch -r .env x', why: 'an option not on the table' },
+  { line: 'truncate -r a f', why: 'an option not on the table' },
+  { line: 'ln -s a b', why: 'links are not on the list' },
+  { line: 'mv src/*.ts lib/', why: 'a glob of sources into a folder names entries not listed' },
+];
+
+/**
  * MUST_ASK lines (policyCorpus.ts) that may lose their question with runCommand.askAfterStaged on:
  * purely writes of files the line names inside the workspace, which a staged run catches and shows.
  * Every other MUST_ASK line must keep it.
