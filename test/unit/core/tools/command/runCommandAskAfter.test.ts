@@ -8,6 +8,7 @@ import * as path from 'node:path';
 import type { ToolContext } from '../../../../../src/core/context';
 import type { CallCheckpoint } from '../../../../../src/core/ports/checkpoints';
 import type { CommandHost, SandboxHost, StagingHost } from '../../../../../src/core/ports/process';
+import { commandConfirmation } from '../../../../../src/core/tools/command/approve';
 import { runCommandTool } from '../../../../../src/core/tools/command/runCommand';
 import { invokeTool } from '../../../../../src/core/tools/invoke';
 import { commandWorkspace } from '../../../support/commandWorkspace';
@@ -63,6 +64,15 @@ describeOnlyOn('linux', 'overlayfs in a user namespace under bubblewrap')('tools
     assert.match(text, /Not asked before: this command ran without asking because its changes were staged for review/);
     assert.match(text, /- D gone\.txt/);
     assert.deepEqual(events, ['before']);
+  });
+
+  it("shows no chat confirmation for such a line (the extension's own question asks if staging fails), and the policy's with the setting off", async () => {
+    const on = workspace.setup({ settings: { runCommandAskAfterStaged: true } }).ctx;
+    assert.equal(await commandConfirmation({ command: 'rm gone.txt' }, on), undefined);
+    assert.notEqual(await commandConfirmation({ command: 'rm gone.txt; python3 -c 1' }, on), undefined);
+    assert.notEqual(await commandConfirmation({ command: 'rm gone.txt', background: true }, on), undefined);
+    const off = workspace.setup({ settings: { runCommandAskAfterStaged: false } }).ctx;
+    assert.match((await commandConfirmation({ command: 'rm gone.txt' }, off))?.message ?? '', /rm deletes or destroys files/);
   });
 
   it('asks as before with the setting off', async () => {
