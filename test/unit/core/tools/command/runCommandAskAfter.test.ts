@@ -40,6 +40,16 @@ describeOnlyOn('linux', 'overlayfs in a user namespace under bubblewrap')('tools
   this.timeout(60_000);
   const workspace = commandWorkspace({ staging: true });
 
+  before(async () => {
+    // Without staging every line here asks: say what is missing instead of failing on the question.
+    const sandbox = workspace.setup().ctx.host.commands?.sandbox;
+    const availability = await sandbox?.availability('');
+    const staging = availability?.kind === 'bubblewrap' && sandbox?.staging ? await sandbox.staging.available(availability.executable) : { ok: false as const, why: 'no bubblewrap sandbox' };
+    if (!staging.ok) {
+      throw new Error(`These tests need overlay staging (util-linux's unshare, overlayfs in a user namespace): ${staging.why}`);
+    }
+  });
+
   beforeEach(() => {
     const root = workspace.root;
     for (const entry of fs.readdirSync(root)) {
