@@ -110,7 +110,8 @@ async function leased<T>(prepared: PreparedCommand, ctx: ToolContext, step: (pre
       throw error;
     }
     const placement = withCaseInsensitiveFolders(prepared.placement, [...(prepared.placement.oneSpelling ?? []), ...error.folders]);
-    const again = await approve({ ...prepared, placement }, ctx);
+    // Asked now, so not "asked after" any more: it runs as the person was told it would.
+    const again = await approve({ ...prepared, placement, askAfter: undefined }, ctx);
     throwIfCancelled(ctx.call.token);
     return { prepared: again, ran: await withCommandLease(again, ctx, (held) => step(again, held, ctx)) };
   }
