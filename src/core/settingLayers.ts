@@ -70,6 +70,11 @@ const anyOn = (what: string): MergeRule<boolean> => ({
   merge: (current, layer) => (current || layer ? { value: true, ignored: current && !layer ? `a workspace can turn ${what} on, not off; ${HOW_TO_WIDEN}` : undefined } : { value: false }),
 });
 
+/** On only where your settings turn it on and no workspace layer turns it off (it removes questions). */
+const offIfAnyOff = (what: string): MergeRule<boolean> => ({
+  merge: (current, layer) => ({ value: current && layer, ignored: layer && !current ? `only your own settings can turn ${what} on; ${HOW_TO_WIDEN}` : undefined }),
+});
+
 /** The smaller number. */
 const smaller: MergeRule<number> = {
   merge: (current, layer) => (layer <= current ? { value: layer } : { value: current, ignored: `a workspace can lower this limit, not raise it; ${HOW_TO_WIDEN}` }),
@@ -124,6 +129,8 @@ const RULES: Rules = {
   bubblewrapPath: userOnly(),
   runCommandRealCaches: userOnly(),
   runCommandStageChanges: anyOn('staged changes'),
+  // It removes questions: a repository's settings must not be able to turn it on.
+  runCommandAskAfterStaged: offIfAnyOff('asking after staged commands'),
   autoApprove: reviewMore,
   maxResultChars: smaller,
   commandOutputChars: smaller,
@@ -255,6 +262,7 @@ const CHECKS: Checks = {
   bubblewrapPath: (raw) => (typeof raw === 'string' ? raw : undefined),
   runCommandRealCaches: strings,
   runCommandStageChanges: bool,
+  runCommandAskAfterStaged: bool,
   autoApprove: booleanEntries,
   maxResultChars: within(SETTING_BOUNDS.maxResultChars),
   commandOutputChars: within(SETTING_BOUNDS.commandOutputChars),

@@ -60,6 +60,12 @@ export interface ToolSettings {
   readonly runCommandRealCaches: readonly string[];
   /** Sandboxed foreground commands run over an overlay; their changes are merged when they end, execution config held (issue 40's preview). */
   readonly runCommandStageChanges: boolean;
+  /**
+   * A line the policy asks about only because it writes inside the workspace (CommandVerdict,
+   * asksOnlyToWriteWorkspace) runs staged without the question, without network, its changes
+   * shown when it ends (issue 40 item 8). User settings only: it removes questions.
+   */
+  readonly runCommandAskAfterStaged: boolean;
   /** Globs of workspace-relative paths mapped to true (write without review) or false (always review). */
   readonly autoApprove: Readonly<Record<string, boolean>>;
   /** The most characters of text one tool result may hold. */
@@ -108,6 +114,7 @@ export const DEFAULT_SETTINGS: ToolSettings = {
   bubblewrapPath: '',
   runCommandRealCaches: [],
   runCommandStageChanges: false,
+  runCommandAskAfterStaged: false,
   autoApprove: {},
   // About 25k tokens, what the peers allow one read.
   maxResultChars: 100_000,
@@ -139,6 +146,7 @@ export const SETTING_KEYS: Readonly<Record<Exclude<keyof ToolSettings, 'filesExc
   bubblewrapPath: 'runCommand.bubblewrapPath',
   runCommandRealCaches: 'runCommand.realCaches',
   runCommandStageChanges: 'runCommand.stageChanges',
+  runCommandAskAfterStaged: 'runCommand.askAfterStaged',
   autoApprove: 'autoApprove',
   maxResultChars: 'output.maxResultChars',
   commandOutputChars: 'output.commandOutputChars',

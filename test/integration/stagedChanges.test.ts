@@ -103,4 +103,40 @@ describe('staged command changes (extension host)', function () {
     assert.equal(fs.readFileSync(abs(`${dir}/gone.txt`), 'utf8'), 'gone\n');
     assert.equal(fs.existsSync(abs(`${dir}/new.txt`)), false);
   });
+
+  it('runs `rm some-file` without a question with runCommand.askAfterStaged, lists its change and restores it', async () => {
+    const dir = freshFolder();
+    fs.writeFileSync(abs(`${dir}/some-file.txt`), 'some\n');
+    let asked = false;
+    const text = await withSettings({ 'runCommand.askAfterStaged': true }, async () => {
+      const call = invoke('workspace_run_command', { command: 'rm some-file.txt', cwd: dir }).then((outcome) => outcome.text, (error: Error) => error.message);
+      // A question is the failure: it is rejected at once, so the call ends instead of waiting for an answer.
+      let done = false;
+      const watch = (async () => {
+        while (!done) {
+          asked ||= (await vscode.commands.executeCommand<boolean>(CommandId.reject)) === true;
+          await new Promise((resolve) => setTimeout(resolve, 50));
+        }
+      })();
+      try {
+        return await call;
+      } finally {
+        done = true;
+        await watch;
+      }
+    });
+    assert.equal(asked, false, `a question was asked:\n${text}`);
+    assert.match(text, /Not asked before: this command ran without asking because its changes were staged for review/, text);
+    assert.ok(text.includes(`- D ${dir}/some-file.txt`), text);
+    assert.equal(fs.existsSync(abs(`${dir}/some-file.txt`)), false);
+
+    const record = await latestRecord();
+    assert.ok(record.approvals.some((approval) => approval.askedAfter === true), JSON.stringify(record.approvals));
+    assert.deepEqual(record.changedPaths.map((file) => [file.path, file.kind]), [[`${dir}/some-file.txt`, 'deleted']]);
+    const pending = Promise.resolve(vscode.commands.executeCommand<RestoreOutcome>(CommandId.restoreCheckpoint, record.id));
+    await answerNextApproval(true);
+    const outcome = await pending;
+    assert.equal(outcome.restored, true, outcome.message);
+    assert.equal(fs.readFileSync(abs(`${dir}/some-file.txt`), 'utf8'), 'some\n');
+  });
 });

@@ -18,6 +18,8 @@ export interface RecordedApproval {
   readonly allowed: boolean;
   /** For a question with a third answer: the answer's label when the user chose it. */
   readonly choice?: string;
+  /** Not asked: the command ran staged and its changes are for review after (runCommand.askAfterStaged). */
+  readonly askedAfter?: boolean;
 }
 
 /** A file a call changed: from its checkpoints (with line counts, absent for binary files), else as proposed. */
@@ -120,7 +122,7 @@ function strictestRecordedVerdict(record: ActivityRecord): RecordedVerdict | und
 export function describeRecord(record: ActivityRecord): string {
   const verdict = strictestRecordedVerdict(record);
   const guard = verdict ? ` guard=${verdict.decision}${verdict.rule ? `(${verdict.rule})` : ''}` : '';
-  const approvals = record.approvals.map((approval) => ` ${approval.kind}=${approval.allowed ? 'approved' : 'rejected'}`).join('');
+  const approvals = record.approvals.map((approval) => ` ${approval.kind}=${approval.askedAfter ? 'staged-unasked' : approval.allowed ? 'approved' : 'rejected'}`).join('');
   const redactions = record.redactions.length ? ` redacted=${record.redactions.map((r) => `${r.kind}@${r.line}`).join(',')}` : '';
   const outcome = record.outcome === 'ok' ? `ok ${record.resultChars} chars` : `error: ${record.error ?? ''}`;
   const client = record.client ? ` client=${record.client}` : '';

@@ -112,6 +112,7 @@ function tracingObserver(trace: CallTrace, onLateConfig: () => void): CallObserv
       trace.held.push(...held);
       onLateConfig();
     },
+    onAskedAfter: (title) => trace.approvals.push({ kind: 'command', title, allowed: true, askedAfter: true }),
   };
 }
 

@@ -62,6 +62,10 @@ export class CallCheckpoints implements CallCheckpoint {
     return this.before.then(() => undefined);
   }
 
+  async recordedBefore(): Promise<boolean> {
+    return (await this.before) !== undefined;
+  }
+
   deferAfter(): DeferredCheckpoint {
     this.deferred = true;
     return {

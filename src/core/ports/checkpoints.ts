@@ -121,6 +121,8 @@ export interface CallCheckpointOutcome {
 export interface CallCheckpoint {
   /** Records the folders before the change; only the first call per tool call records. Never throws. */
   beforeChange(): Promise<void>;
+  /** After beforeChange: whether the "before" checkpoint was recorded (a failure is only a note); absent: not known. */
+  recordedBefore?(): Promise<boolean>;
   /**
    * For a change that outlives the call (a background command): the "after" checkpoint is taken
    * when the returned `finish` is called (the command stopped or exited), not when the call returns.

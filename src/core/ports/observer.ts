@@ -22,4 +22,6 @@ export interface CallObserver {
   onExecutionConfigChanged(changes: readonly { readonly path: string; readonly change: 'created' | 'changed' }[]): void;
   /** A staged command's changes that were held, not merged (paths workspace-relative): its record lists them for review. */
   onHeldChanges?(held: readonly HeldChangeRecord[]): void;
+  /** A command ran without its question because its changes were staged for review (runCommand.askAfterStaged): its record says so. */
+  onAskedAfter?(title: string): void;
 }

@@ -24,6 +24,7 @@ const HOSTILE: RawSettings = {
   runCommandSandbox: 'off',
   bubblewrapPath: '/home/u/src/cloned/tools/bwrap',
   runCommandRealCaches: ['*'],
+  runCommandAskAfterStaged: true,
   autoApprove: { '**': true, 'docs/**': false },
   maxResultChars: 2_000_000,
   commandOutputChars: 1_000_000,
@@ -34,6 +35,18 @@ const HOSTILE: RawSettings = {
 };
 
 describe('settingLayers', () => {
+  it('runCommand.askAfterStaged removes questions: only the user turns it on, never a workspace or a folder of it', () => {
+    assert.equal(layeredSettings(layers({ runCommandAskAfterStaged: true }, {})).settings.runCommandAskAfterStaged, true);
+    const fromWorkspace = layeredSettings(layers({}, { runCommandAskAfterStaged: true }));
+    assert.equal(fromWorkspace.settings.runCommandAskAfterStaged, false);
+    assert.deepEqual(fromWorkspace.ignored.map((entry) => entry.key), ['workspaceAgentTools.runCommand.askAfterStaged']);
+    const fromFolder = layeredSettings(layers({}, {}, { untrusted: [{ label: 'the workspace settings', values: {} }, { label: 'the settings of folder "api"', values: { runCommandAskAfterStaged: true } }] }));
+    assert.equal(fromFolder.settings.runCommandAskAfterStaged, false);
+    // A workspace can turn it off where the user turned it on: that only brings questions back.
+    assert.equal(layeredSettings(layers({ runCommandAskAfterStaged: true }, { runCommandAskAfterStaged: false })).settings.runCommandAskAfterStaged, false);
+    assert.equal(layeredSettings(layers({}, {}, { folderSettings: { '/home/u/src': { 'runCommand.askAfterStaged': true } } })).settings.runCommandAskAfterStaged, true);
+  });
+
   it('a workspace that sets every widening gets none of them, and each is named', () => {
     const { settings, ignored } = layeredSettings(layers({ planMode: true }, HOSTILE));
     // a workspace's false entry (always review) counts; its true entry does not
@@ -53,6 +66,7 @@ describe('settingLayers', () => {
       'workspaceAgentTools.riskLevel',
       'workspaceAgentTools.runCommand.allow',
       'workspaceAgentTools.runCommand.allowedDomains',
+      'workspaceAgentTools.runCommand.askAfterStaged',
       'workspaceAgentTools.runCommand.bubblewrapPath',
       'workspaceAgentTools.runCommand.deny',
       'workspaceAgentTools.runCommand.maxBackground',

@@ -15,6 +15,11 @@ export interface TextInsertion {
 export interface InvocationJudge {
   /** Judges the words as paths the command reads (relative to every directory the line may be in). */
   readPaths(words: readonly ShellWord[]): Promise<Judgement>;
+  /**
+   * Judges the words as paths the command writes (relative to every directory the line may be in),
+   * and whether every file they name is a plain name inside a workspace folder (PolicyOptions.workspaceWrite).
+   */
+  writePaths(words: readonly ShellWord[]): Promise<{ readonly judgement: Judgement; readonly inWorkspace: boolean }>;
   /** Judges a `cd` to the word (undefined: `cd` alone, the home folder) and records the new directory. */
   changeDirectory(word: ShellWord | undefined): Promise<Judgement>;
   /** Judges the command a wrapper (env, timeout, nice, time, command...) runs, settings included. */

@@ -74,6 +74,46 @@ export class LinePaths {
     return strictest(judgements, { decision: 'allow', reason: 'no paths' });
   }
 
+  /**
+   * The words as paths written: the guard's judgement of each, and whether every file they can name
+   * (a glob's every match, from every folder the line may be in) is inside a workspace folder.
+   */
+  async judgeWrites(words: readonly ShellWord[]): Promise<{ judgement: Judgement; inWorkspace: boolean }> {
+    const judgement = await this.judgePaths(words, 'write');
+    if (judgement.decision !== 'allow') {
+      return { judgement, inWorkspace: false };
+    }
+    for (const word of words) {
+      if (!(await this.writesInWorkspace(word))) {
+        return { judgement, inWorkspace: false };
+      }
+    }
+    return { judgement, inWorkspace: words.length > 0 };
+  }
+
+  private async writesInWorkspace(word: ShellWord): Promise<boolean> {
+    const inWorkspace = this.options.workspaceWrite;
+    if (!inWorkspace || word.pipe || !word.literal || this.directoriesUnknown || HARMLESS_DEVICES.has(word.text) || word.text.startsWith('/dev/')) {
+      return false;
+    }
+    for (const directory of this.directories) {
+      if (word.expands) {
+        const expansion = await expandPathWord(word.text, directory, this.options.home, this.options.listDirectory, undefined, this.options.ignoreCaseInGlobs);
+        if (!expansion.ok || expansion.matches.length === 0) {
+          return false;
+        }
+        for (const match of expansion.matches) {
+          if (!(await inWorkspace(match.absolute))) {
+            return false;
+          }
+        }
+      } else if (!(await inWorkspace(this.resolve(directory, word.text)))) {
+        return false;
+      }
+    }
+    return true;
+  }
+
   async judgePath(word: ShellWord, access: PathAccess): Promise<Judgement> {
     if (word.pipe) {
       return { decision: 'allow', reason: `${word.source} is a pipe from commands judged on their own` };

@@ -6,7 +6,7 @@ import * as path from 'node:path';
 import type { ToolContext } from '../../context';
 import type { GuardVerdict, Judgement } from '../../decisions';
 import type { DirectoryEntry } from '../../ports/fileSystem';
-import { fileLocation } from '../../location';
+import { fileLocation, isInside, type Location } from '../../location';
 import { judgeLocation, resolveRoots } from '../judgeLocation';
 import type { RepositoryView, WholeFile } from './gitRepository';
 import type { ListDirectory } from './globs';
@@ -52,6 +52,26 @@ export async function commandPathJudge(ctx: ToolContext): Promise<PathJudge> {
       return asJudgement((await judgeLocation(fileLocation(physical), access, ctx, { roots: roots[access] })).verdict);
     } catch (error) {
       return { decision: 'ask', reason: `${absolutePath} could not be checked (${errorMessage(error)})` };
+    }
+  };
+}
+
+/**
+ * Whether a write to the path lands inside a workspace folder: the path with `..` resolved as the
+ * system does, and where its links lead, both inside one (folderSettings' and allowedWritePaths'
+ * folders outside the workspace do not count). Any failure says no.
+ */
+export async function workspaceWriteJudge(ctx: ToolContext): Promise<(absolutePath: string) => Promise<boolean>> {
+  const fsPort = ctx.host.fs;
+  const folders = ctx.workspace.folders.map((folder) => folder.location).filter((location) => location.scheme === 'file');
+  const roots = [...folders, ...(await Promise.all(folders.map((folder) => fsPort.realpath(folder).catch(() => folder))))];
+  const inside = (location: Location): boolean => roots.some((root) => isInside(location, root));
+  return async (absolutePath) => {
+    try {
+      const literal = fileLocation(await physicalPath(absolutePath, ctx));
+      return inside(literal) && inside(await fsPort.realpath(literal));
+    } catch {
+      return false;
     }
   };
 }
@@ -159,6 +179,7 @@ export async function commandPolicyOptions(ctx: ToolContext, cwd: string): Promi
     deny: ctx.settings.runCommandDeny,
     terminalAskRules: ctx.settings.terminalAskRules,
     judgePath: await commandPathJudge(ctx),
+    workspaceWrite: await workspaceWriteJudge(ctx),
     listDirectory: commandDirectoryLister(ctx),
     repositories: await commandRepositoryView(ctx),
     bashParser: () => ctx.host.libraries.bashParser(),

@@ -3,7 +3,7 @@
 // subshells, functions, loops, $(...) and backticks anywhere, process substitution, arithmetic and
 // heredocs. Redirection targets and path arguments are judged as paths, globs and braces on every
 // file they can name. Expansions that can run a command or assign ask. What cannot be understood asks.
-import { strictest, type Judgement } from '../../decisions';
+import { strictest, withoutCause, type Judgement } from '../../decisions';
 import { oneLine } from '../../text/truncate';
 import { unsafeArithmetic, unsafeHeredocText, unsafeParameterExpansion } from './expansions';
 import { unreadableHeredoc } from './heredocs';
@@ -100,7 +100,8 @@ class LineJudge {
   }
 
   private note(subject: string, judgement: Judgement): void {
-    this.findings.push({ subject: oneLine(subject, 120), decision: judgement.decision, reason: judgement.reason });
+    const cause = judgement.decision === 'ask' && judgement.cause ? { cause: judgement.cause } : {};
+    this.findings.push({ subject: oneLine(subject, 120), decision: judgement.decision, reason: judgement.reason, ...cause });
   }
 
   /**
@@ -364,7 +365,9 @@ class LineJudge {
     return {
       readPaths: (words) => this.paths.judgePaths(words, 'read'),
       changeDirectory: (word) => this.paths.changeDirectory(word),
-      wrapped: (words) => this.judgeWords(words),
+      // A wrapper (env, nice, timeout, nohup...) may change what the command does: no cause goes through it.
+      wrapped: async (words) => withoutCause(await this.judgeWords(words)),
+      writePaths: (words) => this.paths.judgeWrites(words),
       gitRepositories: (folders) => this.paths.gitRepositories(folders),
       rewrite: (edits) => this.rewrite.record(edits, this.backtickDepth > 0 || this.escapedBackticks > 0),
       firstFolder: (words) => this.paths.firstFolder(words),

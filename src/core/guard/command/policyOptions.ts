@@ -23,6 +23,12 @@ export interface CommandPolicyOptions {
   readonly terminalAskRules: readonly TerminalAskRule[];
   /** The guard's verdict for a path (read for `<` and arguments of reading commands, write for `>`). */
   readonly judgePath: PathJudge;
+  /**
+   * True when a write to the absolute path lands inside a workspace folder, the path and where its
+   * links lead both (a staged command's writes there are caught and shown for review). Absent: no
+   * write is ever counted as one, so no line asks only because it writes in the workspace.
+   */
+  readonly workspaceWrite?: (absolutePath: string) => Promise<boolean>;
   /** The names in a folder (undefined when it is not a listable folder), to expand globs. */
   readonly listDirectory: ListDirectory;
   /** The disk as git's discovery sees it, to find the repository each git would use. */

@@ -14,6 +14,7 @@ import { judgeSed } from './sed';
 import type { ShellWord } from './shell/words';
 import { judgeTestWords } from './testExpressions';
 import { judgeCd, WRAPPERS } from './wrappers';
+import { isWorkspaceWriter, judgeWriter } from './writes';
 
 const INTERPRETERS = new Set([
   'sh', 'bash', 'zsh', 'dash', 'ksh', 'mksh', 'fish', 'csh', 'tcsh', 'python', 'python2', 'python3', 'pypy', 'pypy3',
@@ -70,7 +71,7 @@ export async function judgeInvocation(words: readonly ShellWord[], judge: Invoca
   }
   const risk = RISK_BY_NAME.get(name);
   if (risk) {
-    return ask(`${name} ${risk}`);
+    return isWorkspaceWriter(name) ? judgeWriter(name, args, judge, ask(`${name} ${risk}`)) : ask(`${name} ${risk}`);
   }
   const wrapper = WRAPPERS[name];
   if (wrapper) {

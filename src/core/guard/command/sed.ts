@@ -3,12 +3,23 @@
 // by command: every -e/--expression value, or the first operand when there is none.
 import type { Judgement } from '../../decisions';
 import { allow, ask, inertOperands, type InvocationJudge } from './judgement';
-import { hasOption, parseOptions, scriptsAndFiles } from './options';
+import { hasOption, optionTable, optionValues, parseOptions, scriptsAndFiles } from './options';
 import { SED_TABLE } from './programSpecs';
 import type { ShellWord } from './shell/words';
+import { writeCause } from './writes';
+
+/** sed's table with -i read as GNU reads it (an optional attached backup suffix), for an edit in place. */
+const SED_IN_PLACE_TABLE = optionTable('nrEsuze:l:i?', 'quiet silent debug expression= regexp-extended separate unbuffered null-data line-length= posix sandbox follow-symlinks in-place? help version', {
+  '-f': 'runs a script from a file, which cannot be checked',
+  '--file': 'runs a script from a file, which cannot be checked',
+});
+
+const EDITS_IN_PLACE = 'sed edits files in place';
 
 export async function judgeSed(args: readonly ShellWord[], judge: InvocationJudge): Promise<Judgement> {
-  const outcome = parseOptions('sed', SED_TABLE, args);
+  const inPlace = parseOptions('sed', SED_IN_PLACE_TABLE, args);
+  const editsInPlace = inPlace.ok && hasOption(inPlace.parsed, '-i', '--in-place');
+  const outcome = editsInPlace ? inPlace : parseOptions('sed', SED_TABLE, args);
   if (!outcome.ok) {
     return outcome.judgement;
   }
@@ -32,6 +43,10 @@ export async function judgeSed(args: readonly ShellWord[], judge: InvocationJudg
     if (unsafe) {
       return ask(`sed script uses ${unsafe}, which runs commands or reads or writes files`);
     }
+  }
+  if (editsInPlace) {
+    // A backup suffix names one more file per file (`-i.bak`, and `-ie` is -i with the suffix e): it asks with no cause.
+    return optionValues(parsed, '-i', '--in-place').length > 0 ? ask(EDITS_IN_PLACE) : writeCause(files, [], judge, ask(EDITS_IN_PLACE));
   }
   if (files.length === 0) {
     return allow('sed only prints');

@@ -1,6 +1,6 @@
 // The command policy's answer, as data: one finding per sub-command or construct (what it is, the
 // decision, why), and the prose a person reads written from it here, in one place.
-import type { CommandDecision } from '../../decisions';
+import type { AskCause, CommandDecision } from '../../decisions';
 
 /** One judged part of the line: a sub-command, a redirect, a construct, or the line as a whole. */
 export interface CommandFinding {
@@ -8,6 +8,8 @@ export interface CommandFinding {
   readonly subject?: string;
   readonly decision: CommandDecision;
   readonly reason: string;
+  /** Why it asks, where that is the only reason (decisions.ts AskCause); only on an `ask`. */
+  readonly cause?: AskCause;
 }
 
 /** The policy's answer for a whole command line. */
@@ -53,4 +55,14 @@ export function describeVerdict(verdict: CommandVerdict): string[] {
 export function approvalReasons(verdict: CommandVerdict): string[] {
   const asking = verdict.findings.filter((finding) => finding.decision !== 'allow');
   return asking.length ? asking.map(describeFinding) : describeVerdict(verdict);
+}
+
+/**
+ * The line asks, and every finding that asks does so only because it writes inside a workspace
+ * folder (cause `writes-workspace`): what runCommand.askAfterStaged may run staged without the
+ * question. False for a line that allows, is refused, or has any finding that asks for another reason.
+ */
+export function asksOnlyToWriteWorkspace(verdict: CommandVerdict): boolean {
+  const asking = verdict.findings.filter((finding) => finding.decision !== 'allow');
+  return verdict.decision === 'ask' && asking.length > 0 && asking.every((finding) => finding.decision === 'ask' && finding.cause === 'writes-workspace');
 }

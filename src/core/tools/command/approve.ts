@@ -8,6 +8,7 @@ import { isInsidePath } from '../../location';
 import { argumentSizeProblem } from '../../process/argumentLimits';
 import { sandboxSummary } from '../../sandbox/launcher';
 import { oneLine } from '../../text/truncate';
+import { mayAskAfter } from './askAfter';
 import { bulleted } from './format';
 import { checkedCommand, judgeCommand, placeFor, resolveCommandCwd, shellArgv, type PreparedCommand, type RunCommandInput } from './prepare';
 
@@ -106,6 +107,10 @@ export async function commandConfirmation(input: RunCommandInput, ctx: ToolConte
   const placement = host ? await placeFor('ask', input.permissions, ctx, host) : undefined;
   // A folder made writable, or a folder whose volume ignores case, is the extension's own question, which no chat confirmation answers.
   if (placement && (placement.where !== 'sandbox' || input.writable_path !== undefined || placement.approval === 'own')) {
+    return undefined;
+  }
+  // Asked after, not before (askAfter.ts): where that fails before it runs, the extension's own question asks.
+  if (host && placement && (await mayAskAfter(verdict, placement, input, ctx, host))) {
     return undefined;
   }
   const sandboxed = placement?.where === 'sandbox' ? `\n\nIt runs in the sandbox (${sandboxSummary(placement.sandbox, true)}).` : '';

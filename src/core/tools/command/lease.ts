@@ -13,6 +13,7 @@ import { watchExecutionConfig, type ExecutionConfigChange } from '../../sandbox/
 import { acquireSandboxLease, type SandboxLease } from '../../sandbox/lease';
 import { describeNetwork } from '../../sandbox/network';
 import type { NotWritable } from '../../sandbox/plan';
+import { NotStagedError } from './askAfter';
 import { refuseOversized, shellArgv, type PreparedCommand } from './prepare';
 
 const KILL_GRACE_MS = 2000;
@@ -62,6 +63,11 @@ export async function withCommandLease<T>(prepared: PreparedCommand, ctx: ToolCo
   const lease = placement.where === 'sandbox'
     ? await acquireSandboxLease(ctx, host.sandbox, { sandbox: placement.sandbox, network: placement.network, cwd: prepared.cwd.path, env: host.environment(), command: prepared.command, granted: prepared.grant ? [prepared.grant] : [], background: prepared.background, oneSpelling: placement.oneSpelling, staged: isStaged(prepared, ctx) })
     : undefined;
+  // A line let through unasked because it would be staged: where it is not, nothing has run; it asks now.
+  if (prepared.askAfter && !lease?.staged) {
+    await lease?.release();
+    throw new NotStagedError(`its changes cannot be staged here (${lease?.unstaged ?? 'no sandbox lease'})`);
+  }
   // The merge runs when the command ends, while its launcher holds (ProcessRequest.hold).
   let merged: StagedMerge | undefined;
   const staged = lease?.staged;
@@ -112,10 +118,11 @@ const STAGED_WORDS = 'changes staged in an overlay and merged when it ends, exec
 /**
  * Whether the command's changes are staged (runCommand.stageChanges): a sandboxed foreground
  * command that may write. Not a background one (servers and watchers need their writes live), nor an
- * interactive one (its pseudoterminal helper is not held).
+ * interactive one (its pseudoterminal helper is not held). A line asked after (askAfter.ts) is
+ * staged whatever runCommand.stageChanges says.
  */
 function isStaged(prepared: PreparedCommand, ctx: ToolContext): boolean {
-  return ctx.settings.runCommandStageChanges && !prepared.background && !prepared.interactive && !prepared.verdict.readOnly;
+  return (ctx.settings.runCommandStageChanges || prepared.askAfter !== undefined) && !prepared.background && !prepared.interactive && !prepared.verdict.readOnly;
 }
 
 /** The `Sandbox:` line's words for the network: none, or what the proxy reached and refused. */

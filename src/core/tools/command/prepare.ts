@@ -20,6 +20,7 @@ import { shellInvocation } from '../../process/shellChoice';
 import { sensitiveLocalPaths } from '../../guard/protectedNames';
 import { refusedGrant, searchPathOf } from '../../sandbox/grants';
 import { placeCommand, withCaseInsensitiveFolders, type ExtraPermission, type Placement } from '../../sandbox/placement';
+import { mayAskAfter } from './askAfter';
 import { compileWaitFor } from './backgroundResults';
 import { bulleted } from './format';
 
@@ -76,6 +77,12 @@ export interface PreparedCommand {
   readonly onTimeout: OnTimeout;
   /** Its standard input: a terminal to answer prompts through, or end of file. */
   readonly interactive: boolean;
+  /**
+   * runCommand.askAfterStaged let it run staged without the policy's question (askAfter.ts): then
+   * `placement` has no network and no approval, and `question` is the placement to ask with if
+   * staging or the checkpoint turns out missing before it runs.
+   */
+  readonly askAfter?: { readonly question: Extract<RunnablePlacement, { where: 'sandbox' }> };
 }
 
 export async function prepareCommand(input: RunCommandInput, ctx: ToolContext): Promise<PreparedCommand> {
@@ -114,7 +121,11 @@ export async function prepareCommand(input: RunCommandInput, ctx: ToolContext): 
     : { placement };
   // git the policy placed its safety options on fetches nothing lazily either (gitSafety.ts).
   const runEnv = verdict.commandLine === undefined ? env : { ...env, ...GIT_SAFETY_ENVIRONMENT };
-  return { host, command, cwd, env: runEnv, withheld, verdict, background, waitFor, timeoutSeconds, onTimeout: input.on_timeout ?? 'background', interactive: input.interactive ?? false, ...granted };
+  // Asked after instead of before: staged, with no network, as a line that runs without asking.
+  const askAfter = placement.where === 'sandbox' && (await mayAskAfter(verdict, placement, input, ctx, host))
+    ? { placement: { ...placement, network: false, approval: 'none' as const }, askAfter: { question: placement } }
+    : {};
+  return { host, command, cwd, env: runEnv, withheld, verdict, background, waitFor, timeoutSeconds, onTimeout: input.on_timeout ?? 'background', interactive: input.interactive ?? false, ...granted, ...askAfter };
 }
 
 /** The folder writable_path names, checked (a ToolError says why it cannot be granted). */

@@ -7,6 +7,7 @@ import { fileLocation } from '../../location';
 import { oneLine } from '../../text/truncate';
 import { defineTool, textResult, type Tool } from '../toolSpec';
 import { approve, commandConfirmation } from './approve';
+import { ASKED_AFTER, NotStagedError } from './askAfter';
 import { startInBackground } from './background';
 import { formatOutcome, placementFailureHint, reportConfigChanges, reportStagedChanges, sandboxLine, type GrantOffer } from './format';
 import { runInForeground } from './foreground';
@@ -58,7 +59,7 @@ export const runCommandTool: Tool = defineTool<RunCommandInput>({
   confirmation: (input, ctx) => commandConfirmation(input, ctx),
 
   async run(input, ctx) {
-    const approved = await approve(await prepareCommand(input, ctx), ctx);
+    let approved = await approve(await prepareCommand(input, ctx), ctx);
     throwIfCancelled(ctx.call.token);
     const { verdict } = approved;
     if (!verdict.readOnly) {
@@ -66,11 +67,16 @@ export const runCommandTool: Tool = defineTool<RunCommandInput>({
       await ctx.call.checkpoint?.beforeChange();
       throwIfCancelled(ctx.call.token);
     }
+    // Run unasked only where Restore to Before This Call can undo it: without the checkpoint, it asks now.
+    if (approved.askAfter && !(await ctx.call.checkpoint?.recordedBefore?.())) {
+      approved = await askNow(approved, ctx, 'the checkpoint to restore from could not be taken');
+    }
     if (approved.background) {
       const { ran: started } = await leased(approved, ctx, startInBackground);
       return textResult(started.value.text, started.value.continuation);
     }
     const { ran, prepared } = await leased(approved, ctx, runInForeground);
+    const unasked = ranUnasked(prepared, ctx);
     const { placement } = prepared;
     if (ran.value.kind === 'moved') {
       // Still running: the lease and the "after" checkpoint went with it to the background.
@@ -82,7 +88,7 @@ export const runCommandTool: Tool = defineTool<RunCommandInput>({
     // After the release: a protected entry the command created (the sandbox cannot stop that), or changed outside it.
     const changes = await ran.configChanges();
     const staged = ran.staged();
-    const text = [report.text, ...(staged ? [reportStagedChanges(staged, ctx)] : []), ...(changes.length ? [reportConfigChanges(changes, ctx)] : [])].join('\n\n');
+    const text = [report.text, ...unasked, ...(staged ? [reportStagedChanges(staged, ctx)] : []), ...(changes.length ? [reportConfigChanges(changes, ctx)] : [])].join('\n\n');
     return textResult(text, report.continuation);
   },
 });
@@ -96,14 +102,43 @@ async function leased<T>(prepared: PreparedCommand, ctx: ToolContext, step: (pre
   try {
     return { prepared, ran: await withCommandLease(prepared, ctx, (held) => step(prepared, held, ctx)) };
   } catch (error) {
+    if (error instanceof NotStagedError) {
+      const again = await askNow(prepared, ctx, error.why);
+      return { prepared: again, ran: await withCommandLease(again, ctx, (held) => step(again, held, ctx)) };
+    }
     if (!(error instanceof OtherSpellingsError) || prepared.placement.where !== 'sandbox') {
       throw error;
     }
     const placement = withCaseInsensitiveFolders(prepared.placement, [...(prepared.placement.oneSpelling ?? []), ...error.folders]);
-    const again = await approve({ ...prepared, placement }, ctx);
+    // Asked now, so not "asked after" any more: it runs as the person was told it would.
+    const again = await approve({ ...prepared, placement, askAfter: undefined }, ctx);
     throwIfCancelled(ctx.call.token);
     return { prepared: again, ran: await withCommandLease(again, ctx, (held) => step(again, held, ctx)) };
   }
+}
+
+/**
+ * A line that was to run staged without asking, where that cannot be kept before it runs: the
+ * placement the policy's question had, asked as the extension's own question (no chat
+ * confirmation answers it: chat was not asked), which says why.
+ */
+async function askNow(prepared: PreparedCommand, ctx: ToolContext, why: string): Promise<PreparedCommand> {
+  const question = prepared.askAfter?.question;
+  if (!question) {
+    return prepared;
+  }
+  const asked = await approve({ ...prepared, askAfter: undefined, placement: { ...question, approval: 'own', why: `it was to run staged without asking (runCommand.askAfterStaged), but ${why}` } }, ctx);
+  throwIfCancelled(ctx.call.token);
+  return asked;
+}
+
+/** The result's words, and the record's, for a command that ran unasked because it was staged. */
+function ranUnasked(prepared: PreparedCommand, ctx: ToolContext): string[] {
+  if (!prepared.askAfter) {
+    return [];
+  }
+  ctx.call.observer?.onAskedAfter?.(`workspace_run_command: ${oneLine(prepared.command, 80)} ${ASKED_AFTER}`);
+  return [`Not asked before: this command ${ASKED_AFTER}. Its changes are listed below; the user reviews them in the Activity view and can undo them with Restore to Before This Call.`];
 }
 
 /** The folder a retry could make writable, when a sandboxed run failed on a write outside the writable folders. */

@@ -351,6 +351,8 @@ class PowerShellLineJudge {
       },
       changeDirectory: async () => ask('a program changes folder in a way this policy does not follow'),
       wrapped: async (words) => ask(`${words[0]?.text ?? 'a program'} runs another program, which this policy does not follow in PowerShell`),
+      // No line of PowerShell's asks only because it writes in the workspace: runCommand.askAfterStaged is bash's (bubblewrap's) alone.
+      writePaths: async () => ({ judgement: ask('PowerShell lines are not staged'), inWorkspace: false }),
       gitRepositories: (folders) => this.paths.gitRepositories(folders.map(forwardSlashes)),
       rewrite: (edits) => this.recordRewrite(edits),
       firstFolder: (words) => this.paths.firstFolder(words.map(forwardSlashes)),
