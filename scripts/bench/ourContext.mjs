@@ -53,7 +53,7 @@ export function ourContext({ root, settings = {}, ripgrepPath, commands, ignoreI
   return {
     host: { fs, buffers: { dirtyText: () => undefined, dirtyNotebookCells: () => undefined }, clock: systemClock, search: new LocalFirstSearchEngines(fs, ripgrep), commands, libraries: { bashParser: loadBashParser, powerShellParser: loadPowerShellParser, pdfJs: importPdfJs } },
     session: { approver: { confirm: async () => false, choose: async () => /** @type {const} */ ('reject') }, reads: new MemoryReadLedger() },
-    call: { token: { isCancellationRequested: false, onCancellationRequested: () => ({ dispose() {} }) }, confirmedInChat: false },
+    call: { token: { isCancellationRequested: false, onCancellationRequested: () => ({ dispose() {} }) } },
     settings: { ...DEFAULT_SETTINGS, ...settings },
     workspace: { folders: [{ name: path.basename(root), location: { scheme: 'file', authority: '', path: root } }], trusted: true, home: '/nonexistent' },
   };

@@ -52,8 +52,12 @@ export interface SessionServices {
 /** This call. */
 export interface CallInfo {
   readonly token: CancellationSignal;
-  /** True when VS Code's chat already showed this call's confirmation and the user accepted it. */
-  readonly confirmedInChat: boolean;
+  /**
+   * The confirmation VS Code's chat showed for this call and the user accepted (its message, as the
+   * tool's `confirmation` wrote it); absent when chat showed none. A tool skips its own question
+   * only when the question it would ask now is this one (calls/chatConfirmations.ts).
+   */
+  readonly chatConfirmation?: string;
   /** Listens for the activity log. */
   readonly observer?: CallObserver;
   /** The tokens the client has room for in this result (VS Code's tokenizationOptions.tokenBudget), if it said. */

@@ -17,8 +17,8 @@ import { CallRecord } from './callRecord';
 
 /** How one call came in. */
 export interface CallOrigin {
-  /** True when chat showed the call's confirmation and the user accepted it (never for MCP). */
-  readonly confirmedInChat: boolean;
+  /** The confirmation chat showed for the call and the user accepted (never for MCP): see CallInfo.chatConfirmation. */
+  readonly chatConfirmation?: string;
   /** The tokens the client has room for in the result, if it said. */
   readonly tokenBudget?: number;
   /** Recorded in the activity record: `chat`, `extension` or `mcp:<client name>`. */
@@ -152,7 +152,7 @@ export async function runCall(tool: Tool, input: unknown, services: CallServices
   const traced: ToolContext = {
     ...base,
     session: tracedSession(base.session, trace, origin),
-    call: { ...base.call, confirmedInChat: origin.confirmedInChat, tokenBudget: origin.tokenBudget, observer: tracingObserver(trace, lateConfig), returnBy: origin.returnBy },
+    call: { ...base.call, ...(origin.chatConfirmation !== undefined ? { chatConfirmation: origin.chatConfirmation } : {}), tokenBudget: origin.tokenBudget, observer: tracingObserver(trace, lateConfig), returnBy: origin.returnBy },
   };
   // A deferred "after" (a background command that ended) amends the call's record, even if it comes first.
   const checkpoints = tool.access === 'read' ? undefined : callCheckpoints(services.checkpoints, traced, (outcome) => {

@@ -102,7 +102,7 @@ export function createToolServer(tools: readonly Tool[], services: ToolServices,
     if (extra.signal.aborted) {
       cancel();
     }
-    const origin = { confirmedInChat: false, client, clientLabel: label };
+    const origin = { client, clientLabel: label };
     const start = (hooks?: HeldCallHooks): Promise<ToolResult> => {
       // MCP has no confirmation of its own: every change goes to the diff review and the approval queue.
       const running = callTool(tool, input ?? {}, services, cancellation.token, { ...origin, ...hooks });

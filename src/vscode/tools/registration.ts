@@ -2,6 +2,7 @@
 // shares: each call gets its context from VS Code's settings and workspace as they are now, then
 // core's runCall (trace, approvals, checkpoints, activity record) runs it.
 import * as vscode from 'vscode';
+import { ShownConfirmations } from '../../core/calls/chatConfirmations';
 import type { HeldCallRegistry } from '../../core/calls/heldCalls';
 import { failureMessage, runCall, type CallOrigin } from '../../core/calls/runCall';
 import type { HostServices, SessionServices, ToolContext } from '../../core/context';
@@ -32,7 +33,7 @@ function contextFor(services: ToolServices, token: vscode.CancellationToken): To
   return {
     host: { ...services.host, commands: onDisk ? services.commands : undefined },
     session: services.session,
-    call: { token, confirmedInChat: false },
+    call: { token },
     settings: readToolSettings(),
     workspace,
   };
@@ -101,10 +102,14 @@ function confirmationMarkdown(confirmation: ToolConfirmation): vscode.MarkdownSt
 
 /** Registers every tool with the Language Model Tools API. */
 export function registerTools(tools: readonly Tool[], services: ToolServices): vscode.Disposable[] {
+  const shown = new ShownConfirmations();
   return tools.map((tool) =>
     vscode.lm.registerTool<Record<string, unknown>>(tool.name, {
       async prepareInvocation(options, token) {
         const { message, confirmation } = await prepareInvocation(tool, options.input, services, token);
+        if (confirmation) {
+          shown.add(tool.name, options.input, confirmation.message);
+        }
         return {
           invocationMessage: message,
           confirmationMessages: confirmation && { title: confirmation.title, message: confirmationMarkdown(confirmation) },
@@ -112,9 +117,11 @@ export function registerTools(tools: readonly Tool[], services: ToolServices): v
       },
       async invoke(options, token) {
         try {
-          // A chat invocation token means chat showed prepareInvocation's confirmation and the user accepted it.
+          // From chat (an invocation token), the confirmation chat showed and the user accepted, if
+          // any: a tool asks again unless its question now is that one (calls/chatConfirmations.ts).
           const fromChat = options.toolInvocationToken !== undefined;
-          const origin = { confirmedInChat: fromChat, tokenBudget: options.tokenizationOptions?.tokenBudget, client: fromChat ? 'chat' : 'extension' };
+          const chatConfirmation = fromChat ? shown.take(tool.name, options.input) : undefined;
+          const origin = { ...(chatConfirmation !== undefined ? { chatConfirmation } : {}), tokenBudget: options.tokenizationOptions?.tokenBudget, client: fromChat ? 'chat' : 'extension' };
           return toLanguageModelResult(await callTool(tool, options.input, services, token, origin));
         } catch (error) {
           throw new Error(failureMessage(tool, error));
@@ -142,7 +149,7 @@ export function registerCoreInvokeForTests(tools: readonly Tool[], services: Too
     const ctx = contextFor(services, token);
     const started = performance.now();
     try {
-      const result = through === 'runCall' ? await callTool(tool, input, services, token, { confirmedInChat: false, client: 'extension' }) : await invokeTool(tool, input, ctx);
+      const result = through === 'runCall' ? await callTool(tool, input, services, token, { client: 'extension' }) : await invokeTool(tool, input, ctx);
       const ms = performance.now() - started;
       return { texts: result.parts.flatMap((part) => (part.kind === 'text' ? [part.text] : [])), ms };
     } catch (error) {

@@ -67,7 +67,8 @@ export interface TestContextOptions {
   token?: CancellationSignal;
   changes?: ChangePipeline;
   commands?: CommandHost;
-  confirmedInChat?: boolean;
+  /** The confirmation chat showed for this call and the user accepted (CallInfo.chatConfirmation). */
+  chatConfirmation?: string;
   /** A ripgrep binary for the search tools; without it they walk the file system port. */
   ripgrepPath?: string;
   /** Where the .gitignore files are, kept by watches (the extension's is the sandbox's index). */
@@ -91,7 +92,7 @@ export function testContext(options: TestContextOptions): ToolContext & { sessio
   return {
     host: { fs, buffers, clock: systemClock, search: new LocalFirstSearchEngines(fs, options.ripgrepPath === undefined ? undefined : new RipgrepSearchEngine(options.ripgrepPath, fs, options.ignoreIndex)), commands: options.commands, language: options.language, libraries: { bashParser: loadBashParser, powerShellParser: loadPowerShellParser, pdfJs: importPdfJs } },
     session: { approver: options.approver ?? new ScriptedApprover(false), reads: options.reads ?? new MemoryReadLedger(), changes: options.changes },
-    call: { token: options.token ?? neverCancelled, confirmedInChat: options.confirmedInChat ?? false, tokenBudget: options.tokenBudget },
+    call: { token: options.token ?? neverCancelled, ...(options.chatConfirmation !== undefined ? { chatConfirmation: options.chatConfirmation } : {}), tokenBudget: options.tokenBudget },
     settings: { ...DEFAULT_SETTINGS, ...options.settings },
     workspace: { folders: [{ name: 'ws', location: fileLocation(options.root) }], trusted: true, home: os.homedir(), platform: process.platform, ...options.workspace },
   };

@@ -7,6 +7,7 @@ import { approvalReasons, type CommandVerdict } from '../../guard/command/verdic
 import { isInsidePath } from '../../location';
 import { argumentSizeProblem } from '../../process/argumentLimits';
 import { sandboxSummary } from '../../sandbox/launcher';
+import type { Placement } from '../../sandbox/placement';
 import { oneLine } from '../../text/truncate';
 import { mayAskAfter } from './askAfter';
 import { bulleted } from './format';
@@ -20,7 +21,7 @@ export async function approve(prepared: PreparedCommand, ctx: ToolContext): Prom
   const where = prepared.cwd.shown === '.' ? 'the workspace root' : prepared.cwd.shown;
   const title = `workspace_run_command: ${oneLine(command, 80)}`;
   const declined = (): ToolError => new ToolError(`The user declined to run \`${oneLine(command, 80)}\`. Do not retry it; ask the user how to proceed or do something else.`);
-  if (placement.approval === 'none' || (placement.approval === 'policy' && ctx.call.confirmedInChat)) {
+  if (placement.approval === 'none' || (placement.approval === 'policy' && ctx.call.chatConfirmation === policyQuestion({ command, cwdShown: prepared.cwd.shown, background: prepared.background, verdict, placement }))) {
     return prepared;
   }
   const reasons = approvalReasons(verdict).join('; ');
@@ -113,10 +114,19 @@ export async function commandConfirmation(input: RunCommandInput, ctx: ToolConte
   if (host && placement && (await mayAskAfter(verdict, placement, input, ctx, host))) {
     return undefined;
   }
-  const sandboxed = placement?.where === 'sandbox' ? `\n\nIt runs in the sandbox (${sandboxSummary(placement.sandbox, true)}).` : '';
   return {
     title: 'Run this command?',
     ...(placement?.where === 'sandbox' && verdict.allowRules ? { allowRules: verdict.allowRules } : {}),
-    message: `\`\`\`sh\n${input.command}\n\`\`\`\nin \`${cwdShown}\`${input.background ? ', in the background (it keeps running until it exits or is stopped)' : ''}\n\nIt needs approval because:\n${bulleted(approvalReasons(verdict))}${sandboxed}`,
+    message: policyQuestion({ command: input.command, cwdShown, background: input.background ?? false, verdict, placement }),
   };
+}
+
+/**
+ * The policy's question as chat shows it, from what the run judged: `approve` skips its own question
+ * only when chat showed and the user accepted exactly this text (CallInfo.chatConfirmation).
+ */
+function policyQuestion(question: { command: string; cwdShown: string; background: boolean; verdict: CommandVerdict; placement: Placement | undefined }): string {
+  const { placement } = question;
+  const sandboxed = placement?.where === 'sandbox' ? `\n\nIt runs in the sandbox (${sandboxSummary(placement.sandbox, true)}).` : '';
+  return `\`\`\`sh\n${question.command}\n\`\`\`\nin \`${question.cwdShown}\`${question.background ? ', in the background (it keeps running until it exits or is stopped)' : ''}\n\nIt needs approval because:\n${bulleted(approvalReasons(question.verdict))}${sandboxed}`;
 }

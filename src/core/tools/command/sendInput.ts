@@ -159,8 +159,9 @@ export const sendInputTool: Tool = defineTool<SendInputInput>({
     if (judgement.kind === 'refuse') {
       throw new ToolError(`The input was not sent: the command is a shell, and this line is refused by the command policy: ${judgement.why}. Nothing was typed.`);
     }
-    if (judgement.kind === 'ask' && !ctx.call.confirmedInChat) {
-      const question = confirmationOf(command, typed, input.keys, judgement.why);
+    const question = judgement.kind === 'ask' ? confirmationOf(command, typed, input.keys, judgement.why) : undefined;
+    // Chat's confirmation answers only the question it showed: the line may have been judged otherwise since.
+    if (question && ctx.call.chatConfirmation !== question.message) {
       const approved = await ctx.session.approver.confirm({ kind: 'command', title: `workspace_send_input: ${describeSent(typed, input.keys)} → ${command.id}`, detail: question.message }, ctx.call.token);
       throwIfCancelled(ctx.call.token);
       if (!approved) {

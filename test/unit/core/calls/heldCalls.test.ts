@@ -13,7 +13,7 @@ import { MemoryActivityLog } from '../../support/activityLog';
 import { ManualCancellation, resultText, testContext } from '../../support/context';
 import { ManualClock, settle } from '../../support/fakeTime';
 
-const MCP: CallOrigin = { confirmedInChat: false, client: 'mcp:claude-code', clientLabel: 'Claude Code' };
+const MCP: CallOrigin = { client: 'mcp:claude-code', clientLabel: 'Claude Code' };
 /** The client's limit and the margin (time is the test's ManualClock). */
 const LIMIT_MS = 600;
 const MARGIN_MS = 200;

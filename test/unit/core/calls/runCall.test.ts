@@ -14,8 +14,8 @@ import { RecordingChangeApplier } from '../../support/changeApplier';
 import { MemoryCheckpointStore } from '../../support/checkpointStore';
 import { resultText, ScriptedApprover, testContext } from '../../support/context';
 
-const MCP: CallOrigin = { confirmedInChat: false, client: 'mcp:claude-code', clientLabel: 'Claude Code' };
-const CHAT: CallOrigin = { confirmedInChat: true, client: 'chat', tokenBudget: 900 };
+const MCP: CallOrigin = { client: 'mcp:claude-code', clientLabel: 'Claude Code' };
+const CHAT: CallOrigin = { chatConfirmation: 'Run make?', client: 'chat', tokenBudget: 900 };
 
 /** A tool whose run the test writes, to reach the ports runCall wraps. */
 function testTool(access: ToolAccess, run: (ctx: ToolContext) => Promise<string>): Tool {
@@ -121,7 +121,7 @@ describe('calls/runCall', () => {
   it('passes the origin to the call: chat confirmation and token budget', async () => {
     let seen: ToolContext['call'] | undefined;
     await call(testTool('read', async (ctx) => ((seen = ctx.call), 'ok')), {}, CHAT);
-    assert.deepEqual([seen?.confirmedInChat, seen?.tokenBudget], [true, 900]);
+    assert.deepEqual([seen?.chatConfirmation, seen?.tokenBudget], ['Run make?', 900]);
   });
 
   it('amends the record when a deferred "after" arrives once the call has returned', async () => {

@@ -177,11 +177,28 @@ describe('tools/runCommand', () => {
     assert.equal(approver.asked.length, 0);
   });
 
-  it('does not ask again when the chat already confirmed the call', async () => {
+  it('does not ask again when the chat showed this very question and the user accepted it', async () => {
     const { ctx, approver } = setup({ approve: false });
-    const result = await invokeTool(runCommandTool, { command: 'touch chat.txt' }, { ...ctx, call: { ...ctx.call, confirmedInChat: true } });
+    const shown = await commandConfirmation({ command: 'touch chat.txt' }, ctx);
+    assert.ok(shown);
+    const result = await invokeTool(runCommandTool, { command: 'touch chat.txt' }, { ...ctx, call: { ...ctx.call, chatConfirmation: shown.message } });
     assert.match(resultText(result), /^Exit code: 0/);
     assert.equal(approver.asked.length, 0);
+  });
+
+  it('asks its own question when chat showed none (the line asks only by the time it runs) or another question', async () => {
+    // A hostile model's line that chat judged allowed, which asks once it runs (a link swapped
+    // meanwhile): chat showed nothing, so nothing was accepted.
+    const { ctx, approver } = setup({ approve: false });
+    const fromChat = { ...ctx, call: { ...ctx.call } };
+    await assert.rejects(invokeTool(runCommandTool, { command: 'touch unshown.txt' }, fromChat), /The user declined/);
+    // Chat showed the question of another line (or of this line for another reason).
+    const other = await commandConfirmation({ command: 'touch other.txt' }, ctx);
+    assert.ok(other);
+    await assert.rejects(invokeTool(runCommandTool, { command: 'touch shown-other.txt' }, { ...ctx, call: { ...ctx.call, chatConfirmation: other.message } }), /The user declined/);
+    assert.equal(approver.asked.length, 2);
+    assert.ok(!fs.existsSync(path.join(ctx.workspace.folders[0].location.path, 'unshown.txt')));
+    assert.ok(!fs.existsSync(path.join(ctx.workspace.folders[0].location.path, 'shown-other.txt')));
   });
 
   it('prepares a chat confirmation with the command, cwd and reason when the policy asks', async () => {

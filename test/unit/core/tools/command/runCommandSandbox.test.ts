@@ -14,6 +14,9 @@ import { resultText } from '../../../support/context';
 import { invokeTool } from '../../../../../src/core/tools/invoke';
 import { requireProgram } from '../../../support/programs';
 
+/** Some confirmation chat showed for the call, and the user accepted: none answers the extension's own questions. */
+const CHAT_SAID_YES = 'Run this command?';
+
 describe('tools/runCommand in the sandbox', () => {
   const workspace = commandWorkspace();
   let home = '';
@@ -36,10 +39,10 @@ describe('tools/runCommand in the sandbox', () => {
   after(() => fs.rmSync(home, { recursive: true, force: true }));
 
   /** Runs a call with the fake home as the guard's home, approving when asked unless told otherwise. */
-  async function run(input: Record<string, unknown>, options: { approve?: boolean; settings?: Partial<ToolSettings>; confirmedInChat?: boolean; choice?: 'accept' | 'alternative' | 'reject' } = {}) {
+  async function run(input: Record<string, unknown>, options: { approve?: boolean; settings?: Partial<ToolSettings>; chatConfirmation?: string; choice?: 'accept' | 'alternative' | 'reject' } = {}) {
     const { ctx, approver } = workspace.setup({ approve: options.approve ?? true, settings: options.settings });
     approver.choice = options.choice;
-    const call = { ...ctx, workspace: { ...ctx.workspace, home }, call: { ...ctx.call, confirmedInChat: options.confirmedInChat ?? false } };
+    const call = { ...ctx, workspace: { ...ctx.workspace, home }, call: { ...ctx.call, ...(options.chatConfirmation !== undefined ? { chatConfirmation: options.chatConfirmation } : {}) } };
     const result = await invokeTool(runCommandTool, input, call).then(resultText, (error: Error) => `ERROR ${error.message}`);
     return { text: result, approver };
   }
@@ -177,7 +180,7 @@ describe('tools/runCommand in the sandbox', () => {
 
     it('is given to a command that did not ask only through the extension\'s own question, never a chat confirmation', async () => {
       const line = `curl -sS --max-time 20 --noproxy '' http://127.0.0.1:${webPort}/`;
-      const declined = await run({ command: line, permissions: 'network' }, { approve: false, confirmedInChat: true, settings: { runCommandAllow: ['curl'], runCommandAllowedDomains: ['127.0.0.1'] } });
+      const declined = await run({ command: line, permissions: 'network' }, { approve: false, chatConfirmation: CHAT_SAID_YES, settings: { runCommandAllow: ['curl'], runCommandAllowedDomains: ['127.0.0.1'] } });
       assert.match(declined.text, /^ERROR The user declined/);
       assert.match(declined.approver.asked[0]?.detail ?? '', /in the sandbox WITH network access through the extension's proxy .*, because the call asked for the network/);
       const approved = await run({ command: line, permissions: 'network' }, { settings: { runCommandAllow: ['curl'], runCommandAllowedDomains: ['127.0.0.1'] } });
@@ -188,11 +191,11 @@ describe('tools/runCommand in the sandbox', () => {
   describe('leaving the sandbox', () => {
     it('asks its own question even when chat confirmed the call, and runs outside only when the user says yes', async () => {
       const outside = path.join(workspace.parent, 'unsandboxed.txt');
-      const declined = await run({ command: `echo out > ${outside}`, permissions: 'unsandboxed' }, { approve: false, confirmedInChat: true });
+      const declined = await run({ command: `echo out > ${outside}`, permissions: 'unsandboxed' }, { approve: false, chatConfirmation: CHAT_SAID_YES });
       assert.match(declined.text, /^ERROR The user declined/);
       assert.match(declined.approver.asked[0]?.detail ?? '', /OUTSIDE the sandbox/);
       assert.equal(fs.existsSync(outside), false);
-      const approved = await run({ command: `echo out > ${outside}`, permissions: 'unsandboxed' }, { confirmedInChat: true });
+      const approved = await run({ command: `echo out > ${outside}`, permissions: 'unsandboxed' }, { chatConfirmation: CHAT_SAID_YES });
       assert.match(approved.text, /Sandbox: none, it ran outside the sandbox \(the call asked to run outside the sandbox\)/);
       assert.equal(fs.readFileSync(outside, 'utf8'), 'out\n');
     });
@@ -213,7 +216,7 @@ describe('tools/runCommand in the sandbox', () => {
     });
 
     it('asks for every command, even a read-only one confirmed in chat, in auto mode when bubblewrap is missing', async () => {
-      const { text, approver } = await run({ command: 'ls' }, { approve: false, confirmedInChat: true, settings: { bubblewrapPath: '/nonexistent/bwrap' } });
+      const { text, approver } = await run({ command: 'ls' }, { approve: false, chatConfirmation: CHAT_SAID_YES, settings: { bubblewrapPath: '/nonexistent/bwrap' } });
       assert.match(text, /^ERROR The user declined/);
       assert.match(approver.asked[0]?.detail ?? '', /OUTSIDE the sandbox.*there is no sandbox on this machine: bubblewrap was not found/);
     });
