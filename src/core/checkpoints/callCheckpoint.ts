@@ -2,7 +2,7 @@
 // (beforeChange); whoever runs the call finishes it when the call returns, or the tool defers that
 // to when its change really ends (a background command). A checkpoint that fails is a note: the
 // call still runs.
-import type { CallCheckpoint, CallCheckpointOutcome, ChangedFile, Checkpoint, CheckpointLimits, CheckpointStore, DeferredCheckpoint } from '../ports/checkpoints';
+import type { CallCheckpoint, CallCheckpointOutcome, ChangedFile, Checkpoint, CheckpointLimits, CheckpointStore, DeferredCheckpoint, TouchedPaths } from '../ports/checkpoints';
 import { hostPath, type WorkspaceFolder } from '../location';
 import type { WorkspaceInfo } from '../ports/workspace';
 import type { ToolSettings } from '../settings';
@@ -43,8 +43,31 @@ export function shownChangedPath(file: ChangedFile, workspace: CheckpointWorkspa
   return workspace.folders.length > 1 && folder ? `${folder.name}/${file.path}` : file.path;
 }
 
+/**
+ * The touched paths inside a checkpoint folder: those of the same folder, or of a folder it lies in
+ * (re-rooted at it); undefined when nothing says (then it is recorded whole), or when a touched path
+ * covers the folder itself. Host paths, `/`-separated (staged merges run on Linux).
+ */
+export function touchedIn(folder: string, touched: readonly TouchedPaths[]): string[] | undefined {
+  const same = touched.find((part) => part.folder === folder);
+  if (same) {
+    return [...same.paths];
+  }
+  const outer = touched.find((part) => folder.startsWith(`${part.folder}/`));
+  if (!outer) {
+    return undefined;
+  }
+  const relative = folder.slice(outer.folder.length + 1);
+  if (outer.paths.some((p) => p === relative || relative.startsWith(`${p}/`))) {
+    return undefined;
+  }
+  return outer.paths.filter((p) => p.startsWith(`${relative}/`)).map((p) => p.slice(relative.length + 1));
+}
+
 export class CallCheckpoints implements CallCheckpoint {
   private before: Promise<Checkpoint | undefined> | undefined;
+  /** The folders whose "after" records only touched paths (touchedOnly). */
+  private touched: TouchedPaths[] = [];
   private outcome: Promise<CallCheckpointOutcome | undefined> | undefined;
   private deferred = false;
   private readonly notes: string[] = [];
@@ -64,6 +87,13 @@ export class CallCheckpoints implements CallCheckpoint {
 
   async recordedBefore(): Promise<boolean> {
     return (await this.before) !== undefined;
+  }
+
+  touchedOnly(touched: readonly TouchedPaths[]): void {
+    this.touched = this.folders.flatMap((folder) => {
+      const paths = touchedIn(folder, touched);
+      return paths ? [{ folder, paths }] : [];
+    });
   }
 
   deferAfter(): DeferredCheckpoint {
@@ -108,7 +138,7 @@ export class CallCheckpoints implements CallCheckpoint {
     if (!before) {
       return undefined;
     }
-    const after = await this.takeNoting('after', [before.id]);
+    const after = await this.takeNoting('after', [before.id], this.touched);
     if (!after) {
       return { before: before.id, notes: this.unique(), changed: [] };
     }
@@ -124,9 +154,9 @@ export class CallCheckpoints implements CallCheckpoint {
     return [...new Set(this.notes)];
   }
 
-  private async takeNoting(which: 'before' | 'after', keep: readonly string[] = []): Promise<Checkpoint | undefined> {
+  private async takeNoting(which: 'before' | 'after', keep: readonly string[] = [], touched: readonly TouchedPaths[] = []): Promise<Checkpoint | undefined> {
     try {
-      const checkpoint = await this.store.take(this.folders, this.limits, keep);
+      const checkpoint = await this.store.take(this.folders, this.limits, keep, touched);
       this.notes.push(...checkpoint.notes);
       return checkpoint;
     } catch (error) {

@@ -63,13 +63,25 @@ export interface RestoreStep {
   readonly entry?: RecordedEntry;
 }
 
+/**
+ * The paths a change wrote or removed in one folder (a staged command's merge), each standing for
+ * itself and everything below it: relative to the folder, `/`-separated.
+ */
+export interface TouchedPaths {
+  readonly folder: string;
+  readonly paths: readonly string[];
+}
+
 /** The private store of checkpoints. It never reads or writes the user's `.git`. */
 export interface CheckpointStore {
   /**
    * Records every folder's files now (tracked and untracked, not ignored); notes what it could not
    * record. Pruning never drops the checkpoints in `keep` (a call's "before", when its "after" is taken).
+   * A folder named in `touched` is recorded at those paths only, as a full record would record them
+   * there (ignored files, excludes, the size cap, nested repositories alike), the rest of it as the
+   * store last recorded it: no walk of the folder. The other folders are recorded whole.
    */
-  take(folders: readonly string[], limits: CheckpointLimits, keep?: readonly string[]): Promise<Checkpoint>;
+  take(folders: readonly string[], limits: CheckpointLimits, keep?: readonly string[], touched?: readonly TouchedPaths[]): Promise<Checkpoint>;
   /** The checkpoint with this id, while the store still holds it. */
   get(id: string): Checkpoint | undefined;
   /** The files that differ from `from` to `to`, with line counts. */
@@ -123,6 +135,13 @@ export interface CallCheckpoint {
   beforeChange(): Promise<void>;
   /** After beforeChange: whether the "before" checkpoint was recorded (a failure is only a note); absent: not known. */
   recordedBefore?(): Promise<boolean>;
+  /**
+   * Says the call changed files only at these paths since its "before" (a staged command's merge,
+   * which knows what it wrote): the "after" records a folder named here at those paths only, so it
+   * costs O(changed files) and what someone else changed elsewhere meanwhile is not the call's. A
+   * folder not named (the merge could not say) is recorded whole.
+   */
+  touchedOnly?(touched: readonly TouchedPaths[]): void;
   /**
    * For a change that outlives the call (a background command): the "after" checkpoint is taken
    * when the returned `finish` is called (the command stopped or exited), not when the call returns.

@@ -289,6 +289,11 @@ export interface StagedMerge {
   readonly keptIn?: string;
   /** Why the merge stopped before its end, with what it had done: the rest is kept. */
   readonly stopped?: string;
+  /**
+   * Per folder whose merge could say so, the paths it wrote or removed there (each with what is
+   * below it; held changes are not among them): what the call's "after" checkpoint records.
+   */
+  readonly touched?: readonly { readonly folder: string; readonly paths: readonly string[] }[];
 }
 
 /** One command's overlays (sandbox/node/stagedRuns.ts). */

@@ -119,23 +119,29 @@ class OverlayRun implements StagedRun {
 
   private async mergeAll(pid: number | undefined): Promise<StagedMerge> {
     const changes: StagedChange[] = [];
+    const touched: { folder: string; paths: string[] }[] = [];
     let stopped: string | undefined;
     for (const layer of this.layout) {
-      const folderChanges = await this.mergeLayer(layer, pid).catch((error: unknown): { changes: StagedChange[]; stopped: string } => ({
+      // A failure other than a stopped step leaves what it touched unknown: that folder's checkpoint records it whole.
+      const folderChanges = await this.mergeLayer(layer, pid).catch((error: unknown): { changes: StagedChange[]; stopped: string; touched?: string[] } => ({
         changes: [],
         stopped: `${layer.folder}: ${error instanceof Error ? error.message : String(error)}`,
       }));
       changes.push(...folderChanges.changes);
+      if (folderChanges.touched) {
+        touched.push({ folder: layer.folder, paths: folderChanges.touched });
+      }
       stopped ??= folderChanges.stopped;
     }
     this.kept = stopped !== undefined || changes.some((change) => change.held !== undefined);
-    return { changes, ...(this.kept ? { keptIn: this.staging } : {}), ...(stopped ? { stopped } : {}) };
+    return { changes, touched, ...(this.kept ? { keptIn: this.staging } : {}), ...(stopped ? { stopped } : {}) };
   }
 
-  private async mergeLayer(layer: StagedFolder, pid: number | undefined): Promise<{ changes: StagedChange[]; stopped?: string }> {
+  /** The folder's merge: its changes, and the paths its steps wrote or removed (a stopped step's too: a removal may be part done). */
+  private async mergeLayer(layer: StagedFolder, pid: number | undefined): Promise<{ changes: StagedChange[]; stopped?: string; touched?: string[] }> {
     let entries = this.withoutMountPoints(layer, await readUpperLayer(layer.upper));
     if (entries.length === 0) {
-      return { changes: [] };
+      return { changes: [], touched: [] };
     }
     // Folders the command deleted and made again, seen in its namespace while it holds; a run
     // stopped before it held cannot show them, and their old entries then stay.
@@ -147,13 +153,13 @@ class OverlayRun implements StagedRun {
     const changes = plan.changes.map((change) => ({ folder: layer.folder, ...change, ...(change.held ? { keptAt: path.join(layer.upper, ...change.path.split('/')) } : {}) }));
     try {
       await applyMerge(plan, layer.upper, layer.folder);
-      return { changes };
+      return { changes, touched: plan.steps.map((step) => step.path) };
     } catch (error) {
       if (!(error instanceof MergeStopped)) {
         throw error;
       }
       const done = new Set(error.done.map((step) => step.path));
-      return { changes: changes.filter((change) => change.held !== undefined || done.has(change.path)), stopped: error.message };
+      return { changes: changes.filter((change) => change.held !== undefined || done.has(change.path)), stopped: error.message, touched: [...done, error.step.path] };
     }
   }
 

@@ -71,7 +71,19 @@ export async function withCommandLease<T>(prepared: PreparedCommand, ctx: ToolCo
   // The merge runs when the command ends, while its launcher holds (ProcessRequest.hold).
   let merged: StagedMerge | undefined;
   const staged = lease?.staged;
-  const hold = staged ? async (pid: number | undefined): Promise<void> => void (merged = await staged.merge(pid)) : undefined;
+  const checkpoint = ctx.call.checkpoint;
+  const hold = staged
+    ? async (pid: number | undefined): Promise<void> => {
+      // The call's "before" was taken while the command ran (its writes reach the folders only here): the merge waits for it.
+      await checkpoint?.beforeChange();
+      const done = await staged.merge(pid);
+      merged = done;
+      // The "after" then records what the merge wrote or removed, not the whole folders.
+      if (done.touched) {
+        checkpoint?.touchedOnly?.(done.touched);
+      }
+    }
+    : undefined;
   const staging = staged ? STAGED_WORDS : lease?.unstaged ? `changes not staged: ${lease.unstaged}` : undefined;
   // Outside the sandbox nothing keeps a command from rewriting a repository's config or hooks: look before and after.
   const watch = placement.where === 'host' && !prepared.verdict.readOnly ? await watchExecutionConfig(ctx, host.sandbox).catch(() => undefined) : undefined;
@@ -91,6 +103,10 @@ export async function withCommandLease<T>(prepared: PreparedCommand, ctx: ToolCo
   };
   const notWritable = lease?.plan.notWritable ?? [];
   try {
+    if (!staged && isStaged(prepared, ctx)) {
+      // Not staged after all (no overlay here): the command writes the folders at once, so it starts after the "before" (runCommand.ts started it).
+      await checkpoint?.beforeChange();
+    }
     const request = { ...launchRequest(prepared, lease, ctx), ...(hold ? { hold } : {}) };
     const value = await step({
       request,
@@ -116,12 +132,13 @@ export async function withCommandLease<T>(prepared: PreparedCommand, ctx: ToolCo
 const STAGED_WORDS = 'changes staged in an overlay and merged when it ends, execution config held for review';
 
 /**
- * Whether the command's changes are staged (runCommand.stageChanges): a sandboxed foreground
- * command that may write. Not a background one (servers and watchers need their writes live), nor an
- * interactive one (its pseudoterminal helper is not held). A line asked after (askAfter.ts) is
- * staged whatever runCommand.stageChanges says.
+ * Whether the command's changes are to be staged (runCommand.stageChanges): a sandboxed foreground
+ * command that may write (where no overlay can be mounted, it runs with today's mounts). Not a
+ * background one (servers and watchers need their writes live), nor an interactive one (its
+ * pseudoterminal helper is not held). A line asked after (askAfter.ts) is staged whatever
+ * runCommand.stageChanges says.
  */
-function isStaged(prepared: PreparedCommand, ctx: ToolContext): boolean {
+export function isStaged(prepared: PreparedCommand, ctx: ToolContext): boolean {
   return (ctx.settings.runCommandStageChanges || prepared.askAfter !== undefined) && !prepared.background && !prepared.interactive && !prepared.verdict.readOnly;
 }
 

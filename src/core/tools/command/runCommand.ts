@@ -11,7 +11,7 @@ import { ASKED_AFTER, NotStagedError } from './askAfter';
 import { startInBackground } from './background';
 import { formatOutcome, placementFailureHint, reportConfigChanges, reportStagedChanges, sandboxLine, type GrantOffer } from './format';
 import { runInForeground } from './foreground';
-import { withCommandLease, type HeldLease, type LeaseOutcome } from './lease';
+import { isStaged, withCommandLease, type HeldLease, type LeaseOutcome } from './lease';
 import { prepareCommand, type PreparedCommand, type RunCommandInput } from './prepare';
 import type { ToolContext } from '../../context';
 import { resolveRoots } from '../../guard/judgeLocation';
@@ -64,8 +64,12 @@ export const runCommandTool: Tool = defineTool<RunCommandInput>({
     const { verdict } = approved;
     if (!verdict.readOnly) {
       // Anything but a read-only line may change files: record the workspace first (a failure is a note, not an error).
-      await ctx.call.checkpoint?.beforeChange();
-      throwIfCancelled(ctx.call.token);
+      // A staged command's writes reach the folders only when its merge runs, which waits for this: it is taken while the command runs (lease.ts).
+      const before = ctx.call.checkpoint?.beforeChange();
+      if (!isStaged(approved, ctx)) {
+        await before;
+        throwIfCancelled(ctx.call.token);
+      }
     }
     // Run unasked only where Restore to Before This Call can undo it: without the checkpoint, it asks now.
     if (approved.askAfter && !(await ctx.call.checkpoint?.recordedBefore?.())) {

@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { CallCheckpoints, checkpointFolders, checkpointLimits, shownChangedPath } from '../../../../src/core/checkpoints/callCheckpoint';
+import { CallCheckpoints, checkpointFolders, checkpointLimits, shownChangedPath, touchedIn } from '../../../../src/core/checkpoints/callCheckpoint';
 import { GitCheckpointStore } from '../../../../src/core/checkpoints/node/git/gitCheckpointStore';
 import { fileLocation } from '../../../../src/core/location';
 import type { CheckpointStore } from '../../../../src/core/ports/checkpoints';
@@ -91,5 +91,17 @@ describe('checkpoints/callCheckpoint', () => {
       await invokeTool(editFileTool, { file_path: 'a.txt', old_string: 'two', new_string: 'TWO' }, withCheckpoint);
       assert.deepEqual(calls, ['before (reviews so far: 2)']);
     });
+  });
+
+  it("limits the \"after\" to a staged merge's paths, re-rooted for a workspace folder inside the merged one, whole where nothing says", () => {
+    const touched = [{ folder: '/w/app', paths: ['src/a.c', 'lib/inner/x.c', 'gone'] }];
+    assert.deepEqual(touchedIn('/w/app', touched), ['src/a.c', 'lib/inner/x.c', 'gone']);
+    assert.deepEqual(touchedIn('/w/app/lib/inner', touched), ['x.c']);
+    assert.deepEqual(touchedIn('/w/app/docs', touched), []);
+    // A touched path covers the inner folder (deleted or made again), or no merge covers the folder: recorded whole.
+    assert.equal(touchedIn('/w/app/gone/inner', touched), undefined);
+    assert.equal(touchedIn('/w/app/gone', touched), undefined);
+    assert.equal(touchedIn('/w/other', touched), undefined);
+    assert.equal(touchedIn('/w/app-2', touched), undefined);
   });
 });

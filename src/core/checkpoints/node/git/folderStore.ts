@@ -137,9 +137,13 @@ export class FolderStore {
     });
   }
 
-  /** Records the folder now; returns the commit and what it could not record. */
-  async take(id: string, limits: CheckpointLimits, keep: ReadonlySet<string>): Promise<{ state: string; notes: string[] }> {
-    const { state, head, totals } = await this.recordState(`checkpoint ${id}`, limits);
+  /**
+   * Records the folder now; returns the commit and what it could not record. With `touched`
+   * (relative paths, `/`-separated), only those paths and what is below them are looked at, the
+   * rest of the folder taken as last recorded (see recordTouched).
+   */
+  async take(id: string, limits: CheckpointLimits, keep: ReadonlySet<string>, touched?: readonly string[]): Promise<{ state: string; notes: string[] }> {
+    const { state, head, totals } = await this.recordState(`checkpoint ${id}`, limits, touched);
     await this.git(['update-ref', `${REF_PREFIX}${id}`, state]);
     if (state !== head) {
       totals.notes.push(...(await this.sizes.keepUnderCap(totals.addedBytes, limits.maxTotalBytes, new Set([...keep, id]), head === undefined)));
@@ -148,13 +152,17 @@ export class FolderStore {
   }
 
   /** Brings the private indexes up to date and makes HEAD their state (a new commit when it changed). */
-  private async recordState(message: string, limits: CheckpointLimits): Promise<{ state: string; head: string | undefined; totals: Totals }> {
+  private async recordState(message: string, limits: CheckpointLimits, touched?: readonly string[]): Promise<{ state: string; head: string | undefined; totals: Totals }> {
     await this.prepare();
     // Until this checkpoint is committed, HEAD is not known to match the indexes (a failure half-way).
     const known = this.headNestedRoots;
+    const last = this.headRecorded;
     this.headNestedRoots = undefined;
+    this.headRecorded = undefined;
     const totals: Totals = { addedBytes: 0, files: 0, notes: [] };
-    const recorded = await this.record(this.rootTree, limits, totals, 0);
+    // Only the touched paths, when this window knows what HEAD holds; otherwise (or when they cannot be named to git exactly) the whole folder.
+    const pathspecs = touched && last && known !== undefined ? touchedPathspecs(touched) : undefined;
+    const recorded = pathspecs && last ? await this.recordTouched(this.rootTree, pathspecs, last, limits, totals, 0) : await this.record(this.rootTree, limits, totals, 0);
     const head = await this.head();
     const nestedRoots = nestedRootsOf(recorded);
     let state = head;
@@ -170,18 +178,26 @@ export class FolderStore {
       throw new BugError('no checkpoint state after recording');
     }
     this.headNestedRoots = nestedRoots;
+    this.headRecorded = settled(recorded);
     return { state, head, totals };
   }
 
   /** The nested repositories HEAD's tree holds (as nestedRootsOf says), HEAD being the indexes' tree; unknown until this window wrote or confirmed HEAD. */
   private headNestedRoots: string | undefined;
+  /** The work trees HEAD's tree was recorded from (the folder's and its nested repositories', nothing left to stage); unknown as headNestedRoots is. */
+  private headRecorded: RecordedTree | undefined;
 
   /** Brings a work tree's private index up to date, and those of the nested repositories inside it. */
   private async record(tree: WorkTree, limits: CheckpointLimits, totals: Totals, depth: number): Promise<RecordedTree> {
     const staging = await this.classifyStatus(tree, limits, totals);
     await this.stage(tree, staging, totals);
+    return { tree, staging, children: await this.recordNested(tree, staging.nested, limits, totals, depth) };
+  }
+
+  /** The nested repositories `git status` named in a work tree, each recorded whole. */
+  private async recordNested(tree: WorkTree, roots: readonly Buffer[], limits: CheckpointLimits, totals: Totals, depth: number): Promise<RecordedTree['children'][number][]> {
     const children: RecordedTree['children'][number][] = [];
-    for (const root of staging.nested) {
+    for (const root of roots) {
       const prefix = Buffer.concat([tree.prefix, root, Buffer.from('/')]);
       const nested = depth < MAX_NESTING ? this.nestedRepositories.nestedTree(prefix) : undefined;
       if (!nested) {
@@ -190,13 +206,49 @@ export class FolderStore {
       }
       children.push({ root, recorded: await this.record(nested, limits, totals, depth + 1) });
     }
+    return children;
+  }
+
+  /**
+   * Brings a work tree's private index up to date at the touched paths only (relative to it), and
+   * those of its nested repositories that hold touched paths: `git status` limited to the paths
+   * decides, so exactly what a full record leaves out is left out (ignored, excluded, over the cap,
+   * a `.git`), and what is elsewhere stays as `last` (the record HEAD holds) has it, the index a
+   * true stat cache for the next full record. A nested repository HEAD knows is recorded at its own
+   * touched paths; one a touched path covers (deleted, replaced) is looked for again by the status,
+   * and one it finds there, or a new one, is recorded whole.
+   */
+  private async recordTouched(tree: WorkTree, paths: readonly Buffer[], last: RecordedTree, limits: CheckpointLimits, totals: Totals, depth: number): Promise<RecordedTree> {
+    const level: Buffer[] = [];
+    const inside = new Map<number, Buffer[]>();
+    for (const touched of paths) {
+      const child = last.children.findIndex((candidate) => isBelow(touched, candidate.root));
+      if (child < 0) {
+        level.push(touched);
+      } else {
+        inside.set(child, [...(inside.get(child) ?? []), touched.subarray(last.children[child].root.length + 1)]);
+      }
+    }
+    const staging: Staging = level.length ? await this.classifyStatus(tree, limits, totals, level) : { update: [], updateBytes: [], forget: [], nested: [] };
+    await this.stage(tree, staging, totals);
+    const children: RecordedTree['children'][number][] = [];
+    for (const [i, child] of last.children.entries()) {
+      // Covered by a touched path: the status looked for it again (below, when it is still there).
+      if (level.some((touched) => touched.equals(child.root) || isBelow(child.root, touched))) {
+        continue;
+      }
+      const own = inside.get(i);
+      children.push({ root: child.root, recorded: own ? await this.recordTouched(child.recorded.tree, own, child.recorded, limits, totals, depth + 1) : child.recorded });
+    }
+    children.push(...(await this.recordNested(tree, staging.nested, limits, totals, depth)));
+    children.sort((a, b) => Buffer.compare(a.root, b.root));
     return { tree, staging, children };
   }
 
   /** What `git status` says changed in a work tree since its last checkpoint: paths to record, paths to forget, nested repositories, notes. */
-  private async classifyStatus(tree: WorkTree, limits: CheckpointLimits, totals: Totals): Promise<Staging> {
+  private async classifyStatus(tree: WorkTree, limits: CheckpointLimits, totals: Totals, pathspecs?: readonly Buffer[]): Promise<Staging> {
     this.writeExcludes(tree, limits.excludes);
-    const status = await this.status(tree);
+    const status = await this.status(tree, pathspecs);
     const staging: Staging = { update: [], updateBytes: [], forget: [], nested: [] };
     const paths = new StatusPaths(this.folder, limits.maxFileBytes, tree.prefix);
     for (const [i, field] of status.entries()) {
@@ -239,9 +291,10 @@ export class FolderStore {
     return staging;
   }
 
-  /** The work tree's `git status`, NUL-separated: what changed since its private index, untracked files each named. */
-  private async status(tree: WorkTree): Promise<Buffer[]> {
-    return splitNul(await this.git(['-c', `core.excludesFile=${tree.excludesFile}`, 'status', '--porcelain=v1', '-z', '--untracked-files=all', '--no-renames', '--ignore-submodules=all'], undefined, [0], tree.env));
+  /** The work tree's `git status`, NUL-separated: what changed since its private index, untracked files each named; only at `pathspecs` (literal paths, each with what is below it) when given. */
+  private async status(tree: WorkTree, pathspecs?: readonly Buffer[]): Promise<Buffer[]> {
+    const limited = pathspecs ? ['--', ...pathspecs.map((pathspec) => pathspec.toString('utf8'))] : [];
+    return splitNul(await this.git(['--literal-pathspecs', '-c', `core.excludesFile=${tree.excludesFile}`, 'status', '--porcelain=v1', '-z', '--untracked-files=all', '--no-renames', '--ignore-submodules=all', ...limited], undefined, [0], tree.env));
   }
 
   /** Writes the paths to record into the work tree's private index and drops the ones to forget. */
@@ -319,4 +372,55 @@ export class FolderStore {
     }
     return counts;
   }
+}
+
+/** At most this many paths go to one limited `git status` (its argv, and git matches every index entry against each): more are widened to their folders. */
+export const MAX_PATHSPECS = 256;
+
+/** True when `rawPath` lies below the folder `root` (both relative, without a trailing slash). */
+function isBelow(rawPath: Buffer, root: Buffer): boolean {
+  return rawPath.length > root.length && rawPath[root.length] === 0x2f && rawPath.subarray(0, root.length).equals(root);
+}
+
+/**
+ * The touched paths as the literal pathspecs of a limited record: none below another, at most
+ * MAX_PATHSPECS (the deepest widened to their folders first); undefined when the whole folder must
+ * be recorded: a path that is not plain (empty, `.`, `..`, absolute) or that git cannot be given
+ * exactly (a name that was not UTF-8, shown with U+FFFD), or too many at the top.
+ */
+export function touchedPathspecs(touched: readonly string[]): Buffer[] | undefined {
+  if (touched.some((p) => p.includes('\uFFFD') || p.split('/').some((part) => part === '' || part === '.' || part === '..'))) {
+    return undefined;
+  }
+  let paths = outermostPaths(touched.map((p) => Buffer.from(p)));
+  while (paths.length > MAX_PATHSPECS) {
+    const deepest = Math.max(...paths.map((p) => p.filter((byte) => byte === 0x2f).length));
+    if (deepest === 0) {
+      return undefined;
+    }
+    paths = outermostPaths(paths.map((p) => (p.filter((byte) => byte === 0x2f).length === deepest ? p.subarray(0, p.lastIndexOf(0x2f)) : p)));
+  }
+  return paths;
+}
+
+/** The paths sorted, each once, without those below another. */
+function outermostPaths(paths: readonly Buffer[]): Buffer[] {
+  const depthOf = (p: Buffer): number => p.filter((byte) => byte === 0x2f).length;
+  const kept = new Set<string>();
+  const outermost: Buffer[] = [];
+  for (const p of [...paths].sort((a, b) => depthOf(a) - depthOf(b))) {
+    const key = p.toString('latin1');
+    const parts = key.split('/');
+    if (parts.some((_, i) => kept.has(parts.slice(0, i + 1).join('/')))) {
+      continue;
+    }
+    kept.add(key);
+    outermost.push(p);
+  }
+  return outermost.sort(Buffer.compare);
+}
+
+/** A recorded tree with nothing left to stage, as HEAD holds it: what a later limited record starts from. */
+function settled(recorded: RecordedTree): RecordedTree {
+  return { tree: recorded.tree, staging: { update: [], updateBytes: [], forget: [], nested: [] }, children: recorded.children.map((child) => ({ root: child.root, recorded: settled(child.recorded) })) };
 }

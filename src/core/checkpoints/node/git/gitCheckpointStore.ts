@@ -10,7 +10,7 @@
 // files included (recorded as their own work trees and grafted in: nestedRepositories.ts), never their
 // `.git`. Not recorded, and noted: files over the size cap. Empty folders are not recorded (git has
 // no entry for them).
-import type { ChangedFile, ChangeKind, Checkpoint, CheckpointLimits, CheckpointStore, FolderCheckpoint, RecordedEntry, RestoreStep, StoreBuildRun, StoreBuildState } from '../../../ports/checkpoints';
+import type { ChangedFile, ChangeKind, Checkpoint, CheckpointLimits, CheckpointStore, FolderCheckpoint, RecordedEntry, RestoreStep, StoreBuildRun, StoreBuildState, TouchedPaths } from '../../../ports/checkpoints';
 import { FolderStore } from './folderStore';
 import { shown } from './gitRunner';
 
@@ -96,7 +96,7 @@ export class GitCheckpointStore implements CheckpointStore {
     }
   }
 
-  async take(folders: readonly string[], limits: CheckpointLimits, pinned: readonly string[] = []): Promise<Checkpoint> {
+  async take(folders: readonly string[], limits: CheckpointLimits, pinned: readonly string[] = [], touched: readonly TouchedPaths[] = []): Promise<Checkpoint> {
     this.sequence += 1;
     const id = `${Date.now().toString(36)}-${process.pid.toString(36)}-${this.sequence}`;
     // The checkpoints of calls still open (their "before") are kept through pruning.
@@ -110,7 +110,7 @@ export class GitCheckpointStore implements CheckpointStore {
     }
     let parts: { state: string; notes: string[] }[];
     try {
-      parts = await Promise.all(folders.map((folder) => this.storeOf(folder).serial(() => this.storeOf(folder).take(id, limits, keep))));
+      parts = await Promise.all(folders.map((folder) => this.storeOf(folder).serial(() => this.storeOf(folder).take(id, limits, keep, touched.find((part) => part.folder === folder)?.paths))));
     } finally {
       for (const running of joined) {
         running.waiting -= 1;

@@ -4,11 +4,19 @@
 import * as assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
+import { runCall, type CallOrigin } from '../../../../../src/core/calls/runCall';
+import { checkpointLimits } from '../../../../../src/core/checkpoints/callCheckpoint';
+import { GitCheckpointStore } from '../../../../../src/core/checkpoints/node/git/gitCheckpointStore';
+import { planRestore } from '../../../../../src/core/checkpoints/restore';
+import type { Checkpoint, CheckpointLimits, TouchedPaths } from '../../../../../src/core/ports/checkpoints';
 import { runCommandTool } from '../../../../../src/core/tools/command/runCommand';
 import { commandOutputTool } from '../../../../../src/core/tools/command/commandOutput';
 import { invokeTool } from '../../../../../src/core/tools/invoke';
 import { backgroundId } from '../../../../support/commandResults';
+import { until } from '../../../../support/until';
+import { MemoryActivityLog } from '../../../support/activityLog';
 import { commandWorkspace } from '../../../support/commandWorkspace';
 import { resultText } from '../../../support/context';
 import { describeOnlyOn } from '../../../support/platforms';
@@ -114,6 +122,114 @@ describeOnlyOn('linux', 'overlayfs in a user namespace under bubblewrap')('tools
     const ended = resultText(await invokeTool(commandOutputTool, { id, timeout: 30 }, ctx));
     assert.match(ended, /Changes \(staged, merged when the command ended\):\n- A late\.txt/, ended);
     assert.equal(fs.readFileSync(path.join(workspace.root, 'late.txt'), 'utf8'), 'late\n');
+  });
+
+  describe("the call's checkpoints", () => {
+    const MCP: CallOrigin = { confirmedInChat: false, client: 'mcp:test' };
+
+    /** The real store, telling the test when each checkpoint starts and ends; the first (the call's "before") waits for `gate` first. */
+    class ObservedStore extends GitCheckpointStore {
+      readonly events: string[] = [];
+      gate: (() => Promise<void>) | undefined;
+
+      override async take(folders: readonly string[], limits: CheckpointLimits, keep?: readonly string[], touched?: readonly TouchedPaths[]): Promise<Checkpoint> {
+        const n = this.events.filter((event) => event.startsWith('start')).length;
+        this.events.push(`start ${n}`);
+        if (n === 0) {
+          await this.gate?.();
+        }
+        const taken = await super.take(folders, limits, keep, touched);
+        this.events.push(`end ${n}`);
+        return taken;
+      }
+    }
+
+    let store: ObservedStore;
+    let log: MemoryActivityLog;
+    // The test's signal to a waiting command, outside the workspace: a file made in a folder while an overlay of it is mounted may never show there.
+    let signals: string;
+    beforeEach(() => {
+      store = new ObservedStore(path.join(workspace.parent, `store-${Date.now()}`));
+      log = new MemoryActivityLog();
+      signals = fs.mkdtempSync(path.join(fs.existsSync('/var/tmp') ? '/var/tmp' : os.homedir(), 'wat-signals-'));
+    });
+    afterEach(() => fs.rmSync(signals, { recursive: true, force: true }));
+    const waitForGo = (): string => `while [ ! -e ${signals}/go ]; do sleep 0.05; done`;
+    const go = (): void => fs.writeFileSync(path.join(signals, 'go'), '');
+
+    function call(input: Record<string, unknown>) {
+      const { ctx } = workspace.setup({ approve: true, settings: { runCommandStageChanges: true } });
+      return { ctx, result: runCall(runCommandTool, input, { context: ctx, activity: log, checkpoints: store }, MCP).then(resultText) };
+    }
+
+    /** Every file under the folder with its mode and bytes (folders left out: git records none). */
+    function files(dir = workspace.root, relative = ''): Record<string, string> {
+      const out: Record<string, string> = {};
+      for (const name of fs.readdirSync(dir)) {
+        const full = path.join(dir, name);
+        const stat = fs.lstatSync(full);
+        if (stat.isDirectory()) Object.assign(out, files(full, `${relative}${name}/`));
+        else out[`${relative}${name}`] = `${(stat.mode & 0o777).toString(8)}:${fs.readFileSync(full, 'utf8')}`;
+      }
+      return out;
+    }
+
+    const changed = (): string[] => (log.only().changedPaths ?? []).map((change) => `${change.kind} ${change.path}`).sort();
+
+    it("takes the \"before\" while the command runs, and the merge waits for it", async () => {
+      // The command's write lands in its own layer: seen there, the command is running.
+      const inLayer = (): boolean => fs.existsSync(stagingRoot()) && fs.readdirSync(stagingRoot()).some((run) => fs.existsSync(path.join(stagingRoot(), run, 'upper0', 'started.txt')));
+      let running = false;
+      store.gate = async () => {
+        // Bounded only so that a "before" taken ahead of the command (the order without staging) fails the test instead of hanging it.
+        running = await until(inLayer, 'the command').then(() => true, () => false);
+      };
+      const text = await call({ command: 'echo started > started.txt' }).result;
+      assert.ok(running, `the "before" was taken once the command had written to its layer:\n${text}`);
+      assert.equal(fs.readFileSync(path.join(workspace.root, 'started.txt'), 'utf8'), 'started\n');
+      // Merged after the "before": the call's change.
+      assert.deepEqual(changed(), ['created started.txt']);
+    });
+
+    it("records what the merge wrote: the person's own edit elsewhere meanwhile is not the command's; Restore to Before This Call is exact", async () => {
+      const root = workspace.root;
+      const { ctx, result } = call({ command: `${waitForGo()}; echo command >> a.txt; echo new > new.txt; rm gone.txt; rm -r remade` });
+      await until(() => store.events.includes('end 0'), 'the "before"');
+      const atBefore = files();
+      // The person's edits while the command runs, after its "before".
+      fs.writeFileSync(path.join(root, 'person.txt'), 'mine\n');
+      fs.writeFileSync(path.join(root, 'tool.sh'), 'echo edited\n');
+      go();
+      const text = await result;
+      assert.match(text, /- A new\.txt/);
+      assert.deepEqual(changed(), ['created new.txt', 'deleted gone.txt', 'deleted remade/old.txt', 'modified a.txt']);
+      assert.deepEqual(store.events, ['start 0', 'end 0', 'start 1', 'end 1']);
+      const before = store.get(log.only().checkpoint!.before);
+      assert.ok(before);
+      const plan = await planRestore(before, store, ctx.workspace, checkpointLimits(ctx.settings), { unsaved: () => [] });
+      assert.ok('steps' in plan, JSON.stringify(plan));
+      for (const step of plan.steps) {
+        const target = path.join(step.folder, step.path);
+        fs.rmSync(target, { force: true });
+        if (step.action === 'write') {
+          fs.mkdirSync(path.dirname(target), { recursive: true });
+          fs.writeFileSync(target, await step.entry!.read(), { mode: step.entry!.executable ? 0o755 : 0o644 });
+        }
+      }
+      assert.deepEqual(files(), atBefore);
+    });
+
+    it('takes the deferred "after" of a command that moved to the background over what its merge wrote', async () => {
+      const root = workspace.root;
+      const { ctx, result } = call({ command: `${waitForGo()}; echo late > late.txt`, timeout: 1 });
+      const id = backgroundId(await result);
+      await until(() => store.events.includes('end 0'), 'the "before"');
+      fs.writeFileSync(path.join(root, 'person.txt'), 'mine\n');
+      go();
+      assert.match(resultText(await invokeTool(commandOutputTool, { id, timeout: 30 }, ctx)), /- A late\.txt/);
+      await until(() => log.only().checkpoint?.after !== undefined, 'the deferred "after"');
+      assert.deepEqual(changed(), ['created late.txt']);
+    });
   });
 
   it('runs read-only lines unstaged, as before', async () => {
