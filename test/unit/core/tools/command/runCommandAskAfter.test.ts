@@ -15,10 +15,16 @@ import { commandWorkspace } from '../../../support/commandWorkspace';
 import { resultText } from '../../../support/context';
 import { describeOnlyOn } from '../../../support/platforms';
 
-/** A checkpoint that records (or fails to), as the call's CallCheckpoints would. */
+/** A checkpoint that records (or fails to), as the call's CallCheckpoints would: once, whoever asks again. */
 function checkpoint(recorded: boolean, events: string[]): CallCheckpoint {
+  let taken = false;
   return {
-    beforeChange: async () => void events.push('before'),
+    beforeChange: async () => {
+      if (!taken) {
+        taken = true;
+        events.push('before');
+      }
+    },
     recordedBefore: async () => recorded,
     deferAfter: () => ({ finish: async () => undefined }),
   };

@@ -125,7 +125,7 @@ describeOnlyOn('linux', 'overlayfs in a user namespace under bubblewrap')('tools
   });
 
   describe("the call's checkpoints", () => {
-    const MCP: CallOrigin = { confirmedInChat: false, client: 'mcp:test' };
+    const MCP: CallOrigin = { client: 'mcp:test' };
 
     /** The real store, telling the test when each checkpoint starts and ends; the first (the call's "before") waits for `gate` first. */
     class ObservedStore extends GitCheckpointStore {
