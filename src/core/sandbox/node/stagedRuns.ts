@@ -11,7 +11,8 @@ import { existsSync, promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { StagedChange, StagedMerge, StagedRun, StagingHost } from '../../ports/process';
-import { planMerge, type UpperEntry } from '../staging';
+import { planMerge, withoutMountPoints, type UpperEntry } from '../staging';
+import { restRoots, writeManifest, type KeptEntry, type LayerManifest, type RunManifest } from './keptRuns';
 import { nestedBubblewrapOptions, opaqueFoldersThrough, openWorkFolder, stagedLaunch, stagingLayout, type StagedFolder } from './overlayLaunch';
 import { applyMerge, lowerFactsOf, MergeStopped, readUpperLayer } from './upperLayer';
 
@@ -41,7 +42,9 @@ export class OverlayStaging implements StagingHost {
     for (const layer of layout) {
       await Promise.all([layer.lower, layer.upper, layer.work].map((dir) => fs.mkdir(dir, { mode: 0o700 })));
     }
-    return new OverlayRun(this.unshare(), staging, layout, mountPoints, this.ids, Date.now());
+    const run = new OverlayRun(this.unshare(), staging, layout, mountPoints, this.ids, Date.now());
+    await run.record('running');
+    return run;
   }
 
   private unshare(): string {
@@ -98,6 +101,8 @@ export class OverlayStaging implements StagingHost {
 class OverlayRun implements StagedRun {
   private kept = false;
   private merged: Promise<StagedMerge> | undefined;
+  /** The manifest's folders (keptRuns.ts): what each holds, and the merge's plan while it runs. */
+  private readonly layers: LayerManifest[];
 
   constructor(
     private readonly unshare: string,
@@ -106,7 +111,14 @@ class OverlayRun implements StagedRun {
     private readonly mountPoints: readonly string[],
     private readonly ids: { readonly uid: number; readonly gid: number },
     private readonly startedAt: number,
-  ) {}
+  ) {
+    this.layers = layout.map((layer) => ({ folder: layer.folder, upper: path.basename(layer.upper), held: [] }));
+  }
+
+  /** Writes the run's manifest, so that a window that closes or crashes leaves what it kept recoverable (keptRuns.ts). */
+  record(state: RunManifest['state']): Promise<void> {
+    return writeManifest(this.staging, { version: 1, pid: process.pid, startedAt: this.startedAt, state, mountPoints: this.mountPoints, layers: this.layers });
+  }
 
   wrap(bubblewrap: readonly string[]): string[] {
     const [program, ...rest] = bubblewrap;
@@ -120,8 +132,8 @@ class OverlayRun implements StagedRun {
   private async mergeAll(pid: number | undefined): Promise<StagedMerge> {
     const changes: StagedChange[] = [];
     let stopped: string | undefined;
-    for (const layer of this.layout) {
-      const folderChanges = await this.mergeLayer(layer, pid).catch((error: unknown): { changes: StagedChange[]; stopped: string } => ({
+    for (const [index, layer] of this.layout.entries()) {
+      const folderChanges = await this.mergeLayer(layer, index, pid).catch((error: unknown): { changes: StagedChange[]; stopped: string } => ({
         changes: [],
         stopped: `${layer.folder}: ${error instanceof Error ? error.message : String(error)}`,
       }));
@@ -129,38 +141,48 @@ class OverlayRun implements StagedRun {
       stopped ??= folderChanges.stopped;
     }
     this.kept = stopped !== undefined || changes.some((change) => change.held !== undefined);
+    await this.record('merged').catch(() => undefined);
     return { changes, ...(this.kept ? { keptIn: this.staging } : {}), ...(stopped ? { stopped } : {}) };
   }
 
-  private async mergeLayer(layer: StagedFolder, pid: number | undefined): Promise<{ changes: StagedChange[]; stopped?: string }> {
+  private async mergeLayer(layer: StagedFolder, index: number, pid: number | undefined): Promise<{ changes: StagedChange[]; stopped?: string }> {
     let entries = this.withoutMountPoints(layer, await readUpperLayer(layer.upper));
     if (entries.length === 0) {
       return { changes: [] };
     }
     // Folders the command deleted and made again, seen in its namespace while it holds; a run
     // stopped before it held cannot show them, and their old entries then stay.
-    if (pid !== undefined) {
-      const opaque = await opaqueFoldersThrough(pid, layer, entries);
-      entries = entries.map((entry) => (opaque.has(entry.path) ? { ...entry, opaque: true } : entry));
-    }
+    const opaque = pid === undefined ? new Set<string>() : await opaqueFoldersThrough(pid, layer, entries);
+    entries = entries.map((entry) => (opaque.has(entry.path) ? { ...entry, opaque: true } : entry));
     const plan = planMerge(entries, await lowerFactsOf(layer.folder, entries, this.startedAt));
-    const changes = plan.changes.map((change) => ({ folder: layer.folder, ...change, ...(change.held ? { keptAt: path.join(layer.upper, ...change.path.split('/')) } : {}) }));
+    const kept = (change: { readonly path: string }): string => path.join(layer.upper, ...change.path.split('/'));
+    const changes = plan.changes.map((change) => ({ folder: layer.folder, ...change, ...(change.held ? { keptAt: kept(change) } : {}) }));
+    const held: KeptEntry[] = plan.changes.filter((change) => change.held !== undefined).map((change) => ({ path: change.path, status: change.status, why: change.held ?? '' }));
+    // The plan goes in the manifest before the first step: a merge killed midway is found and finished from it.
+    this.layers[index] = { ...this.layers[index], ...(opaque.size ? { opaque: [...opaque] } : {}), planned: plan.steps.map((step) => [step.op, step.path] as const), held };
+    await this.record('merging');
     try {
       await applyMerge(plan, layer.upper, layer.folder);
+      this.layers[index] = withoutPlan(this.layers[index]);
       return { changes };
     } catch (error) {
       if (!(error instanceof MergeStopped)) {
         throw error;
       }
+      // What the merge did not do is kept for review beside what was held, a new folder standing for what is below it.
       const done = new Set(error.done.map((step) => step.path));
-      return { changes: changes.filter((change) => change.held !== undefined || done.has(change.path)), stopped: error.message };
+      const why = `not merged: the merge stopped (${error.message})`;
+      const status = new Map(plan.changes.map((change) => [change.path, change.status]));
+      const rest = restRoots(plan.steps.slice(error.done.length)).map((p) => ({ path: p, status: status.get(p) ?? 'M', held: why }));
+      this.layers[index] = { ...withoutPlan(this.layers[index]), held: [...held, ...rest.map((change) => ({ path: change.path, status: change.status, why }))] };
+      const restChanges = rest.map((change) => ({ folder: layer.folder, ...change, keptAt: kept(change) }));
+      return { changes: [...changes.filter((change) => change.held !== undefined || done.has(change.path)), ...restChanges], stopped: error.message };
     }
   }
 
   /** The upper layer without the sandbox's own mount points (empty folders bubblewrap made for its binds), which are not the command's changes. */
   private withoutMountPoints(layer: StagedFolder, entries: readonly UpperEntry[]): UpperEntry[] {
-    const points = new Set(this.mountPoints.filter((point) => point.startsWith(`${layer.folder}${path.sep}`)).map((point) => path.relative(layer.folder, point).split(path.sep).join('/')));
-    return entries.filter((entry) => !(entry.kind === 'directory' && points.has(entry.path) && !entries.some((other) => other.path.startsWith(`${entry.path}/`))));
+    return withoutMountPoints(entries, new Set(this.mountPoints.filter((point) => point.startsWith(`${layer.folder}${path.sep}`)).map((point) => path.relative(layer.folder, point).split(path.sep).join('/'))));
   }
 
   async dispose(): Promise<void> {
@@ -176,4 +198,10 @@ class OverlayRun implements StagedRun {
       await Promise.all([layer.lower, layer.work].map((dir) => fs.rm(dir, { recursive: true, force: true }).catch(() => undefined)));
     }
   }
+}
+
+/** A layer's manifest once its merge ended: no plan left to finish. */
+function withoutPlan(layer: LayerManifest): LayerManifest {
+  const { planned: _planned, ...rest } = layer;
+  return rest;
 }
