@@ -301,6 +301,8 @@ interface Located {
   readonly manifest: RunManifest;
   readonly layer: LayerManifest;
   readonly entry: KeptEntry;
+  /** Other held changes below this one: each waits for its own answer, so none goes with it. */
+  readonly nested: readonly string[];
 }
 
 /** Finds the held change kept at `keptAt` under `root`; a path that is not one is refused. */
@@ -318,7 +320,13 @@ async function locate(root: string, keptAt: string): Promise<Located> {
   if (!manifest || !layer || !entry) {
     throw refuse('its run lists no such held change: it was merged or discarded already, or pruned');
   }
-  return { run, manifest, layer, entry };
+  const nested = layer.held.filter((other) => other.path.startsWith(`${entry.path}/`)).map((other) => other.path);
+  return { run, manifest, layer, entry, nested };
+}
+
+/** Whether a path is one of `roots` or below one. */
+function within(p: string, roots: readonly string[]): boolean {
+  return roots.some((root) => p === root || p.startsWith(`${root}/`));
 }
 
 /** What merging a kept change would change, for the person's question. */
@@ -327,13 +335,15 @@ export interface KeptChangeFacts extends KeptChange {
   readonly kind: 'file' | 'folder' | 'symlink' | 'deletion' | 'other';
   /** The folder's entry changed after the command started (the person's version would be replaced). */
   readonly changedInFolder: boolean;
-  /** Files below a folder. */
+  /** Files below a folder (without the held changes below it, which wait for their own answer). */
   readonly files?: number;
+  /** Held changes below it, which a merge of it leaves held. */
+  readonly nested: readonly string[];
 }
 
 export async function describeKept(root: string, keptAt: string): Promise<KeptChangeFacts> {
-  const { layer, entry, manifest } = await locate(root, keptAt);
-  const entries = await readUpperLayer(path.dirname(keptAt), new Set(), path.basename(keptAt));
+  const { layer, entry, manifest, nested } = await locate(root, keptAt);
+  const entries = (await readUpperLayer(path.dirname(keptAt), new Set(), path.basename(keptAt))).filter((each) => !within(path.posix.join(path.posix.dirname(entry.path), each.path), nested));
   const first = entries[0];
   const kind = first === undefined ? 'other' : first.kind === 'directory' ? 'folder' : first.kind === 'whiteout' ? 'deletion' : first.kind;
   const facts = await lowerFactsOf(layer.folder, [{ path: entry.path, kind: 'file' }], manifest.startedAt);
@@ -344,6 +354,7 @@ export async function describeKept(root: string, keptAt: string): Promise<KeptCh
     kind,
     changedInFolder: facts.kindOf(entry.path) !== undefined && facts.changedSince(entry.path),
     ...(kind === 'folder' ? { files: entries.filter((each) => each.kind === 'file').length } : {}),
+    nested,
   };
 }
 
@@ -376,7 +387,7 @@ export function mergeKept(root: string, keptAt: string): Promise<KeptOutcome> {
   return oneAtATime(async () => {
     const located = await locate(root, keptAt);
     const upper = path.join(located.run, located.layer.upper);
-    const entries = await readUpperLayer(upper, new Set(located.layer.opaque ?? []), located.entry.path);
+    const entries = (await readUpperLayer(upper, new Set(located.layer.opaque ?? []), located.entry.path)).filter((entry) => !within(entry.path, located.nested));
     const plan = planMerge(entries, await lowerFactsOf(located.layer.folder, entries, located.manifest.startedAt), located.entry.path);
     await applyMerge(plan, upper, located.layer.folder);
     const skipped = plan.changes.filter((change) => change.held !== undefined).map((change) => change.path);
@@ -390,8 +401,10 @@ export function discardKept(root: string, keptAt: string): Promise<KeptOutcome> 
 }
 
 /** Drops a held change from its run (the kept entry and the manifest's line); removes the run when nothing is left. */
-async function forget({ run, manifest, layer, entry }: Located): Promise<number> {
-  await fs.rm(path.join(run, layer.upper, ...entry.path.split('/')), { recursive: true, force: true });
+async function forget({ run, manifest, layer, entry, nested }: Located): Promise<number> {
+  if (nested.length === 0) {
+    await fs.rm(path.join(run, layer.upper, ...entry.path.split('/')), { recursive: true, force: true });
+  }
   const layers = manifest.layers.map((each) => (each === layer ? { ...each, held: each.held.filter((other) => other.path !== entry.path) } : each));
   const left = layers.reduce((sum, each) => sum + each.held.length, 0);
   if (left === 0 && manifest.state !== 'running') {

@@ -202,6 +202,5 @@ class OverlayRun implements StagedRun {
 
 /** A layer's manifest once its merge ended: no plan left to finish. */
 function withoutPlan(layer: LayerManifest): LayerManifest {
-  const { planned: _planned, ...rest } = layer;
-  return rest;
+  return { folder: layer.folder, upper: layer.upper, ...(layer.opaque ? { opaque: layer.opaque } : {}), held: layer.held };
 }
