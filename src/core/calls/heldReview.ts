@@ -53,7 +53,7 @@ export interface HeldReviewOutcome {
 
 /** Why the tools hold a kind of change, in the person's words, for the question. */
 function consequence(facts: KeptChangeFacts): string {
-  if (/new repository/.test(facts.why)) {
+  if (/new repository/.test(facts.why) || /(^|\/)\.git$/i.test(facts.path)) {
     return "Git obeys a repository's config and hooks: VS Code's git extension runs core.fsmonitor of a repository it opens, and git runs its hooks, outside any sandbox.";
   }
   if (/execution config/.test(facts.why)) {

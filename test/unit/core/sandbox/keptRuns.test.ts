@@ -69,6 +69,8 @@ describeOnlyOn('linux', "util-linux's unshare (a staged run's layers)")('sandbox
     const run = await new OverlayStaging(root).prepare([folder], []);
     const dir = path.join(root, fs.readdirSync(root)[0]);
     put(path.join(dir, 'upper0'), upper);
+    // The kernel's file times are coarse (a few ms): the person's change comes visibly after the start.
+    await new Promise((resolve) => setTimeout(resolve, 20));
     meanwhile();
     const merge = await run.merge(undefined);
     await run.dispose();
