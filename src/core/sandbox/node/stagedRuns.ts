@@ -42,9 +42,7 @@ export class OverlayStaging implements StagingHost {
     for (const layer of layout) {
       await Promise.all([layer.lower, layer.upper, layer.work].map((dir) => fs.mkdir(dir, { mode: 0o700 })));
     }
-    const run = new OverlayRun(this.unshare(), staging, layout, mountPoints, this.ids, Date.now());
-    await run.record('running');
-    return run;
+    return new OverlayRun(this.unshare(), staging, layout, mountPoints, this.ids, Date.now());
   }
 
   private unshare(): string {
@@ -103,6 +101,8 @@ class OverlayRun implements StagedRun {
   private merged: Promise<StagedMerge> | undefined;
   /** The manifest's folders (keptRuns.ts): what each holds, and the merge's plan while it runs. */
   private readonly layers: LayerManifest[];
+  /** The first manifest, written while the command starts (about 1 ms: off its path); the merge waits for it. */
+  private readonly recorded: Promise<void>;
 
   constructor(
     private readonly unshare: string,
@@ -113,10 +113,11 @@ class OverlayRun implements StagedRun {
     private readonly startedAt: number,
   ) {
     this.layers = layout.map((layer) => ({ folder: layer.folder, upper: path.basename(layer.upper), held: [] }));
+    this.recorded = this.record('running').catch(() => undefined);
   }
 
   /** Writes the run's manifest, so that a window that closes or crashes leaves what it kept recoverable (keptRuns.ts). */
-  record(state: RunManifest['state']): Promise<void> {
+  private record(state: RunManifest['state']): Promise<void> {
     return writeManifest(this.staging, { version: 1, pid: process.pid, startedAt: this.startedAt, state, mountPoints: this.mountPoints, layers: this.layers });
   }
 
@@ -130,6 +131,7 @@ class OverlayRun implements StagedRun {
   }
 
   private async mergeAll(pid: number | undefined): Promise<StagedMerge> {
+    await this.recorded;
     const changes: StagedChange[] = [];
     let stopped: string | undefined;
     for (const [index, layer] of this.layout.entries()) {
@@ -186,6 +188,7 @@ class OverlayRun implements StagedRun {
   }
 
   async dispose(): Promise<void> {
+    await this.recorded;
     for (const layer of this.layout) {
       await openWorkFolder(layer.work).catch(() => undefined);
     }

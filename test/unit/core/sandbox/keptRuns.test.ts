@@ -9,6 +9,7 @@ import { OverlayStaging } from '../../../../src/core/sandbox/node/stagedRuns';
 import { MergeStopped } from '../../../../src/core/sandbox/node/upperLayer';
 import { describeOnlyOn } from '../../support/platforms';
 import { requireProgram } from '../../support/programs';
+import { until } from '../../../support/until';
 
 const CHILD = path.resolve(__dirname, '../../support/killedMergeChild.js');
 
@@ -202,6 +203,8 @@ describeOnlyOn('linux', "util-linux's unshare (a staged run's layers)")('sandbox
     await new Promise((resolve) => setTimeout(resolve, 20));
     await new OverlayStaging(root).prepare([folder], []);
     const [name] = fs.readdirSync(root);
+    // Its first manifest is written while the command starts.
+    await until(() => fs.existsSync(path.join(root, name, RUN_MANIFEST)), 'the run\'s manifest');
     put(path.join(root, name, 'upper0'), { 'keep.txt': 'new', 'pkg/a.txt': 'a', 'pkg/.vscode/settings.json': '{}' });
     // A live window's runs, this one's included, are not touched.
     assert.deepEqual(await recoverKeptRuns(root), { runs: [], removed: [] });
