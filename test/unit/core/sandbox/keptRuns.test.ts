@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -149,6 +149,30 @@ describeOnlyOn('linux', "util-linux's unshare (a staged run's layers)")('sandbox
     assert.deepEqual(await discardKept(root, kept(merge, 'app.code-workspace')), { steps: 0, skipped: [], left: 0 });
     assert.equal(fs.existsSync(path.join(folder, 'app.code-workspace')), false);
     assert.equal(fs.existsSync(run), false);
+  });
+
+  it('keeps what a merge that stopped did not merge, listed beside what it held, to merge from its review', async () => {
+    put(folder, { 'ro': { dir: true } });
+    // A folder nothing can be written into, root included (chattr +i), so the merge stops there.
+    const root0 = process.getuid?.() === 0;
+    const lock = (on: boolean): void => {
+      if (root0) execFileSync(requireProgram('chattr'), [on ? '+i' : '-i', path.join(folder, 'ro')]);
+      else fs.chmodSync(path.join(folder, 'ro'), on ? 0o555 : 0o755);
+    };
+    lock(true);
+    let merge: StagedMerge;
+    try {
+      ({ merge } = await stagedRun({ 'ro/a.txt': 'a', 'ro/b.txt': 'b', 'z.txt': 'z', '.vscode/tasks.json': '{}' }));
+    } finally {
+      lock(false);
+    }
+    assert.match(merge.stopped ?? '', /ro\/a\.txt/);
+    assert.equal(fs.readFileSync(path.join(folder, 'z.txt'), 'utf8'), 'z');
+    const held = merge.changes.filter((change) => change.held).map((change) => `${change.path}: ${/^not merged: the merge stopped/.test(change.held ?? '') ? 'the rest' : /execution config/.test(change.held ?? '') ? 'execution config' : change.held}`).sort();
+    assert.deepEqual(held, ['.vscode: execution config', 'ro/a.txt: the rest', 'ro/b.txt: the rest']);
+    await mergeKept(root, kept(merge, 'ro/a.txt'));
+    await mergeKept(root, kept(merge, 'ro/b.txt'));
+    assert.deepEqual(listing(path.join(folder, 'ro')), { 'a.txt': 'a', 'b.txt': 'b' });
   });
 
   it('after a merge killed in its middle: every file is old or new, and recovery removes the temporaries and lists the rest and the held, which then merge', async () => {
