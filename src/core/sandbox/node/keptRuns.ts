@@ -149,7 +149,8 @@ export interface RecoveryOptions {
  * temporaries removed, its planned steps not done yet (each compared with the folder) and a killed
  * command's changes (planned as its merge would have) kept beside what was held, the layers' other
  * folders removed, the manifest rewritten. A run with nothing left, without a manifest, or older
- * than the age limit is removed; a live window's runs are not touched.
+ * than the age limit is removed; a live window's runs are not touched, nor a run whose command
+ * outlived its window and still runs over its layers.
  */
 export async function recoverKeptRuns(root: string, options: RecoveryOptions = {}): Promise<{ readonly runs: readonly RecoveredRun[]; readonly removed: readonly string[] }> {
   const isAlive = options.isAlive ?? pidAlive;
@@ -170,6 +171,9 @@ export async function recoverKeptRuns(root: string, options: RecoveryOptions = {
       removed.push(run);
       continue;
     }
+    if (manifest.state !== 'merged' && (await mountedSomewhere(run))) {
+      continue; // its command outlived its window and still runs over the layers: left for a later start
+    }
     const recovered = await recoverRun(run, manifest);
     if (recovered.changes.length === 0) {
       await removeRun(run);
@@ -179,6 +183,19 @@ export async function recoverKeptRuns(root: string, options: RecoveryOptions = {
     }
   }
   return { runs, removed };
+}
+
+/** Whether some process's mount namespace still has an overlay over one of the run's upper layers (Linux's /proc). */
+async function mountedSomewhere(run: string): Promise<boolean> {
+  const needle = `upperdir=${run}${path.sep}upper`;
+  const pids = (await fs.readdir('/proc').catch(() => [] as string[])).filter((name) => /^\d+$/.test(name));
+  for (const pid of pids) {
+    const mounts = await fs.readFile(`/proc/${pid}/mountinfo`, 'utf8').catch(() => '');
+    if (mounts.includes(needle)) {
+      return true;
+    }
+  }
+  return false;
 }
 
 async function recoverRun(run: string, manifest: RunManifest): Promise<RecoveredRun> {

@@ -232,6 +232,19 @@ describeOnlyOn('linux', "util-linux's unshare (a staged run's layers)")('sandbox
     put(path.join(root, name, 'upper0'), { 'keep.txt': 'new', 'pkg/a.txt': 'a', 'pkg/.vscode/settings.json': '{}' });
     // A live window's runs, this one's included, are not touched.
     assert.deepEqual(await recoverKeptRuns(root), { runs: [], removed: [] });
+    // While its command, outliving its window, still runs over the layers, the run is left alone.
+    const mount = `mount -t overlay overlay -o "lowerdir=$1,upperdir=$2,workdir=$3,userxattr" "$1" && echo mounted && exec sleep 60`;
+    const command = spawn(requireProgram('unshare'), ['--user', '--map-root-user', '--mount', 'sh', '-c', mount, 'sh', folder, path.join(root, name, 'upper0'), path.join(root, name, 'work0')], { stdio: ['ignore', 'pipe', 'pipe'] });
+    try {
+      await new Promise<void>((resolve, reject) => {
+        command.stdout.once('data', () => resolve());
+        command.once('exit', (code) => reject(new Error(`the overlay was not mounted (${code})`)));
+      });
+      assert.deepEqual(await recoverKeptRuns(root, { isAlive: () => false }), { runs: [], removed: [] });
+    } finally {
+      command.kill('SIGKILL');
+      if (command.exitCode === null && command.signalCode === null) await new Promise((resolve) => command.once('exit', resolve));
+    }
     fs.mkdirSync(path.join(root, '999999999-1-abcd'));
 
     const { runs, removed } = await recoverKeptRuns(root, { isAlive: () => false });
