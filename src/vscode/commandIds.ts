@@ -37,6 +37,10 @@ export const CommandId = {
   showCheckpointChanges: 'workspaceAgentTools.showCheckpointChanges',
   /** Opens a staged command's held change for review (arguments: the record's id, the change's index): a diff, or a folder's files. */
   showHeldChange: 'workspaceAgentTools.showHeldChange',
+  /** Merges a held change after the person's modal answer (arguments: its row, or the record's id and the change's index; none: a pick): {@link registerHeldChangeCommands}. */
+  mergeHeldChange: 'workspaceAgentTools.mergeHeldChange',
+  /** Discards a held change after the person's modal answer (arguments as mergeHeldChange). */
+  discardHeldChange: 'workspaceAgentTools.discardHeldChange',
   /** The activity records, newest first (tests and other extensions). */
   listActivity: 'workspaceAgentTools.listActivity',
   /** The path of the JSON Lines activity file. */
@@ -101,6 +105,14 @@ export const CommandId = {
    * text. Registered only in test mode (not in package.json).
    */
   checkpointBuildForTests: 'workspaceAgentTools.checkpointBuildForTests',
+  /**
+   * Answers the next modal questions of Merge and Discard Held Change (argument: the buttons to
+   * press, in order; a missing one is no), as modal dialogs cannot show in tests, and returns the
+   * questions asked so far. Registered only in test mode (not in package.json).
+   */
+  heldQuestionsForTests: 'workspaceAgentTools.heldQuestionsForTests',
+  /** Lists the kept runs of windows that are gone into the Activity view again, as at activation; resolves when done (tests; registered only in test mode). */
+  recoverHeldChangesForTests: 'workspaceAgentTools.recoverHeldChangesForTests',
 } as const;
 
 /** Commands registered but not contributed in package.json: for tests only. */
@@ -116,6 +128,8 @@ export const UNLISTED_COMMANDS: readonly string[] = [
   CommandId.activationTimings,
   CommandId.invokeCoreToolForTests,
   CommandId.checkpointBuildForTests,
+  CommandId.heldQuestionsForTests,
+  CommandId.recoverHeldChangesForTests,
 ];
 
 /** Context keys the extension sets for `when` clauses. */

@@ -9,6 +9,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import type { ActivityRecord } from '../../src/core/activity/activityRecord';
+import type { HeldQuestion, HeldReviewOutcome } from '../../src/core/calls/heldReview';
 import type { RestoreOutcome } from '../../src/core/calls/restore';
 import { CommandId } from '../../src/vscode/commandIds';
 import { answerNextApproval, invoke, withSettings, workspaceRoot } from './support/tools';
@@ -36,6 +37,20 @@ async function runStaged(command: string, cwd: string): Promise<string> {
 async function latestRecord(): Promise<ActivityRecord> {
   const records = (await vscode.commands.executeCommand<ActivityRecord[]>(CommandId.listActivity)) ?? [];
   return records[0];
+}
+
+async function recordById(id: number): Promise<ActivityRecord | undefined> {
+  return ((await vscode.commands.executeCommand<ActivityRecord[]>(CommandId.listActivity)) ?? []).find((record) => record.id === id);
+}
+
+/** Presses the buttons of the next modal questions of Merge and Discard Held Change (a missing one is no); answers the questions asked so far. */
+async function answerHeldQuestions(...buttons: (string | null)[]): Promise<HeldQuestion[]> {
+  return (await vscode.commands.executeCommand<HeldQuestion[]>(CommandId.heldQuestionsForTests, buttons)) ?? [];
+}
+
+/** Merges or discards a held change from its row, as its inline action does (the row is the argument). */
+async function fromRow(command: string, record: ActivityRecord, index: number): Promise<HeldReviewOutcome> {
+  return (await vscode.commands.executeCommand<HeldReviewOutcome>(command, { kind: 'held', record, index })) as HeldReviewOutcome;
 }
 
 describe('staged command changes (extension host)', function () {
@@ -138,5 +153,72 @@ describe('staged command changes (extension host)', function () {
     const outcome = await pending;
     assert.equal(outcome.restored, true, outcome.message);
     assert.equal(fs.readFileSync(abs(`${dir}/some-file.txt`), 'utf8'), 'some\n');
+  });
+
+  it('merges a held .vscode/tasks.json from its row after the modal question (undone by Restore), and discards another held change', async () => {
+    const dir = freshFolder();
+    fs.mkdirSync(abs(`${dir}/pkg/.vscode`), { recursive: true });
+    await runStaged('echo \'{"version":"2.0.0","tasks":[]}\' > pkg/.vscode/tasks.json && echo \'{"folders":[]}\' > pkg/app.code-workspace', dir);
+    const record = await latestRecord();
+    const held = record.held ?? [];
+    const tasks = held.findIndex((entry) => entry.path === `${dir}/pkg/.vscode/tasks.json`);
+    const workspaceFile = held.findIndex((entry) => entry.path === `${dir}/pkg/app.code-workspace`);
+    assert.ok(tasks >= 0 && workspaceFile >= 0, JSON.stringify(held));
+
+    // No answer: nothing merged, still held.
+    await answerHeldQuestions();
+    assert.equal((await fromRow(CommandId.mergeHeldChange, record, tasks)).done, false);
+    assert.equal(fs.existsSync(abs(`${dir}/pkg/.vscode/tasks.json`)), false);
+
+    await answerHeldQuestions('Merge');
+    const merged = await fromRow(CommandId.mergeHeldChange, record, tasks);
+    assert.equal(merged.done, true, merged.message);
+    assert.equal(fs.readFileSync(abs(`${dir}/pkg/.vscode/tasks.json`), 'utf8'), '{"version":"2.0.0","tasks":[]}\n');
+    const asked = (await answerHeldQuestions()).slice(-2);
+    assert.match(asked[1].title, /Merge the held change .*tasks\.json/);
+    assert.match(asked[1].detail, /execution config[\s\S]*outside the sandbox/);
+    assert.equal((await recordById(record.id))?.held?.[tasks].state, 'merged');
+
+    await answerHeldQuestions('Discard');
+    const discarded = await fromRow(CommandId.discardHeldChange, record, workspaceFile);
+    assert.equal(discarded.done, true, discarded.message);
+    assert.equal(fs.existsSync(abs(`${dir}/pkg/app.code-workspace`)), false);
+    assert.equal((await recordById(record.id))?.held?.[workspaceFile].state, 'discarded');
+    assert.equal(fs.existsSync(held[tasks].keptAt.split('/upper')[0]), false, 'the run folder is removed once nothing is held');
+
+    // The merge is the person's change with its own checkpoint: restoring to before it undoes it.
+    const pending = Promise.resolve(vscode.commands.executeCommand<RestoreOutcome>(CommandId.restoreCheckpoint, merged.activityId));
+    await answerNextApproval(true);
+    assert.equal((await pending).restored, true);
+    assert.equal(fs.existsSync(abs(`${dir}/pkg/.vscode/tasks.json`)), false);
+  });
+
+  it("lists a kept run an earlier window left in the middle of its merge (its temporary removed), and merges what it had not merged from its row", async () => {
+    const dir = freshFolder();
+    const logFile = (await vscode.commands.executeCommand<string>(CommandId.activityLogFile)) ?? '';
+    const run = path.join(path.dirname(logFile), 'staged', '999999999-1-0abc');
+    fs.mkdirSync(path.join(run, 'upper0', dir, '.vscode'), { recursive: true });
+    fs.writeFileSync(path.join(run, 'upper0', dir, 'a.txt'), 'merged after the crash\n');
+    fs.writeFileSync(path.join(run, 'upper0', dir, '.vscode', 'settings.json'), '{}\n');
+    const temporary = abs(`${dir}/.wat-merge-0123456789ab`);
+    fs.writeFileSync(temporary, 'half');
+    const why = `${dir}/.vscode: execution config is never merged unasked`;
+    fs.writeFileSync(path.join(run, 'run.json'), JSON.stringify({ version: 1, pid: 999999999, startedAt: Date.now() - 1000, state: 'merging', layers: [{ folder: workspaceRoot(), upper: 'upper0', planned: [['write', `${dir}/a.txt`]], held: [{ path: `${dir}/.vscode`, status: 'A', why }] }] }));
+
+    await vscode.commands.executeCommand(CommandId.recoverHeldChangesForTests);
+    const record = await latestRecord();
+    assert.equal(record.tool, 'staged changes from an earlier session');
+    assert.deepEqual((record.held ?? []).map((entry) => entry.path).sort(), [`${dir}/.vscode`, `${dir}/a.txt`]);
+    assert.equal(fs.existsSync(temporary), false, 'the killed merge\'s temporary is removed');
+    const rows = (await vscode.commands.executeCommand<Array<{ label?: string; description?: string }>>(CommandId.activityViewRows)) ?? [];
+    const row = rows.find((candidate) => candidate.label === 'staged changes from an earlier session');
+    assert.ok(String(row?.description).includes('2 held for review'), JSON.stringify(rows));
+
+    const index = (record.held ?? []).findIndex((entry) => entry.path === `${dir}/a.txt`);
+    await answerHeldQuestions('Merge');
+    const outcome = await fromRow(CommandId.mergeHeldChange, record, index);
+    assert.equal(outcome.done, true, outcome.message);
+    assert.equal(fs.readFileSync(abs(`${dir}/a.txt`), 'utf8'), 'merged after the crash\n');
+    assert.equal(fs.existsSync(abs(`${dir}/.vscode`)), false, 'the held execution config stays held');
   });
 });

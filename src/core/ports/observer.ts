@@ -10,6 +10,8 @@ export interface HeldChangeRecord {
   readonly why: string;
   /** Where it is kept: a host path in the command's upper layer. */
   readonly keptAt: string;
+  /** What the person did from its review: absent while it waits. */
+  readonly state?: 'merged' | 'discarded';
 }
 
 /** Hears what happens inside a call. */

@@ -61,9 +61,11 @@ function isNewGitDirectory(dir: string, children: ReadonlySet<string>): boolean 
  * guard's table (at any depth, any letter case), when it lies in a git directory the command created
  * (a new repository, whatever its name), when someone else changed the same entry while the command ran
  * (a conflict is shown, never resolved silently), or when it is neither a file, a folder nor a link.
- * A held change holds everything below it.
+ * A held change holds everything below it. `approved`: a held change the person chose to merge from
+ * its review; it and everything below it are planned as any change is, none held again (but what is
+ * neither a file, a folder nor a link, which no merge makes).
  */
-export function planMerge(upper: readonly UpperEntry[], lower: LowerFacts): MergePlan {
+export function planMerge(upper: readonly UpperEntry[], lower: LowerFacts, approved?: string): MergePlan {
   const entries = [...upper].sort((a, b) => depth(a.path) - depth(b.path) || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   const lowerCase = new Set(entries.map((entry) => entry.path.toLowerCase()));
   const heldRoots: { path: string; why: string }[] = [];
@@ -80,7 +82,8 @@ export function planMerge(upper: readonly UpperEntry[], lower: LowerFacts): Merg
     if (entry.kind === 'directory' && before === 'directory' && !entry.opaque) {
       continue; // a folder the layer holds only for what changed inside it
     }
-    const held = holdReason(entry, before, lower, lowerCase);
+    const asked = approved !== undefined && (entry.path === approved || isBelow(entry.path, approved));
+    const held = asked ? (entry.kind === 'other' ? 'neither a file, a folder nor a link' : undefined) : holdReason(entry, before, lower, lowerCase);
     if (held !== undefined) {
       heldRoots.push({ path: entry.path, why: held });
       changes.push({ path: entry.path, status, held });
@@ -140,6 +143,11 @@ function holdReason(entry: UpperEntry, before: LowerKind, lower: LowerFacts, upp
     return 'changed in the folder while the command ran: both versions are kept for you to choose';
   }
   return undefined;
+}
+
+/** The entries without the sandbox's own mount points (`points`, folder-relative): empty folders bubblewrap made for its binds, not the command's changes. */
+export function withoutMountPoints(entries: readonly UpperEntry[], points: ReadonlySet<string>): UpperEntry[] {
+  return entries.filter((entry) => !(entry.kind === 'directory' && points.has(entry.path) && !entries.some((other) => other.path.startsWith(`${entry.path}/`))));
 }
 
 function depth(p: string): number {

@@ -20,6 +20,7 @@ import { registerActivityView } from '../ui/activityView';
 import { registerApprovalCommands } from '../ui/approvals';
 import { BackgroundStatusBar, registerBackgroundCommandUi } from '../ui/backgroundCommands';
 import { registerCheckpointWarmUp } from '../ui/checkpointWarmUp';
+import { recoverHeldChanges, registerHeldChangeCommands } from '../ui/heldChanges';
 import { GuardStatusBar, registerGuardCommands } from '../ui/guardControls';
 import { stopEveryCommand, type WindowServices } from './services';
 
@@ -40,6 +41,7 @@ export function registerContributions(context: vscode.ExtensionContext, built: W
     ...registerCheckpointWarmUp(checkpoints, guardStatusBar, context.extensionMode === vscode.ExtensionMode.Test),
     ...registerGuardCommands(guardStatusBar),
     ...registerActivityView(activity, background),
+    ...registerHeldChangeCommands(activity, sandbox.staging?.root, checkpoints),
     backgroundStatusBar,
     ...registerBackgroundCommandUi(background, backgroundStatusBar, stopEveryCommand),
   );
@@ -48,6 +50,8 @@ export function registerContributions(context: vscode.ExtensionContext, built: W
   // start says so, with the fix, before the first command (commands reuse the same probe).
   const sandboxDocs = `${String(context.extension.packageJSON.repository?.url ?? '').replace(/\.git$/, '')}/blob/main/${BUBBLEWRAP_FAILURE_DOCS}`;
   void timings.deferredStep('sandbox probe', () => sandbox.availability(readToolSettings().bubblewrapPath)).then((availability) => guardStatusBar.showSandbox(availability, sandboxDocs), () => undefined);
+  // Staged runs an earlier window kept (held changes, a merge it did not finish) are listed for review, off the activation path.
+  void timings.deferredStep('held changes recovered', () => recoverHeldChanges(activity, sandbox.staging?.root)).catch(() => undefined);
   context.subscriptions.push(...registerTools(TOOLS, services));
   timings.mark('language model tools registered');
   context.subscriptions.push(

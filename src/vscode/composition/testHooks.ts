@@ -4,10 +4,11 @@ import * as vscode from 'vscode';
 import { TOOLS } from '../../core/tools';
 import { CommandId } from '../commandIds';
 import { registerCoreInvokeForTests } from '../tools/registration';
+import { recoverHeldChanges, registerHeldQuestionsForTests } from '../ui/heldChanges';
 import type { WindowServices } from './services';
 
 /** Registers the test-only commands (the caller checks the extension mode). */
-export function registerTestHooks(context: vscode.ExtensionContext, { sandbox, services }: WindowServices): void {
+export function registerTestHooks(context: vscode.ExtensionContext, { sandbox, services, activity }: WindowServices): void {
   context.subscriptions.push(
     // Tests stand local servers in for hosts: names resolve to 127.0.0.x in the proxy only.
     vscode.commands.registerCommand(CommandId.mapNetworkNamesForTests, (names?: unknown) => {
@@ -21,5 +22,8 @@ export function registerTestHooks(context: vscode.ExtensionContext, { sandbox, s
     }),
     // The host bench and its test compare core's invokeTool with vscode.lm.invokeTool in this process.
     registerCoreInvokeForTests(TOOLS, services),
+    // Modal dialogs cannot show in tests: the held changes' questions are answered here.
+    registerHeldQuestionsForTests(),
+    vscode.commands.registerCommand(CommandId.recoverHeldChangesForTests, () => recoverHeldChanges(activity, sandbox.staging?.root)),
   );
 }

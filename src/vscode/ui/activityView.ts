@@ -9,6 +9,7 @@ import { SETTINGS_SECTION } from '../../core/settings';
 import { CommandId, UriScheme, ViewId } from '../commandIds';
 import { readIgnoredSettings } from '../host/settings';
 import type { ActivityLog } from './activityLog';
+import { markLooked } from './heldChanges';
 import { runningCommandItem, type RunningCommandNode } from './backgroundCommands';
 
 /** How often the ages of running background commands are refreshed. */
@@ -55,6 +56,10 @@ function isFileNode(node: ActivityNode): node is ChangedFileNode {
 
 function isHeldNode(node: ActivityNode): node is HeldChangeNode {
   return 'kind' in node && node.kind === 'held';
+}
+
+function isHeldArgument(argument: unknown): argument is HeldChangeNode {
+  return typeof argument === 'object' && argument !== null && (argument as { kind?: unknown }).kind === 'held';
 }
 
 /**
@@ -115,9 +120,11 @@ export class ActivityTreeProvider implements vscode.TreeDataProvider<ActivityNod
     if (isHeldNode(node)) {
       const held = (node.record.held ?? [])[node.index];
       const item = new vscode.TreeItem(held?.path ?? '');
-      item.description = `held, not merged: ${held?.why ?? ''}`;
-      item.iconPath = new vscode.ThemeIcon('warning', new vscode.ThemeColor('problemsWarningIcon.foreground'));
+      item.description = held?.state === 'merged' ? 'merged from review' : held?.state === 'discarded' ? 'discarded' : `held, not merged: ${held?.why ?? ''}`;
+      item.iconPath = held?.state === 'merged' ? new vscode.ThemeIcon('check') : held?.state === 'discarded' ? new vscode.ThemeIcon('trash') : new vscode.ThemeIcon('warning', new vscode.ThemeColor('problemsWarningIcon.foreground'));
       item.id = `${node.record.id}/held/${node.index}`;
+      // Merge Held Change and Discard Held Change (inline and in the context menu) while it waits.
+      item.contextValue = held?.state === undefined ? 'heldChange' : 'heldChange.done';
       item.command = { command: CommandId.showHeldChange, title: 'Show Held Change', arguments: [node.record.id, node.index] };
       return item;
     }
@@ -132,7 +139,7 @@ export class ActivityTreeProvider implements vscode.TreeDataProvider<ActivityNod
     }
     const record = node;
     const verdict = strictestVerdict(record.verdicts);
-    const item = new vscode.TreeItem(`${record.tool.replace(/^workspace_/, '')} ${subjectOf(record)}`);
+    const item = new vscode.TreeItem(`${record.tool.replace(/^workspace_/, '')} ${subjectOf(record)}`.trim());
     const guard = verdict && verdict.decision !== 'allow' ? ` · ${verdict.decision} ${verdict.rule ?? ''}` : '';
     const redacted = record.redactions.length ? ` · ${record.redactions.length} redacted` : '';
     // Calls from agents outside chat say which agent made them.
@@ -153,8 +160,9 @@ export class ActivityTreeProvider implements vscode.TreeDataProvider<ActivityNod
       item.tooltip.appendMarkdown(`\n\nExecution config ${config.map((entry) => `${entry.change}: \`${entry.path}\``).join(', ')}. Read them before git or VS Code runs anything; Restore to Before This Call puts back the workspace files.`);
     }
     item.contextValue = record.checkpoint ? 'activityCall.checkpoint' : this.log.changesOf(record.id).length ? 'activityCall.change' : 'activityCall';
-    if (record.held?.length) {
-      item.description += ` · ${record.held.length} held for review`;
+    const waiting = record.held?.filter((held) => held.state === undefined).length ?? 0;
+    if (waiting) {
+      item.description += ` · ${waiting} held for review`;
       item.iconPath = new vscode.ThemeIcon('warning', new vscode.ThemeColor('problemsWarningIcon.foreground'));
     }
     if ((record.checkpoint && record.changedPaths.length) || record.held?.length) {
@@ -245,7 +253,10 @@ export function registerActivityView(log: ActivityLog, background?: BackgroundCo
         await vscode.env.clipboard.writeText(log.inputOf(record.id) ?? record.input);
       }
     }),
-    vscode.commands.registerCommand(CommandId.showHeldChange, (id?: unknown, index?: unknown) => showHeldChange(log, id, index)),
+    vscode.commands.registerCommand(CommandId.showHeldChange, (id?: unknown, index?: unknown) =>
+      // From the row's context menu the argument is the row itself.
+      isHeldArgument(id) ? showHeldChange(log, id.record.id, id.index) : showHeldChange(log, id, index),
+    ),
     vscode.commands.registerCommand(CommandId.showActivityLog, () => log.channel.show(true)),
     vscode.commands.registerCommand(CommandId.listActivity, () => log.list()),
     vscode.commands.registerCommand(CommandId.activityLogFile, () => log.file),
@@ -262,7 +273,8 @@ export function registerActivityView(log: ActivityLog, background?: BackgroundCo
 /**
  * Shows a staged command's held change for review: a file as a diff of the workspace's version (or
  * nothing) against the command's, kept in its upper layer; a folder (a new repository, a `.vscode`)
- * as the list of its files, any of which opens. Nothing is merged from here.
+ * as the list of its files, any of which opens. Nothing is merged from here (Merge Held Change,
+ * heldChanges.ts, replaces a version the person changed only after this showed it).
  */
 async function showHeldChange(log: ActivityLog, id: unknown, index: unknown): Promise<void> {
   const record = log.list().find((candidate) => candidate.id === id);
@@ -271,6 +283,7 @@ async function showHeldChange(log: ActivityLog, id: unknown, index: unknown): Pr
     return;
   }
   const kept = vscode.Uri.file(held.keptAt);
+  markLooked(held.keptAt);
   const stat = await Promise.resolve(vscode.workspace.fs.stat(kept)).catch(() => undefined);
   if (!stat) {
     void vscode.window.showWarningMessage(`The held change ${held.path} is no longer kept at ${held.keptAt}.`);

@@ -11,7 +11,8 @@ import { existsSync, promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { StagedChange, StagedMerge, StagedRun, StagingHost } from '../../ports/process';
-import { planMerge, type UpperEntry } from '../staging';
+import { planMerge, withoutMountPoints, type UpperEntry } from '../staging';
+import { restRoots, writeManifest, type KeptEntry, type LayerManifest, type RunManifest } from './keptRuns';
 import { nestedBubblewrapOptions, opaqueFoldersThrough, openWorkFolder, stagedLaunch, stagingLayout, type StagedFolder } from './overlayLaunch';
 import { applyMerge, lowerFactsOf, MergeStopped, readUpperLayer } from './upperLayer';
 
@@ -98,6 +99,10 @@ export class OverlayStaging implements StagingHost {
 class OverlayRun implements StagedRun {
   private kept = false;
   private merged: Promise<StagedMerge> | undefined;
+  /** The manifest's folders (keptRuns.ts): what each holds, and the merge's plan while it runs. */
+  private readonly layers: LayerManifest[];
+  /** The first manifest, written while the command starts (about 1 ms: off its path); the merge waits for it. */
+  private readonly recorded: Promise<void>;
 
   constructor(
     private readonly unshare: string,
@@ -106,7 +111,15 @@ class OverlayRun implements StagedRun {
     private readonly mountPoints: readonly string[],
     private readonly ids: { readonly uid: number; readonly gid: number },
     private readonly startedAt: number,
-  ) {}
+  ) {
+    this.layers = layout.map((layer) => ({ folder: layer.folder, upper: path.basename(layer.upper), held: [] }));
+    this.recorded = this.record('running').catch(() => undefined);
+  }
+
+  /** Writes the run's manifest, so that a window that closes or crashes leaves what it kept recoverable (keptRuns.ts). */
+  private record(state: RunManifest['state']): Promise<void> {
+    return writeManifest(this.staging, { version: 1, pid: process.pid, startedAt: this.startedAt, state, mountPoints: this.mountPoints, layers: this.layers });
+  }
 
   wrap(bubblewrap: readonly string[]): string[] {
     const [program, ...rest] = bubblewrap;
@@ -118,12 +131,13 @@ class OverlayRun implements StagedRun {
   }
 
   private async mergeAll(pid: number | undefined): Promise<StagedMerge> {
+    await this.recorded;
     const changes: StagedChange[] = [];
     const touched: { folder: string; paths: string[] }[] = [];
     let stopped: string | undefined;
-    for (const layer of this.layout) {
+    for (const [index, layer] of this.layout.entries()) {
       // A failure other than a stopped step leaves what it touched unknown: that folder's checkpoint records it whole.
-      const folderChanges = await this.mergeLayer(layer, pid).catch((error: unknown): { changes: StagedChange[]; stopped: string; touched?: string[] } => ({
+      const folderChanges = await this.mergeLayer(layer, index, pid).catch((error: unknown): { changes: StagedChange[]; stopped: string; touched?: string[] } => ({
         changes: [],
         stopped: `${layer.folder}: ${error instanceof Error ? error.message : String(error)}`,
       }));
@@ -134,42 +148,53 @@ class OverlayRun implements StagedRun {
       stopped ??= folderChanges.stopped;
     }
     this.kept = stopped !== undefined || changes.some((change) => change.held !== undefined);
+    await this.record('merged').catch(() => undefined);
     return { changes, touched, ...(this.kept ? { keptIn: this.staging } : {}), ...(stopped ? { stopped } : {}) };
   }
 
   /** The folder's merge: its changes, and the paths its steps wrote or removed (a stopped step's too: a removal may be part done). */
-  private async mergeLayer(layer: StagedFolder, pid: number | undefined): Promise<{ changes: StagedChange[]; stopped?: string; touched?: string[] }> {
+  private async mergeLayer(layer: StagedFolder, index: number, pid: number | undefined): Promise<{ changes: StagedChange[]; stopped?: string; touched?: string[] }> {
     let entries = this.withoutMountPoints(layer, await readUpperLayer(layer.upper));
     if (entries.length === 0) {
       return { changes: [], touched: [] };
     }
     // Folders the command deleted and made again, seen in its namespace while it holds; a run
     // stopped before it held cannot show them, and their old entries then stay.
-    if (pid !== undefined) {
-      const opaque = await opaqueFoldersThrough(pid, layer, entries);
-      entries = entries.map((entry) => (opaque.has(entry.path) ? { ...entry, opaque: true } : entry));
-    }
+    const opaque = pid === undefined ? new Set<string>() : await opaqueFoldersThrough(pid, layer, entries);
+    entries = entries.map((entry) => (opaque.has(entry.path) ? { ...entry, opaque: true } : entry));
     const plan = planMerge(entries, await lowerFactsOf(layer.folder, entries, this.startedAt));
-    const changes = plan.changes.map((change) => ({ folder: layer.folder, ...change, ...(change.held ? { keptAt: path.join(layer.upper, ...change.path.split('/')) } : {}) }));
+    const kept = (change: { readonly path: string }): string => path.join(layer.upper, ...change.path.split('/'));
+    const changes = plan.changes.map((change) => ({ folder: layer.folder, ...change, ...(change.held ? { keptAt: kept(change) } : {}) }));
+    const held: KeptEntry[] = plan.changes.filter((change) => change.held !== undefined).map((change) => ({ path: change.path, status: change.status, why: change.held ?? '' }));
+    // The plan goes in the manifest before the first step: a merge killed midway is found and finished from it.
+    this.layers[index] = { ...this.layers[index], ...(opaque.size ? { opaque: [...opaque] } : {}), planned: plan.steps.map((step) => [step.op, step.path] as const), held };
+    await this.record('merging');
     try {
       await applyMerge(plan, layer.upper, layer.folder);
+      this.layers[index] = withoutPlan(this.layers[index]);
       return { changes, touched: plan.steps.map((step) => step.path) };
     } catch (error) {
       if (!(error instanceof MergeStopped)) {
         throw error;
       }
+      // What the merge did not do is kept for review beside what was held, a new folder standing for what is below it.
       const done = new Set(error.done.map((step) => step.path));
-      return { changes: changes.filter((change) => change.held !== undefined || done.has(change.path)), stopped: error.message, touched: [...done, error.step.path] };
+      const why = `not merged: the merge stopped (${error.message})`;
+      const status = new Map(plan.changes.map((change) => [change.path, change.status]));
+      const rest = restRoots(plan.steps.slice(error.done.length)).map((p) => ({ path: p, status: status.get(p) ?? 'M', held: why }));
+      this.layers[index] = { ...withoutPlan(this.layers[index]), held: [...held, ...rest.map((change) => ({ path: change.path, status: change.status, why }))] };
+      const restChanges = rest.map((change) => ({ folder: layer.folder, ...change, keptAt: kept(change) }));
+      return { changes: [...changes.filter((change) => change.held !== undefined || done.has(change.path)), ...restChanges], stopped: error.message, touched: [...done, error.step.path] };
     }
   }
 
   /** The upper layer without the sandbox's own mount points (empty folders bubblewrap made for its binds), which are not the command's changes. */
   private withoutMountPoints(layer: StagedFolder, entries: readonly UpperEntry[]): UpperEntry[] {
-    const points = new Set(this.mountPoints.filter((point) => point.startsWith(`${layer.folder}${path.sep}`)).map((point) => path.relative(layer.folder, point).split(path.sep).join('/')));
-    return entries.filter((entry) => !(entry.kind === 'directory' && points.has(entry.path) && !entries.some((other) => other.path.startsWith(`${entry.path}/`))));
+    return withoutMountPoints(entries, new Set(this.mountPoints.filter((point) => point.startsWith(`${layer.folder}${path.sep}`)).map((point) => path.relative(layer.folder, point).split(path.sep).join('/'))));
   }
 
   async dispose(): Promise<void> {
+    await this.recorded;
     for (const layer of this.layout) {
       await openWorkFolder(layer.work).catch(() => undefined);
     }
@@ -182,4 +207,9 @@ class OverlayRun implements StagedRun {
       await Promise.all([layer.lower, layer.work].map((dir) => fs.rm(dir, { recursive: true, force: true }).catch(() => undefined)));
     }
   }
+}
+
+/** A layer's manifest once its merge ended: no plan left to finish. */
+function withoutPlan(layer: LayerManifest): LayerManifest {
+  return { folder: layer.folder, upper: layer.upper, ...(layer.opaque ? { opaque: layer.opaque } : {}), held: layer.held };
 }

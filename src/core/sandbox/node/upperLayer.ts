@@ -16,35 +16,50 @@ import type { LowerFacts, LowerKind, MergePlan, MergeStep, UpperEntry } from '..
 /** The prefix of the temporary names the merge makes beside an entry; leftovers of a crash carry it. */
 export const MERGE_TEMPORARY_PREFIX = '.wat-merge-';
 
+/** True for a name the merge made as a temporary: the prefix and 12 hexadecimal digits, nothing else. */
+export function isMergeTemporary(name: string): boolean {
+  return name.length === MERGE_TEMPORARY_PREFIX.length + 12 && name.startsWith(MERGE_TEMPORARY_PREFIX) && /^[0-9a-f]{12}$/.test(name.slice(MERGE_TEMPORARY_PREFIX.length));
+}
+
 /**
  * Every entry of an upper layer, folders before what is inside them, paths `/`-separated and
  * relative to the layer. A character device 0:0 is overlayfs's whiteout. `opaque` names the folders
  * overlayfs marked opaque (its `user.overlay.opaque` attribute, which Node cannot read: the caller
  * finds them inside the command's namespace, where the merged view shows what the lower one lacks).
+ * `under`: only that entry of the layer and what is below it (a held change merged from its review).
  */
-export async function readUpperLayer(upper: string, opaque: ReadonlySet<string> = new Set()): Promise<UpperEntry[]> {
+export async function readUpperLayer(upper: string, opaque: ReadonlySet<string> = new Set(), under = ''): Promise<UpperEntry[]> {
   const entries: UpperEntry[] = [];
+  const add = async (child: string): Promise<boolean> => {
+    const full = path.join(upper, ...child.split('/'));
+    const stat = await fs.lstat(full);
+    if (stat.isDirectory()) {
+      entries.push({ path: child, kind: 'directory', mode: stat.mode & 0o7777, ...(opaque.has(child) ? { opaque: true } : {}) });
+      return true;
+    }
+    if (stat.isFile()) {
+      entries.push({ path: child, kind: 'file', mode: stat.mode & 0o7777, ...(stat.nlink > 1 ? { inode: `${stat.dev}:${stat.ino}` } : {}) });
+    } else if (stat.isSymbolicLink()) {
+      entries.push({ path: child, kind: 'symlink', target: await fs.readlink(full) });
+    } else if (stat.isCharacterDevice() && stat.rdev === 0) {
+      entries.push({ path: child, kind: 'whiteout' });
+    } else {
+      entries.push({ path: child, kind: 'other' });
+    }
+    return false;
+  };
   const walk = async (relative: string): Promise<void> => {
-    const names = (await fs.readdir(relative === '' ? upper : path.join(upper, relative))).sort();
+    const names = (await fs.readdir(relative === '' ? upper : path.join(upper, ...relative.split('/')))).sort();
     for (const name of names) {
       const child = relative === '' ? name : `${relative}/${name}`;
-      const full = path.join(upper, child);
-      const stat = await fs.lstat(full);
-      if (stat.isDirectory()) {
-        entries.push({ path: child, kind: 'directory', mode: stat.mode & 0o7777, ...(opaque.has(child) ? { opaque: true } : {}) });
+      if (await add(child)) {
         await walk(child);
-      } else if (stat.isFile()) {
-        entries.push({ path: child, kind: 'file', mode: stat.mode & 0o7777, ...(stat.nlink > 1 ? { inode: `${stat.dev}:${stat.ino}` } : {}) });
-      } else if (stat.isSymbolicLink()) {
-        entries.push({ path: child, kind: 'symlink', target: await fs.readlink(full) });
-      } else if (stat.isCharacterDevice() && stat.rdev === 0) {
-        entries.push({ path: child, kind: 'whiteout' });
-      } else {
-        entries.push({ path: child, kind: 'other' });
       }
     }
   };
-  await walk('');
+  if (under === '' || (await add(under))) {
+    await walk(under);
+  }
   return entries;
 }
 
