@@ -50,9 +50,13 @@ describeOnlyOn('linux', 'overlayfs in a user namespace under bubblewrap')('tools
     for (const line of ['- M a.txt', '- A new.txt', '- D gone.txt', '- M tool.sh', '- A link', '- A hard.txt']) {
       assert.ok(text.includes(line), `${line} in:\n${text}`);
     }
-    // Nothing is kept: every change was merged.
+    // Nothing is kept: every change was merged (what is left is the launch started ahead for the next command, its layers empty).
     assert.doesNotMatch(text, /\(held:|kept in/);
-    assert.deepEqual(fs.readdirSync(stagingRoot()), []);
+    await workspace.sandbox.staging?.aheadReady();
+    assert.ok(fs.readdirSync(stagingRoot()).length <= 1);
+    for (const left of fs.readdirSync(stagingRoot())) {
+      assert.deepEqual(fs.readdirSync(path.join(stagingRoot(), left, 'upper0')), []);
+    }
   });
 
   it('holds a new repository with a planted core.fsmonitor: git run afterwards outside any sandbox never runs it', async () => {
@@ -85,14 +89,17 @@ describeOnlyOn('linux', 'overlayfs in a user namespace under bubblewrap')('tools
 
   it("keeps the person's own edit made while the command ran: the conflict is held, not resolved silently", async () => {
     const root = workspace.root;
-    const before = fs.existsSync(stagingRoot()) ? fs.readdirSync(stagingRoot()).length : 0;
-    const running = run({ command: 'while [ ! -e go ]; do sleep 0.05; done; echo command > a.txt; echo other > b.txt' });
-    // Once the run's layers exist the command is starting: an edit from now on is the person's, made while it ran.
-    while (!fs.existsSync(stagingRoot()) || fs.readdirSync(stagingRoot()).length === before) {
+    // The command waits for the gate's content: a file it has not written is read from the folder
+    // itself, where a new name would stay unseen (overlayfs keeps the lookup that missed it).
+    fs.writeFileSync(path.join(root, 'gate'), 'wait\n');
+    const running = run({ command: 'touch started; while [ "$(cat gate)" != go ]; do sleep 0.05; done; echo command > a.txt; echo other > b.txt' });
+    // Once the command runs (its first write is in its upper layer), an edit is the person's, made while it ran.
+    const started = (): boolean => fs.existsSync(stagingRoot()) && fs.readdirSync(stagingRoot()).some((run) => fs.existsSync(path.join(stagingRoot(), run, 'upper0', 'started')));
+    while (!started()) {
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
     fs.writeFileSync(path.join(root, 'a.txt'), 'person\n');
-    fs.writeFileSync(path.join(root, 'go'), '');
+    fs.writeFileSync(path.join(root, 'gate'), 'go\n');
     const text = await running;
     assert.equal(fs.readFileSync(path.join(root, 'a.txt'), 'utf8'), 'person\n');
     assert.equal(fs.readFileSync(path.join(root, 'b.txt'), 'utf8'), 'other\n');
