@@ -123,7 +123,8 @@ export class OverlayStaging implements StagingHost {
     this.ahead = { key: aheadKey(folders), staging, layout, launch, mounts };
   }
 
-  private discardAhead(): void {
+  /** Ends the launch started ahead, if any, unused (the next run launches plainly; the bench compares the two). */
+  discardAhead(): void {
     const ahead = this.ahead;
     this.ahead = undefined;
     if (ahead) {
