@@ -312,7 +312,7 @@ export async function benchSandbox({ log, scratchDir }) {
   log('');
   printTable(log, ['stdin (p50 of ' + RUNS + ')', 'before ms', 'now ms', 'ratio', 'added ms'], stdinRows);
   log('');
-  printTable(log, ["staged changes (issue 40, not wired; p50 of " + RUNS + ')', 'before ms', 'now ms', 'ratio', 'added ms'], stagedRows);
+  printTable(log, ["staged changes (issue 40, the launch without the tool; p50 of " + RUNS + ')', 'before ms', 'now ms', 'ratio', 'added ms'], stagedRows);
   notes.forEach((note) => log(note));
   log(`Load average at the end: ${os.loadavg().map((load) => load.toFixed(2)).join(', ')} on ${os.cpus().length} cores.`);
 }
