@@ -148,6 +148,25 @@ class LogWriter {
   }
 }
 
+/** A command that was not started: its outcome says why, as a spawn failure does. */
+function notStarted(request: ProcessRequest, log: LogWriter, stdout: ReducedOutput, stderr: ReducedOutput, kind: CommandInput, why: string): StartedProcess {
+  const finish = async (): Promise<ProcessOutcome> => {
+    await log.close(`\n# not started: ${why}\n`);
+    return { exitCode: null, signal: null, leftoversStopped: false, spawnError: why, durationMs: 0, stdout: stdout.take(), stderr: stderr.take(), logPath: request.logPath, logTruncated: log.truncated };
+  };
+  return {
+    pgid: undefined,
+    startTime: undefined,
+    outcome: finish(),
+    stdin: kind,
+    stop: () => undefined,
+    writeInput: () => false,
+    closeInput: () => false,
+    interrupt: () => false,
+    inputReaders: () => ({ state: 'closed' }),
+  };
+}
+
 /** Starts the command line in its own process group; the handle's outcome resolves when every process of it has ended. */
 export function startProcess(request: ProcessRequest): StartedProcess {
   const started = Date.now();
@@ -168,8 +187,10 @@ export function startProcess(request: ProcessRequest): StartedProcess {
   if (adopted) {
     // Its argv as data on ARGS_FD (never as script); the launcher's input and the line that lets it go follow.
     ((adopted.stdio as unknown as Writable[])[ARGS_FD]).end([program, ...args].map((arg) => `${arg}\0`).join(''));
-  } else {
-    request.adopt?.discard();
+  } else if (request.adopt) {
+    // Its argv is not the plain launch's (a staged one's would run without its overlays): nothing runs.
+    request.adopt.discard();
+    return notStarted(request, log, stdout, stderr, kind, 'the launch started ahead for it had ended, or cannot take this command; nothing ran');
   }
   const child = adopted ?? spawn(program, args, {
     cwd: request.cwd,

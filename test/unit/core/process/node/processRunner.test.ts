@@ -196,6 +196,17 @@ describe('process/node/processRunner', () => {
       unused.discard();
       assert.equal(unused.waiting(), false);
     });
+
+    it('runs nothing when the launcher started ahead is no longer waiting: its argv is never spawned as a plain launcher', async () => {
+      const ran = path.join(workspace.parent, 'ahead-ran');
+      const ahead = startAhead(bashLauncher(), { PATH: '/usr/bin:/bin' });
+      ahead.discard();
+      const held: (number | undefined)[] = [];
+      const outcome = await startProcess({ ...request(`touch ${ran}`, 'ahead-gone'), adopt: ahead, hold: async (pid) => void held.push(pid) }).outcome;
+      assert.match(outcome.spawnError ?? '', /launch started ahead .* nothing ran/);
+      assert.equal(fs.existsSync(ran), false);
+      assert.deepEqual(held, []);
+    });
   });
 
   describe('with a terminal as stdin (interactive: true)', () => {
