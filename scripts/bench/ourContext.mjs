@@ -64,7 +64,7 @@ export function ourContext({ root, settings = {}, ripgrepPath, commands, ignoreI
  * with a terminal that shows nothing. Dispose it to remove the sandbox's private folders.
  * @param {string} logDirectory
  * @param {string | undefined} ripgrepPath
- * @param {{ scanIndex?: boolean }} [options] scanIndex false: no index, every command walks the writable folders
+ * @param {{ scanIndex?: boolean, stagingRoot?: string }} [options] scanIndex false: no index, every command walks the writable folders; stagingRoot: staged commands' layers (runCommand.stageChanges)
  */
 export function ourCommandHost(logDirectory, ripgrepPath, options = {}) {
   /** @type {typeof import('../../src/core/process/node/processRunner.js')} */

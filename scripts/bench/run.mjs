@@ -12,7 +12,7 @@ import { benchInputWatch } from './inputWatch.mjs';
 import { benchPorts } from './ports.mjs';
 import { benchReadFile } from './readFile.mjs';
 import { benchReduction } from './reduction.mjs';
-import { benchSandbox } from './sandbox.mjs';
+import { benchSandbox, benchStaged } from './sandbox.mjs';
 import { benchSearch } from './search.mjs';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -23,7 +23,7 @@ const only = process.argv.slice(2);
 const log = (line) => console.log(line);
 
 /** @type {[name: string, run: (context: import('./measure.mjs').BenchContext) => Promise<unknown>][]} */
-const cases = [['read', benchReadFile], ['search', benchSearch], ['sandbox', benchSandbox], ['ports', benchPorts], ['checkpoint', benchCheckpoint], ['mcp', benchMcpRelay], ['reduction', benchReduction], ['input', benchInputWatch], ['activation', benchActivation], ['host', benchHost]];
+const cases = [['read', benchReadFile], ['search', benchSearch], ['sandbox', benchSandbox], ['staged', benchStaged], ['ports', benchPorts], ['checkpoint', benchCheckpoint], ['mcp', benchMcpRelay], ['reduction', benchReduction], ['input', benchInputWatch], ['activation', benchActivation], ['host', benchHost]];
 
 for (const [name, run] of cases) {
   if (only.length && !only.includes(name)) continue;

@@ -7,7 +7,7 @@
 // or end of file"): sh started with today's pipe, with end of file (/dev/null, every command's now), and
 // through the pseudoterminal helper (interactive: true), alone and inside bare bwrap; and the tool's call
 // with and without interactive: true.
-import { mkdirSync, mkdtempSync, promises as fs, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, promises as fs, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -312,7 +312,103 @@ export async function benchSandbox({ log, scratchDir }) {
   log('');
   printTable(log, ['stdin (p50 of ' + RUNS + ')', 'before ms', 'now ms', 'ratio', 'added ms'], stdinRows);
   log('');
-  printTable(log, ["staged changes (issue 40, not wired; p50 of " + RUNS + ')', 'before ms', 'now ms', 'ratio', 'added ms'], stagedRows);
+  printTable(log, ["staged changes (issue 40, the launch without the tool; p50 of " + RUNS + ')', 'before ms', 'now ms', 'ratio', 'added ms'], stagedRows);
   notes.forEach((note) => log(note));
+  log(`Load average at the end: ${os.loadavg().map((load) => load.toFixed(2)).join(', ')} on ${os.cpus().length} cores.`);
+}
+
+/** The user and system CPU seconds of this process's ended children (they are waited for), from /proc/self/stat. */
+async function childrenCpu() {
+  const fields = (await fs.readFile('/proc/self/stat', 'utf8')).split(') ')[1].split(' ');
+  // cutime and cstime, fields 16 and 17, in clock ticks (100 a second on Linux).
+  return (Number(fields[13]) + Number(fields[14])) / 100;
+}
+
+/**
+ * `npm run bench -- staged`: the staged rows alone, the wired path among them: workspace_run_command
+ * with runCommand.stageChanges through the launch started ahead (the extension's own, waited for
+ * before the timer starts as it is between an agent's commands), against the same call in today's
+ * sandbox and bare bubblewrap, on the kernel tree; with the CPU seconds of each subject's processes
+ * (the launch started ahead counted with the command it served), which the machine's load changes less.
+ * @param {import('./measure.mjs').BenchContext} context
+ */
+export async function benchStaged({ log, scratchDir }) {
+  const logs = mkdtempSync(path.join(os.tmpdir(), 'wat-bench-logs-'));
+  const stagingRoot = mkdtempSync(path.join(os.tmpdir(), 'wat-bench-staging-'));
+  const indexed = ourCommandHost(logs, RIPGREP, { stagingRoot: path.join(stagingRoot, 'staged') });
+  const availability = await indexed.host.sandbox.availability('');
+  const staging = indexed.sandbox.staging;
+  if (availability.kind !== 'bubblewrap' || !staging) {
+    log(`No bubblewrap staging here; nothing to measure.`);
+    indexed.dispose();
+    return;
+  }
+  const found = await ensureTree(scratchDir, log);
+  // Its real path: bubblewrap binds a writable folder at the path it is given, which a link in it would break.
+  const tree = { ...found, root: realpathSync(found.root) };
+  indexed.sandbox.scanIndex?.track([tree.root]);
+  await indexed.sandbox.scanIndex?.settled();
+  const tool = ourTool('workspace_run_command');
+  // A line that may write (so it is staged) and changes nothing: the launch alone, no merge.
+  const line = 'mkdir -p scripts';
+  /** @param {boolean} staged */
+  const call = (staged) => async () => {
+    const ctx = ourContext({ root: tree.root, ripgrepPath: RIPGREP, commands: indexed.host, settings: { runCommandSandbox: 'auto', runCommandStageChanges: staged } });
+    const approving = { ...ctx, session: { ...ctx.session, approver: { confirm: async () => true, choose: async () => /** @type {const} */ ('accept') } } };
+    const result = await runTool(tool, { command: line }, approving);
+    const text = result.parts.map((part) => (part.kind === 'text' ? part.text : '')).join('');
+    if (!text.startsWith('Exit code: 0') || (staged && !/changes staged/.test(text))) throw new Error(`the call failed: ${text}`);
+  };
+  const bare = [availability.executable, '--die-with-parent', '--unshare-pid', '--unshare-net', '--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--'];
+  /** @type {Record<string, Subject>} */
+  const subjects = {
+    bwrap: async () => spawnOk(availability.executable, [...bare.slice(1), '/bin/sh', '-c', 'true']),
+    sandboxed: call(false),
+    wired: { ahead: () => staging.aheadReady(), run: call(true), after: async () => undefined },
+    wiredPlain: { ahead: async () => staging.aheadReady().then(() => staging.discardAhead()), run: call(true), after: async () => undefined },
+    stagedTree: { ahead: () => stagingAhead(tree.root), run: async (staged) => void (await stagedRun(bare, tree.root, 'true', staged)), after: removeStaging },
+    stagedTreeAhead: { ahead: () => launchAhead(tree.root), run: async (staged) => void (await stagedRun(bare, tree.root, 'true', staged)), after: removeStaging },
+  };
+  /** @type {Record<string, number[]>} */
+  const wall = {};
+  /** @type {Record<string, number>} */
+  const cpu = {};
+  try {
+    for (let round = -1; round < RUNS; round += 1) {
+      for (const [name, subject] of Object.entries(subjects)) {
+        const cpuBefore = await childrenCpu();
+        const prepared = typeof subject === 'function' ? undefined : await subject.ahead();
+        const start = performance.now();
+        await (typeof subject === 'function' ? subject() : subject.run(prepared));
+        const ms = performance.now() - start;
+        if (typeof subject !== 'function') await subject.after(prepared);
+        // The wired call's next launch ahead is started after it: counted with it.
+        if (name.startsWith('wired')) await staging.aheadReady();
+        if (round >= 0) {
+          (wall[name] ??= []).push(ms);
+          cpu[name] = (cpu[name] ?? 0) + (await childrenCpu()) - cpuBefore;
+        }
+      }
+    }
+  } finally {
+    indexed.dispose();
+    rmSync(logs, { recursive: true, force: true });
+    rmSync(stagingRoot, { recursive: true, force: true });
+  }
+  /** @param {string} name */
+  const median = (name) => wall[name].sort((a, b) => a - b)[Math.floor(RUNS / 2)];
+  /** @param {string} name */
+  const spread = (name) => `${wall[name][Math.floor(RUNS / 4)].toFixed(1)}-${wall[name][Math.floor((3 * RUNS) / 4)].toFixed(1)}`;
+  /** @param {string} name CPU ms a run (children's user and system, 10 ms ticks summed over the runs) */
+  const cpuMs = (name) => ((cpu[name] * 1000) / RUNS).toFixed(1);
+  /** @param {string} label @param {string} before @param {string} now */
+  const row = (label, before, now) => [label, median(before).toFixed(1), median(now).toFixed(1), ratio(median(now), median(before)), plus((median(now) - median(before)).toFixed(1)), `${cpuMs(before)} / ${cpuMs(now)}`];
+  printTable(log, [`staged launch, ${tree.label} (p50 of ${RUNS})`, 'before ms', 'now ms', 'ratio', 'added ms', 'CPU ms before / now'], [
+    row(`run_command '${line}': today's sandbox vs staged, wired, started ahead (budget +10 ms)`, 'sandboxed', 'wired'),
+    row(`run_command '${line}': today's sandbox vs staged, wired, plain launch (none ahead)`, 'sandboxed', 'wiredPlain'),
+    row('bare bwrap vs staged over an overlay, plain launch (not the tool)', 'bwrap', 'stagedTree'),
+    row('bare bwrap vs staged, unshare and bash started ahead (not the tool)', 'bwrap', 'stagedTreeAhead'),
+    [`  quartiles: bare bwrap ${spread('bwrap')}, sandboxed ${spread('sandboxed')}, wired ${spread('wired')}, wired plain ${spread('wiredPlain')}, plain ${spread('stagedTree')}, ahead ${spread('stagedTreeAhead')}`, '', '', '', '', ''],
+  ]);
   log(`Load average at the end: ${os.loadavg().map((load) => load.toFixed(2)).join(', ')} on ${os.cpus().length} cores.`);
 }

@@ -11,6 +11,21 @@ export type ShellKind = 'bash' | 'powershell' | 'cmd';
 /** The descriptor on which a staged launcher reports its command's exit code and then holds (ProcessRequest.hold). */
 export const HOLD_FD = 4;
 
+/** The descriptor from which a launcher started ahead reads its argv, NUL-separated, to its end (ProcessRequest.adopt). */
+export const ARGS_FD = 5;
+
+/**
+ * A launcher started ahead of its command and waiting for it (the process runner's `startAhead`):
+ * a staged run's namespace made and its shell started, its fds 3, 4 (HOLD_FD) and 5 (ARGS_FD) open
+ * to the host, nothing run. It runs with an environment and folder of its own, never the command's.
+ */
+export interface AheadLaunch {
+  /** True while it waits: it has not ended, and was neither adopted nor discarded. */
+  waiting(): boolean;
+  /** Ends it unused: its hold closes and it exits, having run nothing. Nothing once adopted. */
+  discard(): void;
+}
+
 /** One command line to run in its own process group. */
 export interface ProcessRequest {
   /** The shell that runs `commandLine` (with `-c` unless `shellArguments` says otherwise). */
@@ -58,6 +73,13 @@ export interface ProcessRequest {
    * stopped). The outcome resolves after it settles, and a stop request meanwhile does nothing.
    */
   readonly hold?: (pid: number | undefined) => Promise<void>;
+  /**
+   * Adopt this launcher, started ahead and waiting, instead of spawning one (with `hold`): the
+   * launcher's argv, the shell and its arguments go to it on ARGS_FD, `launcherInput` on fd 3,
+   * then a line on HOLD_FD lets it go. `env` and `cwd` are not its own: `launcher` must give them
+   * to the command (bubblewrap's `--clearenv`, `--setenv`, `--chdir`). Its input is end of file.
+   */
+  readonly adopt?: AheadLaunch;
 }
 
 /**
@@ -300,6 +322,12 @@ export interface StagedMerge {
 export interface StagedRun {
   /** The argv that runs bubblewrap's argv over the overlays (nested, the user's ids kept); it holds on HOLD_FD after the command. */
   wrap(bubblewrap: readonly string[]): string[];
+  /**
+   * The launch over these overlays started ahead, when there is one and it is fresh: `argv` turns
+   * bubblewrap's argv into the one it takes on ARGS_FD (ProcessRequest.adopt). Discarded unused at
+   * dispose when the command was launched by `wrap` instead.
+   */
+  readonly ahead?: { readonly launch: AheadLaunch; argv(bubblewrap: readonly string[]): string[] };
   /** Merges what the command changed: while its namespace holds (`pid`), or after it ended without holding (undefined). Once. */
   merge(pid: number | undefined): Promise<StagedMerge>;
   /** Removes the layers, except those that keep changes for review. */

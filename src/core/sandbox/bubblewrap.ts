@@ -39,6 +39,22 @@ export function bubblewrapLaunch(executable: string, plan: SandboxPlan, cwd: str
   return { argv: [executable, '--args', ARGUMENTS_FD, '--', ...bubblewrapCommand(plan)], input: argumentFile(options), options: options.length };
 }
 
+/**
+ * The options that give the command exactly `env` when bubblewrap itself runs with another (a
+ * launch started ahead: ProcessRequest.adopt), as the command would get it through the staged
+ * launch's `/bin/sh`: the variables whose names are not a shell's identifiers are left out, as
+ * dash leaves them. bubblewrap then sets PWD (to `--chdir`'s folder) and TMPDIR, as it does anyway.
+ */
+export function environmentOptions(env: Readonly<Record<string, string | undefined>>): string[] {
+  const options = ['--clearenv'];
+  for (const [name, value] of Object.entries(env)) {
+    if (value !== undefined && /^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) {
+      options.push('--setenv', name, value);
+    }
+  }
+  return options;
+}
+
 /** Arguments as bubblewrap's `--args` reads them: each one ended by a NUL, any other byte (spaces, newlines) kept. */
 export function argumentFile(args: readonly string[]): string {
   if (args.some((arg) => arg.includes('\0'))) {

@@ -6,7 +6,7 @@ import * as path from 'node:path';
 import type { ToolContext } from '../context';
 import { ToolError, type CancellationSignal } from '../errors';
 import { fileLocation, isInsidePath } from '../location';
-import type { CommandPortWatch, ProxyEndpoint, SandboxAvailability, SandboxHost, StagedRun, StagingHost } from '../ports/process';
+import type { AheadLaunch, CommandPortWatch, ProxyEndpoint, SandboxAvailability, SandboxHost, StagedRun, StagingHost } from '../ports/process';
 import { sensitiveLocalPaths } from '../guard/protectedNames';
 import { cacheBinds, type CacheBind, type CacheEnvironment } from './caches';
 import { sandboxLaunch, type SandboxLaunch } from './launcher';
@@ -34,6 +34,12 @@ export interface SandboxLease {
   readonly staged?: StagedRun;
   /** Why its changes were asked to be staged and are not (no overlay here): the `Sandbox:` line says so. */
   readonly unstaged?: string;
+  /**
+   * The staged launch started ahead over its overlays, when there is a fresh one: it takes `argv`
+   * (bubblewrap's, nested) on ARGS_FD instead of `launch.argv` (ProcessRequest.adopt), and the
+   * command's environment in bubblewrap's input (bubblewrap.ts environmentOptions).
+   */
+  readonly ahead?: { readonly launch: AheadLaunch; readonly argv: readonly string[] };
 }
 
 /** What the lease needs to know about the command. */
@@ -116,6 +122,7 @@ export async function acquireSandboxLease(ctx: ToolContext, host: SandboxHost, r
       plan,
       launch: staged ? { ...launch, argv: staged.wrap(launch.argv) } : launch,
       ...(staged ? { staged } : staging && !staging.ok ? { unstaged: staging.why } : {}),
+      ...(staged?.ahead ? { ahead: { launch: staged.ahead.launch, argv: staged.ahead.argv(launch.argv) } } : {}),
       release: () => (released ??= release()),
       addedSince: () => addedSince(ctx, host, writable, scan, searchPath),
       network: () => proxy?.gate?.tally(),

@@ -136,6 +136,9 @@ export function buildServices(context: vscode.ExtensionContext, timings: Activat
   context.subscriptions.push(vscode.workspace.onDidChangeWorkspaceFolders(measureCase));
   const indexTimer = setTimeout(indexFolders, 0);
   context.subscriptions.push({ dispose: () => clearTimeout(indexTimer) }, vscode.workspace.onDidGrantWorkspaceTrust(indexFolders), vscode.workspace.onDidChangeWorkspaceFolders(indexFolders));
+  // A staged launch started ahead is for the folders and trust it was made under: discarded when either changes.
+  const discardAhead = (): void => sandbox.staging?.discardAhead();
+  context.subscriptions.push(vscode.workspace.onDidGrantWorkspaceTrust(discardAhead), vscode.workspace.onDidChangeWorkspaceFolders(discardAhead));
   const recordDirectory = groupRecordDirectory(context);
   // Groups a crashed window left running are ended (only where pid and start time still match).
   void timings.deferredStep('crash clean-up', () => endOrphanedGroups(recordDirectory, SHUTDOWN_GRACE_MS)).catch(() => undefined);

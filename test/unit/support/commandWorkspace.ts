@@ -77,6 +77,8 @@ export interface CommandWorkspace {
   readonly root: string;
   /** A folder outside /tmp the sandbox is told is the extension's own (as the MCP endpoint's is): commands must not see it. It holds `endpoint.lock`. */
   readonly privateFolder: string;
+  /** The machine sandbox the commands run in (its staging, when asked for). */
+  readonly sandbox: MachineSandbox;
   /** A context whose command host runs /bin/sh through the real process runner and shows output in a recording terminal. */
   setup(options?: RunOptions): { ctx: ReturnType<typeof testContext>; terminal: RecordingTerminal; approver: ScriptedApprover };
   /** Calls workspace_run_command through invokeTool and returns the result's text. */
@@ -140,6 +142,12 @@ export function commandWorkspace(where: { readonly base?: () => string; /** Give
     },
     get privateFolder() {
       return privateFolder;
+    },
+    get sandbox() {
+      if (!sandbox) {
+        throw new Error('The workspace\'s before hook did not make the sandbox.');
+      }
+      return sandbox;
     },
     setup,
     async run(input, options = {}) {

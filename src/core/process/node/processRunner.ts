@@ -5,12 +5,13 @@
 //
 // Limit: a process that leaves the group (setsid, or a daemon that double-forks into a new
 // session) is out of reach of a group signal; it is not tracked and may outlive the command.
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { createWriteStream, mkdirSync, type WriteStream } from 'node:fs';
 import * as path from 'node:path';
+import type { Socket } from 'node:net';
 import type { Duplex, Readable, Writable } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
-import { HOLD_FD, type CommandInput, type InputReaders, type ProcessOutcome, type ProcessRequest, type ProcessRunner, type StartedProcess, type StopReason } from '../../ports/process';
+import { ARGS_FD, HOLD_FD, type AheadLaunch, type CommandInput, type InputReaders, type ProcessOutcome, type ProcessRequest, type ProcessRunner, type StartedProcess, type StopReason } from '../../ports/process';
 import { stripAnsi } from '../boundedOutput';
 import { ReducedOutput } from '../reducedOutput';
 import { shellArguments } from '../shellArguments';
@@ -35,13 +36,71 @@ export async function stopAllCommands(graceMs: number): Promise<void> {
   await Promise.all([...runningGroups].map((pgid) => terminateGroup(pgid, graceMs)));
 }
 
+/** Launchers started ahead and still waiting, by the handle given out for each. */
+const waitingAhead = new Map<AheadLaunch, ChildProcess>();
+
 // The last line of defence when the host exits without deactivating the extension (the process
 // ends through process.exit): what still runs gets KILL, synchronously, as 'exit' allows no waiting.
+// (A launcher started ahead also exits by itself when the host dies: its hold reads end of file.)
 process.once('exit', () => {
   for (const pgid of runningGroups) {
     killGroupNow(pgid);
   }
+  for (const child of waitingAhead.values()) {
+    if (child.pid !== undefined) killGroupNow(child.pid);
+  }
 });
+
+/**
+ * Starts a launcher ahead of its command (ProcessRequest.adopt): in its own process group, in `/`,
+ * with `env` (no secret of the command's: its own comes with the command), input end of file, its
+ * output piped, fd 3 (the launcher's input), HOLD_FD and ARGS_FD open to the host. Until adopted it
+ * keeps nothing of the host alive (its handles are unreferenced).
+ */
+export function startAhead(argv: readonly string[], env: Readonly<Record<string, string>>): AheadLaunch {
+  const [program, ...args] = argv;
+  const child = spawn(program, args, { cwd: '/', env, detached: true, stdio: ['ignore', 'pipe', 'pipe', 'pipe', 'pipe', 'pipe'] });
+  const handles = (): Socket[] => child.stdio.filter((stream): stream is Socket => stream !== null) as Socket[];
+  child.unref();
+  handles().forEach((handle) => {
+    handle.unref();
+    handle.on('error', () => undefined);
+  });
+  let ended = false;
+  child.once('exit', () => {
+    ended = true;
+    waitingAhead.delete(launch);
+  });
+  child.once('error', () => {
+    ended = true;
+    waitingAhead.delete(launch);
+  });
+  const launch: AheadLaunch = {
+    waiting: () => !ended && waitingAhead.has(launch),
+    discard: () => {
+      if (waitingAhead.delete(launch)) {
+        // End of file on its hold: it exits without mounting or running anything.
+        handles().forEach((handle) => handle.destroy());
+      }
+    },
+  };
+  waitingAhead.set(launch, child);
+  return launch;
+}
+
+/** Takes a launcher started ahead for one command: it keeps the host's handles from now on. */
+function adopt(launch: AheadLaunch): ChildProcess | undefined {
+  const child = waitingAhead.get(launch);
+  if (!child || !launch.waiting()) {
+    return undefined;
+  }
+  waitingAhead.delete(launch);
+  child.ref();
+  for (const stream of child.stdio) {
+    (stream as Socket | null)?.ref();
+  }
+  return child;
+}
 
 /** The ProcessRunner of the extension host's machine. */
 export const nodeProcessRunner: ProcessRunner = { start: (request) => startProcess(request) };
@@ -89,6 +148,25 @@ class LogWriter {
   }
 }
 
+/** A command that was not started: its outcome says why, as a spawn failure does. */
+function notStarted(request: ProcessRequest, log: LogWriter, stdout: ReducedOutput, stderr: ReducedOutput, kind: CommandInput, why: string): StartedProcess {
+  const finish = async (): Promise<ProcessOutcome> => {
+    await log.close(`\n# not started: ${why}\n`);
+    return { exitCode: null, signal: null, leftoversStopped: false, spawnError: why, durationMs: 0, stdout: stdout.take(), stderr: stderr.take(), logPath: request.logPath, logTruncated: log.truncated };
+  };
+  return {
+    pgid: undefined,
+    startTime: undefined,
+    outcome: finish(),
+    stdin: kind,
+    stop: () => undefined,
+    writeInput: () => false,
+    closeInput: () => false,
+    interrupt: () => false,
+    inputReaders: () => ({ state: 'closed' }),
+  };
+}
+
 /** Starts the command line in its own process group; the handle's outcome resolves when every process of it has ended. */
 export function startProcess(request: ProcessRequest): StartedProcess {
   const started = Date.now();
@@ -105,7 +183,16 @@ export function startProcess(request: ProcessRequest): StartedProcess {
   // The arguments workspace_run_command built for the shell it chose, else those of the shell's kind by its name.
   const shellArgs = request.shellArguments ? { args: request.shellArguments, verbatim: request.verbatimArguments === true } : shellArguments(request.shell, request.commandLine);
   const [program, ...args] = [...(request.launcher ?? []), ...(python ? terminalHelperArgv(python) : []), request.shell, ...shellArgs.args];
-  const child = spawn(program, args, {
+  const adopted = request.adopt && request.hold && kind === 'eof' ? adopt(request.adopt) : undefined;
+  if (adopted) {
+    // Its argv as data on ARGS_FD (never as script); the launcher's input and the line that lets it go follow.
+    ((adopted.stdio as unknown as Writable[])[ARGS_FD]).end([program, ...args].map((arg) => `${arg}\0`).join(''));
+  } else if (request.adopt) {
+    // Its argv is not the plain launch's (a staged one's would run without its overlays): nothing runs.
+    request.adopt.discard();
+    return notStarted(request, log, stdout, stderr, kind, 'the launch started ahead for it had ended, or cannot take this command; nothing ran');
+  }
+  const child = adopted ?? spawn(program, args, {
     cwd: request.cwd,
     env: request.env,
     // Its own process group (on Windows: its own console-less process tree, with no window shown).
@@ -117,10 +204,10 @@ export function startProcess(request: ProcessRequest): StartedProcess {
   });
   // A fourth 'pipe' is a socket the parent writes to.
   const launcherInput = child.stdio[3] as Writable | null | undefined;
-  if (request.launcherInput !== undefined && launcherInput) {
+  if ((request.launcherInput !== undefined || adopted) && launcherInput) {
     // A launcher that ends before reading it all (it failed to start) makes the write fail with EPIPE: its exit says why.
     launcherInput.on('error', () => undefined);
-    launcherInput.end(request.launcherInput);
+    launcherInput.end(request.launcherInput ?? '');
   }
   const input = child.stdin;
   // A write after the command stopped reading fails with EPIPE: writeInput reports it, nothing throws.
@@ -145,6 +232,10 @@ export function startProcess(request: ProcessRequest): StartedProcess {
         void holdOnce(child.pid).finally(() => hold.end('\n'));
       }
     });
+    // A launcher started ahead goes on from its hold's line: it mounts, then runs the argv it read.
+    if (adopted) {
+      hold.write('go\n');
+    }
   }
 
   let spawnError: string | undefined;

@@ -248,9 +248,10 @@ export class MachineSandbox implements SandboxHost {
     }
   }
 
-  /** Closes the proxy's endpoints, and removes the private /tmp and the empty folder (extension deactivation). */
+  /** Closes the proxy's endpoints, ends the staged launch started ahead, and removes the private /tmp and the empty folder (extension deactivation). */
   dispose(): void {
     this.scanIndex?.dispose();
+    this.staging?.dispose();
     void this.network?.dispose();
     if (this.base) {
       rmSync(this.base, { recursive: true, force: true });

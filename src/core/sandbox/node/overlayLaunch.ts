@@ -18,7 +18,7 @@
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import type { Duplex } from 'node:stream';
-import { HOLD_FD } from '../../ports/process';
+import { ARGS_FD, HOLD_FD } from '../../ports/process';
 import { opaqueFolders, type UpperEntry } from '../staging';
 
 /** Where one folder's layers live, all inside the staging folder the caller owns. */
@@ -62,11 +62,11 @@ export { HOLD_FD };
  * Without HOLD_FD open it exits at once. Paths travel as positional parameters, never in the script.
  */
 export function stagedLaunch(unshare: string, layout: readonly StagedFolder[], launcher: readonly string[]): string[] {
-  return launchArgv(unshare, '/bin/sh', layout, [], [], `"$@" ${HOLD_FD}<&-`, launcher);
+  return launchArgv([unshare, '--user', '--map-root-user', '--mount'], '/bin/sh', layout, [], [], `"$@" ${HOLD_FD}<&-`, launcher);
 }
 
 /** The descriptor from which a launch started ahead reads its launcher's argv: NUL-separated, to its end. */
-export const ARGS_FD = 5;
+export { ARGS_FD };
 
 /**
  * `stagedLaunch` started ahead of its command, so that `unshare` and the shell are off the
@@ -78,10 +78,13 @@ export const ARGS_FD = 5;
  */
 export function stagedLaunchAhead(unshare: string, bash: string, layout: readonly StagedFolder[]): string[] {
   const read = [`mapfile -d '' -u ${ARGS_FD} launcher`, `exec ${ARGS_FD}<&-`, '[ "${#launcher[@]}" -gt 0 ]'];
-  return launchArgv(unshare, bash, layout, [`read -r _ <&${HOLD_FD}`], read, `"\${launcher[@]}" ${HOLD_FD}<&-`, []);
+  // While it waits, its copy of the machine's mounts follows the machine's (a slave): a file system
+  // unmounted there is not held here. From its line on they are private, as `stagedLaunch`'s are.
+  const first = [`read -r _ <&${HOLD_FD}`, 'mount --make-rprivate /'];
+  return launchArgv([unshare, '--user', '--map-root-user', '--mount', '--propagation', 'slave'], bash, layout, first, read, `"\${launcher[@]}" ${HOLD_FD}<&-`, []);
 }
 
-function launchArgv(unshare: string, shell: string, layout: readonly StagedFolder[], first: readonly string[], mounted: readonly string[], run: string, launcher: readonly string[]): string[] {
+function launchArgv(unshare: readonly string[], shell: string, layout: readonly StagedFolder[], first: readonly string[], mounted: readonly string[], run: string, launcher: readonly string[]): string[] {
   const body = [
     'set -eu',
     ...first,
@@ -103,7 +106,7 @@ function launchArgv(unshare: string, shell: string, layout: readonly StagedFolde
   ].join('\n');
   // The lower layer is the folder itself where its path can travel in the options, else its bind.
   const perFolder = layout.flatMap((layer) => [layer.folder, carriedInOptions(layer.folder) ? layer.folder : layer.lower, layer.upper, layer.work]);
-  return [unshare, '--user', '--map-root-user', '--mount', '--', shell, '-c', body, 'wat-staged', String(layout.length), ...perFolder, '--', ...launcher];
+  return [...unshare, '--', shell, '-c', body, 'wat-staged', String(layout.length), ...perFolder, '--', ...launcher];
 }
 
 /** The command's exit code, once the staged namespace reports it on its hold (the stream of HOLD_FD). */

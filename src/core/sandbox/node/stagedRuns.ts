@@ -7,22 +7,35 @@
 // commands (MachineSandbox lists it among its private folders).
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, promises as fs } from 'node:fs';
+import { existsSync, promises as fs, rmSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import type { StagedChange, StagedMerge, StagedRun, StagingHost } from '../../ports/process';
+import type { AheadLaunch, StagedChange, StagedMerge, StagedRun, StagingHost } from '../../ports/process';
+import { startAhead } from '../../process/node/processRunner';
 import { planMerge, withoutMountPoints, type UpperEntry } from '../staging';
 import { restRoots, writeManifest, type KeptEntry, type LayerManifest, type RunManifest } from './keptRuns';
-import { nestedBubblewrapOptions, opaqueFoldersThrough, openWorkFolder, stagedLaunch, stagingLayout, type StagedFolder } from './overlayLaunch';
+import { nestedBubblewrapOptions, opaqueFoldersThrough, openWorkFolder, stagedLaunch, stagedLaunchAhead, stagingLayout, type StagedFolder } from './overlayLaunch';
 import { applyMerge, lowerFactsOf, MergeStopped, readUpperLayer } from './upperLayer';
 
 /** Where util-linux's unshare is. */
 const UNSHARE = ['/usr/bin/unshare', '/bin/unshare'];
+/** Where bash is, which reads a launch started ahead its argv as data (`mapfile -d ''`). */
+const BASH = ['/usr/bin/bash', '/bin/bash'];
+/** The environment of a launch started ahead: none of the host's (the command's comes with it). */
+const AHEAD_ENV = { PATH: '/usr/sbin:/usr/bin:/sbin:/bin' };
 const PROBE_MS = 10_000;
 
 export class OverlayStaging implements StagingHost {
   private readonly probes = new Map<string, Promise<{ readonly ok: true } | { readonly ok: false; readonly why: string }>>();
   private made = 0;
+  /**
+   * The launch started ahead for the next command (stagedLaunchAhead), with its own staging folder:
+   * at most one, for the folders of the last staged command, replaced after each. `mounts`: the
+   * machine's mount table when it was started; it is stale once the table or the folders differ.
+   */
+  private ahead: { readonly key: string; readonly staging: string; readonly layout: readonly StagedFolder[]; readonly launch: AheadLaunch; readonly mounts: string } | undefined;
+  private disposed = false;
+  private replacing: Promise<void> | undefined;
 
   /** `root`: a folder of the extension's own (made 0700 when first needed), outside the workspace and hidden from commands. */
   constructor(readonly root: string, private readonly ids: { readonly uid: number; readonly gid: number } = os.userInfo()) {}
@@ -37,12 +50,88 @@ export class OverlayStaging implements StagingHost {
   }
 
   async prepare(folders: readonly string[], mountPoints: readonly string[]): Promise<StagedRun> {
+    const startedAt = Date.now();
+    const ahead = await this.takeAhead(folders);
+    const replace = (): void => void (this.replacing = this.startAhead(folders).catch(() => undefined));
+    if (ahead) {
+      return new OverlayRun(this.unshare(), ahead.staging, ahead.layout, mountPoints, this.ids, startedAt, replace, ahead.launch);
+    }
     const staging = await this.makeStaging();
+    const layout = await this.makeLayers(staging, folders);
+    return new OverlayRun(this.unshare(), staging, layout, mountPoints, this.ids, startedAt, replace);
+  }
+
+  /** Settles once the launch ahead that the last run's end asked for has started, or was not (true: one waits now). */
+  async aheadReady(): Promise<boolean> {
+    await this.replacing;
+    return this.ahead?.launch.waiting() === true;
+  }
+
+  /** Ends the launch started ahead, if any, and removes its staging folder (extension deactivation). */
+  dispose(): void {
+    this.disposed = true;
+    this.discardAhead();
+  }
+
+  private async makeLayers(staging: string, folders: readonly string[]): Promise<StagedFolder[]> {
     const layout = stagingLayout(staging, folders);
     for (const layer of layout) {
       await Promise.all([layer.lower, layer.upper, layer.work].map((dir) => fs.mkdir(dir, { mode: 0o700 })));
     }
-    return new OverlayRun(this.unshare(), staging, layout, mountPoints, this.ids, Date.now());
+    return layout;
+  }
+
+  /**
+   * The launch started ahead, when it is fresh for `folders`: still waiting, over the same folders,
+   * on the same mounts of the machine, its layers still empty. A stale one is discarded. What the
+   * command's sandbox plan decides (its binds, hidden secrets, mount points, network, folder and
+   * environment) is not in it: that comes with the command, in bubblewrap's argv and input.
+   */
+  private async takeAhead(folders: readonly string[]): Promise<{ readonly staging: string; readonly layout: readonly StagedFolder[]; readonly launch: AheadLaunch } | undefined> {
+    const ahead = this.ahead;
+    if (!ahead) {
+      return undefined;
+    }
+    this.ahead = undefined;
+    const fresh = ahead.key === aheadKey(folders) && ahead.launch.waiting() && (await machineMounts()) === ahead.mounts && (await emptyLayers(ahead.layout));
+    if (fresh && ahead.launch.waiting()) {
+      return ahead;
+    }
+    ahead.launch.discard();
+    void fs.rm(ahead.staging, { recursive: true, force: true }).catch(() => undefined);
+    return undefined;
+  }
+
+  /** Starts the launch for the next command over `folders` (replacing any), with its staging folder; none where bash is missing. */
+  private async startAhead(folders: readonly string[]): Promise<void> {
+    const bash = BASH.find((candidate) => existsSync(candidate));
+    if (this.disposed || !bash) {
+      return;
+    }
+    this.discardAhead();
+    const mounts = await machineMounts();
+    const staging = await this.makeStaging();
+    const layout = await this.makeLayers(staging, folders).catch(async (error: unknown) => {
+      await fs.rm(staging, { recursive: true, force: true }).catch(() => undefined);
+      throw error;
+    });
+    if (this.disposed || this.ahead) {
+      // Deactivated meanwhile, or another run's replacement came first.
+      await fs.rm(staging, { recursive: true, force: true }).catch(() => undefined);
+      return;
+    }
+    const launch = startAhead(stagedLaunchAhead(this.unshare(), bash, layout), AHEAD_ENV);
+    this.ahead = { key: aheadKey(folders), staging, layout, launch, mounts };
+  }
+
+  /** Ends the launch started ahead, if any, unused (the next run launches plainly; the bench compares the two). */
+  discardAhead(): void {
+    const ahead = this.ahead;
+    this.ahead = undefined;
+    if (ahead) {
+      ahead.launch.discard();
+      rmSync(ahead.staging, { recursive: true, force: true });
+    }
   }
 
   private unshare(): string {
@@ -96,6 +185,22 @@ export class OverlayStaging implements StagingHost {
   }
 }
 
+/** The key of the folders a launch started ahead mounts. */
+function aheadKey(folders: readonly string[]): string {
+  return JSON.stringify(folders);
+}
+
+/** The machine's mount table as this process sees it (a mount's id changes when it is made again). */
+function machineMounts(): Promise<string> {
+  return fs.readFile('/proc/self/mountinfo', 'utf8');
+}
+
+/** Whether every layer's folders are there and empty, as made (a launch started ahead mounts nothing before its line). */
+async function emptyLayers(layout: readonly StagedFolder[]): Promise<boolean> {
+  const listed = await Promise.all(layout.flatMap((layer) => [layer.lower, layer.upper, layer.work]).map((dir) => fs.readdir(dir).catch(() => undefined)));
+  return listed.every((entries) => entries?.length === 0);
+}
+
 class OverlayRun implements StagedRun {
   private kept = false;
   private merged: Promise<StagedMerge> | undefined;
@@ -103,6 +208,7 @@ class OverlayRun implements StagedRun {
   private readonly layers: LayerManifest[];
   /** The first manifest, written while the command starts (about 1 ms: off its path); the merge waits for it. */
   private readonly recorded: Promise<void>;
+  readonly ahead: StagedRun['ahead'];
 
   constructor(
     private readonly unshare: string,
@@ -111,7 +217,11 @@ class OverlayRun implements StagedRun {
     private readonly mountPoints: readonly string[],
     private readonly ids: { readonly uid: number; readonly gid: number },
     private readonly startedAt: number,
+    /** Starts the launch ahead for the next command, once this one is done. */
+    private readonly replace: () => void,
+    private readonly launchedAhead?: AheadLaunch,
   ) {
+    this.ahead = launchedAhead ? { launch: launchedAhead, argv: (bubblewrap) => this.nested(bubblewrap) } : undefined;
     this.layers = layout.map((layer) => ({ folder: layer.folder, upper: path.basename(layer.upper), held: [] }));
     this.recorded = this.record('running').catch(() => undefined);
   }
@@ -122,8 +232,12 @@ class OverlayRun implements StagedRun {
   }
 
   wrap(bubblewrap: readonly string[]): string[] {
+    return stagedLaunch(this.unshare, this.layout, this.nested(bubblewrap));
+  }
+
+  private nested(bubblewrap: readonly string[]): string[] {
     const [program, ...rest] = bubblewrap;
-    return stagedLaunch(this.unshare, this.layout, [program, ...nestedBubblewrapOptions(this.ids.uid, this.ids.gid), ...rest]);
+    return [program, ...nestedBubblewrapOptions(this.ids.uid, this.ids.gid), ...rest];
   }
 
   merge(pid: number | undefined): Promise<StagedMerge> {
@@ -195,6 +309,9 @@ class OverlayRun implements StagedRun {
 
   async dispose(): Promise<void> {
     await this.recorded;
+    // Launched by `wrap` instead: it never mounted, and goes now.
+    this.launchedAhead?.discard();
+    this.replace();
     for (const layer of this.layout) {
       await openWorkFolder(layer.work).catch(() => undefined);
     }

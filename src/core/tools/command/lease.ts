@@ -9,6 +9,7 @@ import { headAndTailShares } from '../../output/budget';
 import type { CommandPortWatch, ProcessRequest, StagedMerge } from '../../ports/process';
 import { argumentSizeProblem } from '../../process/argumentLimits';
 import { commandLogPath } from '../../process/commandLogs';
+import { argumentFile, BUBBLEWRAP_MAX_ARGUMENTS, environmentOptions } from '../../sandbox/bubblewrap';
 import { watchExecutionConfig, type ExecutionConfigChange } from '../../sandbox/configWatch';
 import { acquireSandboxLease, type SandboxLease } from '../../sandbox/lease';
 import { describeNetwork } from '../../sandbox/network';
@@ -160,12 +161,12 @@ function launchRequest(prepared: PreparedCommand, lease: SandboxLease | undefine
   const shares = headAndTailShares(ctx.settings.commandOutputChars);
   // PowerShell and cmd get their own arguments (process/shellChoice.ts); bash keeps the runner's `-c commandLine`.
   const shellKind = host.shellKind ?? 'bash';
+  const ahead = lease ? adoptedLaunch(lease, env, shellArguments.length + 1) : undefined;
   return {
     shell: host.shell,
     commandLine,
     ...(shellKind === 'bash' ? {} : { shellArguments, verbatimArguments: shellKind === 'cmd' }),
-    launcher: lease?.launch.argv,
-    launcherInput: lease?.launch.input,
+    ...(ahead ?? { launcher: lease?.launch.argv, launcherInput: lease?.launch.input }),
     cwd: prepared.cwd.path,
     env,
     killGraceMs: KILL_GRACE_MS,
@@ -175,4 +176,22 @@ function launchRequest(prepared: PreparedCommand, lease: SandboxLease | undefine
     maxLogChars: MAX_LOG_CHARS,
     input: prepared.interactive ? 'terminal' : 'eof',
   };
+}
+
+/**
+ * The launch started ahead for a staged command, when the lease has one: bubblewrap's argv for it,
+ * and the command's environment first in bubblewrap's input (the launch runs with its own), unless
+ * that would pass bubblewrap's limit on arguments (the plain staged launch then runs).
+ */
+function adoptedLaunch(lease: SandboxLease, env: Readonly<Record<string, string | undefined>>, shellArguments: number): Pick<BaseProcessRequest, 'launcher' | 'launcherInput' | 'adopt'> | undefined {
+  const ahead = lease.ahead;
+  if (!ahead || lease.launch.input === undefined) {
+    return undefined;
+  }
+  const options = environmentOptions(env);
+  const count = ahead.argv.length - 1 + options.length + (lease.launch.input.match(/\0/g)?.length ?? 0) + shellArguments;
+  if (count > BUBBLEWRAP_MAX_ARGUMENTS) {
+    return undefined;
+  }
+  return { launcher: ahead.argv, launcherInput: argumentFile(options) + lease.launch.input, adopt: ahead.launch };
 }

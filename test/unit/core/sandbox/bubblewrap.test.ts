@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { ToolError } from '../../../../src/core/errors';
-import { BUBBLEWRAP_MAX_ARGUMENTS, PROXY_MOUNT, argumentFile, bubblewrapLaunch, bubblewrapLauncher } from '../../../../src/core/sandbox/bubblewrap';
+import { BUBBLEWRAP_MAX_ARGUMENTS, PROXY_MOUNT, argumentFile, bubblewrapLaunch, bubblewrapLauncher, environmentOptions } from '../../../../src/core/sandbox/bubblewrap';
 import { sandboxLaunch } from '../../../../src/core/sandbox/launcher';
 import type { SandboxPlan } from '../../../../src/core/sandbox/plan';
 
@@ -85,6 +85,10 @@ describe('sandbox/bubblewrap', () => {
     const approved = bubblewrapLaunch('bwrap', { ...plan, network: true, proxy: { transport: 'unix', directory: '/p', relay, proxy: true, ports: false, local: [] } }, '/tmp/ws');
     assert.deepEqual(approved.argv.slice(0, 5), ['bwrap', '--args', '3', '--', relay.program]);
     assert.ok(!approved.argv.includes('--ro-bind'));
+  });
+
+  it("gives the command exactly its environment, when bubblewrap runs with another, leaving out the names /bin/sh would not pass on", () => {
+    assert.deepEqual(environmentOptions({ PATH: '/usr/bin', _x: '', 'a-b': 'x', '1A': 'y', 'BASH_FUNC_f%%': '() { :; }', GONE: undefined, SPACED: 'a b\nc' }), ['--clearenv', '--setenv', 'PATH', '/usr/bin', '--setenv', '_x', '', '--setenv', 'SPACED', 'a b\nc']);
   });
 
   it('writes the argument file NUL-separated, spaces and newlines kept inside an argument', () => {

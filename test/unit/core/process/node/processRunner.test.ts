@@ -4,7 +4,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { groupAlive } from '../../../../../src/core/process/node/processGroup';
-import { startProcess, stopAllCommands } from '../../../../../src/core/process/node/processRunner';
+import { startAhead, startProcess, stopAllCommands } from '../../../../../src/core/process/node/processRunner';
 import { NEVER_CANCELLED } from '../../../../../src/core/errors';
 import { runCommandTool } from '../../../../../src/core/tools/command/runCommand';
 import { commandWorkspace, readWhenWritten, shown } from '../../../support/commandWorkspace';
@@ -147,6 +147,66 @@ describe('process/node/processRunner', () => {
     const outcome = await started.outcome;
     assert.equal(outcome.stopped, 'timeout');
     assert.deepEqual(pids, [undefined]);
+  });
+
+  describe('adopting a launcher started ahead (ProcessRequest.adopt)', () => {
+    // What a staged launch started ahead does (overlayLaunch.ts stagedLaunchAhead), without the
+    // overlay: wait for the line on fd 4, read the argv NUL-separated from fd 5, run it with fd 3
+    // (the launcher's input) open, report its exit code on fd 4, hold for a line there.
+    const bashLauncher = (): string[] => [requireProgram('bash'), '-c', `set -eu; read -r _ <&4; mapfile -d '' -u 5 launcher; exec 5<&-; set +e; "\${launcher[@]}" 4<&-; status=$?; { echo "$status" >&4 && read -r _ <&4; } 2>/dev/null; exit $status`];
+    const request = (commandLine: string, name: string) => ({
+      shell: '/bin/sh',
+      commandLine,
+      // Its "launcher": sh that prints its input (fd 3) first, then runs the line; the env and cwd it was started with, not the request's.
+      launcher: ['/bin/sh', '-c', 'cat <&3; exec 3<&-; cd "$1" && shift && exec "$@"', 'launcher', workspace.root],
+      launcherInput: 'input on fd 3\n',
+      cwd: workspace.root,
+      env: process.env,
+      killGraceMs: 1000,
+      logPath: path.join(workspace.parent, 'logs', `${name}.log`),
+      headChars: 1000,
+      tailChars: 1000,
+      maxLogChars: 10_000,
+      token: NEVER_CANCELLED,
+    });
+
+    it("hands it the argv and the launcher's input, lets it go, and reports its output, stdin at its end and exit code; the hold runs with its pid", async () => {
+      const ahead = startAhead(bashLauncher(), { PATH: '/usr/bin:/bin' });
+      assert.equal(ahead.waiting(), true);
+      const held: (number | undefined)[] = [];
+      const started = startProcess({ ...request('pwd; cat; echo "stdin $?"; echo err >&2; exit 7', 'ahead-run'), adopt: ahead, hold: async (pid) => void held.push(pid) });
+      assert.equal(ahead.waiting(), false);
+      const outcome = await started.outcome;
+      assert.equal(outcome.exitCode, 7);
+      assert.equal(outcome.stdout.text, `input on fd 3\n${workspace.root}\nstdin 0\n`);
+      assert.equal(outcome.stderr.text, 'err\n');
+      assert.deepEqual(held, [started.pgid]);
+    });
+
+    it("stops its whole tree, and one discarded unused ends having run nothing", async () => {
+      const pids = path.join(workspace.parent, 'ahead-pids');
+      const ahead = startAhead(bashLauncher(), { PATH: '/usr/bin:/bin' });
+      const started = startProcess({ ...request(`sleep 300 & echo $! > ${pids}; echo $$ >> ${pids}; wait`, 'ahead-stop'), adopt: ahead, hold: async () => undefined });
+      const [sleeper, shell] = (await readWhenWritten(pids)).trim().split('\n').map(Number);
+      started.stop('timeout');
+      const outcome = await started.outcome;
+      assert.equal(outcome.stopped, 'timeout');
+      assert.deepEqual([sleeper, shell].filter(alive), []);
+      const unused = startAhead(bashLauncher(), { PATH: '/usr/bin:/bin' });
+      unused.discard();
+      assert.equal(unused.waiting(), false);
+    });
+
+    it('runs nothing when the launcher started ahead is no longer waiting: its argv is never spawned as a plain launcher', async () => {
+      const ran = path.join(workspace.parent, 'ahead-ran');
+      const ahead = startAhead(bashLauncher(), { PATH: '/usr/bin:/bin' });
+      ahead.discard();
+      const held: (number | undefined)[] = [];
+      const outcome = await startProcess({ ...request(`touch ${ran}`, 'ahead-gone'), adopt: ahead, hold: async (pid) => void held.push(pid) }).outcome;
+      assert.match(outcome.spawnError ?? '', /launch started ahead .* nothing ran/);
+      assert.equal(fs.existsSync(ran), false);
+      assert.deepEqual(held, []);
+    });
   });
 
   describe('with a terminal as stdin (interactive: true)', () => {

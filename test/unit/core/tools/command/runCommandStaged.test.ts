@@ -17,8 +17,10 @@ import { invokeTool } from '../../../../../src/core/tools/invoke';
 import { backgroundId } from '../../../../support/commandResults';
 import { until } from '../../../../support/until';
 import { MemoryActivityLog } from '../../../support/activityLog';
+import { alive } from '../../../../support/procfs';
 import { commandWorkspace } from '../../../support/commandWorkspace';
 import { resultText } from '../../../support/context';
+import { childProcesses } from '../../../support/leftoverProcesses';
 import { describeOnlyOn } from '../../../support/platforms';
 import { requireProgram } from '../../../support/programs';
 
@@ -58,9 +60,13 @@ describeOnlyOn('linux', 'overlayfs in a user namespace under bubblewrap')('tools
     for (const line of ['- M a.txt', '- A new.txt', '- D gone.txt', '- M tool.sh', '- A link', '- A hard.txt']) {
       assert.ok(text.includes(line), `${line} in:\n${text}`);
     }
-    // Nothing is kept: every change was merged.
+    // Nothing is kept: every change was merged (what is left is the launch started ahead for the next command, its layers empty).
     assert.doesNotMatch(text, /\(held:|kept in/);
-    assert.deepEqual(fs.readdirSync(stagingRoot()), []);
+    await workspace.sandbox.staging?.aheadReady();
+    assert.ok(fs.readdirSync(stagingRoot()).length <= 1);
+    for (const left of fs.readdirSync(stagingRoot())) {
+      assert.deepEqual(fs.readdirSync(path.join(stagingRoot(), left, 'upper0')), []);
+    }
   });
 
   it('holds a new repository with a planted core.fsmonitor: git run afterwards outside any sandbox never runs it', async () => {
@@ -93,14 +99,17 @@ describeOnlyOn('linux', 'overlayfs in a user namespace under bubblewrap')('tools
 
   it("keeps the person's own edit made while the command ran: the conflict is held, not resolved silently", async () => {
     const root = workspace.root;
-    const before = fs.existsSync(stagingRoot()) ? fs.readdirSync(stagingRoot()).length : 0;
-    const running = run({ command: 'while [ ! -e go ]; do sleep 0.05; done; echo command > a.txt; echo other > b.txt' });
-    // Once the run's layers exist the command is starting: an edit from now on is the person's, made while it ran.
-    while (!fs.existsSync(stagingRoot()) || fs.readdirSync(stagingRoot()).length === before) {
+    // The command waits for the gate's content: a file it has not written is read from the folder
+    // itself, where a new name would stay unseen (overlayfs keeps the lookup that missed it).
+    fs.writeFileSync(path.join(root, 'gate'), 'wait\n');
+    const running = run({ command: 'touch started; while [ "$(cat gate)" != go ]; do sleep 0.05; done; echo command > a.txt; echo other > b.txt' });
+    // Once the command runs (its first write is in its upper layer), an edit is the person's, made while it ran.
+    const started = (): boolean => fs.existsSync(stagingRoot()) && fs.readdirSync(stagingRoot()).some((run) => fs.existsSync(path.join(stagingRoot(), run, 'upper0', 'started')));
+    while (!started()) {
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
     fs.writeFileSync(path.join(root, 'a.txt'), 'person\n');
-    fs.writeFileSync(path.join(root, 'go'), '');
+    fs.writeFileSync(path.join(root, 'gate'), 'go\n');
     const text = await running;
     assert.equal(fs.readFileSync(path.join(root, 'a.txt'), 'utf8'), 'person\n');
     assert.equal(fs.readFileSync(path.join(root, 'b.txt'), 'utf8'), 'other\n');
@@ -122,6 +131,84 @@ describeOnlyOn('linux', 'overlayfs in a user namespace under bubblewrap')('tools
     const ended = resultText(await invokeTool(commandOutputTool, { id, timeout: 30 }, ctx));
     assert.match(ended, /Changes \(staged, merged when the command ended\):\n- A late\.txt/, ended);
     assert.equal(fs.readFileSync(path.join(workspace.root, 'late.txt'), 'utf8'), 'late\n');
+  });
+
+  /** The launch started ahead for the next command, once it waits: its pid and its staging folder. */
+  async function waitingAhead(): Promise<{ pid: number; staging: string }> {
+    assert.equal(await workspace.sandbox.staging?.aheadReady(), true, 'no launch started ahead');
+    const [launch, ...more] = childProcesses().filter((child) => child.commandLine.includes('mount --make-rprivate /'));
+    assert.ok(launch && more.length === 0, childProcesses().map((child) => child.commandLine.slice(0, 80)).join('\n'));
+    // Its layers are among its arguments.
+    const upper = fs.readFileSync(`/proc/${launch.pid}/cmdline`, 'utf8').split('\0').find((arg) => arg.startsWith(stagingRoot()) && arg.endsWith('/upper0'));
+    assert.ok(upper, launch.commandLine);
+    return { pid: launch.pid, staging: path.dirname(upper) };
+  }
+
+  async function gone(pid: number): Promise<void> {
+    while (alive(pid)) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  }
+
+  it('runs a command through the launch started ahead as through the plain one: output, exit code, cwd, stdin at its end, environment, merge', async () => {
+    const root = workspace.root;
+    fs.mkdirSync(path.join(root, 'sub'));
+    fs.writeFileSync(path.join(root, 'gate'), 'go\n');
+    const line = (name: string): string => `touch ../started; while [ "$(cat ../gate)" != go ]; do sleep 0.05; done; pwd; cat; echo "stdin $?"; echo err >&2; env | sort > ../${name}.env; echo ${name} > ../${name}.txt; exit 5`;
+    // A plain launch first: the one waiting is ended, and is then discarded as stale.
+    await run({ command: 'echo warm > warm.txt' });
+    const stale = await waitingAhead();
+    process.kill(stale.pid, 'SIGKILL');
+    await gone(stale.pid);
+    const plain = await run({ command: line('plain'), cwd: 'sub' });
+    assert.equal(fs.existsSync(stale.staging), false);
+    fs.rmSync(path.join(root, 'started'));
+    // Then through the one started after it, held at its gate until the host sees it ran there.
+    const ahead = await waitingAhead();
+    fs.writeFileSync(path.join(root, 'gate'), 'wait\n');
+    const running = run({ command: line('ahead'), cwd: 'sub' });
+    while (!fs.existsSync(path.join(ahead.staging, 'upper0', 'started'))) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    assert.ok(childProcesses(ahead.pid).length > 0, 'the launch started ahead runs the command');
+    fs.writeFileSync(path.join(root, 'gate'), 'go\n');
+    const adopted = await running;
+    const shown = (text: string): string => text.replace(/^Duration: .*$/m, '').replace(/^Full log: .*$/m, '').replace(/(plain|ahead)\.(env|txt)/g, 'NAME.$2');
+    assert.match(adopted, /^Exit code: 5$/m);
+    assert.match(adopted, new RegExp(`^${path.join(root, 'sub')}\nstdin 0$`, 'm'));
+    assert.equal(shown(adopted), shown(plain));
+    assert.equal(fs.readFileSync(path.join(root, 'ahead.env'), 'utf8'), fs.readFileSync(path.join(root, 'plain.env'), 'utf8'));
+    assert.equal(fs.readFileSync(path.join(root, 'ahead.txt'), 'utf8'), 'ahead\n');
+    await gone(ahead.pid);
+  });
+
+  it('stops the whole tree of a command run through the launch started ahead', async () => {
+    await run({ command: 'echo warm > warm.txt' });
+    const ahead = await waitingAhead();
+    const text = await run({ command: 'sleep 313 & echo $! > bg.pid; echo partial > partial.txt; sleep 314', timeout: 1, on_timeout: 'kill' });
+    assert.match(text, /stopped/i);
+    assert.equal(fs.readFileSync(path.join(workspace.root, 'partial.txt'), 'utf8'), 'partial\n');
+    await gone(ahead.pid);
+    const sleeps = fs.readdirSync('/proc').filter((entry) => /^\d+$/.test(entry)).filter((pid) => {
+      try {
+        return /^sleep\0(313|314)\0$/.test(fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8'));
+      } catch {
+        return false;
+      }
+    });
+    assert.deepEqual(sleeps, []);
+  });
+
+  it('discards a launch started ahead whose layers are not as made, and runs the command without it', async () => {
+    await run({ command: 'echo warm > warm.txt' });
+    const ahead = await waitingAhead();
+    fs.writeFileSync(path.join(ahead.staging, 'upper0', 'planted.txt'), 'planted\n');
+    const text = await run({ command: 'echo ran > ran.txt' });
+    assert.match(text, /- A ran\.txt/);
+    assert.doesNotMatch(text, /planted/);
+    assert.equal(fs.existsSync(path.join(workspace.root, 'planted.txt')), false);
+    await gone(ahead.pid);
+    assert.equal(fs.existsSync(ahead.staging), false);
   });
 
   describe("the call's checkpoints", () => {
