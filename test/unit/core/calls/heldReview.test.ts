@@ -65,7 +65,8 @@ describeOnlyOn('linux', "util-linux's unshare (a staged run's layers)")('calls/h
   /** A staged command's record whose `upper` was merged, what it held listed as the record's held changes. */
   async function heldRecord(upper: Record<string, string>, meanwhile: () => void = () => undefined): Promise<ActivityRecord> {
     await new Promise((resolve) => setTimeout(resolve, 20));
-    const run = await new OverlayStaging(root).prepare([folder], []);
+    const staging = new OverlayStaging(root);
+    const run = await staging.prepare([folder], []);
     const dir = path.join(root, fs.readdirSync(root)[0], 'upper0');
     for (const [relative, text] of Object.entries(upper)) {
       fs.mkdirSync(path.dirname(path.join(dir, relative)), { recursive: true });
@@ -76,6 +77,9 @@ describeOnlyOn('linux', "util-linux's unshare (a staged run's layers)")('calls/h
     meanwhile();
     const merge = await run.merge(undefined);
     await run.dispose();
+    // The launch the run's end starts ahead for the next command is not this test's: ended, its folder gone.
+    staging.dispose();
+    await staging.aheadReady();
     const held = merge.changes.filter((change) => change.held).map((change) => ({ path: change.path, status: change.status, why: change.held ?? '', keptAt: change.keptAt ?? '' }));
     const record: ActivityRecord = { id: log.newId(), startedAt: '', tool: 'workspace_run_command', input: '{}', verdicts: [], approvals: [], durationMs: 1, outcome: 'ok', resultChars: 1, redactions: [], changedPaths: [], held };
     log.add(record, {});

@@ -67,7 +67,8 @@ describeOnlyOn('linux', "util-linux's unshare (a staged run's layers)")('sandbox
   async function stagedRun(upper: Record<string, Written>, meanwhile: () => void = () => undefined): Promise<{ merge: StagedMerge; run: string }> {
     // The folder's own entries must be older than the run's start (their ctime is what tells a conflict).
     await new Promise((resolve) => setTimeout(resolve, 20));
-    const run = await new OverlayStaging(root).prepare([folder], []);
+    const staging = new OverlayStaging(root);
+    const run = await staging.prepare([folder], []);
     const dir = path.join(root, fs.readdirSync(root)[0]);
     put(path.join(dir, 'upper0'), upper);
     // The kernel's file times are coarse (a few ms): the person's change comes visibly after the start.
@@ -75,6 +76,9 @@ describeOnlyOn('linux', "util-linux's unshare (a staged run's layers)")('sandbox
     meanwhile();
     const merge = await run.merge(undefined);
     await run.dispose();
+    // The launch the run's end starts ahead for the next command is not this test's: ended, its folder gone.
+    staging.dispose();
+    await staging.aheadReady();
     return { merge, run: dir };
   }
 
