@@ -89,6 +89,27 @@ export class CallCheckpoints implements CallCheckpoint {
     return (await this.before) !== undefined;
   }
 
+  async recordedBy(folder: string, paths: readonly string[]): Promise<ReadonlySet<string>> {
+    const before = await this.before;
+    const recorded = new Set<string>();
+    if (!before || !this.store.recordedPaths) {
+      return recorded;
+    }
+    // Each checkpoint folder at or below `folder` answers for the paths inside it.
+    for (const part of before.folders) {
+      const prefix = part.folder === folder ? '' : part.folder.startsWith(`${folder}/`) ? part.folder.slice(folder.length + 1) : undefined;
+      if (prefix === undefined) {
+        continue;
+      }
+      const inside = paths.filter((relative) => prefix === '' || relative.startsWith(`${prefix}/`)).map((relative) => relative.slice(prefix === '' ? 0 : prefix.length + 1));
+      const found = inside.length ? await this.store.recordedPaths(before, part.folder, inside).catch(() => new Set<string>()) : new Set<string>();
+      for (const relative of found) {
+        recorded.add(prefix === '' ? relative : `${prefix}/${relative}`);
+      }
+    }
+    return recorded;
+  }
+
   touchedOnly(touched: readonly TouchedPaths[]): void {
     this.touched = this.folders.flatMap((folder) => {
       const paths = touchedIn(folder, touched);

@@ -90,6 +90,8 @@ export interface CheckpointStore {
   restoreSteps(target: Checkpoint, current: Checkpoint): Promise<RestoreStep[]>;
   /** A file as a checkpoint recorded it, or undefined when it was not there. */
   entry(checkpoint: Checkpoint, folder: string, rawPath: Uint8Array): Promise<RecordedEntry | undefined>;
+  /** Which of `paths` (folder-relative, `/`-separated) the checkpoint recorded, as a file or a link: one listing, not a read per path. */
+  recordedPaths?(checkpoint: Checkpoint, folder: string, paths: readonly string[]): Promise<ReadonlySet<string>>;
   /**
    * Prepares the folders' stores ahead of the first call, in the background (absent: a store that
    * needs no preparing). A checkpoint asked for meanwhile waits for it, then records the folders as
@@ -135,6 +137,12 @@ export interface CallCheckpoint {
   beforeChange(): Promise<void>;
   /** After beforeChange: whether the "before" checkpoint was recorded (a failure is only a note); absent: not known. */
   recordedBefore?(): Promise<boolean>;
+  /**
+   * After beforeChange: which of `paths` (relative to `folder`, a workspace folder or one holding
+   * workspace folders) the "before" recorded, so a restore can bring them back; none when it was
+   * not taken. What a checkpoint leaves out (ignored, over the size cap) is not among them.
+   */
+  recordedBy?(folder: string, paths: readonly string[]): Promise<ReadonlySet<string>>;
   /**
    * Says the call changed files only at these paths since its "before" (a staged command's merge,
    * which knows what it wrote): the "after" records a folder named here at those paths only, so it

@@ -318,6 +318,13 @@ export interface StagedMerge {
   readonly touched?: readonly { readonly folder: string; readonly paths: readonly string[] }[];
 }
 
+/**
+ * Which of `paths` (relative to `folder`) the checkpoint before a command recorded: given to the merge
+ * of a command that ran without its question, which then holds every deletion or replacement of
+ * what a restore could not bring back (CallCheckpoint.recordedBy).
+ */
+export type RecordedBy = (folder: string, paths: readonly string[]) => Promise<ReadonlySet<string>>;
+
 /** One command's overlays (sandbox/node/stagedRuns.ts). */
 export interface StagedRun {
   /** The argv that runs bubblewrap's argv over the overlays (nested, the user's ids kept); it holds on HOLD_FD after the command. */
@@ -329,7 +336,7 @@ export interface StagedRun {
    */
   readonly ahead?: { readonly launch: AheadLaunch; argv(bubblewrap: readonly string[]): string[] };
   /** Merges what the command changed: while its namespace holds (`pid`), or after it ended without holding (undefined). Once. */
-  merge(pid: number | undefined): Promise<StagedMerge>;
+  merge(pid: number | undefined, recordedBy?: RecordedBy): Promise<StagedMerge>;
   /** Removes the layers, except those that keep changes for review. */
   dispose(): Promise<void>;
 }

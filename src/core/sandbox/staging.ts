@@ -29,6 +29,12 @@ export interface LowerFacts {
   kindOf(relative: string): LowerKind;
   /** True when the entry changed after the command started (an editor's save, another program). */
   changedSince(relative: string): boolean;
+  /**
+   * For a command that ran without its question (askAfter): true when what is here now, or a file
+   * below it, is not in the checkpoint taken before the command, so a restore could not bring it
+   * back. Absent: every change may be merged.
+   */
+  unrecorded?(relative: string): boolean;
 }
 
 export type MergeStep =
@@ -141,6 +147,9 @@ function holdReason(entry: UpperEntry, before: LowerKind, lower: LowerFacts, upp
   }
   if (before !== undefined && entry.kind !== 'directory' && lower.changedSince(entry.path)) {
     return 'changed in the folder while the command ran: both versions are kept for you to choose';
+  }
+  if (before !== undefined && lower.unrecorded?.(entry.path)) {
+    return 'the command ran without asking, and what it replaces or deletes here is not in the checkpoint before it (ignored, or over the size cap), so Restore could not bring it back';
   }
   return undefined;
 }

@@ -10,12 +10,12 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, promises as fs, rmSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import type { AheadLaunch, StagedChange, StagedMerge, StagedRun, StagingHost } from '../../ports/process';
+import type { AheadLaunch, RecordedBy, StagedChange, StagedMerge, StagedRun, StagingHost } from '../../ports/process';
 import { startAhead } from '../../process/node/processRunner';
 import { planMerge, withoutMountPoints, type UpperEntry } from '../staging';
 import { restRoots, writeManifest, type KeptEntry, type LayerManifest, type RunManifest } from './keptRuns';
 import { nestedBubblewrapOptions, opaqueFoldersThrough, openWorkFolder, stagedLaunch, stagedLaunchAhead, stagingLayout, type StagedFolder } from './overlayLaunch';
-import { applyMerge, lowerFactsOf, MergeStopped, readUpperLayer } from './upperLayer';
+import { applyMerge, lowerFactsOf, MergeStopped, readUpperLayer, unrecordedOf } from './upperLayer';
 
 /** Where util-linux's unshare is. */
 const UNSHARE = ['/usr/bin/unshare', '/bin/unshare'];
@@ -240,18 +240,18 @@ class OverlayRun implements StagedRun {
     return [program, ...nestedBubblewrapOptions(this.ids.uid, this.ids.gid), ...rest];
   }
 
-  merge(pid: number | undefined): Promise<StagedMerge> {
-    return (this.merged ??= this.mergeAll(pid));
+  merge(pid: number | undefined, recordedBy?: RecordedBy): Promise<StagedMerge> {
+    return (this.merged ??= this.mergeAll(pid, recordedBy));
   }
 
-  private async mergeAll(pid: number | undefined): Promise<StagedMerge> {
+  private async mergeAll(pid: number | undefined, recordedBy: RecordedBy | undefined): Promise<StagedMerge> {
     await this.recorded;
     const changes: StagedChange[] = [];
     const touched: { folder: string; paths: string[] }[] = [];
     let stopped: string | undefined;
     for (const [index, layer] of this.layout.entries()) {
       // A failure other than a stopped step leaves what it touched unknown: that folder's checkpoint records it whole.
-      const folderChanges = await this.mergeLayer(layer, index, pid).catch((error: unknown): { changes: StagedChange[]; stopped: string; touched?: string[] } => ({
+      const folderChanges = await this.mergeLayer(layer, index, pid, recordedBy).catch((error: unknown): { changes: StagedChange[]; stopped: string; touched?: string[] } => ({
         changes: [],
         stopped: `${layer.folder}: ${error instanceof Error ? error.message : String(error)}`,
       }));
@@ -267,7 +267,7 @@ class OverlayRun implements StagedRun {
   }
 
   /** The folder's merge: its changes, and the paths its steps wrote or removed (a stopped step's too: a removal may be part done). */
-  private async mergeLayer(layer: StagedFolder, index: number, pid: number | undefined): Promise<{ changes: StagedChange[]; stopped?: string; touched?: string[] }> {
+  private async mergeLayer(layer: StagedFolder, index: number, pid: number | undefined, recordedBy: RecordedBy | undefined): Promise<{ changes: StagedChange[]; stopped?: string; touched?: string[] }> {
     let entries = this.withoutMountPoints(layer, await readUpperLayer(layer.upper));
     if (entries.length === 0) {
       return { changes: [], touched: [] };
@@ -276,7 +276,10 @@ class OverlayRun implements StagedRun {
     // stopped before it held cannot show them, and their old entries then stay.
     const opaque = pid === undefined ? new Set<string>() : await opaqueFoldersThrough(pid, layer, entries);
     entries = entries.map((entry) => (opaque.has(entry.path) ? { ...entry, opaque: true } : entry));
-    const plan = planMerge(entries, await lowerFactsOf(layer.folder, entries, this.startedAt));
+    const facts = await lowerFactsOf(layer.folder, entries, this.startedAt);
+    // A command that ran without its question: what a restore could not bring back is held, not merged.
+    const unrecorded = recordedBy ? await unrecordedOf(layer.folder, entries, facts, recordedBy) : undefined;
+    const plan = planMerge(entries, unrecorded ? { ...facts, unrecorded: (relative) => unrecorded.has(relative) } : facts);
     const kept = (change: { readonly path: string }): string => path.join(layer.upper, ...change.path.split('/'));
     const changes = plan.changes.map((change) => ({ folder: layer.folder, ...change, ...(change.held ? { keptAt: kept(change) } : {}) }));
     const held: KeptEntry[] = plan.changes.filter((change) => change.held !== undefined).map((change) => ({ path: change.path, status: change.status, why: change.held ?? '' }));

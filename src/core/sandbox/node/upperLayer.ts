@@ -11,6 +11,7 @@
 import { randomBytes } from 'node:crypto';
 import { promises as fs, type Stats } from 'node:fs';
 import * as path from 'node:path';
+import type { RecordedBy } from '../../ports/process';
 import type { LowerFacts, LowerKind, MergePlan, MergeStep, UpperEntry } from '../staging';
 
 /** The prefix of the temporary names the merge makes beside an entry; leftovers of a crash carry it. */
@@ -79,6 +80,49 @@ export async function lowerFactsOf(folder: string, entries: readonly UpperEntry[
     }
   }
   return { kindOf: (relative) => kinds.get(relative), changedSince: (relative) => changed.has(relative) };
+}
+
+/** The most files below a folder the command deletes or replaces that are looked up in the checkpoint; past it, the folder counts as not recorded. */
+const MAX_CHECKED_FILES = 20_000;
+
+/**
+ * The entries whose merge would delete or replace something in the folder that the checkpoint
+ * before the command did not record (an ignored or oversized file, or a folder holding one, or what
+ * is neither a file nor a link): what a restore could not bring back. One `recordedBy` question.
+ */
+export async function unrecordedOf(folder: string, entries: readonly UpperEntry[], lower: LowerFacts, recordedBy: RecordedBy): Promise<Set<string>> {
+  const below = new Map<string, string[] | undefined>();
+  for (const entry of entries) {
+    const kind = lower.kindOf(entry.path);
+    if (kind === undefined || (kind === 'directory' && entry.kind === 'directory' && !entry.opaque)) {
+      continue; // nothing there to lose, or a folder the merge only goes into
+    }
+    below.set(entry.path, kind === 'directory' ? await filesBelow(folder, entry.path) : kind === 'other' ? undefined : [entry.path]);
+  }
+  const asked = [...new Set([...below.values()].flatMap((files) => files ?? []))];
+  const recorded = asked.length ? await recordedBy(folder, asked) : new Set<string>();
+  return new Set([...below].filter(([, files]) => files === undefined || files.some((file) => !recorded.has(file))).map(([relative]) => relative));
+}
+
+/** Every file and link below a folder (folder-relative, `/`-separated); undefined past MAX_CHECKED_FILES or for what is neither. */
+async function filesBelow(folder: string, relative: string): Promise<string[] | undefined> {
+  const files: string[] = [];
+  const walk = async (dir: string): Promise<boolean> => {
+    for (const entry of await fs.readdir(path.join(folder, ...dir.split('/')), { withFileTypes: true })) {
+      const child = `${dir}/${entry.name}`;
+      if (entry.isDirectory()) {
+        if (!(await walk(child))) {
+          return false;
+        }
+      } else if ((entry.isFile() || entry.isSymbolicLink()) && files.length < MAX_CHECKED_FILES) {
+        files.push(child);
+      } else {
+        return false;
+      }
+    }
+    return true;
+  };
+  return (await walk(relative).catch(() => false)) ? files : undefined;
 }
 
 function kindOf(stat: Stats | undefined): LowerKind {

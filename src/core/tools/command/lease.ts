@@ -77,7 +77,8 @@ export async function withCommandLease<T>(prepared: PreparedCommand, ctx: ToolCo
     ? async (pid: number | undefined): Promise<void> => {
       // The call's "before" was taken while the command ran (its writes reach the folders only here): the merge waits for it.
       await checkpoint?.beforeChange();
-      const done = await staged.merge(pid);
+      // Run without its question: what the "before" could not record is held rather than merged.
+      const done = await staged.merge(pid, prepared.askAfter ? (folder, paths) => checkpoint?.recordedBy?.(folder, paths) ?? Promise.resolve(new Set<string>()) : undefined);
       merged = done;
       // The "after" then records what the merge wrote or removed, not the whole folders.
       if (done.touched) {

@@ -42,6 +42,22 @@ describe('checkpoints/callCheckpoint', () => {
     assert.equal(await call.finishNow(), outcome, 'finishing again returns the same outcome');
   });
 
+  it("says which paths its \"before\" recorded: not ignored ones, nor those over the size cap, nor any when it was not taken", async function () {
+    needsWindowsProgram(this, 'git');
+    fs.writeFileSync(path.join(folder, '.gitignore'), 'local.db\n');
+    fs.writeFileSync(path.join(folder, 'local.db'), 'rows\n');
+    fs.mkdirSync(path.join(folder, 'sub'));
+    fs.writeFileSync(path.join(folder, 'sub', 'big.bin'), Buffer.alloc(2048));
+    fs.writeFileSync(path.join(folder, 'sub', 'small.txt'), 'small\n');
+    const call = new CallCheckpoints(store, [folder], { ...limits, maxFileBytes: 1024 });
+    assert.deepEqual([...(await call.recordedBy(folder, ['a.txt']))], [], 'nothing before the "before"');
+    await call.beforeChange();
+    const asked = ['a.txt', 'local.db', 'sub/big.bin', 'sub/small.txt', 'missing.txt'];
+    assert.deepEqual([...(await call.recordedBy(folder, asked))].sort(), ['a.txt', 'sub/small.txt']);
+    // Asked about a folder holding the workspace folder: the paths inside it, re-rooted.
+    assert.deepEqual([...(await call.recordedBy(base, asked.map((relative) => `ws/${relative}`)))].sort(), ['ws/a.txt', 'ws/sub/small.txt']);
+  });
+
   it('defers the after checkpoint to whoever finishes it (a background command that ends later)', async function () {
     needsWindowsProgram(this, 'git');
     const seen: unknown[] = [];

@@ -323,6 +323,12 @@ export class FolderStore {
     }
   }
 
+  /** Which of `paths` the state records as a file or a link (one listing of its tree; a name that is not UTF-8 is never among them). */
+  async recordedPaths(state: string, paths: readonly string[]): Promise<ReadonlySet<string>> {
+    const listed = new Set(splitNul(await this.git(['ls-tree', '-r', '-z', '--full-tree', '--name-only', state])).map((name) => name.toString('utf8')));
+    return new Set(paths.filter((relative) => listed.has(relative)));
+  }
+
   async entry(state: string, rawPath: Uint8Array): Promise<RecordedEntry | undefined> {
     // A path argument cannot carry every byte (names with newlines, not UTF-8): read the whole tree.
     const listing = splitNul(await this.git(['ls-tree', '-r', '-z', '--full-tree', state]));

@@ -187,6 +187,15 @@ export class GitCheckpointStore implements CheckpointStore {
     return steps;
   }
 
+  async recordedPaths(checkpoint: Checkpoint, folder: string, paths: readonly string[]): Promise<ReadonlySet<string>> {
+    const part = checkpoint.folders.find((candidate) => candidate.folder === folder);
+    if (!part) {
+      return new Set();
+    }
+    const store = this.storeOf(folder);
+    return store.serial(() => store.recordedPaths(part.state, paths));
+  }
+
   async entry(checkpoint: Checkpoint, folder: string, rawPath: Uint8Array): Promise<RecordedEntry | undefined> {
     const part = checkpoint.folders.find((candidate) => candidate.folder === folder);
     if (!part) {

@@ -15,10 +15,14 @@ import { commandWorkspace } from '../../../support/commandWorkspace';
 import { resultText } from '../../../support/context';
 import { describeOnlyOn } from '../../../support/platforms';
 
-/** A checkpoint that records (or fails to), as the call's CallCheckpoints would: once, whoever asks again. */
-function checkpoint(recorded: boolean, events: string[]): CallCheckpoint {
+/**
+ * A checkpoint that records (or fails to), as the call's CallCheckpoints would: once, whoever asks
+ * again; its "before" holds every path but those in `unrecorded` (ignored, over the size cap).
+ */
+function checkpoint(recorded: boolean, events: string[], unrecorded: readonly string[] = []): CallCheckpoint {
   let taken = false;
   return {
+    recordedBy: async (_folder, paths) => new Set(recorded ? paths.filter((relative) => !unrecorded.includes(relative)) : []),
     beforeChange: async () => {
       if (!taken) {
         taken = true;
@@ -64,10 +68,10 @@ describeOnlyOn('linux', 'overlayfs in a user namespace under bubblewrap')('tools
     fs.writeFileSync(path.join(root, 'gone.txt'), 'gone\n');
   });
 
-  async function run(command: string, options: { recorded?: boolean; setting?: boolean; wrapHost?: (host: CommandHost) => CommandHost } = {}) {
+  async function run(command: string, options: { recorded?: boolean; unrecorded?: readonly string[]; setting?: boolean; wrapHost?: (host: CommandHost) => CommandHost } = {}) {
     const events: string[] = [];
     const { ctx, approver } = workspace.setup({ approve: false, settings: { runCommandAskAfterStaged: options.setting ?? true }, ...(options.wrapHost ? { wrapHost: options.wrapHost } : {}) });
-    const withCheckpoint: ToolContext = { ...ctx, call: { ...ctx.call, checkpoint: checkpoint(options.recorded ?? true, events) } };
+    const withCheckpoint: ToolContext = { ...ctx, call: { ...ctx.call, checkpoint: checkpoint(options.recorded ?? true, events, options.unrecorded) } };
     const outcome = await invokeTool(runCommandTool, { command }, withCheckpoint).then((result) => ({ text: resultText(result) }), (error: Error) => ({ text: error.message }));
     return { ...outcome, asked: approver.asked, events };
   }
@@ -80,6 +84,27 @@ describeOnlyOn('linux', 'overlayfs in a user namespace under bubblewrap')('tools
     assert.match(text, /Not asked before: this command ran without asking because its changes were staged for review/);
     assert.match(text, /- D gone\.txt/);
     assert.deepEqual(events, ['before']);
+  });
+
+  it('holds, instead of merging, the deletion or replacement of what the checkpoint before it did not record', async () => {
+    const root = workspace.root;
+    fs.writeFileSync(path.join(root, 'local.db'), 'rows\n');
+    fs.mkdirSync(path.join(root, 'cache'));
+    fs.writeFileSync(path.join(root, 'cache', 'big.bin'), 'big\n');
+    fs.writeFileSync(path.join(root, 'cache', 'small.txt'), 'small\n');
+    fs.mkdirSync(path.join(root, 'dist'));
+    fs.writeFileSync(path.join(root, 'dist', 'out.js'), 'out\n');
+    const { text, asked } = await run('rm gone.txt local.db && rm -r cache dist', { unrecorded: ['local.db', 'cache/big.bin'] });
+    assert.deepEqual(asked, [], text);
+    // Recorded, so Restore brings them back: merged.
+    assert.equal(fs.existsSync(path.join(root, 'gone.txt')), false);
+    assert.equal(fs.existsSync(path.join(root, 'dist')), false);
+    // Not recorded: kept in the folder, the deletion held for the person's review.
+    assert.equal(fs.readFileSync(path.join(root, 'local.db'), 'utf8'), 'rows\n');
+    assert.equal(fs.readFileSync(path.join(root, 'cache', 'big.bin'), 'utf8'), 'big\n');
+    assert.match(text, /- D local\.db \(held: the command ran without asking, and what it replaces or deletes here is not in the checkpoint before it/);
+    assert.match(text, /- D cache \(held: the command ran without asking/);
+    assert.match(text, /- D gone\.txt\n/);
   });
 
   it("shows no chat confirmation for such a line (the extension's own question asks if staging fails), and the policy's with the setting off", async () => {
