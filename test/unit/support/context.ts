@@ -1,5 +1,6 @@
 import type { LanguageFeatures } from '../../../src/core/ports/language';
 import * as os from 'node:os';
+import * as v8 from 'node:v8';
 import type { ChangePipeline, ToolContext } from '../../../src/core/context';
 import type { CancellationSignal } from '../../../src/core/errors';
 import { fileLocation, locationKey, type Location } from '../../../src/core/location';
@@ -19,6 +20,14 @@ import { loadBashParser, loadPowerShellParser } from '../../../src/core/guard/co
 import { importPdfJs } from '../../../src/core/read/node/pdfJs';
 import { DEFAULT_SETTINGS, type ToolSettings } from '../../../src/core/settings';
 import { systemClock } from '../../../src/core/time';
+
+// V8 first runs WebAssembly on its baseline compiler (Liftoff) and recompiles hot functions with
+// TurboFan on a background thread. tree-sitter-powershell's lexer is one giant function that
+// TurboFan takes 15-20 s of CPU to compile (1-2 s for bash), and the test process waits for that
+// compile at its end: in the unit tier it was the CPU of the whole PowerShell policy suite, whose
+// parses take 2 s. The tests keep the baseline code; what a parse returns does not depend on it.
+// Set before the grammars load (they load only through this file's libraries).
+v8.setFlagsFromString('--liftoff-only');
 
 export const neverCancelled: CancellationSignal = {
   isCancellationRequested: false,

@@ -14,7 +14,7 @@ import * as path from 'node:path';
 import { BugError } from '../../../errors';
 import type { CheckpointLimits, RecordedEntry } from '../../../ports/checkpoints';
 import { excludeLines, excludeLinesUnder } from '../../excludes';
-import { CONFIG, joinNul, PRIVATE_ATTRIBUTES, refusedPath, runGit, shown, splitNul, storeEnvironment } from './gitRunner';
+import { CONFIG_TEXT, joinNul, PRIVATE_ATTRIBUTES, refusedPath, runGit, shown, splitNul, storeEnvironment } from './gitRunner';
 import { hasChanges, MAX_NESTING, NESTED_FOLDER, NestedRepositories, nestedRootsOf, type RecordedTree, type Staging, type WorkTree } from './nestedRepositories';
 import { StatusPaths } from './statusPaths';
 import { StoreBuild, type BuildRun } from './storeBuild';
@@ -96,8 +96,13 @@ export class FolderStore {
           throw new Error(`Could not create the checkpoint store in ${this.gitDir}: ${init.stderr.trim()}`);
         }
       }
-      for (const [key, value] of CONFIG) {
-        await this.git(['config', key, value]);
+      // CONFIG in one append, not a git run per key (23 process starts each time a store opened): git
+      // takes a key's last value, so the block wins over what git init wrote; appended again only
+      // when the file does not already end with it (a store of an older version of CONFIG).
+      const configFile = path.join(this.gitDir, 'config');
+      const config = fs.readFileSync(configFile, 'utf8');
+      if (!config.endsWith(CONFIG_TEXT)) {
+        fs.appendFileSync(configFile, `${config === '' || config.endsWith('\n') ? '' : '\n'}${CONFIG_TEXT}`);
       }
       fs.mkdirSync(path.join(this.gitDir, 'info'), { recursive: true });
       fs.mkdirSync(path.join(this.gitDir, NESTED_FOLDER), { recursive: true });

@@ -5,6 +5,7 @@ import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { BugError } from '../../../errors';
 
 /** The private repository's config, written once per window: outside settings neutralised. */
 export const CONFIG: readonly [string, string][] = [
@@ -34,6 +35,21 @@ export const CONFIG: readonly [string, string][] = [
   ['status.showUntrackedFiles', 'all'],
   ['submodule.recurse', 'false'],
 ];
+
+/** CONFIG as the lines of a git config file: a section per key's first word, values only of plain characters. */
+export const CONFIG_TEXT = configText(CONFIG);
+
+function configText(config: readonly (readonly [string, string])[]): string {
+  const sections = new Map<string, string[]>();
+  for (const [key, value] of config) {
+    const [section, name, ...rest] = key.split('.');
+    if (rest.length > 0 || !/^[a-z]+$/.test(section) || !/^[a-zA-Z]+$/.test(name) || !/^[\w/.-]+$/.test(value)) {
+      throw new BugError(`the checkpoint store's config ${key}=${value} is not a plain key and value`);
+    }
+    sections.set(section, [...(sections.get(section) ?? []), `\t${name} = ${value}\n`]);
+  }
+  return [...sections].map(([section, lines]) => `[${section}]\n${lines.join('')}`).join('');
+}
 
 /** Attributes that would make stored bytes differ from the file's (line-ending conversion, filters, re-encoding). */
 export const PRIVATE_ATTRIBUTES = '* -text -filter -ident -working-tree-encoding\n';

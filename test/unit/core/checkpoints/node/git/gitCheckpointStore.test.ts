@@ -3,6 +3,7 @@ import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { CONFIG } from '../../../../../../src/core/checkpoints/node/git/gitRunner';
 import { GitCheckpointStore } from '../../../../../../src/core/checkpoints/node/git/gitCheckpointStore';
 import type { CheckpointLimits, RestoreStep } from '../../../../../../src/core/ports/checkpoints';
 import { git } from '../../../../../support/gitFixtures';
@@ -75,6 +76,21 @@ describe('GitCheckpointStore', () => {
     const stores = fs.readdirSync(path.join(base, 'store'));
     assert.ok(stores.length > 0);
     for (const name of stores) assert.equal(fs.statSync(path.join(base, 'store', name)).mode & 0o777, 0o700, name);
+  });
+
+  it('creates its store with every CONFIG value in force, and opening the store again does not add them twice', async () => {
+    await store.take([folder], LIMITS);
+    const gitDir = store.gitDirOf(folder);
+    const inForce = (): Map<string, string> => {
+      const listed = execFileSync('git', ['config', '--file', path.join(gitDir, 'config'), '--list', '-z'], { encoding: 'utf8' });
+      // Later entries replace earlier ones, as git reads a key: its last value.
+      return new Map(listed.split('\0').filter(Boolean).map((entry) => [entry.slice(0, entry.indexOf('\n')), entry.slice(entry.indexOf('\n') + 1)]));
+    };
+    const config = inForce();
+    for (const [key, value] of CONFIG) assert.equal(config.get(key.toLowerCase()), value, key);
+    const written = fs.readFileSync(path.join(gitDir, 'config'), 'utf8');
+    await new GitCheckpointStore(path.join(base, 'store')).take([folder], LIMITS);
+    assert.equal(fs.readFileSync(path.join(gitDir, 'config'), 'utf8'), written);
   });
 
   it('restores deleted, created and changed files byte for byte with modes, symlinks, binary files and odd names', async () => {
