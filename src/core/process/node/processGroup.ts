@@ -36,7 +36,7 @@ export function groupAlive(pgid: number): boolean {
 }
 
 /** True while the process exists (a signal 0 answers; on Windows, OpenProcess does). */
-function processAlive(pid: number): boolean {
+export function processAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

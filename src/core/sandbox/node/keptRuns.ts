@@ -10,6 +10,7 @@
 // run older than KEPT_RUN_DAYS.
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
+import { processAlive } from '../../process/node/processGroup';
 import { planMerge, withoutMountPoints, type ChangeStatus, type MergeStep } from '../staging';
 import { openWorkFolder } from './overlayLaunch';
 import { applyMerge, isMergeTemporary, lowerFactsOf, readUpperLayer } from './upperLayer';
@@ -104,18 +105,6 @@ export function restRoots(steps: readonly MergeStep[]): string[] {
 /** The run folder's name: `<pid>-<n>-<hex>` (stagedRuns.ts). */
 const RUN_NAME = /^(\d+)-\d+-[0-9a-f]+$/;
 
-function pidAlive(pid: number): boolean {
-  if (pid === process.pid) {
-    return true;
-  }
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
 /** Removes a run's folder whole (overlayfs's work folders are opened first: it leaves them mode 0). */
 export async function removeRun(run: string): Promise<void> {
   const names = await fs.readdir(run).catch(() => [] as string[]);
@@ -153,7 +142,7 @@ export interface RecoveryOptions {
  * outlived its window and still runs over its layers.
  */
 export async function recoverKeptRuns(root: string, options: RecoveryOptions = {}): Promise<{ readonly runs: readonly RecoveredRun[]; readonly removed: readonly string[] }> {
-  const isAlive = options.isAlive ?? pidAlive;
+  const isAlive = options.isAlive ?? processAlive;
   const now = options.now ?? Date.now();
   const maxAge = options.maxAgeMs ?? KEPT_RUN_DAYS * 24 * 60 * 60 * 1000;
   const runs: RecoveredRun[] = [];
