@@ -125,7 +125,10 @@ export async function runTestsIn(dir: string, select: Selection = (files) => ({ 
       );
     }
     if (summary.failures > 0) throw new Error(`${summary.failures} of ${summary.tests} integration tests failed`);
-    if (summary.tests === 0) throw new Error(`no integration tests ran (${files.length} test files found under ${dir})`);
+    if (summary.tests === 0) {
+      const notHere = leftOut.length > 0 ? `; left out in this version: ${leftOut.join(', ')} (run-integration --full-floor runs them)` : '';
+      throw new Error(`no integration tests ran (${files.length} test files found under ${dir}${notHere})`);
+    }
   } catch (err) {
     write(`\nIntegration run failed: ${err instanceof Error ? err.stack ?? err.message : String(err)}\n`);
     throw err;
