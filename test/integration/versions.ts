@@ -31,6 +31,37 @@ export const NEWEST_ONLY: Readonly<Record<string, string>> = {
   escapes: "the heredoc chain that renames .git: core's policy and the sandbox's protected paths, no VS Code API",
 };
 
+/**
+ * Tests (by title) the floor leaves out in a file it otherwise runs, each with its file and why that
+ * is sound. Each calls onTheNewestOnly(this) first, which skips it on the floor (mocha counts it
+ * pending there).
+ */
+export const NEWEST_ONLY_TESTS: Readonly<Record<string, { readonly file: string; readonly why: string }>> = {
+  'sends progress while a review stays open, so a client that resets its timeout on progress keeps the call': {
+    file: 'mcp',
+    why: "the MCP front's progress beats every 10 s past the SDK client's 15 s limit (21 s): the relay and the SDK, not VS Code; the floor opens, names and answers the same review in the file's other tests",
+  },
+  "answers before the client's limit with a review id while the review stays open, and workspace_review_status returns the write once the user accepts": {
+    file: 'mcp',
+    why: "the held review's answer within mcp.answerWithinSeconds (6 s) and workspace_review_status: core's held calls; the floor keeps the review open and closes it when the agent goes away in the file's other tests",
+  },
+};
+
+/** Whether this host leaves out what NEWEST_ONLY and NEWEST_ONLY_TESTS list (the runner's environment). */
+export function leavesOutNewestOnly(env: NodeJS.ProcessEnv = process.env): boolean {
+  return env.WAT_TEST_HOST_ID === FLOOR_HOST && env.WAT_TEST_FULL_FLOOR !== '1';
+}
+
+/**
+ * The first line of a test NEWEST_ONLY_TESTS lists: skips it on the floor. Throws for a test it does
+ * not list, so the list stays the one place that says what the floor leaves out, and why.
+ */
+export function onTheNewestOnly(context: { readonly test?: { readonly title: string }; skip(): void }, env: NodeJS.ProcessEnv = process.env): void {
+  const title = context.test?.title ?? '';
+  if (!Object.hasOwn(NEWEST_ONLY_TESTS, title)) throw new Error(`test/integration/versions.ts does not list the test "${title}" in NEWEST_ONLY_TESTS`);
+  if (leavesOutNewestOnly(env)) context.skip();
+}
+
 /** The name NEWEST_ONLY knows a compiled or source test file by: `devWorkflow` for `.../devWorkflow.test.js`. */
 export function testFileName(file: string): string {
   const base = file.slice(Math.max(file.lastIndexOf('/'), file.lastIndexOf('\\')) + 1);

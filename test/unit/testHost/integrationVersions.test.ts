@@ -4,7 +4,7 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { FLOOR_HOST, filesForHost, NEWEST_ONLY, testFileName } from '../../integration/versions';
+import { FLOOR_HOST, filesForHost, NEWEST_ONLY, NEWEST_ONLY_TESTS, onTheNewestOnly, testFileName } from '../../integration/versions';
 
 const root = path.resolve(__dirname, '../../../..');
 const integrationDir = path.join(root, 'test', 'integration');
@@ -50,6 +50,42 @@ describe('integration files per VS Code version (test/integration/versions.ts)',
     const renamed = files.filter((file) => testFileName(file) !== 'network');
     for (const hostId of [FLOOR_HOST, 'newest']) {
       assert.throws(() => filesForHost(renamed, hostId, false), /lists network\.test\.ts, which no test file is/);
+    }
+  });
+
+  it('skips on the floor each test it lists, and nowhere else, not with --full-floor', () => {
+    const [title] = Object.keys(NEWEST_ONLY_TESTS);
+    const skipped = (env: NodeJS.ProcessEnv): boolean => {
+      let skips = 0;
+      onTheNewestOnly({ test: { title }, skip: () => (skips += 1) }, env);
+      return skips === 1;
+    };
+    assert.equal(skipped({ WAT_TEST_HOST_ID: FLOOR_HOST }), true);
+    assert.equal(skipped({ WAT_TEST_HOST_ID: FLOOR_HOST, WAT_TEST_FULL_FLOOR: '1' }), false);
+    assert.equal(skipped({ WAT_TEST_HOST_ID: 'newest' }), false);
+    assert.equal(skipped({}), false);
+  });
+
+  it('refuses to skip a test it does not list, naming it, on every host', () => {
+    for (const env of [{ WAT_TEST_HOST_ID: FLOOR_HOST }, { WAT_TEST_HOST_ID: 'newest' }]) {
+      assert.throws(() => onTheNewestOnly({ test: { title: 'an unlisted test' }, skip: () => undefined }, env), /does not list the test "an unlisted test"/);
+    }
+  });
+
+  it('names, for each test it lists, a file the floor runs that has that test calling onTheNewestOnly first, with a reason', () => {
+    const calls = new Map<string, number>();
+    for (const [title, { file, why }] of Object.entries(NEWEST_ONLY_TESTS)) {
+      assert.ok(!Object.hasOwn(NEWEST_ONLY, file), `${file}.test.ts runs on the floor`);
+      assert.ok(why.length > 40, `${title}: ${why}`);
+      const source = fs.readFileSync(path.join(integrationDir, `${file}.test.ts`), 'utf8').replace(/\\'/g, "'");
+      const at = source.indexOf(`it('${title}', async function () {`);
+      assert.ok(at >= 0, `${file}.test.ts has the test "${title}"`);
+      assert.match(source.slice(at).split('\n')[1] ?? '', /^\s*onTheNewestOnly\(this\);$/, `"${title}" calls onTheNewestOnly(this) first`);
+      calls.set(file, (calls.get(file) ?? 0) + 1);
+    }
+    for (const name of files.map(testFileName)) {
+      const source = fs.readFileSync(path.join(integrationDir, `${name}.test.ts`), 'utf8');
+      assert.equal(source.match(/onTheNewestOnly\(this\)/g)?.length ?? 0, calls.get(name) ?? 0, `${name}.test.ts calls onTheNewestOnly only in the tests the list names`);
     }
   });
 
