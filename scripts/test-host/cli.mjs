@@ -10,7 +10,7 @@ export const PASSES = ['trusted', 'untrusted', 'case-insensitive'];
 /** The one pass of a `--vsix` run: the package installed as users install it, in a trusted workspace. */
 export const INSTALLED_PASS = 'installed';
 export const USAGE =
-  'usage: run-integration.mjs [--vscode floor|newest|all|<version>]... [--pass trusted|untrusted|case-insensitive]... [--grep <text>] [--side-by-side] [--verbose]\n' +
+  'usage: run-integration.mjs [--vscode floor|newest|all|<version>]... [--pass trusted|untrusted|case-insensitive]... [--grep <text>] [--full-floor] [--side-by-side] [--verbose]\n' +
   '       run-integration.mjs --vsix <file.vsix> [--vscode ...] [--verbose]';
 /** The extension that carries the installed-package tests into the host (it contributes nothing). */
 const INSTALLED_CARRIER_DIR = path.join(REPO_DIR, 'test', 'installed', 'carrier');
@@ -21,6 +21,7 @@ const INSTALLED_CARRIER_DIR = path.join(REPO_DIR, 'test', 'installed', 'carrier'
  * @property {string[]} passes --pass, repeated or comma-separated; default all three, in PASSES order
  * @property {string} grep --grep, else WAT_TEST_GREP: only the tests whose title contains it
  * @property {boolean} verbose --verbose or WAT_VERBOSE=1: stream code-server output and browser console
+ * @property {boolean} fullFloor --full-floor or WAT_FULL_FLOOR=1: the floor runs every test file too, those test/integration/versions.ts leaves to the newest included
  * @property {boolean} sideBySide --side-by-side or WAT_SIDE_BY_SIDE=1: the versions run at the same time, each its passes in order
  * @property {boolean} electron VSCODE_TEST_HOST=electron: run in desktop VS Code (run-electron.mjs) instead
  * @property {string} extensionDir WAT_EXTENSION_DIR: the extension to load
@@ -57,6 +58,7 @@ export function readOptions() {
       grep: { type: 'string' },
       vsix: { type: 'string' },
       verbose: { type: 'boolean', default: false },
+      'full-floor': { type: 'boolean', default: false },
       'side-by-side': { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
     },
@@ -82,6 +84,7 @@ export function readOptions() {
     passes,
     grep: flags.grep ?? env.WAT_TEST_GREP ?? '',
     verbose: flags.verbose || env.WAT_VERBOSE === '1',
+    fullFloor: flags['full-floor'] || env.WAT_FULL_FLOOR === '1',
     sideBySide: flags['side-by-side'] || env.WAT_SIDE_BY_SIDE === '1',
     electron: (env.VSCODE_TEST_HOST ?? '').toLowerCase() === 'electron',
     extensionDir: vsix ? INSTALLED_CARRIER_DIR : path.resolve(env.WAT_EXTENSION_DIR ?? REPO_DIR),

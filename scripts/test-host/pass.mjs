@@ -95,6 +95,8 @@ export async function runPass(browser, version, pass, options, cleanups) {
     env: {
       WAT_TEST_PASS: pass,
       WAT_TEST_VSCODE: version.vscode,
+      WAT_TEST_HOST_ID: version.id, // the floor leaves out the files test/integration/versions.ts names
+      WAT_TEST_FULL_FLOOR: options.fullFloor ? '1' : '0',
       WAT_TEST_WORKSPACE: folders.workspace,
       WAT_TEST_REPORT: folders.reportFile,
       WAT_LEFTOVERS_FILE: folders.leftoversFile,

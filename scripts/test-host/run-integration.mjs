@@ -8,13 +8,15 @@
 // (code-server --disable-workspace-trust), `untrusted` (trust enabled; the trust prompt cannot be
 // answered in this mode, so the workspace stays untrusted), and `case-insensitive` (trusted, the
 // workspace on the volume WAT_CASE_INSENSITIVE_VOLUME names, the `*.volume.test.js` files only).
-// Every verdict and summary line names the VS Code version and the pass.
+// Every verdict and summary line names the VS Code version and the pass. The floor's passes leave
+// out the version-independent suites test/integration/versions.ts names (they run on the newest);
+// --full-floor runs them on the floor too.
 //
 // Prerequisites: dist/extension.js (node esbuild.mjs) and out/test/integration (tsc -p .).
 //
 //   node scripts/test-host/run-integration.mjs [--vscode floor|newest|all|<version>]
 //                                              [--pass trusted|untrusted|case-insensitive] [--grep <text>]
-//                                              [--side-by-side] [--verbose]
+//                                              [--full-floor] [--side-by-side] [--verbose]
 //   (--vscode and --pass may be repeated or comma-separated; default: every version, every pass;
 //   --side-by-side runs the versions at the same time, each its passes in order, every report line
 //   prefixed with its version and pass: most of a pass is waiting, on commands, timeouts, the workbench)
@@ -33,11 +35,13 @@
 //   WAT_KEEP_TMP=1              keep the temp folders (workspace, report, code-server data)
 //   WAT_VERBOSE=1 / --verbose   stream code-server output and browser console
 //   WAT_SIDE_BY_SIDE=1          as --side-by-side
+//   WAT_FULL_FLOOR=1            as --full-floor
 //   WAT_CACHE_DIR               where code-server and Node are installed (default: <repo>/.cache)
 //
 // Each pass gets a fresh copy of the fixture at <tmp>/ws (tests may create <tmp>/ws-sibling,
 // <tmp>/outside), a fresh code-server (user data, extensions dir) and a fresh browser context.
 // The extension host inherits code-server's environment; it receives WAT_TEST_PASS, WAT_TEST_VSCODE,
+// WAT_TEST_HOST_ID (floor or newest), WAT_TEST_FULL_FLOOR,
 // WAT_TEST_WORKSPACE, WAT_TEST_REPORT, WAT_TEST_GREP, WAT_TEST_COLOR, WAT_SCREENSHOT_DIR and WAT_LEFTOVERS_FILE
 // (test-output/screenshots/vscode-<version>). The in-host mocha writes its spec report to
 // WAT_TEST_REPORT, which is streamed here while the pass runs, and at its end a summary with each

@@ -13,11 +13,14 @@
 //   WAT_TEST_REPORT     report file path
 //   WAT_TEST_GREP       only run tests whose full title contains this string
 //   WAT_TEST_COLOR      '1' for ANSI colours in the report
+//   WAT_TEST_HOST_ID    'floor' | 'newest': the floor leaves out the files versions.ts names
+//   WAT_TEST_FULL_FLOOR '1': the floor runs every file too (run-integration --full-floor)
 import * as fs from 'fs';
 import * as path from 'path';
 import * as util from 'util';
 import Mocha from 'mocha';
 import * as vscode from 'vscode';
+import { filesForHost, testFileName } from './versions';
 
 function findTests(dir: string, out: string[] = []): string[] {
   for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
@@ -39,13 +42,19 @@ function testsOfPass(files: readonly string[], pass: string): string[] {
   return files.filter((file) => file.endsWith('.volume.test.js') === (pass === VOLUME_PASS));
 }
 
-/** VS Code calls this: runs every test file of this folder. */
+/** VS Code calls this: runs the test files of this folder this version runs (versions.ts). */
 export function run(): Promise<void> {
-  return runTestsIn(__dirname);
+  return runTestsIn(__dirname, (files) => {
+    const { run: selected, leftOut } = filesForHost(files, process.env.WAT_TEST_HOST_ID, process.env.WAT_TEST_FULL_FLOOR === '1');
+    return { files: selected, leftOut };
+  });
 }
 
-/** Runs every `*.test.js` under `dir` in this extension host, reporting as described above (test/installed reuses it). */
-export async function runTestsIn(dir: string): Promise<void> {
+/** Which of the files found run in this version, and which it leaves out (named in the report). */
+type Selection = (files: string[]) => { files: string[]; leftOut: string[] };
+
+/** Runs every `*.test.js` under `dir` (or those `select` keeps) in this extension host, reporting as described above (test/installed reuses it). */
+export async function runTestsIn(dir: string, select: Selection = (files) => ({ files, leftOut: [] })): Promise<void> {
   const startedAt = Date.now(); // the runner compares it with when it opened the page: the workbench's load and the activation
   const reportFile = process.env.WAT_TEST_REPORT;
   const write = (text: string): void => {
@@ -64,14 +73,22 @@ export async function runTestsIn(dir: string): Promise<void> {
   const header =
     `Extension host: VS Code ${vscode.version} (${vscode.env.appName}, ${vscode.env.appHost}), ` +
     `pass: ${pass}, trusted: ${vscode.workspace.isTrusted}, node ${process.version}`;
-  write(header + '\n');
+  let selection: ReturnType<Selection>;
+  try {
+    selection = select(findTests(dir));
+  } catch (err) {
+    write(`\nIntegration run failed: ${err instanceof Error ? err.message : String(err)}\n`);
+    throw err;
+  }
+  const leftOut = testsOfPass(selection.leftOut, pass).map(testFileName);
+  write(header + '\n' + (leftOut.length > 0 ? `Left out in VS Code ${vscode.version}, run on the newest (test/integration/versions.ts): ${leftOut.join(', ')}\n` : ''));
   console.log(header);
 
   // A test that fails is run once more (its hooks too), and reported as flaky when it then passes:
   // a timing flake on a busy machine does not fail the run, and is still named in the summary.
   const mocha = new Mocha({ ui: 'bdd', timeout: 30_000, reporter: 'spec', color: Base.useColors, retries: 1 });
   if (process.env.WAT_TEST_GREP) mocha.grep(process.env.WAT_TEST_GREP);
-  const files = testsOfPass(findTests(dir), pass);
+  const files = testsOfPass(selection.files, pass);
   for (const f of files) mocha.addFile(f);
 
   try {
@@ -104,11 +121,14 @@ export async function runTestsIn(dir: string): Promise<void> {
     if (reportFile) {
       fs.writeFileSync(
         reportFile + '.json',
-        JSON.stringify({ ...summary, failed, flaky: retried.filter((test) => !failed.some((failure) => failure.title === test.title)), durations, startedAt, files: files.length, vscodeVersion: vscode.version, appName: vscode.env.appName, pass, isTrusted: vscode.workspace.isTrusted }, null, 2),
+        JSON.stringify({ ...summary, failed, flaky: retried.filter((test) => !failed.some((failure) => failure.title === test.title)), durations, startedAt, files: files.length, leftOut, vscodeVersion: vscode.version, appName: vscode.env.appName, pass, isTrusted: vscode.workspace.isTrusted }, null, 2),
       );
     }
     if (summary.failures > 0) throw new Error(`${summary.failures} of ${summary.tests} integration tests failed`);
-    if (summary.tests === 0) throw new Error(`no integration tests ran (${files.length} test files found under ${dir})`);
+    if (summary.tests === 0) {
+      const notHere = leftOut.length > 0 ? `; left out in this version: ${leftOut.join(', ')} (run-integration --full-floor runs them)` : '';
+      throw new Error(`no integration tests ran (${files.length} test files found under ${dir}${notHere})`);
+    }
   } catch (err) {
     write(`\nIntegration run failed: ${err instanceof Error ? err.stack ?? err.message : String(err)}\n`);
     throw err;

@@ -18,6 +18,7 @@ import { CommandId, UriScheme } from '../../src/vscode/commandIds';
 import { ActivityLog } from '../../src/vscode/ui/activityLog';
 import { ActivityTreeProvider } from '../../src/vscode/ui/activityView';
 import { invoke, invokeError, REPO, withSettings, workspaceRoot } from './support/tools';
+import { onTheNewestOnly } from './versions';
 
 const RELAY = path.join(REPO, 'dist/mcp.js');
 
@@ -204,6 +205,7 @@ describe('MCP front (extension host, SDK client over dist/mcp.js)', function () 
     });
 
     it('sends progress while a review stays open, so a client that resets its timeout on progress keeps the call', async function () {
+      onTheNewestOnly(this);
       this.timeout(60_000);
       const target = abs('mcp-slow-review.txt');
       fs.rmSync(target, { force: true });
@@ -228,6 +230,7 @@ describe('MCP front (extension host, SDK client over dist/mcp.js)', function () 
     });
 
     it('answers before the client\'s limit with a review id while the review stays open, and workspace_review_status returns the write once the user accepts', async function () {
+      onTheNewestOnly(this);
       this.timeout(60_000);
       const target = abs('mcp-held-review.txt');
       fs.rmSync(target, { force: true });
