@@ -24,8 +24,6 @@ export const NEWEST_ONLY: Readonly<Record<string, string>> = {
     "network by domain: core's proxy, rules and gate in the sandbox; the floor asks and answers the same question API in runCommand and sandbox (the network)",
   nestedRepositories:
     "nested repositories: core's git checkpoints and the sandbox's protected .git of nested repositories; the floor restores through the same writer in checkpoints",
-  stagedChanges:
-    "staged command changes: core's staged run, its merge and its held changes; the floor lists records in the Activity view and restores in checkpoints",
   sandboxIndex: "the sandbox index: core's scan of secret files and .gitignore files, no VS Code API",
   secretsEnvironment: "secrets in commands' environment: core's environment filter inside the sandbox, no VS Code API",
   escapes: "the heredoc chain that renames .git: core's policy and the sandbox's protected paths, no VS Code API",
