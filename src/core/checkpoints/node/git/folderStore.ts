@@ -19,6 +19,7 @@ import { hasChanges, MAX_NESTING, NESTED_FOLDER, NestedRepositories, nestedRoots
 import { StatusPaths } from './statusPaths';
 import { StoreBuild, type BuildRun } from './storeBuild';
 import { REF_PREFIX, StoreSize } from './storeSize';
+import { touchedTree } from './touchedTree';
 
 const MB = 1024 * 1024;
 /** How many paths git may refuse in one checkpoint before the checkpoint fails. */
@@ -148,6 +149,11 @@ export class FolderStore {
    * rest of the folder taken as last recorded (see recordTouched).
    */
   async take(id: string, limits: CheckpointLimits, keep: ReadonlySet<string>, touched?: readonly string[]): Promise<{ state: string; notes: string[] }> {
+    const quick = touched ? await this.takeTouched(id, limits, keep, touched) : undefined;
+    this.lastTake = quick ? 'touched tree' : touched ? 'touched index' : 'whole';
+    if (quick) {
+      return quick;
+    }
     const { state, head, totals } = await this.recordState(`checkpoint ${id}`, limits, touched);
     await this.git(['update-ref', `${REF_PREFIX}${id}`, state]);
     if (state !== head) {
@@ -156,14 +162,95 @@ export class FolderStore {
     return { state, notes: totals.notes };
   }
 
+  /** How the last checkpoint was taken (tests and the bench look at it): the touched paths without the index, through it, or the whole folder. */
+  lastTake: 'touched tree' | 'touched index' | 'whole' | undefined;
+
+  /**
+   * A checkpoint of the touched paths without the private index (touchedTree.ts): their blobs and
+   * the trees along them written, then the commit, and HEAD and the checkpoint's ref in one
+   * update-ref; the index brought up to date afterwards (syncIndex), queued behind this checkpoint
+   * and done before any record reads it. Undefined when it cannot record them exactly: before this
+   * window knows what HEAD holds, a path it cannot name, a nested repository along one.
+   */
+  private async takeTouched(id: string, limits: CheckpointLimits, keep: ReadonlySet<string>, touched: readonly string[]): Promise<{ state: string; notes: string[] } | undefined> {
+    const head = this.headCommit;
+    const last = this.headRecorded;
+    const pathspecs = touchedPathspecs(touched);
+    if (!head || !last || this.headNestedRoots === undefined || !pathspecs) {
+      return undefined;
+    }
+    await this.prepare();
+    this.writeExcludes(this.rootTree, limits.excludes);
+    let built: Awaited<ReturnType<typeof touchedTree>>;
+    try {
+      built = pathspecs.length ? await touchedTree(this, this.rootTree, head, pathspecs, last, limits) : { tree: undefined, addedBytes: 0, notes: [], indexInfo: Buffer.alloc(0) };
+    } catch {
+      // A file gone or changed into a folder while it was read, say: through the index, which deals with it.
+      built = undefined;
+    }
+    if (!built) {
+      return undefined;
+    }
+    const state = built.tree ? (await this.git(['commit-tree', built.tree, '-m', `checkpoint ${id}`])).toString('utf8').trim() : head;
+    // HEAD moves only from the commit this window knows it at: the transaction fails, and nothing moves, otherwise.
+    const moveHead = state === head ? '' : `option no-deref\nupdate HEAD ${state} ${head}\n`;
+    try {
+      await this.git(['update-ref', '--stdin'], Buffer.from(`${moveHead}update ${REF_PREFIX}${id} ${state}\n`));
+    } catch {
+      this.headRecorded = undefined;
+      this.headNestedRoots = undefined;
+      this.headCommit = undefined;
+      return undefined;
+    }
+    this.headCommit = state;
+    if (built.indexInfo.length) {
+      this.pendingIndex.push(built.indexInfo);
+      void this.serial(() => this.syncIndex()).catch(() => undefined);
+    }
+    const notes = [...built.notes];
+    if (state !== head) {
+      notes.push(...(await this.sizes.keepUnderCap(built.addedBytes, limits.maxTotalBytes, new Set([...keep, id]), false)));
+    }
+    return { state, notes };
+  }
+
+  /** update-index input of checkpoints taken without the index, oldest first: what HEAD holds at their paths, which the index does not yet. */
+  private readonly pendingIndex: Buffer[] = [];
+
+  /**
+   * Makes the private index hold what HEAD holds at the paths of checkpoints taken without it. The
+   * entries come from HEAD, not from the files (which may have changed since), with no stat data:
+   * the next status hashes those files again and finds any change, a change back included. When it
+   * fails, this window no longer trusts HEAD to be the index's tree: the next record is whole and
+   * compares the trees.
+   */
+  private async syncIndex(): Promise<void> {
+    if (this.pendingIndex.length === 0) {
+      return;
+    }
+    const info = Buffer.concat(this.pendingIndex.splice(0));
+    try {
+      await this.git(['update-index', '--add', '--replace', '-z', '--index-info'], info);
+    } catch {
+      this.headRecorded = undefined;
+      this.headNestedRoots = undefined;
+      this.headCommit = undefined;
+    }
+  }
+
+  /** The commit HEAD is at, as this window last wrote or confirmed it; unknown as headNestedRoots is. */
+  private headCommit: string | undefined;
+
   /** Brings the private indexes up to date and makes HEAD their state (a new commit when it changed). */
   private async recordState(message: string, limits: CheckpointLimits, touched?: readonly string[]): Promise<{ state: string; head: string | undefined; totals: Totals }> {
     await this.prepare();
+    await this.syncIndex();
     // Until this checkpoint is committed, HEAD is not known to match the indexes (a failure half-way).
     const known = this.headNestedRoots;
     const last = this.headRecorded;
     this.headNestedRoots = undefined;
     this.headRecorded = undefined;
+    this.headCommit = undefined;
     const totals: Totals = { addedBytes: 0, files: 0, notes: [] };
     // Only the touched paths, when this window knows what HEAD holds; otherwise (or when they cannot be named to git exactly) the whole folder.
     const pathspecs = touched && last && known !== undefined ? touchedPathspecs(touched) : undefined;
@@ -184,6 +271,7 @@ export class FolderStore {
     }
     this.headNestedRoots = nestedRoots;
     this.headRecorded = settled(recorded);
+    this.headCommit = state;
     return { state, head, totals };
   }
 

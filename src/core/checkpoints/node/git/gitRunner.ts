@@ -205,3 +205,48 @@ export function joinNul(paths: readonly Uint8Array[]): Buffer {
 export function shown(rawPath: Uint8Array): string {
   return Buffer.from(rawPath).toString('utf8');
 }
+
+/**
+ * `git mktree -z --batch` kept open: each tree written and its id read back before the next, so a
+ * parent can name the trees below it; one process for every tree of a checkpoint.
+ */
+export class TreeWriter {
+  private readonly child;
+  private readonly waiting: ((line: string | Error) => void)[] = [];
+  private pending = '';
+  private stderr = '';
+
+  constructor(env: Record<string, string>, cwd: string) {
+    const command = gitCommandLine(['mktree', '-z', '--batch'], false);
+    this.child = spawn(command.program, command.args, { cwd, env, stdio: ['pipe', 'pipe', 'pipe'] });
+    this.child.stdout.on('data', (chunk: Buffer) => {
+      this.pending += chunk.toString('latin1');
+      for (let end = this.pending.indexOf('\n'); end >= 0; end = this.pending.indexOf('\n')) {
+        const line = this.pending.slice(0, end);
+        this.pending = this.pending.slice(end + 1);
+        this.waiting.shift()?.(line);
+      }
+    });
+    this.child.stderr.on('data', (chunk: Buffer) => (this.stderr += chunk.toString('utf8')));
+    const fail = (error: Error): void => {
+      for (const waiter of this.waiting.splice(0)) {
+        waiter(error);
+      }
+    };
+    this.child.on('error', fail);
+    this.child.on('close', (code) => fail(new Error(`git mktree ended (exit ${code ?? -1}): ${this.stderr.trim()}`)));
+    this.child.stdin.on('error', () => undefined);
+  }
+
+  /** Writes one tree of `entries` (`<mode> <type> <id>\t<name>`, any order) and gives its id. */
+  write(entries: readonly Buffer[]): Promise<string> {
+    return new Promise((resolve, reject) => {
+      this.waiting.push((line) => (line instanceof Error ? reject(line) : /^[0-9a-f]{40,64}$/.test(line) ? resolve(line) : reject(new Error(`git mktree said: ${line}`))));
+      this.child.stdin.write(Buffer.concat([joinNul(entries), Buffer.from([0])]));
+    });
+  }
+
+  end(): void {
+    this.child.stdin.end();
+  }
+}
