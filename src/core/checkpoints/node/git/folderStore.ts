@@ -19,7 +19,7 @@ import { hasChanges, MAX_NESTING, NESTED_FOLDER, NestedRepositories, nestedRoots
 import { StatusPaths } from './statusPaths';
 import { StoreBuild, type BuildRun } from './storeBuild';
 import { REF_PREFIX, StoreSize } from './storeSize';
-import { touchedTree } from './touchedTree';
+import { touchedCheckpoint } from './touchedCheckpoint';
 
 const MB = 1024 * 1024;
 /** How many paths git may refuse in one checkpoint before the checkpoint fails. */
@@ -166,52 +166,46 @@ export class FolderStore {
   lastTake: 'touched tree' | 'touched index' | 'whole' | undefined;
 
   /**
-   * A checkpoint of the touched paths without the private index (touchedTree.ts): their blobs and
-   * the trees along them written, then the commit, and HEAD and the checkpoint's ref in one
-   * update-ref; the index brought up to date afterwards (syncIndex), queued behind this checkpoint
-   * and done before any record reads it. Undefined when it cannot record them exactly: before this
-   * window knows what HEAD holds, a path it cannot name, a nested repository along one.
+   * A checkpoint of the touched paths without the private index (touchedCheckpoint.ts): one fast-import
+   * writes their blobs, the trees along them, the commit, HEAD and the checkpoint's ref; the index
+   * is brought up to date afterwards (syncIndex), queued behind this checkpoint and done before any
+   * record reads it. Undefined when it cannot record them exactly (before this window knows what
+   * HEAD holds, a path it cannot name, a nested repository along one): through the index then.
    */
   private async takeTouched(id: string, limits: CheckpointLimits, keep: ReadonlySet<string>, touched: readonly string[]): Promise<{ state: string; notes: string[] } | undefined> {
     const head = this.headCommit;
     const last = this.headRecorded;
     const pathspecs = touchedPathspecs(touched);
-    if (!head || !last || this.headNestedRoots === undefined || !pathspecs) {
+    if (!head || !last || this.headNestedRoots === undefined || !pathspecs || pathspecs.length === 0) {
       return undefined;
     }
     await this.prepare();
     this.writeExcludes(this.rootTree, limits.excludes);
-    let built: Awaited<ReturnType<typeof touchedTree>>;
+    this.headTree ??= (await this.git(['rev-parse', `${head}^{tree}`])).toString('utf8').trim();
+    let taken: Awaited<ReturnType<typeof touchedCheckpoint>>;
     try {
-      built = pathspecs.length ? await touchedTree(this, this.rootTree, head, pathspecs, last, limits) : { tree: undefined, addedBytes: 0, notes: [], indexInfo: Buffer.alloc(0) };
+      taken = await touchedCheckpoint(this, this.rootTree, { commit: head, tree: this.headTree }, pathspecs, last, limits, `${REF_PREFIX}${id}`, `checkpoint ${id}`);
     } catch {
-      // A file gone or changed into a folder while it was read, say: through the index, which deals with it.
-      built = undefined;
-    }
-    if (!built) {
+      // A file gone or changed into a folder while it was read, say. HEAD may have moved: the whole folder, its tree compared.
+      this.forgetHead();
       return undefined;
     }
-    const state = built.tree ? (await this.git(['commit-tree', built.tree, '-m', `checkpoint ${id}`])).toString('utf8').trim() : head;
-    // HEAD moves only from the commit this window knows it at: the transaction fails, and nothing moves, otherwise.
-    const moveHead = state === head ? '' : `option no-deref\nupdate HEAD ${state} ${head}\n`;
-    try {
-      await this.git(['update-ref', '--stdin'], Buffer.from(`${moveHead}update ${REF_PREFIX}${id} ${state}\n`));
-    } catch {
-      this.headRecorded = undefined;
-      this.headNestedRoots = undefined;
-      this.headCommit = undefined;
+    if (!taken) {
       return undefined;
     }
-    this.headCommit = state;
-    if (built.indexInfo.length) {
-      this.pendingIndex.push(built.indexInfo);
-      void this.serial(() => this.syncIndex()).catch(() => undefined);
-    }
-    const notes = [...built.notes];
-    if (state !== head) {
-      notes.push(...(await this.sizes.keepUnderCap(built.addedBytes, limits.maxTotalBytes, new Set([...keep, id]), false)));
-    }
-    return { state, notes };
+    this.headCommit = taken.state;
+    this.headTree = taken.tree;
+    this.pendingIndex.push(taken.indexInfo);
+    void this.serial(() => this.syncIndex()).catch(() => undefined);
+    return { state: taken.state, notes: [...taken.notes, ...(await this.sizes.keepUnderCap(taken.addedBytes, limits.maxTotalBytes, new Set([...keep, id]), false))] };
+  }
+
+  /** This window no longer knows what HEAD holds: the next record is whole and compares its tree with HEAD's. */
+  private forgetHead(): void {
+    this.headRecorded = undefined;
+    this.headNestedRoots = undefined;
+    this.headCommit = undefined;
+    this.headTree = undefined;
   }
 
   /** update-index input of checkpoints taken without the index, oldest first: what HEAD holds at their paths, which the index does not yet. */
@@ -232,14 +226,13 @@ export class FolderStore {
     try {
       await this.git(['update-index', '--add', '--replace', '-z', '--index-info'], info);
     } catch {
-      this.headRecorded = undefined;
-      this.headNestedRoots = undefined;
-      this.headCommit = undefined;
+      this.forgetHead();
     }
   }
 
-  /** The commit HEAD is at, as this window last wrote or confirmed it; unknown as headNestedRoots is. */
+  /** The commit HEAD is at, and its tree, as this window last wrote or confirmed them; unknown as headNestedRoots is. */
   private headCommit: string | undefined;
+  private headTree: string | undefined;
 
   /** Brings the private indexes up to date and makes HEAD their state (a new commit when it changed). */
   private async recordState(message: string, limits: CheckpointLimits, touched?: readonly string[]): Promise<{ state: string; head: string | undefined; totals: Totals }> {
@@ -248,9 +241,8 @@ export class FolderStore {
     // Until this checkpoint is committed, HEAD is not known to match the indexes (a failure half-way).
     const known = this.headNestedRoots;
     const last = this.headRecorded;
-    this.headNestedRoots = undefined;
-    this.headRecorded = undefined;
-    this.headCommit = undefined;
+    let headTree = known === undefined ? undefined : this.headTree;
+    this.forgetHead();
     const totals: Totals = { addedBytes: 0, files: 0, notes: [] };
     // Only the touched paths, when this window knows what HEAD holds; otherwise (or when they cannot be named to git exactly) the whole folder.
     const pathspecs = touched && last && known !== undefined ? touchedPathspecs(touched) : undefined;
@@ -265,6 +257,7 @@ export class FolderStore {
         state = (await this.git(['commit-tree', tree, '-m', message])).toString('utf8').trim();
         await this.git(['update-ref', '--no-deref', 'HEAD', state]);
       }
+      headTree = tree;
     }
     if (!state) {
       throw new BugError('no checkpoint state after recording');
@@ -272,6 +265,7 @@ export class FolderStore {
     this.headNestedRoots = nestedRoots;
     this.headRecorded = settled(recorded);
     this.headCommit = state;
+    this.headTree = headTree;
     return { state, head, totals };
   }
 

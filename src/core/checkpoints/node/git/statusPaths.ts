@@ -61,7 +61,7 @@ export class StatusPaths {
   }
 
   /** True when every folder between the root and the path is a real folder (not a symlink, a file or missing). */
-  private insideRealFolders(rawPath: Buffer): boolean {
+  insideRealFolders(rawPath: Buffer): boolean {
     for (let i = 0; i < rawPath.length; i += 1) {
       if (rawPath[i] !== 0x2f) {
         continue;
