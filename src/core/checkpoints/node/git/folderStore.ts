@@ -1,7 +1,9 @@
 // One workspace folder's private checkpoint repository: created once, then a checkpoint is
 // classifyStatus() → stage() → commitState() → keepUnderCap() (storeSize.ts), every git call of the
 // folder one at a time. The private index is kept between checkpoints as a stat cache, which is what
-// makes a checkpoint of an unchanged tree cost one `git status`. A build (storeBuild.ts) records the
+// makes a checkpoint of an unchanged tree cost one `git status`. A checkpoint of the paths a change
+// touched (a staged command's "after") skips the index (touchedCheckpoint.ts), which is brought up
+// to date after it, before the next record reads it. A build (storeBuild.ts) records the
 // folder the same way ahead of the first call, in the background, without a checkpoint of its own.
 //
 // A nested repository (a folder with its own `.git`) is recorded as a work tree of its own and its

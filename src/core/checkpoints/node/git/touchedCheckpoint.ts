@@ -46,6 +46,24 @@ function atOrBelow(rawPath: Buffer, root: Buffer): boolean {
   return rawPath.equals(root) || (rawPath.length > root.length && rawPath[root.length] === 0x2f && rawPath.subarray(0, root.length).equals(root));
 }
 
+/** The outermost folder above `rawPath` that is not a real folder (a link, a file, gone), if any. */
+function outermostUnreal(base: Buffer, rawPath: Buffer): Buffer | undefined {
+  for (let i = 0; i < rawPath.length; i += 1) {
+    if (rawPath[i] === 0x2f) {
+      let real = false;
+      try {
+        real = fs.lstatSync(Buffer.concat([base, rawPath.subarray(0, i)])).isDirectory();
+      } catch {
+        // Gone.
+      }
+      if (!real) {
+        return rawPath.subarray(0, i);
+      }
+    }
+  }
+  return undefined;
+}
+
 /** A path as fast-import reads one: C-style quoted, so any byte (a newline, a name that is not UTF-8) is given exactly. */
 function quoted(rawPath: Buffer): string {
   let text = '"';
@@ -72,29 +90,30 @@ function contentOf(absolute: Buffer, mode: RecordedMode): Buffer {
 }
 
 /**
- * Records the touched `paths` (outermost, relative to the work tree) on top of `head` (a commit
- * whose tree is `headTree`) as a new state, HEAD and `ref` moved to it; undefined when this way
- * cannot record them exactly as a whole record would, having written nothing: a nested repository
- * at, above or below one, a folder along one that is no longer a real folder, too many bytes. The
- * caller records them through the index then.
+ * Records the `touched` paths (outermost, relative to the work tree) on top of `head` (a commit and
+ * its tree) as a new state, HEAD and `ref` moved to it. A folder along one that is no longer a real
+ * folder (a link, a file, gone) is recorded in its place. Undefined when this way cannot record
+ * them exactly as a whole record would, having written nothing (a nested repository at, above or
+ * below one, too many bytes): the caller records them through the index then.
  */
-export async function touchedCheckpoint(store: TreeStore, tree: WorkTree, head: { readonly commit: string; readonly tree: string }, paths: readonly Buffer[], last: RecordedTree, limits: CheckpointLimits, ref: string, message: string): Promise<TouchedCheckpoint | undefined> {
-  if (process.platform === 'win32' || paths.length === 0) {
-    return undefined;
-  }
-  if (paths.some((p) => last.children.some((child) => atOrBelow(p, child.root) || atOrBelow(child.root, p)))) {
+export async function touchedCheckpoint(store: TreeStore, tree: WorkTree, head: { readonly commit: string; readonly tree: string }, touched: readonly Buffer[], last: RecordedTree, limits: CheckpointLimits, ref: string, message: string): Promise<TouchedCheckpoint | undefined> {
+  if (process.platform === 'win32' || touched.length === 0) {
     return undefined;
   }
   const base = Buffer.from(store.folder.endsWith('/') ? store.folder : `${store.folder}/`);
-  // A folder along a touched path that is now a link or a file: a whole record would drop what HEAD holds below it.
   const verdicts = new StatusPaths(store.folder, limits.maxFileBytes, tree.prefix);
-  if (!paths.every((p) => verdicts.insideRealFolders(p))) {
+  // A folder along a touched path that is now a link or a file (or gone): that folder is the touched path, as a whole record sees it.
+  const widened = touched.map((p) => outermostUnreal(base, p) ?? p);
+  const paths = widened.filter((p, i) => !widened.some((other, j) => (j < i && other.equals(p)) || (!other.equals(p) && atOrBelow(p, other))));
+  if (paths.some((p) => last.children.some((child) => atOrBelow(p, child.root) || atOrBelow(child.root, p)))) {
     return undefined;
   }
   const literal = paths.map((p) => p.toString('utf8'));
+  const noIndex = `${tree.env.GIT_INDEX_FILE}-none`;
+  fs.rmSync(noIndex, { force: true });
   const [listed, recorded] = await Promise.all([
     // An index that does not exist: every file at the paths that is not ignored, as a whole record's status names an untracked one.
-    store.git(['--literal-pathspecs', '-c', `core.excludesFile=${tree.excludesFile}`, 'ls-files', '-o', '-z', '--exclude-standard', '--', ...literal], undefined, [0], { ...tree.env, GIT_INDEX_FILE: `${tree.env.GIT_INDEX_FILE}-none` }),
+    store.git(['--literal-pathspecs', '-c', `core.excludesFile=${tree.excludesFile}`, 'ls-files', '-o', '-z', '--exclude-standard', '--', ...literal], undefined, [0], { ...tree.env, GIT_INDEX_FILE: noIndex }),
     store.git(['--literal-pathspecs', 'ls-tree', '-r', '-z', '--full-tree', head.commit, '--', ...literal]),
   ]);
   const old = new Map<string, { rawPath: Buffer; recorded: Recorded }>();

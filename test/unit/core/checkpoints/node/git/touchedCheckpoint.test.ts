@@ -105,6 +105,19 @@ describeOnlyOn(['linux', 'darwin'], 'a touched checkpoint without the index (POS
     assert.match(after.notes[0], /^big\.bin \(1\.0 MB\) is over the checkpoint size cap/);
   });
 
+  it('records a folder along a touched path that became a link, or a file, in its place', async () => {
+    fs.mkdirSync(path.join(base, 'outside'));
+    fs.writeFileSync(path.join(base, 'outside', 'one.c'), 'outside\n');
+    await store.take([folder], LIMITS);
+    fs.rmSync(path.join(folder, 'src'), { recursive: true });
+    fs.symlinkSync('../outside', path.join(folder, 'src'));
+    await touchedMatchesWhole(['src/one.c', 'src/deep/three.c']);
+    fs.rmSync(path.join(folder, 'src'));
+    write('src', 'a file now\n');
+    write('made/x.txt', 'x\n');
+    await touchedMatchesWhole(['src/two.c', 'made/x.txt']);
+  });
+
   it('records names with a newline and with bytes that are not UTF-8 exactly', async () => {
     await store.take([folder], LIMITS);
     write('line\nbreak.txt', 'newline\n');
