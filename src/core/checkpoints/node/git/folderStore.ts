@@ -190,6 +190,10 @@ export class FolderStore {
     } catch {
       // A file gone or changed into a folder while it was read, say. HEAD may have moved: the whole folder, its tree compared.
       this.forgetHead();
+      // A fast-import that failed leaves a report of its last commands (paths) in the store: not kept.
+      for (const name of fs.readdirSync(this.gitDir).filter((entry) => entry.startsWith('fast_import_crash_'))) {
+        fs.rmSync(path.join(this.gitDir, name), { force: true });
+      }
       return undefined;
     }
     if (!taken) {
