@@ -1,7 +1,9 @@
 // One workspace folder's private checkpoint repository: created once, then a checkpoint is
 // classifyStatus() → stage() → commitState() → keepUnderCap() (storeSize.ts), every git call of the
 // folder one at a time. The private index is kept between checkpoints as a stat cache, which is what
-// makes a checkpoint of an unchanged tree cost one `git status`. A build (storeBuild.ts) records the
+// makes a checkpoint of an unchanged tree cost one `git status`. A checkpoint of the paths a change
+// touched (a staged command's "after") skips the index (touchedCheckpoint.ts), which is brought up
+// to date after it, before the next record reads it. A build (storeBuild.ts) records the
 // folder the same way ahead of the first call, in the background, without a checkpoint of its own.
 //
 // A nested repository (a folder with its own `.git`) is recorded as a work tree of its own and its
@@ -19,6 +21,7 @@ import { hasChanges, MAX_NESTING, NESTED_FOLDER, NestedRepositories, nestedRoots
 import { StatusPaths } from './statusPaths';
 import { StoreBuild, type BuildRun } from './storeBuild';
 import { REF_PREFIX, StoreSize } from './storeSize';
+import { touchedCheckpoint } from './touchedCheckpoint';
 
 const MB = 1024 * 1024;
 /** How many paths git may refuse in one checkpoint before the checkpoint fails. */
@@ -148,6 +151,11 @@ export class FolderStore {
    * rest of the folder taken as last recorded (see recordTouched).
    */
   async take(id: string, limits: CheckpointLimits, keep: ReadonlySet<string>, touched?: readonly string[]): Promise<{ state: string; notes: string[] }> {
+    const quick = touched ? await this.takeTouched(id, limits, keep, touched) : undefined;
+    this.lastTake = quick ? 'touched tree' : touched ? 'touched index' : 'whole';
+    if (quick) {
+      return quick;
+    }
     const { state, head, totals } = await this.recordState(`checkpoint ${id}`, limits, touched);
     await this.git(['update-ref', `${REF_PREFIX}${id}`, state]);
     if (state !== head) {
@@ -156,14 +164,91 @@ export class FolderStore {
     return { state, notes: totals.notes };
   }
 
+  /** How the last checkpoint was taken (tests and the bench look at it): the touched paths without the index, through it, or the whole folder. */
+  lastTake: 'touched tree' | 'touched index' | 'whole' | undefined;
+
+  /**
+   * A checkpoint of the touched paths without the private index (touchedCheckpoint.ts): one fast-import
+   * writes their blobs, the trees along them, the commit, HEAD and the checkpoint's ref; the index
+   * is brought up to date afterwards (syncIndex), queued behind this checkpoint and done before any
+   * record reads it. Undefined when it cannot record them exactly (before this window knows what
+   * HEAD holds, a path it cannot name, a nested repository along one): through the index then.
+   */
+  private async takeTouched(id: string, limits: CheckpointLimits, keep: ReadonlySet<string>, touched: readonly string[]): Promise<{ state: string; notes: string[] } | undefined> {
+    const head = this.headCommit;
+    const last = this.headRecorded;
+    const pathspecs = touchedPathspecs(touched);
+    if (!head || !last || this.headNestedRoots === undefined || !pathspecs || pathspecs.length === 0) {
+      return undefined;
+    }
+    await this.prepare();
+    this.writeExcludes(this.rootTree, limits.excludes);
+    this.headTree ??= (await this.git(['rev-parse', `${head}^{tree}`])).toString('utf8').trim();
+    let taken: Awaited<ReturnType<typeof touchedCheckpoint>>;
+    try {
+      taken = await touchedCheckpoint(this, this.rootTree, { commit: head, tree: this.headTree }, pathspecs, last, limits, `${REF_PREFIX}${id}`, `checkpoint ${id}`);
+    } catch {
+      // A file gone or changed into a folder while it was read, say. HEAD may have moved: the whole folder, its tree compared.
+      this.forgetHead();
+      // A fast-import that failed leaves a report of its last commands (paths) in the store: not kept.
+      for (const name of fs.readdirSync(this.gitDir).filter((entry) => entry.startsWith('fast_import_crash_'))) {
+        fs.rmSync(path.join(this.gitDir, name), { force: true });
+      }
+      return undefined;
+    }
+    if (!taken) {
+      return undefined;
+    }
+    this.headCommit = taken.state;
+    this.headTree = taken.tree;
+    this.pendingIndex.push(taken.indexInfo);
+    void this.serial(() => this.syncIndex()).catch(() => undefined);
+    return { state: taken.state, notes: [...taken.notes, ...(await this.sizes.keepUnderCap(taken.addedBytes, limits.maxTotalBytes, new Set([...keep, id]), false))] };
+  }
+
+  /** This window no longer knows what HEAD holds: the next record is whole and compares its tree with HEAD's. */
+  private forgetHead(): void {
+    this.headRecorded = undefined;
+    this.headNestedRoots = undefined;
+    this.headCommit = undefined;
+    this.headTree = undefined;
+  }
+
+  /** update-index input of checkpoints taken without the index, oldest first: what HEAD holds at their paths, which the index does not yet. */
+  private readonly pendingIndex: Buffer[] = [];
+
+  /**
+   * Makes the private index hold what HEAD holds at the paths of checkpoints taken without it. The
+   * entries come from HEAD, not from the files (which may have changed since), with no stat data:
+   * the next status hashes those files again and finds any change, a change back included. When it
+   * fails, this window no longer trusts HEAD to be the index's tree: the next record is whole and
+   * compares the trees.
+   */
+  private async syncIndex(): Promise<void> {
+    if (this.pendingIndex.length === 0) {
+      return;
+    }
+    const info = Buffer.concat(this.pendingIndex.splice(0));
+    try {
+      await this.git(['update-index', '--add', '--replace', '-z', '--index-info'], info);
+    } catch {
+      this.forgetHead();
+    }
+  }
+
+  /** The commit HEAD is at, and its tree, as this window last wrote or confirmed them; unknown as headNestedRoots is. */
+  private headCommit: string | undefined;
+  private headTree: string | undefined;
+
   /** Brings the private indexes up to date and makes HEAD their state (a new commit when it changed). */
   private async recordState(message: string, limits: CheckpointLimits, touched?: readonly string[]): Promise<{ state: string; head: string | undefined; totals: Totals }> {
     await this.prepare();
+    await this.syncIndex();
     // Until this checkpoint is committed, HEAD is not known to match the indexes (a failure half-way).
     const known = this.headNestedRoots;
     const last = this.headRecorded;
-    this.headNestedRoots = undefined;
-    this.headRecorded = undefined;
+    let headTree = known === undefined ? undefined : this.headTree;
+    this.forgetHead();
     const totals: Totals = { addedBytes: 0, files: 0, notes: [] };
     // Only the touched paths, when this window knows what HEAD holds; otherwise (or when they cannot be named to git exactly) the whole folder.
     const pathspecs = touched && last && known !== undefined ? touchedPathspecs(touched) : undefined;
@@ -178,12 +263,15 @@ export class FolderStore {
         state = (await this.git(['commit-tree', tree, '-m', message])).toString('utf8').trim();
         await this.git(['update-ref', '--no-deref', 'HEAD', state]);
       }
+      headTree = tree;
     }
     if (!state) {
       throw new BugError('no checkpoint state after recording');
     }
     this.headNestedRoots = nestedRoots;
     this.headRecorded = settled(recorded);
+    this.headCommit = state;
+    this.headTree = headTree;
     return { state, head, totals };
   }
 

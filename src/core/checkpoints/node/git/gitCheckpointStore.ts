@@ -62,6 +62,11 @@ export class GitCheckpointStore implements CheckpointStore {
     return this.storeOf(folder).gitDir;
   }
 
+  /** How the folder's last checkpoint was taken (tests and the bench look at it). */
+  lastTakeOf(folder: string): FolderStore['lastTake'] {
+    return this.storeOf(folder).lastTake;
+  }
+
   /** The builds under way: the folders each has yet to finish, how far each folder is, how many checkpoints wait for it, whether one ever did. */
   private readonly builds = new Set<RunningBuild>();
 

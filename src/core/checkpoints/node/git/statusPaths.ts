@@ -7,12 +7,15 @@ import { shown } from './gitRunner';
 
 const MB = 1024 * 1024;
 
+/** The mode git records a file or link with (core.fileMode: the owner's executable bit). */
+export type RecordedMode = '100644' | '100755' | '120000';
+
 /**
  * One path of `git status`: recorded (with its size), not (and then maybe forgotten, maybe noted),
  * or a nested repository's root (without its trailing slash), whose files are recorded on their own.
  */
 export type PathVerdict =
-  | { readonly record: true; readonly bytes: number }
+  | { readonly record: true; readonly bytes: number; readonly mode: RecordedMode }
   | { readonly record: false; readonly forget: boolean; readonly note?: string }
   | { readonly record: 'nested'; readonly root: Buffer };
 
@@ -45,7 +48,7 @@ export class StatusPaths {
     if (!stat.isFile() && !stat.isSymbolicLink()) {
       return { record: false, forget: true };
     }
-    return { record: true, bytes: stat.size };
+    return { record: true, bytes: stat.size, mode: stat.isSymbolicLink() ? '120000' : stat.mode & 0o100 ? '100755' : '100644' };
   }
 
   /** The path's lstat, or undefined when it is gone. A recorded file whose folder became a symlink is gone: lstat would follow the link (out of the folder, maybe). */
@@ -58,7 +61,7 @@ export class StatusPaths {
   }
 
   /** True when every folder between the root and the path is a real folder (not a symlink, a file or missing). */
-  private insideRealFolders(rawPath: Buffer): boolean {
+  insideRealFolders(rawPath: Buffer): boolean {
     for (let i = 0; i < rawPath.length; i += 1) {
       if (rawPath[i] !== 0x2f) {
         continue;
