@@ -337,7 +337,7 @@ export interface StagedRun {
   readonly ahead?: { readonly launch: AheadLaunch; argv(bubblewrap: readonly string[]): string[] };
   /** Merges what the command changed: while its namespace holds (`pid`), or after it ended without holding (undefined). Once. */
   merge(pid: number | undefined, recordedBy?: RecordedBy): Promise<StagedMerge>;
-  /** Removes the layers, except those that keep changes for review. */
+  /** Lets the layers go: removed off the command's path (settled or not when this settles), except those that keep changes for review. */
   dispose(): Promise<void>;
 }
 
