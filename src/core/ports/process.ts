@@ -347,6 +347,8 @@ export interface StagingHost {
   available(bubblewrap: string): Promise<{ readonly ok: true } | { readonly ok: false; readonly why: string }>;
   /** Layers for one command over `folders` (top-level, not nested in each other); `mountPoints`: the sandbox's own mount points, not changes. */
   prepare(folders: readonly string[], mountPoints: readonly string[]): Promise<StagedRun>;
+  /** The tool's result is given: the next launch started ahead (a process spawned) may be made now, off the command's path. */
+  resultGiven?(): void;
 }
 
 /** What one command's proxy asks before it dials: sandbox/networkGate.ts's CommandNetwork. */

@@ -24,6 +24,8 @@ const BASH = ['/usr/bin/bash', '/bin/bash'];
 /** The environment of a launch started ahead: none of the host's (the command's comes with it). */
 const AHEAD_ENV = { PATH: '/usr/sbin:/usr/bin:/sbin:/bin' };
 const PROBE_MS = 10_000;
+/** How long the next launch ahead waits for the tool's result (resultGiven) before it is started anyway (a result that never says so: an error, a background command's end). */
+const RESULT_WAIT_MS = 500;
 
 export class OverlayStaging implements StagingHost {
   private readonly probes = new Map<string, Promise<{ readonly ok: true } | { readonly ok: false; readonly why: string }>>();
@@ -36,6 +38,8 @@ export class OverlayStaging implements StagingHost {
   private ahead: { readonly key: string; readonly staging: string; readonly layout: readonly StagedFolder[]; readonly launch: AheadLaunch; readonly mounts: string } | undefined;
   private disposed = false;
   private replacing: Promise<void> | undefined;
+  /** Resolves the wait of the next launch ahead for the tool's result, when one waits. */
+  private given: (() => void) | undefined;
 
   /** `root`: a folder of the extension's own (made 0700 when first needed), outside the workspace and hidden from commands. */
   constructor(readonly root: string, private readonly ids: { readonly uid: number; readonly gid: number } = os.userInfo()) {}
@@ -52,8 +56,12 @@ export class OverlayStaging implements StagingHost {
   async prepare(folders: readonly string[], mountPoints: readonly string[]): Promise<StagedRun> {
     const startedAt = Date.now();
     const ahead = this.takeAhead(folders);
-    // Once the run's layers are removed (after the tool's result), the launch for the next command.
-    const replace = (removed: Promise<void>): void => void (this.replacing = removed.catch(() => undefined).then(() => this.startAhead(folders)).catch(() => undefined));
+    // Once the run's layers are removed and the tool's result given, the launch for the next command
+    // (spawning it blocks the host for a moment: on the command's path it cost more than anything else).
+    const replace = (removed: Promise<void>): void => {
+      const given = this.resultWait();
+      this.replacing = Promise.all([removed.catch(() => undefined), given]).then(() => this.startAhead(folders)).catch(() => undefined);
+    };
     if (ahead) {
       return new OverlayRun(this.unshare(), ahead.staging, ahead.layout, mountPoints, this.ids, startedAt, replace, ahead.launch);
     }
@@ -62,8 +70,28 @@ export class OverlayStaging implements StagingHost {
     return new OverlayRun(this.unshare(), staging, layout, mountPoints, this.ids, startedAt, replace);
   }
 
-  /** Settles once the last run's layers are removed and the launch ahead its end asked for has started, or was not (true: one waits now). */
+  resultGiven(): void {
+    const given = this.given;
+    this.given = undefined;
+    given?.();
+  }
+
+  /** Settles when the tool's result is given (resultGiven), or after RESULT_WAIT_MS. */
+  private resultWait(): Promise<void> {
+    this.resultGiven();
+    return new Promise<void>((resolve) => {
+      const timer = setTimeout(() => this.resultGiven(), RESULT_WAIT_MS);
+      timer.unref();
+      this.given = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
+  }
+
+  /** Settles once the last run's layers are removed and the launch ahead its end asked for has started, or was not (true: one waits now); the result counts as given. */
   async aheadReady(): Promise<boolean> {
+    this.resultGiven();
     await this.replacing;
     return this.ahead?.launch.waiting() === true;
   }
@@ -71,6 +99,7 @@ export class OverlayStaging implements StagingHost {
   /** Ends the launch started ahead, if any, and removes its staging folder (extension deactivation). */
   dispose(): void {
     this.disposed = true;
+    this.resultGiven();
     this.discardAhead();
   }
 
