@@ -166,4 +166,17 @@ describeOnlyOn('linux', 'overlayfs in a user namespace, bubblewrap')('sandbox/no
     await staging.aheadReady();
     assert.equal(fs.existsSync(mergedDir), false);
   });
+
+  it("starts the next one without the tool's word that its result is given (a run that ended otherwise), and at once with it", async () => {
+    const one = [path.join(base, 'one')];
+    await (await staging.prepare(one, [])).dispose();
+    // No resultGiven, no aheadReady: started all the same.
+    const first = await waitingAhead();
+    const taken = await staging.prepare(one, []);
+    assert.ok(taken.ahead?.launch.waiting());
+    await taken.dispose();
+    await gone(first);
+    staging.resultGiven();
+    assert.equal(await staging.aheadReady(), true);
+  });
 });
