@@ -337,7 +337,7 @@ export interface StagedRun {
   readonly ahead?: { readonly launch: AheadLaunch; argv(bubblewrap: readonly string[]): string[] };
   /** Merges what the command changed: while its namespace holds (`pid`), or after it ended without holding (undefined). Once. */
   merge(pid: number | undefined, recordedBy?: RecordedBy): Promise<StagedMerge>;
-  /** Removes the layers, except those that keep changes for review. */
+  /** Lets the layers go: removed off the command's path (settled or not when this settles), except those that keep changes for review. */
   dispose(): Promise<void>;
 }
 
@@ -347,6 +347,8 @@ export interface StagingHost {
   available(bubblewrap: string): Promise<{ readonly ok: true } | { readonly ok: false; readonly why: string }>;
   /** Layers for one command over `folders` (top-level, not nested in each other); `mountPoints`: the sandbox's own mount points, not changes. */
   prepare(folders: readonly string[], mountPoints: readonly string[]): Promise<StagedRun>;
+  /** The tool's result is given: the next launch started ahead (a process spawned) may be made now, off the command's path. */
+  resultGiven?(): void;
 }
 
 /** What one command's proxy asks before it dials: sandbox/networkGate.ts's CommandNetwork. */

@@ -7,12 +7,12 @@
 // commands (MachineSandbox lists it among its private folders).
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, promises as fs, rmSync } from 'node:fs';
+import { existsSync, promises as fs, readdirSync, readFileSync, rmSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { AheadLaunch, RecordedBy, StagedChange, StagedMerge, StagedRun, StagingHost } from '../../ports/process';
 import { startAhead } from '../../process/node/processRunner';
-import { planMerge, withoutMountPoints, type UpperEntry } from '../staging';
+import { planMerge, withoutMountPoints } from '../staging';
 import { restRoots, writeManifest, type KeptEntry, type LayerManifest, type RunManifest } from './keptRuns';
 import { nestedBubblewrapOptions, opaqueFoldersThrough, openWorkFolder, stagedLaunch, stagedLaunchAhead, stagingLayout, type StagedFolder } from './overlayLaunch';
 import { applyMerge, lowerFactsOf, MergeStopped, readUpperLayer, unrecordedOf } from './upperLayer';
@@ -24,6 +24,8 @@ const BASH = ['/usr/bin/bash', '/bin/bash'];
 /** The environment of a launch started ahead: none of the host's (the command's comes with it). */
 const AHEAD_ENV = { PATH: '/usr/sbin:/usr/bin:/sbin:/bin' };
 const PROBE_MS = 10_000;
+/** How long the next launch ahead waits for the tool's result (resultGiven) before it is started anyway (a result that never says so: an error, a background command's end). */
+const RESULT_WAIT_MS = 500;
 
 export class OverlayStaging implements StagingHost {
   private readonly probes = new Map<string, Promise<{ readonly ok: true } | { readonly ok: false; readonly why: string }>>();
@@ -36,6 +38,8 @@ export class OverlayStaging implements StagingHost {
   private ahead: { readonly key: string; readonly staging: string; readonly layout: readonly StagedFolder[]; readonly launch: AheadLaunch; readonly mounts: string } | undefined;
   private disposed = false;
   private replacing: Promise<void> | undefined;
+  /** Resolves the wait of the next launch ahead for the tool's result, when one waits. */
+  private given: (() => void) | undefined;
 
   /** `root`: a folder of the extension's own (made 0700 when first needed), outside the workspace and hidden from commands. */
   constructor(readonly root: string, private readonly ids: { readonly uid: number; readonly gid: number } = os.userInfo()) {}
@@ -51,8 +55,13 @@ export class OverlayStaging implements StagingHost {
 
   async prepare(folders: readonly string[], mountPoints: readonly string[]): Promise<StagedRun> {
     const startedAt = Date.now();
-    const ahead = await this.takeAhead(folders);
-    const replace = (): void => void (this.replacing = this.startAhead(folders).catch(() => undefined));
+    const ahead = this.takeAhead(folders);
+    // Once the run's layers are removed and the tool's result given, the launch for the next command
+    // (spawning it blocks the host for a moment: on the command's path it cost more than anything else).
+    const replace = (removed: Promise<void>): void => {
+      const given = this.resultWait();
+      this.replacing = Promise.all([removed.catch(() => undefined), given]).then(() => this.startAhead(folders)).catch(() => undefined);
+    };
     if (ahead) {
       return new OverlayRun(this.unshare(), ahead.staging, ahead.layout, mountPoints, this.ids, startedAt, replace, ahead.launch);
     }
@@ -61,8 +70,28 @@ export class OverlayStaging implements StagingHost {
     return new OverlayRun(this.unshare(), staging, layout, mountPoints, this.ids, startedAt, replace);
   }
 
-  /** Settles once the launch ahead that the last run's end asked for has started, or was not (true: one waits now). */
+  resultGiven(): void {
+    const given = this.given;
+    this.given = undefined;
+    given?.();
+  }
+
+  /** Settles when the tool's result is given (resultGiven), or after RESULT_WAIT_MS. */
+  private resultWait(): Promise<void> {
+    this.resultGiven();
+    return new Promise<void>((resolve) => {
+      const timer = setTimeout(() => this.resultGiven(), RESULT_WAIT_MS);
+      timer.unref();
+      this.given = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
+  }
+
+  /** Settles once the last run's layers are removed and the launch ahead its end asked for has started, or was not (true: one waits now); the result counts as given. */
   async aheadReady(): Promise<boolean> {
+    this.resultGiven();
     await this.replacing;
     return this.ahead?.launch.waiting() === true;
   }
@@ -70,6 +99,7 @@ export class OverlayStaging implements StagingHost {
   /** Ends the launch started ahead, if any, and removes its staging folder (extension deactivation). */
   dispose(): void {
     this.disposed = true;
+    this.resultGiven();
     this.discardAhead();
   }
 
@@ -85,16 +115,16 @@ export class OverlayStaging implements StagingHost {
    * The launch started ahead, when it is fresh for `folders`: still waiting, over the same folders,
    * on the same mounts of the machine, its layers still empty. A stale one is discarded. What the
    * command's sandbox plan decides (its binds, hidden secrets, mount points, network, folder and
-   * environment) is not in it: that comes with the command, in bubblewrap's argv and input.
+   * environment) is not in it: that comes with the command, in bubblewrap's argv and input. Looked
+   * at synchronously (a small file and three empty folders): each awaited step costs the command more.
    */
-  private async takeAhead(folders: readonly string[]): Promise<{ readonly staging: string; readonly layout: readonly StagedFolder[]; readonly launch: AheadLaunch } | undefined> {
+  private takeAhead(folders: readonly string[]): { readonly staging: string; readonly layout: readonly StagedFolder[]; readonly launch: AheadLaunch } | undefined {
     const ahead = this.ahead;
     if (!ahead) {
       return undefined;
     }
     this.ahead = undefined;
-    const fresh = ahead.key === aheadKey(folders) && ahead.launch.waiting() && (await machineMounts()) === ahead.mounts && (await emptyLayers(ahead.layout));
-    if (fresh && ahead.launch.waiting()) {
+    if (ahead.key === aheadKey(folders) && ahead.launch.waiting() && machineMounts() === ahead.mounts && emptyLayers(ahead.layout)) {
       return ahead;
     }
     ahead.launch.discard();
@@ -109,7 +139,7 @@ export class OverlayStaging implements StagingHost {
       return;
     }
     this.discardAhead();
-    const mounts = await machineMounts();
+    const mounts = machineMounts();
     const staging = await this.makeStaging();
     const layout = await this.makeLayers(staging, folders).catch(async (error: unknown) => {
       await fs.rm(staging, { recursive: true, force: true }).catch(() => undefined);
@@ -191,14 +221,33 @@ function aheadKey(folders: readonly string[]): string {
 }
 
 /** The machine's mount table as this process sees it (a mount's id changes when it is made again). */
-function machineMounts(): Promise<string> {
-  return fs.readFile('/proc/self/mountinfo', 'utf8');
+function machineMounts(): string {
+  return readFileSync('/proc/self/mountinfo', 'utf8');
+}
+
+/** The names in a folder, or undefined when it cannot be listed. */
+function listed(dir: string): string[] | undefined {
+  try {
+    return readdirSync(dir);
+  } catch {
+    return undefined;
+  }
 }
 
 /** Whether every layer's folders are there and empty, as made (a launch started ahead mounts nothing before its line). */
-async function emptyLayers(layout: readonly StagedFolder[]): Promise<boolean> {
-  const listed = await Promise.all(layout.flatMap((layer) => [layer.lower, layer.upper, layer.work]).map((dir) => fs.readdir(dir).catch(() => undefined)));
-  return listed.every((entries) => entries?.length === 0);
+function emptyLayers(layout: readonly StagedFolder[]): boolean {
+  return layout.flatMap((layer) => [layer.lower, layer.upper, layer.work]).every((dir) => listed(dir)?.length === 0);
+}
+
+/**
+ * Whether an upper layer holds nothing of the command's, in one look (the common case: a command
+ * that wrote nothing): empty, or only the sandbox's own mount points (`points`, layer-relative),
+ * each an empty folder at the top, as `withoutMountPoints` would leave nothing. Anything else, or a
+ * folder that cannot be listed, is read and planned whole.
+ */
+function holdsNothing(upper: string, points: ReadonlySet<string>): boolean {
+  const names = listed(upper);
+  return names !== undefined && names.every((name) => points.has(name) && listed(path.join(upper, name))?.length === 0);
 }
 
 class OverlayRun implements StagedRun {
@@ -206,7 +255,10 @@ class OverlayRun implements StagedRun {
   private merged: Promise<StagedMerge> | undefined;
   /** The manifest's folders (keptRuns.ts): what each holds, and the merge's plan while it runs. */
   private readonly layers: LayerManifest[];
-  /** The first manifest, written while the command starts (about 1 ms: off its path); the merge waits for it. */
+  /**
+   * The first manifest (`running`), written while the command starts (off its path), so that a window
+   * closed while the command runs leaves its changes listed at the next start; a later write waits for it.
+   */
   private readonly recorded: Promise<void>;
   readonly ahead: StagedRun['ahead'];
 
@@ -217,8 +269,8 @@ class OverlayRun implements StagedRun {
     private readonly mountPoints: readonly string[],
     private readonly ids: { readonly uid: number; readonly gid: number },
     private readonly startedAt: number,
-    /** Starts the launch ahead for the next command, once this one is done. */
-    private readonly replace: () => void,
+    /** Starts the launch ahead for the next command, once this one's layers are removed. */
+    private readonly replace: (removed: Promise<void>) => void,
     private readonly launchedAhead?: AheadLaunch,
   ) {
     this.ahead = launchedAhead ? { launch: launchedAhead, argv: (bubblewrap) => this.nested(bubblewrap) } : undefined;
@@ -226,8 +278,15 @@ class OverlayRun implements StagedRun {
     this.recorded = this.record('running').catch(() => undefined);
   }
 
-  /** Writes the run's manifest, so that a window that closes or crashes leaves what it kept recoverable (keptRuns.ts). */
-  private record(state: RunManifest['state']): Promise<void> {
+  /**
+   * Writes the run's manifest, so that a window that closes or crashes leaves what it kept recoverable
+   * (keptRuns.ts). Past the first, only when recovery needs it: before a merge's first step (its
+   * plan), and after a merge that kept something; a run that merged nothing new is removed instead.
+   */
+  private async record(state: RunManifest['state']): Promise<void> {
+    if (state !== 'running') {
+      await this.recorded;
+    }
     return writeManifest(this.staging, { version: 1, pid: process.pid, startedAt: this.startedAt, state, mountPoints: this.mountPoints, layers: this.layers });
   }
 
@@ -245,7 +304,6 @@ class OverlayRun implements StagedRun {
   }
 
   private async mergeAll(pid: number | undefined, recordedBy: RecordedBy | undefined): Promise<StagedMerge> {
-    await this.recorded;
     const changes: StagedChange[] = [];
     const touched: { folder: string; paths: string[] }[] = [];
     let stopped: string | undefined;
@@ -262,13 +320,20 @@ class OverlayRun implements StagedRun {
       stopped ??= folderChanges.stopped;
     }
     this.kept = stopped !== undefined || changes.some((change) => change.held !== undefined);
-    await this.record('merged').catch(() => undefined);
+    if (this.kept) {
+      // What waits for the person survives a restart. A run that kept nothing is removed after the
+      // result; its manifest (running, or merging with every step done) lists nothing if the window closes first.
+      await this.record('merged').catch(() => undefined);
+    }
     return { changes, touched, ...(this.kept ? { keptIn: this.staging } : {}), ...(stopped ? { stopped } : {}) };
   }
 
   /** The folder's merge: its changes, and the paths its steps wrote or removed (a stopped step's too: a removal may be part done). */
   private async mergeLayer(layer: StagedFolder, index: number, pid: number | undefined, recordedBy: RecordedBy | undefined): Promise<{ changes: StagedChange[]; stopped?: string; touched?: string[] }> {
-    let entries = this.withoutMountPoints(layer, await readUpperLayer(layer.upper));
+    if (holdsNothing(layer.upper, this.mountPointsOf(layer))) {
+      return { changes: [], touched: [] };
+    }
+    let entries = withoutMountPoints(await readUpperLayer(layer.upper), this.mountPointsOf(layer));
     if (entries.length === 0) {
       return { changes: [], touched: [] };
     }
@@ -283,8 +348,12 @@ class OverlayRun implements StagedRun {
     const kept = (change: { readonly path: string }): string => path.join(layer.upper, ...change.path.split('/'));
     const changes = plan.changes.map((change) => ({ folder: layer.folder, ...change, ...(change.held ? { keptAt: kept(change) } : {}) }));
     const held: KeptEntry[] = plan.changes.filter((change) => change.held !== undefined).map((change) => ({ path: change.path, status: change.status, why: change.held ?? '' }));
+    this.layers[index] = { ...this.layers[index], ...(opaque.size ? { opaque: [...opaque] } : {}), held };
+    if (plan.steps.length === 0) {
+      return { changes, touched: [] };
+    }
     // The plan goes in the manifest before the first step: a merge killed midway is found and finished from it.
-    this.layers[index] = { ...this.layers[index], ...(opaque.size ? { opaque: [...opaque] } : {}), planned: plan.steps.map((step) => [step.op, step.path] as const), held };
+    this.layers[index] = { ...this.layers[index], planned: plan.steps.map((step) => [step.op, step.path] as const) };
     await this.record('merging');
     try {
       await applyMerge(plan, layer.upper, layer.folder);
@@ -305,16 +374,25 @@ class OverlayRun implements StagedRun {
     }
   }
 
-  /** The upper layer without the sandbox's own mount points (empty folders bubblewrap made for its binds), which are not the command's changes. */
-  private withoutMountPoints(layer: StagedFolder, entries: readonly UpperEntry[]): UpperEntry[] {
-    return withoutMountPoints(entries, new Set(this.mountPoints.filter((point) => point.startsWith(`${layer.folder}${path.sep}`)).map((point) => path.relative(layer.folder, point).split(path.sep).join('/'))));
+  /** The sandbox's own mount points in a layer (empty folders bubblewrap made for its binds, layer-relative), which are not the command's changes. */
+  private mountPointsOf(layer: StagedFolder): Set<string> {
+    return new Set(this.mountPoints.filter((point) => point.startsWith(`${layer.folder}${path.sep}`)).map((point) => path.relative(layer.folder, point).split(path.sep).join('/')));
   }
 
-  async dispose(): Promise<void> {
-    await this.recorded;
+  /**
+   * Lets the layers go: removed after the tool's result, off the command's path (each run's folder
+   * is its own: no later command mounts it), those that keep changes for review excepted; then the
+   * launch ahead for the next command is started (OverlayStaging.aheadReady settles after both).
+   */
+  dispose(): Promise<void> {
     // Launched by `wrap` instead: it never mounted, and goes now.
     this.launchedAhead?.discard();
-    this.replace();
+    this.replace(this.removeLayers());
+    return Promise.resolve();
+  }
+
+  private async removeLayers(): Promise<void> {
+    await this.recorded;
     for (const layer of this.layout) {
       await openWorkFolder(layer.work).catch(() => undefined);
     }

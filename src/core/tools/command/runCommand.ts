@@ -93,6 +93,11 @@ export const runCommandTool: Tool = defineTool<RunCommandInput>({
     const changes = await ran.configChanges();
     const staged = ran.staged();
     const text = [report.text, ...unasked, ...(staged ? [reportStagedChanges(staged, ctx)] : []), ...(changes.length ? [reportConfigChanges(changes, ctx)] : [])].join('\n\n');
+    if (staged) {
+      // The next launch started ahead is made once this result is on its way.
+      const staging = prepared.host.sandbox.staging;
+      setImmediate(() => staging?.resultGiven?.());
+    }
     return textResult(text, report.continuation);
   },
 });

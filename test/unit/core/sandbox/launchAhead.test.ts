@@ -6,15 +6,23 @@ import { spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { readManifest, RUN_MANIFEST } from '../../../../src/core/sandbox/node/keptRuns';
 import { OverlayStaging } from '../../../../src/core/sandbox/node/stagedRuns';
 import { alive } from '../../../support/procfs';
 import { childProcesses } from '../../support/leftoverProcesses';
 import { describeOnlyOn } from '../../support/platforms';
 import { requireProgram } from '../../support/programs';
+import { until } from '../../../support/until';
 
 /** The launches started ahead among a process's children (their shell waits for its line, then makes the mounts private). */
 function aheadOf(pid = process.pid): number[] {
   return childProcesses(pid).filter((child) => child.commandLine.includes('mount --make-rprivate /')).map((child) => child.pid);
+}
+
+/** The one launch started ahead, once listed (spawned, it may still be between unshare's exec and bash's). */
+async function waitingAhead(): Promise<number> {
+  await until(() => aheadOf().length === 1, 'one launch started ahead');
+  return aheadOf()[0];
 }
 
 async function gone(pid: number): Promise<void> {
@@ -48,7 +56,7 @@ describeOnlyOn('linux', 'overlayfs in a user namespace, bubblewrap')('sandbox/no
     assert.equal(first.ahead, undefined);
     await first.dispose();
     assert.equal(await staging.aheadReady(), true);
-    const [waiting] = aheadOf();
+    const waiting = await waitingAhead();
     assert.ok(waiting);
     const second = await staging.prepare(one, []);
     assert.ok(second.ahead?.launch.waiting());
@@ -56,7 +64,7 @@ describeOnlyOn('linux', 'overlayfs in a user namespace, bubblewrap')('sandbox/no
     await second.dispose();
     await gone(waiting);
     assert.equal(await staging.aheadReady(), true);
-    const [next] = aheadOf();
+    const next = await waitingAhead();
     const other = await staging.prepare([path.join(base, 'two')], []);
     assert.equal(other.ahead, undefined);
     await gone(next);
@@ -71,7 +79,7 @@ describeOnlyOn('linux', 'overlayfs in a user namespace, bubblewrap')('sandbox/no
     const one = [path.join(base, 'one')];
     await (await staging.prepare(one, [])).dispose();
     assert.equal(await staging.aheadReady(), true);
-    const [waiting] = aheadOf();
+    const waiting = await waitingAhead();
     const mountPoint = path.join(base, 'mounted');
     fs.mkdirSync(mountPoint);
     assert.equal(spawnSync(requireProgram('mount'), ['-t', 'tmpfs', 'wat-ahead', mountPoint]).status, 0);
@@ -104,5 +112,71 @@ describeOnlyOn('linux', 'overlayfs in a user namespace, bubblewrap')('sandbox/no
     host.kill('SIGKILL');
     await new Promise((resolve) => host.once('exit', resolve));
     await gone(waiting);
+  });
+
+  it("leaves a run that wrote nothing as it began (its first manifest, no plan, nothing recorded as merged) and removes it after its dispose has returned, before the next launch ahead", async () => {
+    const one = path.join(base, 'one');
+    // A mount point of the sandbox's (an empty folder bubblewrap made for a bind) is no change.
+    const run = await staging.prepare([one], [path.join(one, '.vscode')]);
+    const [name] = fs.readdirSync(path.join(base, 'staged'));
+    const dir = path.join(base, 'staged', name);
+    fs.mkdirSync(path.join(dir, 'upper0', '.vscode'));
+    // Its first manifest is written while the command starts.
+    await until(() => fs.existsSync(path.join(dir, RUN_MANIFEST)), "the run's manifest");
+    assert.deepEqual(await run.merge(undefined), { changes: [], touched: [{ folder: one, paths: [] }] });
+    assert.equal((await readManifest(dir))?.state, 'running', 'no merge began, nothing was recorded after the first manifest');
+    await run.dispose();
+    // Removed off the command's path: not yet when dispose returns, by the time the next launch ahead waits.
+    assert.equal(fs.existsSync(path.join(dir, 'upper0')), true);
+    assert.equal(await staging.aheadReady(), true);
+    assert.equal(fs.existsSync(dir), false);
+    // What is left is the launch ahead's own folder: no manifest, its layers empty.
+    const left = fs.readdirSync(path.join(base, 'staged'));
+    assert.equal(left.length, 1);
+    assert.deepEqual(fs.readdirSync(path.join(base, 'staged', left[0])).sort(), ['lower0', 'upper0', 'work0']);
+    assert.deepEqual(fs.readdirSync(path.join(base, 'staged', left[0], 'upper0')), []);
+  });
+
+  it('records the plan before a merge begins and what is held after it; a run that merged without holding is removed', async () => {
+    const one = path.join(base, 'one');
+    const held = await staging.prepare([one], []);
+    const heldDir = path.join(base, 'staged', fs.readdirSync(path.join(base, 'staged'))[0]);
+    fs.mkdirSync(path.join(heldDir, 'upper0', '.vscode'));
+    fs.writeFileSync(path.join(heldDir, 'upper0', '.vscode', 'tasks.json'), '{}');
+    const merge = await held.merge(undefined);
+    assert.deepEqual(merge.changes.map((change) => [change.path, Boolean(change.held)]), [['.vscode', true]]);
+    const manifest = await readManifest(heldDir);
+    assert.equal(manifest?.state, 'merged');
+    assert.deepEqual(manifest?.layers[0].held.map((entry) => entry.path), ['.vscode']);
+    await held.dispose();
+    await staging.aheadReady();
+    assert.deepEqual(fs.readdirSync(heldDir).sort(), ['run.json', 'upper0'], 'the held change and its manifest are kept');
+
+    const merged = await staging.prepare([one], []);
+    // It runs over the layers of the launch started ahead (not launched here: discarded at its dispose).
+    const [mergedName] = fs.readdirSync(path.join(base, 'staged')).filter((each) => path.join(base, 'staged', each) !== heldDir);
+    const mergedDir = path.join(base, 'staged', mergedName);
+    fs.writeFileSync(path.join(mergedDir, 'upper0', 'new.txt'), 'new\n');
+    const written = await merged.merge(undefined);
+    assert.deepEqual(written.touched, [{ folder: one, paths: ['new.txt'] }]);
+    assert.equal(fs.readFileSync(path.join(one, 'new.txt'), 'utf8'), 'new\n');
+    // Its plan, written before the first step, is what recovery would finish; nothing kept, so no later write.
+    assert.equal((await readManifest(mergedDir))?.state, 'merging');
+    await merged.dispose();
+    await staging.aheadReady();
+    assert.equal(fs.existsSync(mergedDir), false);
+  });
+
+  it("starts the next one without the tool's word that its result is given (a run that ended otherwise), and at once with it", async () => {
+    const one = [path.join(base, 'one')];
+    await (await staging.prepare(one, [])).dispose();
+    // No resultGiven, no aheadReady: started all the same.
+    const first = await waitingAhead();
+    const taken = await staging.prepare(one, []);
+    assert.ok(taken.ahead?.launch.waiting());
+    await taken.dispose();
+    await gone(first);
+    staging.resultGiven();
+    assert.equal(await staging.aheadReady(), true);
   });
 });

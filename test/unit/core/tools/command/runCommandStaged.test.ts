@@ -97,6 +97,20 @@ describeOnlyOn('linux', 'overlayfs in a user namespace under bubblewrap')('tools
     assert.equal(fs.readFileSync(path.join(root, 'pkg', 'ok.txt'), 'utf8'), 'ok\n');
   });
 
+  it("runs the next command over fresh layers while the last one's are still being let go: it never sees what the last one wrote and kept", async () => {
+    const keptTasks = (): string[] => fs.readdirSync(stagingRoot()).filter((name) => fs.existsSync(path.join(stagingRoot(), name, 'upper0', 'pkg', '.vscode', 'tasks.json')));
+    const keptBefore = keptTasks();
+    const first = await run({ command: 'mkdir -p pkg/.vscode && echo {} > pkg/.vscode/tasks.json' });
+    assert.match(first, /- A pkg\/\.vscode \(held: /);
+    // At once, its layers' removal and the next launch ahead not awaited.
+    const second = await run({ command: 'ls pkg/.vscode 2>&1; echo two > two.txt' });
+    assert.match(second, /No such file or directory/);
+    assert.match(second, /- A two\.txt$/m);
+    assert.doesNotMatch(second, /tasks\.json|\(held:/);
+    await workspace.sandbox.staging?.aheadReady();
+    assert.equal(keptTasks().filter((name) => !keptBefore.includes(name)).length, 1, "the first command's held change is still kept");
+  });
+
   it("keeps the person's own edit made while the command ran: the conflict is held, not resolved silently", async () => {
     const root = workspace.root;
     // The command waits for the gate's content: a file it has not written is read from the folder
@@ -136,10 +150,13 @@ describeOnlyOn('linux', 'overlayfs in a user namespace under bubblewrap')('tools
   /** The launch started ahead for the next command, once it waits: its pid and its staging folder. */
   async function waitingAhead(): Promise<{ pid: number; staging: string }> {
     assert.equal(await workspace.sandbox.staging?.aheadReady(), true, 'no launch started ahead');
-    const [launch, ...more] = childProcesses().filter((child) => child.commandLine.includes('mount --make-rprivate /'));
+    // Listed once spawned (it may still be between unshare's exec and bash's).
+    const launches = (): ReturnType<typeof childProcesses> => childProcesses().filter((child) => child.commandLine.includes('mount --make-rprivate /'));
+    await until(() => launches().length > 0, 'the launch started ahead');
+    const [launch, ...more] = launches();
     assert.ok(launch && more.length === 0, childProcesses().map((child) => child.commandLine.slice(0, 80)).join('\n'));
-    // Its layers are among its arguments.
-    const upper = fs.readFileSync(`/proc/${launch.pid}/cmdline`, 'utf8').split('\0').find((arg) => arg.startsWith(stagingRoot()) && arg.endsWith('/upper0'));
+    // Its layers are among its arguments (as listed: read again, a process that just ended shows none).
+    const upper = launch.commandLine.split(/\s/).find((arg) => arg.startsWith(stagingRoot()) && arg.endsWith('/upper0'));
     assert.ok(upper, launch.commandLine);
     return { pid: launch.pid, staging: path.dirname(upper) };
   }
