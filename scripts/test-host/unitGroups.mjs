@@ -1,15 +1,13 @@
 // @ts-check
 // How the unit tier is cut into mocha processes (scripts/test-host/unit.mjs runs them, as many at a
-// time as there are cores). One mocha for the whole tier grew to 430 MB, and every git, bwrap, bash
-// and rg a test starts is forked from it: a fork of a big, busy parent costs more (measured: about
-// 5 ms of CPU more per child for each 100 MB). Small processes, two at a time, use both cores.
-// Each process costs about 0.6 s of CPU to start (mocha and the modules its files load), so the
-// light files share a few groups and only the slow part of the tier is cut finely.
+// time as there are cores): one mocha for the whole tier used one core and grew to 430 MB; small
+// processes two at a time use both. Each process costs about 0.6 s of CPU to start (mocha and the
+// modules its files load), so the light files share a few groups and only the slow part of the
+// tier is cut finely, and started first so that the longest group does not start last.
 
 /**
  * The slow part of the tier, slowest first: each entry is a group of its own (a file alone, or the
- * files directly in a folder), started before the rest so that the longest group does not start
- * last. CPU seconds measured per file in November 2026 (children included, at load 9 on 2 cores):
+ * files directly in a folder), started before the rest, in this order. CPU seconds measured per file in November 2026 (children included, at load 9 on 2 cores):
  * the git checkpoint store 30 (1,077 git runs), the command tools 33 (real processes in bubblewrap),
  * the store build 18, the search engines' parity 15, ESLint's plants 10, the other tools 10, the
  * touched paths 9, the MCP endpoint 7. A folder with a count is dealt in turn into that many groups.
