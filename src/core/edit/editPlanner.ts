@@ -168,8 +168,12 @@ export function planTextEdit(lines: readonly TextLine[], request: TextEditReques
     const first = match.start;
     const last = first + oldLines.length - 1;
     const start = view.starts[first];
-    const end = endsWithNewline ? view.starts[last + 1] : view.starts[last] + lines[last].text.length;
-    const text = tolerantReplacement(fileTexts.slice(first, last + 1), oldLines, newLf, match.tolerance);
+    // old_string's final newline stands for the window's last line ending; a last line without one
+    // (the end of a file without a final newline) keeps having none: new_string's is dropped with it.
+    const withEnding = endsWithNewline && lines[last].eol !== '';
+    const end = withEnding ? view.starts[last + 1] : view.starts[last] + lines[last].text.length;
+    const replacement = tolerantReplacement(fileTexts.slice(first, last + 1), oldLines, newLf, match.tolerance);
+    const text = endsWithNewline && !withEnding && replacement.endsWith('\n') ? replacement.slice(0, -1) : replacement;
     return applyReplacements(view, [{ start, end, text }], match.tolerance);
   }
   throw new ToolError(notFoundMessage(fileTexts, oldLines, shownPath));

@@ -64,6 +64,12 @@ describe('edit/editPlanner', () => {
       assert.equal(edit('a\nlast', 'last', 'LAST').text, 'a\nLAST');
     });
 
+    it('keeps the absence of a final newline when a tolerant match of old_string with a final newline ends at the last line', () => {
+      const result = edit('a\n    last  ', '    last\n', '    LAST\n    more\n');
+      assert.equal(result.level, 'trailing-whitespace');
+      assert.equal(result.text, 'a\n    LAST\n    more');
+    });
+
     it('falls back to ignoring trailing whitespace', () => {
       const result = edit('def f():   \n    return 1\n', 'def f():\n    return 1', 'def f():\n    return 2');
       assert.equal(result.level, 'trailing-whitespace');

@@ -87,7 +87,9 @@ function stricterElsewhere(file: string, lines: readonly TextLine[], oldString: 
     return true;
   }
   const texts = lines.map((line) => line.text);
-  const oldLines = oldString.replace(/\r\n|\r/g, '\n').split('\n');
+  // As the planner reads it: a final newline ends old_string's last line, which may be the file's last, without one.
+  const oldLf = oldString.replace(/\r\n|\r/g, '\n');
+  const oldLines = (oldLf.endsWith('\n') ? oldLf.slice(0, -1) : oldLf).split('\n');
   const tolerances: LineTolerance[] = ['trailing-whitespace', 'indentation'];
   return tolerances.slice(0, Math.max(0, level - 1)).some((tolerance) => findLineWindows(texts, oldLines, tolerance).some((at) => at !== start));
 }
