@@ -18,7 +18,7 @@ import type { CheckpointLimits, RecordedEntry } from '../../../ports/checkpoints
 import { excludeLines, excludeLinesUnder } from '../../excludes';
 import { CONFIG_TEXT, joinNul, PRIVATE_ATTRIBUTES, refusedPath, runGit, shown, splitNul, storeEnvironment } from './gitRunner';
 import { hasChanges, MAX_NESTING, NESTED_FOLDER, NestedRepositories, nestedRootsOf, type RecordedTree, type Staging, type WorkTree } from './nestedRepositories';
-import { StatusPaths } from './statusPaths';
+import { isBelow, outermostPaths, StatusPaths } from './statusPaths';
 import { StoreBuild, type BuildRun } from './storeBuild';
 import { REF_PREFIX, StoreSize } from './storeSize';
 import { touchedCheckpoint } from './touchedCheckpoint';
@@ -476,11 +476,6 @@ export class FolderStore {
 /** At most this many paths go to one limited `git status` (its argv, and git matches every index entry against each): more are widened to their folders. */
 export const MAX_PATHSPECS = 256;
 
-/** True when `rawPath` lies below the folder `root` (both relative, without a trailing slash). */
-function isBelow(rawPath: Buffer, root: Buffer): boolean {
-  return rawPath.length > root.length && rawPath[root.length] === 0x2f && rawPath.subarray(0, root.length).equals(root);
-}
-
 /**
  * The touched paths as the literal pathspecs of a limited record: none below another, at most
  * MAX_PATHSPECS (the deepest widened to their folders first); undefined when the whole folder must
@@ -500,23 +495,6 @@ export function touchedPathspecs(touched: readonly string[]): Buffer[] | undefin
     paths = outermostPaths(paths.map((p) => (p.filter((byte) => byte === 0x2f).length === deepest ? p.subarray(0, p.lastIndexOf(0x2f)) : p)));
   }
   return paths;
-}
-
-/** The paths sorted, each once, without those below another. */
-function outermostPaths(paths: readonly Buffer[]): Buffer[] {
-  const depthOf = (p: Buffer): number => p.filter((byte) => byte === 0x2f).length;
-  const kept = new Set<string>();
-  const outermost: Buffer[] = [];
-  for (const p of [...paths].sort((a, b) => depthOf(a) - depthOf(b))) {
-    const key = p.toString('latin1');
-    const parts = key.split('/');
-    if (parts.some((_, i) => kept.has(parts.slice(0, i + 1).join('/')))) {
-      continue;
-    }
-    kept.add(key);
-    outermost.push(p);
-  }
-  return outermost.sort(Buffer.compare);
 }
 
 /** A recorded tree with nothing left to stage, as HEAD holds it: what a later limited record starts from. */

@@ -54,14 +54,14 @@ export class StatusPaths {
   /** The path's lstat, or undefined when it is gone. A recorded file whose folder became a symlink is gone: lstat would follow the link (out of the folder, maybe). */
   private lstat(rawPath: Buffer): fs.Stats | undefined {
     try {
-      return this.insideRealFolders(rawPath) ? fs.lstatSync(Buffer.concat([this.root, rawPath])) : undefined;
+      return this.outermostUnreal(rawPath) === undefined ? fs.lstatSync(Buffer.concat([this.root, rawPath])) : undefined;
     } catch {
       return undefined;
     }
   }
 
-  /** True when every folder between the root and the path is a real folder (not a symlink, a file or missing). */
-  insideRealFolders(rawPath: Buffer): boolean {
+  /** The outermost folder between the root and the path that is not a real folder (a symlink, a file, missing), if any. */
+  outermostUnreal(rawPath: Buffer): Buffer | undefined {
     for (let i = 0; i < rawPath.length; i += 1) {
       if (rawPath[i] !== 0x2f) {
         continue;
@@ -78,9 +78,31 @@ export class StatusPaths {
         this.realFolders.set(key, real);
       }
       if (!real) {
-        return false;
+        return folder;
       }
     }
-    return true;
+    return undefined;
   }
+}
+
+/** True when `rawPath` lies below the folder `root` (both relative, without a trailing slash). */
+export function isBelow(rawPath: Buffer, root: Buffer): boolean {
+  return rawPath.length > root.length && rawPath[root.length] === 0x2f && rawPath.subarray(0, root.length).equals(root);
+}
+
+/** The paths sorted, each once, without those below another. */
+export function outermostPaths(paths: readonly Buffer[]): Buffer[] {
+  const depthOf = (p: Buffer): number => p.filter((byte) => byte === 0x2f).length;
+  const kept = new Set<string>();
+  const outermost: Buffer[] = [];
+  for (const p of [...paths].sort((a, b) => depthOf(a) - depthOf(b))) {
+    const key = p.toString('latin1');
+    const parts = key.split('/');
+    if (parts.some((_, i) => kept.has(parts.slice(0, i + 1).join('/')))) {
+      continue;
+    }
+    kept.add(key);
+    outermost.push(p);
+  }
+  return outermost.sort(Buffer.compare);
 }

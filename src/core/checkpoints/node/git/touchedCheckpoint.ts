@@ -11,7 +11,7 @@ import * as fs from 'node:fs';
 import type { CheckpointLimits } from '../../../ports/checkpoints';
 import { splitNul } from './gitRunner';
 import type { RecordedTree, WorkTree } from './nestedRepositories';
-import { StatusPaths, type RecordedMode } from './statusPaths';
+import { isBelow, outermostPaths, StatusPaths, type RecordedMode } from './statusPaths';
 
 /** Above this many bytes to record, the touched paths go through the index (fast-import takes them on its input). */
 const MAX_TOUCHED_BYTES = 64 * 1024 * 1024;
@@ -43,25 +43,7 @@ interface Recorded {
 
 /** True when `rawPath` is `root` or lies below it (both relative, without a trailing slash). */
 function atOrBelow(rawPath: Buffer, root: Buffer): boolean {
-  return rawPath.equals(root) || (rawPath.length > root.length && rawPath[root.length] === 0x2f && rawPath.subarray(0, root.length).equals(root));
-}
-
-/** The outermost folder above `rawPath` that is not a real folder (a link, a file, gone), if any. */
-function outermostUnreal(base: Buffer, rawPath: Buffer): Buffer | undefined {
-  for (let i = 0; i < rawPath.length; i += 1) {
-    if (rawPath[i] === 0x2f) {
-      let real = false;
-      try {
-        real = fs.lstatSync(Buffer.concat([base, rawPath.subarray(0, i)])).isDirectory();
-      } catch {
-        // Gone.
-      }
-      if (!real) {
-        return rawPath.subarray(0, i);
-      }
-    }
-  }
-  return undefined;
+  return rawPath.equals(root) || isBelow(rawPath, root);
 }
 
 /** A path as fast-import reads one: C-style quoted, so any byte (a newline, a name that is not UTF-8) is given exactly. */
@@ -103,8 +85,7 @@ export async function touchedCheckpoint(store: TreeStore, tree: WorkTree, head: 
   const base = Buffer.from(store.folder.endsWith('/') ? store.folder : `${store.folder}/`);
   const verdicts = new StatusPaths(store.folder, limits.maxFileBytes, tree.prefix);
   // A folder along a touched path that is now a link or a file (or gone): that folder is the touched path, as a whole record sees it.
-  const widened = touched.map((p) => outermostUnreal(base, p) ?? p);
-  const paths = widened.filter((p, i) => !widened.some((other, j) => (j < i && other.equals(p)) || (!other.equals(p) && atOrBelow(p, other))));
+  const paths = outermostPaths(touched.map((p) => verdicts.outermostUnreal(p) ?? p));
   if (paths.some((p) => last.children.some((child) => atOrBelow(p, child.root) || atOrBelow(child.root, p)))) {
     return undefined;
   }
