@@ -330,10 +330,11 @@ class OverlayRun implements StagedRun {
 
   /** The folder's merge: its changes, and the paths its steps wrote or removed (a stopped step's too: a removal may be part done). */
   private async mergeLayer(layer: StagedFolder, index: number, pid: number | undefined, recordedBy: RecordedBy | undefined): Promise<{ changes: StagedChange[]; stopped?: string; touched?: string[] }> {
-    if (holdsNothing(layer.upper, this.mountPointsOf(layer))) {
+    const points = this.mountPointsOf(layer);
+    if (holdsNothing(layer.upper, points)) {
       return { changes: [], touched: [] };
     }
-    let entries = withoutMountPoints(await readUpperLayer(layer.upper), this.mountPointsOf(layer));
+    let entries = withoutMountPoints(await readUpperLayer(layer.upper), points);
     if (entries.length === 0) {
       return { changes: [], touched: [] };
     }
