@@ -147,6 +147,8 @@ export function buildServices(context: vscode.ExtensionContext, timings: Activat
   const background = new BackgroundCommandRegistry({ clock, records: new GroupRecordFile(recordDirectory) });
   backgroundCommands = background;
   const checkpoints = new GitCheckpointStore(checkpointDirectory);
+  // A touched checkpoint's git processes wait ahead of it: ended with the window.
+  context.subscriptions.push({ dispose: () => void checkpoints.endAhead() });
   const heldCalls = new HeldCallRegistry(clock);
   const services: ToolServices = {
     host: { fs, buffers: new VsCodeEditorBuffers(), clock, search: new LocalFirstSearchEngines(fs, ripgrepPath === undefined ? undefined : new RipgrepSearchEngine(ripgrepPath, fs, sandbox.scanIndex)), language: new VsCodeLanguageFeatures(), libraries: { bashParser: loadBashParser, powerShellParser: loadPowerShellParser, pdfJs: importPdfJs } },

@@ -16,12 +16,13 @@ import * as path from 'node:path';
 import { BugError } from '../../../errors';
 import type { CheckpointLimits, RecordedEntry } from '../../../ports/checkpoints';
 import { excludeLines, excludeLinesUnder } from '../../excludes';
-import { CONFIG_TEXT, joinNul, PRIVATE_ATTRIBUTES, refusedPath, runGit, shown, splitNul, storeEnvironment } from './gitRunner';
+import { CONFIG_TEXT, joinNul, PRIVATE_ATTRIBUTES, refusedPath, runGit, shown, splitNul, startGit, storeEnvironment, type GitConversation } from './gitRunner';
 import { hasChanges, MAX_NESTING, NESTED_FOLDER, NestedRepositories, nestedRootsOf, type RecordedTree, type Staging, type WorkTree } from './nestedRepositories';
 import { isBelow, outermostPaths, StatusPaths } from './statusPaths';
 import { StoreBuild, type BuildRun } from './storeBuild';
+import { StorePacks } from './storePacks';
 import { REF_PREFIX, StoreSize } from './storeSize';
-import { touchedCheckpoint } from './touchedCheckpoint';
+import { checkIgnoreArgs, importArgs, noIndexEnv, touchedCheckpoint } from './touchedCheckpoint';
 
 const MB = 1024 * 1024;
 /** How many paths git may refuse in one checkpoint before the checkpoint fails. */
@@ -50,11 +51,13 @@ export class FolderStore {
     this.building = new StoreBuild(this.gitDir);
     this.nestedRepositories = new NestedRepositories(this);
     this.sizes = new StoreSize(this);
+    this.packs = new StorePacks({ gitDir: this.gitDir, runLowPriority: (args) => runGit(args, this.rootTree.env, this.gitDir, undefined, { lowPriority: true }) });
   }
 
   private readonly building: StoreBuild;
   private readonly nestedRepositories: NestedRepositories;
   private readonly sizes: StoreSize;
+  private readonly packs: StorePacks;
 
   /** Checkpoint ids pruned since the last look. */
   get dropped(): string[] {
@@ -77,6 +80,76 @@ export class FolderStore {
       throw new Error(`git ${args[0]} failed in the checkpoint store of ${this.folder} (exit ${result.code}): ${result.stderr.trim()}`);
     }
     return result.stdout;
+  }
+
+  /** Set once this window took a touched checkpoint: from then on its processes wait ahead of the next one. */
+  private touchedTaken = false;
+  /** The next touched checkpoint's fast-import (with whether it keeps its pack) and check-ignore, started after a whole record, off its path. */
+  private importerAhead: { keepPack: boolean; conversation: GitConversation } | undefined;
+  private checkerAhead: GitConversation | undefined;
+
+  /** A fast-import for a touched checkpoint (touchedCheckpoint.ts): the one started ahead when it was started so, else one started now. */
+  importer(keepPack: boolean): GitConversation {
+    const ahead = this.importerAhead;
+    this.importerAhead = undefined;
+    if (ahead?.keepPack === keepPack) {
+      ahead.conversation.hold(true);
+      return ahead.conversation;
+    }
+    void ahead?.conversation.end().catch(() => undefined);
+    return startGit(importArgs(keepPack), this.rootTree.env, this.gitDir);
+  }
+
+  /** A check-ignore for a touched checkpoint: the one started ahead, else one started now. */
+  ignoreChecker(): GitConversation {
+    const ahead = this.checkerAhead;
+    this.checkerAhead = undefined;
+    ahead?.hold(true);
+    return ahead ?? startGit(checkIgnoreArgs(this.rootTree), noIndexEnv(this.rootTree), this.gitDir);
+  }
+
+  /** Starts the next touched checkpoint's processes, once this window takes them: they wait without holding the window open. */
+  private startAhead(): void {
+    if (!this.touchedTaken || process.platform === 'win32') {
+      return;
+    }
+    if (!this.importerAhead) {
+      const conversation = startGit(importArgs(this.packs.keep), this.rootTree.env, this.gitDir);
+      conversation.hold(false);
+      this.importerAhead = { keepPack: this.packs.keep, conversation };
+    }
+    if (!this.checkerAhead) {
+      this.checkerAhead = startGit(checkIgnoreArgs(this.rootTree), noIndexEnv(this.rootTree), this.gitDir);
+      this.checkerAhead.hold(false);
+    }
+  }
+
+  /** Ends the check-ignore started ahead: it read the excludes file when it started, and that file changed. */
+  private dropCheckerAhead(): void {
+    void this.checkerAhead?.end().catch(() => undefined);
+    this.checkerAhead = undefined;
+  }
+
+  /**
+   * What a prune waits for (StoreSize): a roll-up of packs running beside the store's git runs, and
+   * the processes waiting ahead ended, since a prune removes the temporary pack fast-import opened.
+   */
+  async beforePrune(): Promise<void> {
+    await this.packs.settled();
+    await this.endAheadNow();
+  }
+
+  /** Ends the processes waiting ahead, after what is queued (a start of them included), and waits for them to exit. */
+  endAhead(): Promise<void> {
+    return this.serial(() => this.endAheadNow());
+  }
+
+  /** Ends the processes waiting ahead (told nothing, fast-import writes nothing) and waits for them to exit. */
+  private async endAheadNow(): Promise<void> {
+    const waiting = [this.importerAhead?.conversation, this.checkerAhead];
+    this.importerAhead = undefined;
+    this.checkerAhead = undefined;
+    await Promise.all(waiting.map((conversation) => conversation?.end().catch(() => undefined)));
   }
 
   /** The folder as a work tree: the private index `checkpoint-index`, the folder's exclude lines. */
@@ -114,6 +187,7 @@ export class FolderStore {
       fs.writeFileSync(path.join(this.gitDir, 'info', 'exclude'), '');
       // Hooks of the template are never run (core.hooksPath), but keep the store free of them.
       fs.rmSync(path.join(this.gitDir, 'hooks'), { recursive: true, force: true });
+      this.packs.clearMarks();
       this.ready = true;
     }
   }
@@ -124,6 +198,9 @@ export class FolderStore {
     if (this.excludesWritten.get(tree.excludesFile) !== lines) {
       fs.writeFileSync(tree.excludesFile, `${lines}\n`);
       this.excludesWritten.set(tree.excludesFile, lines);
+      if (tree.excludesFile === this.rootTree.excludesFile) {
+        this.dropCheckerAhead();
+      }
     }
   }
 
@@ -161,6 +238,16 @@ export class FolderStore {
     if (state !== head) {
       totals.notes.push(...(await this.sizes.keepUnderCap(totals.addedBytes, limits.maxTotalBytes, new Set([...keep, id]), head === undefined)));
     }
+    if (!touched) {
+      // A whole record is a call's "before" (a staged command runs meanwhile), or an "after" off a
+      // staged path: the next touched checkpoint's fast-import starts here, off its path, a turn after
+      // the caller has this one (a process start blocks the extension host), and so does a roll-up.
+      void this.serial(async () => {
+        await new Promise((resolve) => setImmediate(resolve));
+        this.packs.tidy();
+        this.startAhead();
+      }).catch(() => undefined);
+    }
     return { state, notes: totals.notes };
   }
 
@@ -170,8 +257,7 @@ export class FolderStore {
   /**
    * A checkpoint of the touched paths without the private index (touchedCheckpoint.ts): one fast-import
    * writes their blobs, the trees along them, the commit, HEAD and the checkpoint's ref; the index
-   * is brought up to date afterwards (syncIndex), queued behind this checkpoint and done before any
-   * record reads it. Undefined when it cannot record them exactly (before this window knows what
+   * is brought up to date by the next record, before it reads it (syncIndex). Undefined when it cannot record them exactly (before this window knows what
    * HEAD holds, a path it cannot name, a nested repository along one): through the index then.
    */
   private async takeTouched(id: string, limits: CheckpointLimits, keep: ReadonlySet<string>, touched: readonly string[]): Promise<{ state: string; notes: string[] } | undefined> {
@@ -186,7 +272,7 @@ export class FolderStore {
     this.headTree ??= (await this.git(['rev-parse', `${head}^{tree}`])).toString('utf8').trim();
     let taken: Awaited<ReturnType<typeof touchedCheckpoint>>;
     try {
-      taken = await touchedCheckpoint(this, this.rootTree, { commit: head, tree: this.headTree }, pathspecs, last, limits, `${REF_PREFIX}${id}`, `checkpoint ${id}`);
+      taken = await touchedCheckpoint(this, this.rootTree, { commit: head, tree: this.headTree }, pathspecs, last, limits, `${REF_PREFIX}${id}`, `checkpoint ${id}`, this.packs.keep);
     } catch {
       // A file gone or changed into a folder while it was read, say. HEAD may have moved: the whole folder, its tree compared.
       this.forgetHead();
@@ -199,10 +285,12 @@ export class FolderStore {
     if (!taken) {
       return undefined;
     }
+    this.touchedTaken = true;
     this.headCommit = taken.state;
     this.headTree = taken.tree;
+    // Brought into the index by the next record (recordState), not now: the call's changes, listed
+    // next, never read the index, so they do not wait for it.
     this.pendingIndex.push(taken.indexInfo);
-    void this.serial(() => this.syncIndex()).catch(() => undefined);
     return { state: taken.state, notes: [...taken.notes, ...(await this.sizes.keepUnderCap(taken.addedBytes, limits.maxTotalBytes, new Set([...keep, id]), false))] };
   }
 

@@ -139,6 +139,11 @@ export class GitCheckpointStore implements CheckpointStore {
     return checkpoint;
   }
 
+  /** Ends the git processes the folder stores started ahead of their next touched checkpoint; the stores stay usable. */
+  async endAhead(): Promise<void> {
+    await Promise.all([...this.folders.values()].map((store) => store.endAhead()));
+  }
+
   get(id: string): Checkpoint | undefined {
     return this.checkpoints.get(id);
   }

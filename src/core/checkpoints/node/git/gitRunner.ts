@@ -3,6 +3,7 @@
 // NUL-separated fields git reads and writes.
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { Socket } from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { BugError } from '../../../errors';
@@ -152,6 +153,94 @@ export function runGit(args: readonly string[], env: Record<string, string>, cwd
     }
     writePieces(child.stdin, input, options.onPieceTaken);
   });
+}
+
+/** A git run that answers while it still reads (fast-import's `ls`): input written in parts, output read a line at a time. */
+export interface GitConversation {
+  /** Gives git more input. */
+  write(input: Buffer): void;
+  /** The next `count` fields of output, each ended by `separator` (LF unless told), without it; rejects when git ends before saying them. */
+  lines(count: number, separator?: number): Promise<Buffer[]>;
+  /** Ends the input with `input`; the run's result, its stdout what `lines` did not take. */
+  end(input?: Buffer): Promise<GitResult>;
+  /** Whether the run keeps this process alive (it does from its start): a run started ahead and waiting does not. */
+  hold(held: boolean): void;
+}
+
+/** Starts git with exactly this environment for a conversation (see GitConversation). */
+export function startGit(args: readonly string[], env: Record<string, string>, cwd: string): GitConversation {
+  const child = spawn('git', [...args], { cwd, env, stdio: ['pipe', 'pipe', 'pipe'] });
+  let output: Buffer = Buffer.alloc(0);
+  const err: Buffer[] = [];
+  let result: GitResult | undefined;
+  let failure: Error | undefined;
+  let waiting: (() => void) | undefined;
+  const ended = new Promise<GitResult>((resolve, reject) => {
+    child.on('error', (error) => {
+      failure = error;
+      waiting?.();
+      reject(error);
+    });
+    child.on('close', (code) => {
+      const stderr = Buffer.concat(err);
+      result = { stdout: output, stderr: stderr.toString('utf8'), stderrBytes: stderr.toString('latin1'), code: code ?? -1 };
+      waiting?.();
+      resolve(result);
+    });
+  });
+  // Read by end(); a spawn that failed is said by lines() or end(), whichever is awaited.
+  ended.catch(() => undefined);
+  child.stdout.on('data', (chunk: Buffer) => {
+    output = output.length === 0 ? chunk : Buffer.concat([output, chunk]);
+    waiting?.();
+  });
+  child.stderr.on('data', (chunk: Buffer) => err.push(chunk));
+  child.stdin.on('error', () => undefined);
+  return {
+    write: (input) => {
+      child.stdin.write(input);
+    },
+    lines: (count, separator = 0x0a) =>
+      new Promise<Buffer[]>((resolve, reject) => {
+        const look = (): void => {
+          const said: Buffer[] = [];
+          let start = 0;
+          while (said.length < count) {
+            const end = output.indexOf(separator, start);
+            if (end < 0) {
+              break;
+            }
+            said.push(output.subarray(start, end));
+            start = end + 1;
+          }
+          if (said.length === count) {
+            waiting = undefined;
+            output = output.subarray(start);
+            resolve(said);
+          } else if (failure || result) {
+            waiting = undefined;
+            reject(failure ?? new Error(`git ${args.find((arg) => !arg.startsWith('-') && !arg.includes('=')) ?? ''} ended (exit ${result?.code}) before it answered: ${result?.stderr.trim()}`));
+          } else {
+            waiting = look;
+          }
+        };
+        look();
+      }),
+    end: (input) => {
+      child.stdin.end(input ?? Buffer.alloc(0));
+      return ended;
+    },
+    hold: (held) => {
+      // The pipes are sockets: each keeps the event loop alive on its own.
+      for (const handle of [child, ...[child.stdin, child.stdout, child.stderr].filter((stream) => stream instanceof Socket)]) {
+        if (held) {
+          handle.ref();
+        } else {
+          handle.unref();
+        }
+      }
+    },
+  };
 }
 
 /** Writes the pieces one after the other, each once the pipe took the one before (so the callback says how far git read). */

@@ -14,6 +14,8 @@ interface SizedStore {
   readonly folder: string;
   readonly gitDir: string;
   git(args: readonly string[], input?: Buffer): Promise<Buffer>;
+  /** Waits for what a prune may not run beside (a roll-up of packs, a fast-import waiting ahead). */
+  beforePrune(): Promise<void>;
 }
 
 /** One folder store's size, its checkpoint ids, and the ones pruned. */
@@ -59,6 +61,8 @@ export class StoreSize {
 
   /** Drops the oldest checkpoints (never those in `keep`) until the store is under its cap. */
   private async pruneToCap(maxBytes: number, keep: ReadonlySet<string>): Promise<string[]> {
+    // A prune removes objects a roll-up is packing, and the temporary pack of a fast-import waiting ahead.
+    await this.store.beforePrune();
     if ((await this.size()) <= maxBytes) {
       return [];
     }

@@ -257,7 +257,10 @@ describeOnlyOn('linux', 'overlayfs in a user namespace under bubblewrap')('tools
       log = new MemoryActivityLog();
       signals = fs.mkdtempSync(path.join(fs.existsSync('/var/tmp') ? '/var/tmp' : os.homedir(), 'wat-signals-'));
     });
-    afterEach(() => fs.rmSync(signals, { recursive: true, force: true }));
+    afterEach(async () => {
+      await store.endAhead();
+      fs.rmSync(signals, { recursive: true, force: true });
+    });
     const waitForGo = (): string => `while [ ! -e ${signals}/go ]; do sleep 0.05; done`;
     const go = (): void => fs.writeFileSync(path.join(signals, 'go'), '');
 

@@ -9,6 +9,7 @@ import * as path from 'node:path';
 import { GitCheckpointStore } from '../../../../../../src/core/checkpoints/node/git/gitCheckpointStore';
 import type { Checkpoint, CheckpointLimits } from '../../../../../../src/core/ports/checkpoints';
 import { git } from '../../../../../support/gitFixtures';
+import { childProcesses } from '../../../../support/leftoverProcesses';
 import { describeOnlyOn, needsWindowsProgram } from '../../../../support/platforms';
 
 const LIMITS: CheckpointLimits = { maxFileBytes: 1024 * 1024, maxTotalBytes: 1024 * 1024 * 1024, excludes: ['**/dist'] };
@@ -35,7 +36,10 @@ describeOnlyOn(['linux', 'darwin'], 'a touched checkpoint without the index (POS
     write('.gitignore', 'node_modules/\n*.log\n');
     store = new GitCheckpointStore(path.join(base, 'store'));
   });
-  afterEach(() => fs.rmSync(base, { recursive: true, force: true }));
+  afterEach(async () => {
+    await store.endAhead();
+    fs.rmSync(base, { recursive: true, force: true });
+  });
 
   function write(relative: string, text: string | Buffer): void {
     fs.mkdirSync(path.dirname(path.join(folder, relative)), { recursive: true });
@@ -103,6 +107,41 @@ describeOnlyOn(['linux', 'darwin'], 'a touched checkpoint without the index (POS
     const after = await touchedMatchesWhole(['node_modules', 'node_modules/pkg/index.js', 'src/debug.log', 'dist/bundle.js', 'big.bin', 'kept.txt']);
     assert.equal(after.notes.length, 1);
     assert.match(after.notes[0], /^big\.bin \(1\.0 MB\) is over the checkpoint size cap/);
+  });
+
+  it('asks git which touched files are ignored: a pattern, a folder ignored along the way, a pattern taken back, a nested .gitignore, an excluded folder, names git could read as magic or a pattern', async () => {
+    write('.gitignore', 'node_modules/\n*.log\n!keep.log\n');
+    write('src/.gitignore', 'gen/\n');
+    await store.take([folder], LIMITS);
+    write('debug.log', 'ignored\n');
+    write('src/keep.log', 'taken back\n');
+    write('node_modules/pkg/index.js', 'in an ignored folder\n');
+    write('src/gen/out.c', 'ignored below src\n');
+    write('dist/bundle.js', 'excluded\n');
+    write(':(exclude)a', 'magic\n');
+    write('*.c', 'a pattern\n');
+    write('src/new.c', 'new\n');
+    // Files alone (no folder among the paths): check-ignore answers, not ls-files.
+    await touchedMatchesWhole(['debug.log', 'src/keep.log', 'node_modules/pkg/index.js', 'src/gen/out.c', 'dist/bundle.js', ':(exclude)a', '*.c', 'src/new.c', 'gone.txt']);
+  });
+
+  it('after a whole record, takes the next touched checkpoint with the processes it started ahead, which see a .gitignore and files.exclude changed since', async () => {
+    await store.take([folder], LIMITS);
+    write('a.txt', 'a by the command\n');
+    await touchedMatchesWhole(['a.txt']);
+    // A whole record (the next call's "before"): the next touched checkpoint's processes start a turn after it.
+    await store.take([folder], LIMITS);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    assert.deepEqual(childProcesses().map((child) => child.commandLine.replace(/^.*?git /, 'git ').replace(/ -c core\.excludesFile=\S+/, '')).sort(), ['git -c fastimport.unpackLimit=0 fast-import --quiet --force', 'git check-ignore --no-index -z --stdin -v -n']);
+    write('.gitignore', '*.tmp\n');
+    write('x.tmp', 'ignored now\n');
+    write('y.log', 'no longer ignored\n');
+    write('out/z.txt', 'excluded now\n');
+    const excluding: CheckpointLimits = { ...LIMITS, excludes: [...LIMITS.excludes, '**/out'] };
+    const after = await store.take([folder], excluding, [], [{ folder, paths: ['.gitignore', 'x.tmp', 'y.log', 'out/z.txt'] }]);
+    assert.equal(store.lastTakeOf(folder), 'touched tree');
+    const fresh = new GitCheckpointStore(path.join(base, 'whole-excluding'));
+    assert.equal(treeOf(store, after), treeOf(fresh, await fresh.take([folder], excluding)));
   });
 
   it('records a folder along a touched path that became a link, or a file, in its place', async () => {

@@ -33,7 +33,10 @@ describe('GitCheckpointStore: a checkpoint of the touched paths only', () => {
     fs.writeFileSync(path.join(folder, '.gitignore'), 'node_modules/\n');
     store = new GitCheckpointStore(path.join(base, 'store'));
   });
-  afterEach(() => fs.rmSync(base, { recursive: true, force: true }));
+  afterEach(async () => {
+    await store.endAhead();
+    fs.rmSync(base, { recursive: true, force: true });
+  });
 
   const write = (relative: string, text: string | Buffer): void => {
     fs.mkdirSync(path.dirname(path.join(folder, relative)), { recursive: true });
