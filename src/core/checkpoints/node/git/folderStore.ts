@@ -227,7 +227,8 @@ export class FolderStore {
    * (relative paths, `/`-separated), only those paths and what is below them are looked at, the
    * rest of the folder taken as last recorded (see recordTouched).
    */
-  async take(id: string, limits: CheckpointLimits, keep: ReadonlySet<string>, touched?: readonly string[]): Promise<{ state: string; notes: string[] }> {
+  async take(id: string, limits: CheckpointLimits, keep: ReadonlySet<string>, touchedPaths?: readonly string[]): Promise<{ state: string; notes: string[] }> {
+    const touched = touchedPaths && this.widenedToNewRepositories(touchedPaths);
     const quick = touched ? await this.takeTouched(id, limits, keep, touched) : undefined;
     this.lastTake = quick ? 'touched tree' : touched ? 'touched index' : 'whole';
     if (quick) {
@@ -249,6 +250,29 @@ export class FolderStore {
       }).catch(() => undefined);
     }
     return { state, notes: totals.notes };
+  }
+
+  /**
+   * A touched path inside a repository the change made (a folder along it holds `.git`, and this
+   * store does not record it as a nested repository yet) becomes that repository's folder: a whole
+   * record takes it as a repository of its own, which a status limited to a file inside it never sees.
+   */
+  private widenedToNewRepositories(touched: readonly string[]): string[] {
+    const known = new Set(this.headRecorded?.children.map((child) => child.root.toString('utf8')));
+    return touched.map((relative) => {
+      const parts = relative.split('/');
+      for (let i = 1; i < parts.length; i += 1) {
+        const along = parts.slice(0, i).join('/');
+        if (known.has(along)) {
+          // A nested repository this store records: recordTouched goes into it.
+          return relative;
+        }
+        if (fs.existsSync(path.join(this.folder, along, '.git'))) {
+          return along;
+        }
+      }
+      return relative;
+    });
   }
 
   /** How the last checkpoint was taken (tests and the bench look at it): the touched paths without the index, through it, or the whole folder. */

@@ -125,6 +125,15 @@ describeOnlyOn(['linux', 'darwin'], 'a touched checkpoint without the index (POS
     await touchedMatchesWhole(['debug.log', 'src/keep.log', 'node_modules/pkg/index.js', 'src/gen/out.c', 'dist/bundle.js', ':(exclude)a', '*.c', 'src/new.c', 'gone.txt']);
   });
 
+  it('goes through the index for a touched file in a repository the command made', async () => {
+    await store.take([folder], LIMITS);
+    const made = path.join(folder, 'made');
+    fs.mkdirSync(made);
+    git(made, 'init', '-q');
+    write('made/m.txt', 'm\n');
+    await touchedMatchesWhole(['made/m.txt'], 'touched index');
+  });
+
   it('after a whole record, takes the next touched checkpoint with the processes it started ahead, which see a .gitignore and files.exclude changed since', async () => {
     await store.take([folder], LIMITS);
     write('a.txt', 'a by the command\n');
