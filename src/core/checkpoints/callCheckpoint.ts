@@ -117,6 +117,10 @@ export class CallCheckpoints implements CallCheckpoint {
     });
   }
 
+  expectTouched(): void {
+    this.store.expectTouched?.(this.folders);
+  }
+
   deferAfter(): DeferredCheckpoint {
     this.deferred = true;
     return {

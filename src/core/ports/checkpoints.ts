@@ -82,6 +82,12 @@ export interface CheckpointStore {
    * store last recorded it: no walk of the folder. The other folders are recorded whole.
    */
   take(folders: readonly string[], limits: CheckpointLimits, keep?: readonly string[], touched?: readonly TouchedPaths[]): Promise<Checkpoint>;
+  /**
+   * Says a call whose "after" records touched paths only (a staged command) has started in these
+   * folders: the store may start what that "after" needs once the "before" is taken (absent: it
+   * needs nothing ahead).
+   */
+  expectTouched?(folders: readonly string[]): void;
   /** The checkpoint with this id, while the store still holds it. */
   get(id: string): Checkpoint | undefined;
   /** The files that differ from `from` to `to`, with line counts. */
@@ -150,6 +156,8 @@ export interface CallCheckpoint {
    * folder not named (the merge could not say) is recorded whole.
    */
   touchedOnly?(touched: readonly TouchedPaths[]): void;
+  /** Says, as the call starts, that its "after" will likely record touched paths only (a staged command): the store may prepare for it. */
+  expectTouched?(): void;
   /**
    * For a change that outlives the call (a background command): the "after" checkpoint is taken
    * when the returned `finish` is called (the command stopped or exited), not when the call returns.

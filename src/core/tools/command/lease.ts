@@ -73,6 +73,9 @@ export async function withCommandLease<T>(prepared: PreparedCommand, ctx: ToolCo
   let merged: StagedMerge | undefined;
   const staged = lease?.staged;
   const checkpoint = ctx.call.checkpoint;
+  if (staged) {
+    checkpoint?.expectTouched?.();
+  }
   const hold = staged
     ? async (pid: number | undefined): Promise<void> => {
       // The call's "before" was taken while the command ran (its writes reach the folders only here): the merge waits for it.

@@ -82,7 +82,7 @@ export class FolderStore {
     return result.stdout;
   }
 
-  /** Set once this window took a touched checkpoint: from then on its processes wait ahead of the next one. */
+  /** Set once this window took a touched checkpoint (or a staged command started): from then on its processes wait ahead of the next one. */
   private touchedTaken = false;
   /** The next touched checkpoint's fast-import (with whether it keeps its pack) and check-ignore, started after a whole record, off its path. */
   private importerAhead: { keepPack: boolean; conversation: GitConversation } | undefined;
@@ -106,6 +106,18 @@ export class FolderStore {
     this.checkerAhead = undefined;
     ahead?.hold(true);
     return ahead ?? startGit(checkIgnoreArgs(this.rootTree), noIndexEnv(this.rootTree), this.gitDir);
+  }
+
+  /** A staged command started: its "after" is a touched checkpoint, whose processes start once what is queued (its "before") is done. */
+  expectTouched(): void {
+    if (this.touchedTaken || process.platform === 'win32') {
+      return;
+    }
+    this.touchedTaken = true;
+    void this.serial(async () => {
+      await new Promise((resolve) => setImmediate(resolve));
+      this.startAhead();
+    }).catch(() => undefined);
   }
 
   /** Starts the next touched checkpoint's processes, once this window takes them: they wait without holding the window open. */

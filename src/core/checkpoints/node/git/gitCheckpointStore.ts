@@ -139,6 +139,12 @@ export class GitCheckpointStore implements CheckpointStore {
     return checkpoint;
   }
 
+  expectTouched(folders: readonly string[]): void {
+    for (const folder of folders) {
+      this.storeOf(folder).expectTouched();
+    }
+  }
+
   /** Ends the git processes the folder stores started ahead of their next touched checkpoint; the stores stay usable. */
   async endAhead(): Promise<void> {
     await Promise.all([...this.folders.values()].map((store) => store.endAhead()));

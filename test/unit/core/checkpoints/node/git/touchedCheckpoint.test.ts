@@ -153,6 +153,20 @@ describeOnlyOn(['linux', 'darwin'], 'a touched checkpoint without the index (POS
     assert.equal(treeOf(store, after), treeOf(fresh, await fresh.take([folder], excluding)));
   });
 
+  it('starts the processes of a first touched checkpoint after the "before" of a staged command that said it started', async () => {
+    const aheadNow = (): string[] => childProcesses().map((child) => child.commandLine).filter((line) => / (fast-import|check-ignore) /.test(line));
+    await store.take([folder], LIMITS);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    assert.deepEqual(aheadNow(), [], 'nothing waits ahead before a staged command');
+    const before = store.take([folder], LIMITS);
+    store.expectTouched([folder]);
+    await before;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    assert.equal(aheadNow().length, 2);
+    write('new.txt', 'new\n');
+    await touchedMatchesWhole(['new.txt']);
+  });
+
   it('records a folder along a touched path that became a link, or a file, in its place', async () => {
     fs.mkdirSync(path.join(base, 'outside'));
     fs.writeFileSync(path.join(base, 'outside', 'one.c'), 'outside\n');
