@@ -161,7 +161,15 @@ describe('tools/runCommand', () => {
     const taken: string[] = [];
     const checkpointed = async (command: string, approve: boolean): Promise<void> => {
       const { ctx, approver } = setup({ approve });
-      const checkpoint = { beforeChange: async () => void taken.push(`${command} (asked ${approver.asked.length})`), deferAfter: () => ({ finish: async () => undefined }) };
+      // As CallCheckpoints: only a call's first beforeChange records (a staged command's merge asks again).
+      let recorded = false;
+      const beforeChange = async (): Promise<void> => {
+        if (!recorded) {
+          recorded = true;
+          taken.push(`${command} (asked ${approver.asked.length})`);
+        }
+      };
+      const checkpoint = { beforeChange, deferAfter: () => ({ finish: async () => undefined }) };
       await invokeTool(runCommandTool, { command }, { ...ctx, call: { ...ctx.call, checkpoint } }).catch(() => undefined);
     };
     await checkpointed('ls -la', true);
