@@ -125,7 +125,10 @@ async function benchStagedCommand(root, scratchDir, log) {
       // Staged: the command (~0 s) ran in its layer meanwhile; the merge waits for the whole "before", then writes the files.
       let beforeId = '';
       stagedBefore.push(await once(async () => {
-        beforeId = (await store.take([root], LIMITS)).id;
+        const before = store.take([root], LIMITS);
+        // As the lease says it when a staged command starts (its "before" already queued).
+        store.expectTouched([root]);
+        beforeId = (await before).id;
       }));
       cpuOf.pop();
       command();
