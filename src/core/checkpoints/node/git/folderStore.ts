@@ -1,9 +1,10 @@
 // One workspace folder's private checkpoint repository: created once, then a checkpoint is
 // classifyStatus() → stage() → commitState() → keepUnderCap() (storeSize.ts), every git call of the
-// folder one at a time. The private index is kept between checkpoints as a stat cache, which is what
-// makes a checkpoint of an unchanged tree cost one `git status`. A checkpoint of the paths a change
-// touched (a staged command's "after") skips the index (touchedCheckpoint.ts), which is brought up
-// to date after it, before the next record reads it. A build (storeBuild.ts) records the
+// folder one at a time (a roll-up of packs, storePacks.ts, runs beside them). The private index is
+// kept between checkpoints as a stat cache, which is what makes a checkpoint of an unchanged tree
+// cost one `git status`. A checkpoint of the paths a change touched (a staged command's "after")
+// skips the index (touchedCheckpoint.ts), which the next record brings up to date before it reads
+// it; its git processes are started ahead, after a whole record. A build (storeBuild.ts) records the
 // folder the same way ahead of the first call, in the background, without a checkpoint of its own.
 //
 // A nested repository (a folder with its own `.git`) is recorded as a work tree of its own and its
@@ -293,8 +294,9 @@ export class FolderStore {
   /**
    * A checkpoint of the touched paths without the private index (touchedCheckpoint.ts): one fast-import
    * writes their blobs, the trees along them, the commit, HEAD and the checkpoint's ref; the index
-   * is brought up to date by the next record, before it reads it (syncIndex). Undefined when it cannot record them exactly (before this window knows what
-   * HEAD holds, a path it cannot name, a nested repository along one): through the index then.
+   * is brought up to date by the next record, before it reads it (syncIndex). Undefined when it
+   * cannot record them exactly (before this window knows what HEAD holds, a path it cannot name, a
+   * nested repository along one): through the index then.
    */
   private async takeTouched(id: string, limits: CheckpointLimits, keep: ReadonlySet<string>, touched: readonly string[]): Promise<{ state: string; notes: string[] } | undefined> {
     const head = this.headCommit;

@@ -1,15 +1,16 @@
 // A checkpoint of the paths a change touched (a staged command's "after") without the private
 // index: O(changed files), where the index costs O(tree) to read and write. Which files a whole
-// record would take there is git's answer (`ls-files` of the files not ignored, with the folder's
-// excludes, against an index that does not exist; what HEAD holds there, recorded files staying
-// recorded while they are there) and statusPaths.ts's verdicts (size cap, kind, mode). One
-// `git fast-import`, started beside that `ls-files`, first says what HEAD holds at the paths (its
-// `ls`; `ls-tree` only below a path that is a folder in HEAD), then writes their blobs, the commit
-// of HEAD's tree with the touched paths replaced (it rebuilds only the trees along them), HEAD and
-// the checkpoint's ref, and says the ids. Two processes on the path: each start blocks the
-// extension host for milliseconds. Its pack is kept (unpacking it is a third process):
-// storePacks.ts rolls such packs up, off the path. The index then lags HEAD at those paths:
-// `indexInfo` brings it up to date later, off the command's path (folderStore.ts).
+// record would take there is git's answer (`check-ignore` of the files, with the folder's excludes
+// and no index; `ls-files` against an index that does not exist where a path is a folder now; what
+// HEAD holds there, recorded files staying recorded while they are there) and statusPaths.ts's
+// verdicts (size cap, kind, mode). One `git fast-import` first says what HEAD holds at the paths
+// (its `ls`; `ls-tree` only below a path that is a folder in HEAD), then writes their blobs, the
+// commit of HEAD's tree with the touched paths replaced (it rebuilds only the trees along them),
+// HEAD and the checkpoint's ref, and says the ids. Each process start blocks the extension host
+// for milliseconds, so the store starts fast-import and check-ignore ahead (folderStore.ts), and
+// fast-import keeps its pack rather than starting `unpack-objects` (storePacks.ts rolls such packs
+// up, off the path). The index then lags HEAD at those paths: `indexInfo` brings it up to date at
+// the next record (folderStore.ts).
 import * as fs from 'node:fs';
 import type { CheckpointLimits } from '../../../ports/checkpoints';
 import { splitNul, type GitConversation } from './gitRunner';
