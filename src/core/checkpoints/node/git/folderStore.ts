@@ -17,7 +17,7 @@ import * as path from 'node:path';
 import { BugError } from '../../../errors';
 import type { CheckpointLimits, RecordedEntry } from '../../../ports/checkpoints';
 import { excludeLines, excludeLinesUnder } from '../../excludes';
-import { CONFIG_TEXT, joinNul, PRIVATE_ATTRIBUTES, refusedPath, runGit, shown, splitNul, startGit, storeEnvironment, type GitConversation } from './gitRunner';
+import { CONFIG_TEXT, joinNul, PRIVATE_ATTRIBUTES, refusedPath, runGit, shown, splitNul, startGit, storeEnvironment, treeEntryOf, type GitConversation } from './gitRunner';
 import { hasChanges, MAX_NESTING, NESTED_FOLDER, NestedRepositories, nestedRootsOf, type RecordedTree, type Staging, type WorkTree } from './nestedRepositories';
 import { isBelow, outermostPaths, StatusPaths } from './statusPaths';
 import { StoreBuild, type BuildRun } from './storeBuild';
@@ -553,10 +553,9 @@ export class FolderStore {
     const listing = splitNul(await this.git(['ls-tree', '-r', '-z', '--full-tree', state]));
     const wanted = Buffer.from(rawPath);
     for (const line of listing) {
-      const tab = line.indexOf(0x09);
-      if (tab >= 0 && line.subarray(tab + 1).equals(wanted)) {
-        const [mode, , sha] = line.subarray(0, tab).toString('latin1').split(' ');
-        return this.recorded(mode, sha);
+      const listed = treeEntryOf(line);
+      if (listed?.rawPath.equals(wanted)) {
+        return this.recorded(listed.mode, listed.id);
       }
     }
     return undefined;

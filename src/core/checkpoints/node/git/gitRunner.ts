@@ -119,6 +119,12 @@ export function gitCommandLine(args: readonly string[], lowPriority: boolean, pl
   return platform === 'linux' && isOnPath('ionice') ? { program: 'ionice', args: ['-c', '2', '-n', '7', ...niced] } : { program: niced[0], args: niced.slice(1) };
 }
 
+/** A finished run's result: its stdout, its stderr as text and byte for byte, its exit code (-1 when a signal ended it). */
+function resultOf(stdout: Buffer, err: readonly Buffer[], code: number | null): GitResult {
+  const stderr = Buffer.concat(err);
+  return { stdout, stderr: stderr.toString('utf8'), stderrBytes: stderr.toString('latin1'), code: code ?? -1 };
+}
+
 /** Runs git with exactly this environment (nothing of the user's GIT_* variables or config). */
 export function runGit(args: readonly string[], env: Record<string, string>, cwd: string, input?: Buffer | readonly Buffer[], options: GitRunOptions = {}): Promise<GitResult> {
   return new Promise((resolve, reject) => {
@@ -143,8 +149,7 @@ export function runGit(args: readonly string[], env: Record<string, string>, cwd
       reject(error);
     });
     child.on('close', (code) => {
-      const stderr = Buffer.concat(err);
-      resolve({ stdout: Buffer.concat(out), stderr: stderr.toString('utf8'), stderrBytes: stderr.toString('latin1'), code: code ?? -1 });
+      resolve(resultOf(Buffer.concat(out), err, code));
     });
     child.stdin.on('error', () => undefined);
     if (input === undefined || Buffer.isBuffer(input)) {
@@ -182,8 +187,7 @@ export function startGit(args: readonly string[], env: Record<string, string>, c
       reject(error);
     });
     child.on('close', (code) => {
-      const stderr = Buffer.concat(err);
-      result = { stdout: output, stderr: stderr.toString('utf8'), stderrBytes: stderr.toString('latin1'), code: code ?? -1 };
+      result = resultOf(output, err, code);
       waiting?.();
       resolve(result);
     });
@@ -267,6 +271,16 @@ function writePieces(stdin: NodeJS.WritableStream, pieces: readonly Buffer[], on
 /** The path git names when update-index refuses one (a symlinked .gitmodules, say), with every byte kept. */
 export function refusedPath(stderrBytes: string): string | undefined {
   return /invalid path '(.*)'$/m.exec(stderrBytes)?.[1] ?? /Unable to process path (.*)$/m.exec(stderrBytes)?.[1];
+}
+
+/** One entry as `ls-tree` lists it and fast-import's `ls` answers: `<mode> <type> <id>\t<path>`; undefined for a line without a tab. */
+export function treeEntryOf(line: Buffer): { mode: string; type: string; id: string; rawPath: Buffer } | undefined {
+  const tab = line.indexOf(0x09);
+  if (tab < 0) {
+    return undefined;
+  }
+  const [mode, type, id] = line.subarray(0, tab).toString('latin1').split(' ');
+  return { mode, type, id, rawPath: line.subarray(tab + 1) };
 }
 
 /** Splits NUL-terminated output into its fields. */

@@ -13,7 +13,7 @@
 // the next record (folderStore.ts).
 import * as fs from 'node:fs';
 import type { CheckpointLimits } from '../../../ports/checkpoints';
-import { splitNul, type GitConversation } from './gitRunner';
+import { splitNul, treeEntryOf, type GitConversation } from './gitRunner';
 import type { RecordedTree, WorkTree } from './nestedRepositories';
 import { isBelow, outermostPaths, StatusPaths, type RecordedMode } from './statusPaths';
 
@@ -157,18 +157,19 @@ function inRepositoryOfItsOwn(base: Buffer, rawPath: Buffer): boolean {
  * order): a file there as it says; below a folder, `ls-tree`'s listing. Undefined when something
  * there is neither a file nor a folder (a submodule's commit): the index way records it then.
  */
-async function recordedAt(store: TreeStore, commit: string, paths: readonly Buffer[], answers: readonly string[]): Promise<Map<string, { rawPath: Buffer; recorded: Recorded }> | undefined> {
+async function recordedAt(store: TreeStore, commit: string, paths: readonly Buffer[], answers: readonly Buffer[]): Promise<Map<string, { rawPath: Buffer; recorded: Recorded }> | undefined> {
   const old = new Map<string, { rawPath: Buffer; recorded: Recorded }>();
   const folders: Buffer[] = [];
   for (const [i, answer] of answers.entries()) {
-    if (answer.startsWith('missing ')) {
+    if (answer.subarray(0, 8).equals(Buffer.from('missing '))) {
       continue;
     }
-    const [mode, type, id] = answer.slice(0, answer.indexOf('\t')).split(' ');
-    if (type === 'tree') {
+    // The path in an answer is quoted: the one asked is used.
+    const entry = treeEntryOf(answer);
+    if (entry?.type === 'tree') {
       folders.push(paths[i]);
-    } else if (type === 'blob' && /^[0-9a-f]{40,64}$/.test(id)) {
-      old.set(paths[i].toString('latin1'), { rawPath: paths[i], recorded: { mode, type, id } });
+    } else if (entry?.type === 'blob' && /^[0-9a-f]{40,64}$/.test(entry.id)) {
+      old.set(paths[i].toString('latin1'), { rawPath: paths[i], recorded: { mode: entry.mode, type: entry.type, id: entry.id } });
     } else {
       return undefined;
     }
@@ -177,15 +178,12 @@ async function recordedAt(store: TreeStore, commit: string, paths: readonly Buff
     return old;
   }
   const listed = await store.git(['--literal-pathspecs', 'ls-tree', '-r', '-z', '--full-tree', commit, '--', ...folders.map((p) => p.toString('utf8'))]);
-  for (const line of splitNul(listed)) {
-    const tab = line.indexOf(0x09);
-    const rawPath = line.subarray(tab + 1);
-    const [mode, type, id] = line.subarray(0, tab).toString('latin1').split(' ');
-    if (folders.some((p) => isBelow(rawPath, p))) {
-      if (type !== 'blob') {
+  for (const entry of splitNul(listed).map(treeEntryOf)) {
+    if (entry && folders.some((p) => isBelow(entry.rawPath, p))) {
+      if (entry.type !== 'blob') {
         return undefined;
       }
-      old.set(rawPath.toString('latin1'), { rawPath, recorded: { mode, type, id } });
+      old.set(entry.rawPath.toString('latin1'), { rawPath: entry.rawPath, recorded: { mode: entry.mode, type: entry.type, id: entry.id } });
     }
   }
   return old;
@@ -227,7 +225,7 @@ export async function touchedCheckpoint(store: TreeStore, tree: WorkTree, head: 
 /** touchedCheckpoint once fast-import was started and asked what HEAD holds at `paths`; undefined as there, fast-import's input left open. */
 async function importTouched(store: TreeStore, importer: GitConversation, tree: WorkTree, head: { readonly commit: string; readonly tree: string }, paths: readonly Buffer[], verdicts: StatusPaths, limits: CheckpointLimits, ref: string, message: string): Promise<TouchedCheckpoint | undefined> {
   const base = Buffer.from(store.folder.endsWith('/') ? store.folder : `${store.folder}/`);
-  const [listed, old] = await Promise.all([untrackedAt(store, tree, paths, base), importer.lines(paths.length).then((answers) => recordedAt(store, head.commit, paths, answers.map((answer) => answer.toString('latin1'))))]);
+  const [listed, old] = await Promise.all([untrackedAt(store, tree, paths, base), importer.lines(paths.length).then((answers) => recordedAt(store, head.commit, paths, answers))]);
   if (!listed || !old) {
     return undefined;
   }
