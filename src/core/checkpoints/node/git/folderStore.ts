@@ -252,10 +252,12 @@ export class FolderStore {
     if (state !== head) {
       totals.notes.push(...(await this.sizes.keepUnderCap(totals.addedBytes, limits.maxTotalBytes, new Set([...keep, id]), head === undefined)));
     }
-    if (!touched) {
+    if (!touched && this.touchedTaken) {
       // A whole record is a call's "before" (a staged command runs meanwhile), or an "after" off a
       // staged path: the next touched checkpoint's fast-import starts here, off its path, a turn after
-      // the caller has this one (a process start blocks the extension host), and so does a roll-up.
+      // the caller has this one (a process start blocks the extension host), and so does a roll-up of
+      // the packs touched checkpoints keep. A window that takes none queues nothing here, so an
+      // unstaged call's changes never wait a turn behind it.
       void this.serial(async () => {
         await new Promise((resolve) => setImmediate(resolve));
         this.packs.tidy();
