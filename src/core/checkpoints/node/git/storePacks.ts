@@ -34,7 +34,7 @@ export class StorePacks {
     return path.join(this.store.gitDir, 'objects', 'pack');
   }
 
-  /** After a pack was kept: rolls the small packs up when there are many, not waited for. */
+  /** Rolls the small packs up when there are more than MAX_PACKS, not waited for (the store asks after its whole records). */
   tidy(): void {
     if (this.running || this.packs().length <= MAX_PACKS) {
       return;
