@@ -19,7 +19,8 @@
 //                                              [--full-floor] [--side-by-side] [--verbose]
 //   (--vscode and --pass may be repeated or comma-separated; default: every version, every pass;
 //   --side-by-side runs the versions at the same time, each its passes in order, every report line
-//   prefixed with its version and pass: most of a pass is waiting, on commands, timeouts, the workbench)
+//   prefixed with its version and pass: most of a pass is waiting, on commands, timeouts, the workbench;
+//   `npm run test:integration` passes it)
 //   node scripts/test-host/run-integration.mjs --vsix <file.vsix> [--vscode ...]
 //   (the package is installed with code-server's --install-extension, as users install it, and
 //   test/installed runs against it in one pass named `installed`: docs/design.md section 7)
