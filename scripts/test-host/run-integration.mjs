@@ -18,9 +18,9 @@
 //                                              [--pass trusted|untrusted|case-insensitive] [--grep <text>]
 //                                              [--full-floor] [--side-by-side] [--verbose]
 //   (--vscode and --pass may be repeated or comma-separated; default: every version, every pass;
-//   --side-by-side runs the versions at the same time, each its passes in order, every report line
-//   prefixed with its version and pass: most of a pass is waiting, on commands, timeouts, the workbench;
-//   `npm run test:integration` passes it)
+//   --side-by-side runs as many passes at a time as versions, every version's trusted pass first (the
+//   newest's, the longest, leading), every report line prefixed with its version and pass: most of a
+//   pass is waiting, on commands, timeouts, the workbench; `npm run test:integration` passes it)
 //   node scripts/test-host/run-integration.mjs --vsix <file.vsix> [--vscode ...]
 //   (the package is installed with code-server's --install-extension, as users install it, and
 //   test/installed runs against it in one pass named `installed`: docs/design.md section 7)
@@ -99,36 +99,46 @@ try {
   const extension = options.vsix ? `package ${options.vsix} (installed)` : `extension ${options.extensionDir}`;
   console.log(`Browser: Chromium ${browser.version()} (headless); ${extension}${options.grep ? `; grep "${options.grep}"` : ''}`);
   /**
-   * One version's passes, in order.
+   * Runs one pass of one version (or says why it cannot) and prints its verdict.
    * @param {import('./code-server.mjs').HostVersion} host
+   * @param {string} pass
+   * @returns {Promise<import('./pass.mjs').PassResult | undefined>} undefined when interrupted
    */
-  const runVersion = async (host) => {
-    /** @type {import('./pass.mjs').PassResult[]} */
-    const ran = [];
-    for (const pass of options.passes) {
-      if (cleanups.interrupted) break;
-      const notInstalled = installFailures.get(host);
-      if (notInstalled) {
-        const result = notRun(host, pass, notInstalled);
-        ran.push(result);
-        printPassVerdict(result);
-        continue;
-      }
-      banner(`${options.vsix ? 'Installed-package tests' : 'Integration tests'}, ${hostLabel(host)}, pass: ${pass}`);
-      const result = await runPass(browser, host, pass, options, cleanups);
-      ran.push(result);
-      if (cleanups.interrupted) break;
+  const runOne = async (host, pass) => {
+    const notInstalled = installFailures.get(host);
+    if (notInstalled) {
+      const result = notRun(host, pass, notInstalled);
       printPassVerdict(result);
+      return result;
     }
-    return ran;
+    banner(`${options.vsix ? 'Installed-package tests' : 'Integration tests'}, ${hostLabel(host)}, pass: ${pass}`);
+    const result = await runPass(browser, host, pass, options, cleanups);
+    if (cleanups.interrupted) return undefined;
+    printPassVerdict(result);
+    return result;
   };
-  if (options.sideBySide) {
-    for (const ran of await Promise.all(options.hosts.map(runVersion))) results.push(...ran);
-  } else {
-    for (const host of options.hosts) {
-      if (cleanups.interrupted) break;
-      results.push(...(await runVersion(host)));
+  // One version after the other, each its passes in order; side by side, as many passes at a time as
+  // versions, taken from one queue: every version's trusted pass first, the newest's (the longest)
+  // leading, so the short passes fill in beside it.
+  const jobs = options.sideBySide
+    ? options.passes.flatMap((pass) => [...options.hosts].reverse().map((host) => ({ host, pass })))
+    : options.hosts.flatMap((host) => options.passes.map((pass) => ({ host, pass })));
+  /** @type {(import('./pass.mjs').PassResult | undefined)[]} */
+  const ran = jobs.map(() => undefined);
+  let next = 0;
+  await Promise.all(Array.from({ length: options.sideBySide ? options.hosts.length : 1 }, async () => {
+    while (next < jobs.length && !cleanups.interrupted) {
+      const index = next++;
+      ran[index] = await runOne(jobs[index].host, jobs[index].pass);
     }
+  }));
+  // The summary lists them one version after the other, whatever order they ran in.
+  /** @param {typeof jobs[number]} job */
+  const rank = (job) => options.hosts.indexOf(job.host) * options.passes.length + options.passes.indexOf(job.pass);
+  const order = jobs.map((_, index) => index).sort((a, b) => rank(jobs[a]) - rank(jobs[b]));
+  for (const index of order) {
+    const result = ran[index];
+    if (result) results.push(result);
   }
   await cleanups.runNow(closeBrowser);
 } catch (error) {
