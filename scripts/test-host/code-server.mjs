@@ -22,7 +22,8 @@
 //   import { FLOOR, NEWEST, ensureCodeServer, startCodeServer } from './code-server.mjs';
 //   const cs = await startCodeServer({ host: NEWEST, trustDisabled: true, env: { FOO: '1' } });
 //   ... cs.url, cs.port, cs.userDataDir, cs.host.vscode ... ; await cs.stop();
-//   node scripts/test-host/code-server.mjs [floor|newest|all]   # just install (prints the folders)
+//   node scripts/test-host/code-server.mjs [floor|newest|all]   # just install (prints the folders);
+//   WAT_VSCODE, when set, narrows it as it narrows npm test (npm test's test:floor-host is `floor`)
 //
 // Environment: WAT_VSCODE (floor, newest, all or a version; see selectHosts), WAT_CACHE_DIR (the
 // cache's parent folder, default <repo>/.cache), WAT_RG_PATH (ripgrep for 4.100.3), WAT_VERBOSE=1.
@@ -633,7 +634,12 @@ export function workbenchUrl({ port, folder, extensionDir, testsPath }) {
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   try {
+    const narrowed = selectHosts(process.env.WAT_VSCODE || 'all');
     for (const host of selectHosts(process.argv[2])) {
+      if (!narrowed.includes(host)) {
+        log(`not installed: ${hostLabel(host)}, which WAT_VSCODE=${process.env.WAT_VSCODE} leaves out`);
+        continue;
+      }
       const { dir, node } = await ensureCodeServer(host);
       log(`ready: ${hostLabel(host)} on Node ${node.version}: ${dir}`);
     }
