@@ -14,15 +14,22 @@ import { describeOnlyOn } from '../../support/platforms';
 import { requireProgram } from '../../support/programs';
 import { until } from '../../../support/until';
 
-/** The launches started ahead among a process's children (their shell waits for its line, then makes the mounts private). */
-function aheadOf(pid = process.pid): number[] {
-  return childProcesses(pid).filter((child) => child.commandLine.includes('mount --make-rprivate /')).map((child) => child.pid);
+/**
+ * The launches started ahead among a process's children whose layers lie under `root` (their shell
+ * waits for its line, then makes the mounts private). A test's root is its own: a launch an earlier
+ * test discarded, still exiting, is not counted. /proc's lists of children can miss one while others
+ * start or end, so a test that needs the one waiting takes it from `waitingAhead`, which lists again
+ * until it is there.
+ */
+function aheadOf(root: string, pid = process.pid): number[] {
+  return childProcesses(pid).filter((child) => child.commandLine.includes('mount --make-rprivate /') && child.commandLine.includes(root)).map((child) => child.pid);
 }
 
-/** The one launch started ahead, once listed (spawned, it may still be between unshare's exec and bash's). */
-async function waitingAhead(): Promise<number> {
-  await until(() => aheadOf().length === 1, 'one launch started ahead');
-  return aheadOf()[0];
+/** The one launch started ahead under `root`, once listed (spawned, it may still be between unshare's exec and bash's). */
+async function waitingAhead(root: string, pid = process.pid): Promise<number> {
+  let listed: number[] = [];
+  await until(() => (listed = aheadOf(root, pid)).length === 1, 'one launch started ahead');
+  return listed[0];
 }
 
 function machineMounts(): string {
@@ -39,6 +46,7 @@ describeOnlyOn('linux', 'overlayfs in a user namespace, bubblewrap')('sandbox/no
   this.timeout(30_000);
   let base: string;
   let staging: OverlayStaging;
+  const stagedRoot = (): string => path.join(base, 'staged');
 
   beforeEach(() => {
     requireProgram('unshare');
@@ -48,7 +56,7 @@ describeOnlyOn('linux', 'overlayfs in a user namespace, bubblewrap')('sandbox/no
     staging = new OverlayStaging(path.join(base, 'staged'));
   });
   afterEach(async () => {
-    const left = aheadOf();
+    const left = aheadOf(stagedRoot());
     staging.dispose();
     await Promise.all(left.map(gone));
     fs.rmSync(base, { recursive: true, force: true });
@@ -60,7 +68,7 @@ describeOnlyOn('linux', 'overlayfs in a user namespace, bubblewrap')('sandbox/no
     assert.equal(first.ahead, undefined);
     await first.dispose();
     assert.equal(await staging.aheadReady(), true);
-    const waiting = await waitingAhead();
+    const waiting = await waitingAhead(stagedRoot());
     assert.ok(waiting);
     const second = await staging.prepare(one, []);
     assert.ok(second.ahead?.launch.waiting());
@@ -68,7 +76,7 @@ describeOnlyOn('linux', 'overlayfs in a user namespace, bubblewrap')('sandbox/no
     await second.dispose();
     await gone(waiting);
     assert.equal(await staging.aheadReady(), true);
-    const next = await waitingAhead();
+    const next = await waitingAhead(stagedRoot());
     const other = await staging.prepare([path.join(base, 'two')], []);
     assert.equal(other.ahead, undefined);
     await gone(next);
@@ -83,7 +91,7 @@ describeOnlyOn('linux', 'overlayfs in a user namespace, bubblewrap')('sandbox/no
     const one = [path.join(base, 'one')];
     await (await staging.prepare(one, [])).dispose();
     assert.equal(await staging.aheadReady(), true);
-    const waiting = await waitingAhead();
+    const waiting = await waitingAhead(stagedRoot());
     const mountPoint = path.join(base, 'mounted');
     fs.mkdirSync(mountPoint);
     assert.equal(spawnSync(requireProgram('mount'), ['-t', 'tmpfs', 'wat-ahead', mountPoint]).status, 0);
@@ -111,8 +119,7 @@ describeOnlyOn('linux', 'overlayfs in a user namespace, bubblewrap')('sandbox/no
     const host = spawn(process.execPath, ['-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
     const said = await new Promise<string>((resolve) => host.stdout.once('data', (chunk: Buffer) => resolve(chunk.toString().trim())));
     assert.equal(said, 'true');
-    const [waiting] = aheadOf(host.pid);
-    assert.ok(waiting);
+    const waiting = await waitingAhead(stagedRoot(), host.pid);
     host.kill('SIGKILL');
     await new Promise((resolve) => host.once('exit', resolve));
     await gone(waiting);
@@ -175,10 +182,10 @@ describeOnlyOn('linux', 'overlayfs in a user namespace, bubblewrap')('sandbox/no
     const one = [path.join(base, 'one')];
     await (await staging.prepare(one, [])).dispose();
     // No resultGiven, no aheadReady: started all the same.
-    const first = await waitingAhead();
+    const first = await waitingAhead(stagedRoot());
     const mounts = machineMounts();
     const taken = await staging.prepare(one, []);
-    // It failed once in CI at load 7 and not since: if it fails again, say which of takeAhead's conditions did not hold.
+    // If it fails, say which of takeAhead's conditions did not hold.
     assert.ok(taken.ahead?.launch.waiting(), `not taken: the launch ahead (pid ${first}) ${alive(first) ? 'still runs' : 'has ended'}; the machine's mounts ${machineMounts() === mounts ? 'are as they were' : 'changed meanwhile'}`);
     await taken.dispose();
     await gone(first);

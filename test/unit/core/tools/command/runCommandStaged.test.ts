@@ -147,18 +147,23 @@ describeOnlyOn('linux', 'overlayfs in a user namespace under bubblewrap')('tools
     assert.equal(fs.readFileSync(path.join(workspace.root, 'late.txt'), 'utf8'), 'late\n');
   });
 
-  /** The launch started ahead for the next command, once it waits: its pid and its staging folder. */
+  /**
+   * The launch started ahead for the next command, once it waits: its pid and its staging folder. A
+   * launch discarded just before may still be exiting: its staging folder is already gone
+   * (discardAhead removes it first), so it is not counted. /proc's lists of children can miss one
+   * while others start or end, so they are read again until they show exactly one.
+   */
   async function waitingAhead(): Promise<{ pid: number; staging: string }> {
     assert.equal(await workspace.sandbox.staging?.aheadReady(), true, 'no launch started ahead');
-    // Listed once spawned (it may still be between unshare's exec and bash's).
-    const launches = (): ReturnType<typeof childProcesses> => childProcesses().filter((child) => child.commandLine.includes('mount --make-rprivate /'));
-    await until(() => launches().length > 0, 'the launch started ahead');
-    const [launch, ...more] = launches();
-    assert.ok(launch && more.length === 0, childProcesses().map((child) => child.commandLine.slice(0, 80)).join('\n'));
     // Its layers are among its arguments (as listed: read again, a process that just ended shows none).
-    const upper = launch.commandLine.split(/\s/).find((arg) => arg.startsWith(stagingRoot()) && arg.endsWith('/upper0'));
-    assert.ok(upper, launch.commandLine);
-    return { pid: launch.pid, staging: path.dirname(upper) };
+    const launches = (): { pid: number; staging: string }[] =>
+      childProcesses().flatMap((child) => {
+        const upper = child.commandLine.includes('mount --make-rprivate /') ? child.commandLine.split(/\s/).find((arg) => arg.startsWith(stagingRoot()) && arg.endsWith('/upper0')) : undefined;
+        return upper && fs.existsSync(upper) ? [{ pid: child.pid, staging: path.dirname(upper) }] : [];
+      });
+    let listed: { pid: number; staging: string }[] = [];
+    await until(() => (listed = launches()).length === 1, 'one launch started ahead');
+    return listed[0];
   }
 
   async function gone(pid: number): Promise<void> {
