@@ -23,7 +23,7 @@
 //   const cs = await startCodeServer({ host: NEWEST, trustDisabled: true, env: { FOO: '1' } });
 //   ... cs.url, cs.port, cs.userDataDir, cs.host.vscode ... ; await cs.stop();
 //   node scripts/test-host/code-server.mjs [floor|newest|all]   # just install (prints the folders);
-//   WAT_VSCODE, when set, narrows it as it narrows npm test (npm test's test:floor-host is `floor`)
+//   WAT_VSCODE, when set, narrows it as it narrows npm test
 //
 // Environment: WAT_VSCODE (floor, newest, all or a version; see selectHosts), WAT_CACHE_DIR (the
 // cache's parent folder, default <repo>/.cache), WAT_RG_PATH (ripgrep for 4.100.3), WAT_VERBOSE=1.
