@@ -9,6 +9,7 @@ import * as path from 'node:path';
 import { GitCheckpointStore } from '../../../../../../src/core/checkpoints/node/git/gitCheckpointStore';
 import type { Checkpoint, CheckpointLimits } from '../../../../../../src/core/ports/checkpoints';
 import { git } from '../../../../../support/gitFixtures';
+import { until } from '../../../../../support/until';
 import { childProcesses } from '../../../../support/leftoverProcesses';
 import { describeOnlyOn, needsWindowsProgram } from '../../../../support/platforms';
 
@@ -140,8 +141,11 @@ describeOnlyOn(['linux', 'darwin'], 'a touched checkpoint without the index (POS
     await touchedMatchesWhole(['a.txt']);
     // A whole record (the next call's "before"): the next touched checkpoint's processes start a turn after it.
     await store.take([folder], LIMITS);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    assert.deepEqual(childProcesses().map((child) => child.commandLine.replace(/^.*?git /, 'git ').replace(/ -c core\.excludesFile=\S+/, '')).sort(), ['git -c fastimport.unpackLimit=0 fast-import --quiet --force', 'git check-ignore --no-index -z --stdin -v -n']);
+    // Listed again until both are there (they start a turn later, and /proc's lists of children can miss one meanwhile).
+    const ahead = (): string[] => childProcesses().map((child) => child.commandLine.replace(/^.*?git /, 'git ').replace(/ -c core\.excludesFile=\S+/, '')).sort();
+    const expected = ['git -c fastimport.unpackLimit=0 fast-import --quiet --force', 'git check-ignore --no-index -z --stdin -v -n'];
+    await until(() => JSON.stringify(ahead()) === JSON.stringify(expected), 'fast-import and check-ignore started ahead', 5000).catch(() => undefined);
+    assert.deepEqual(ahead(), expected);
     write('.gitignore', '*.tmp\n');
     write('x.tmp', 'ignored now\n');
     write('y.log', 'no longer ignored\n');
@@ -161,7 +165,7 @@ describeOnlyOn(['linux', 'darwin'], 'a touched checkpoint without the index (POS
     const before = store.take([folder], LIMITS);
     store.expectTouched([folder]);
     await before;
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await until(() => aheadNow().length === 2, 'fast-import and check-ignore started ahead', 5000).catch(() => undefined);
     assert.equal(aheadNow().length, 2);
     write('new.txt', 'new\n');
     await touchedMatchesWhole(['new.txt']);
