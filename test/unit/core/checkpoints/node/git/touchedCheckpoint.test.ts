@@ -144,8 +144,9 @@ describeOnlyOn(['linux', 'darwin'], 'a touched checkpoint without the index (POS
     // Listed again until both are there (they start a turn later, and /proc's lists of children can miss one meanwhile).
     const ahead = (): string[] => childProcesses().map((child) => child.commandLine.replace(/^.*?git /, 'git ').replace(/ -c core\.excludesFile=\S+/, '')).sort();
     const expected = ['git -c fastimport.unpackLimit=0 fast-import --quiet --force', 'git check-ignore --no-index -z --stdin -v -n'];
-    await until(() => JSON.stringify(ahead()) === JSON.stringify(expected), 'fast-import and check-ignore started ahead', 5000).catch(() => undefined);
-    assert.deepEqual(ahead(), expected);
+    let listed: string[] = [];
+    await until(() => JSON.stringify((listed = ahead())) === JSON.stringify(expected), 'fast-import and check-ignore started ahead', 5000).catch(() => undefined);
+    assert.deepEqual(listed, expected);
     write('.gitignore', '*.tmp\n');
     write('x.tmp', 'ignored now\n');
     write('y.log', 'no longer ignored\n');
@@ -165,8 +166,9 @@ describeOnlyOn(['linux', 'darwin'], 'a touched checkpoint without the index (POS
     const before = store.take([folder], LIMITS);
     store.expectTouched([folder]);
     await before;
-    await until(() => aheadNow().length === 2, 'fast-import and check-ignore started ahead', 5000).catch(() => undefined);
-    assert.equal(aheadNow().length, 2);
+    let listed: string[] = [];
+    await until(() => (listed = aheadNow()).length === 2, 'fast-import and check-ignore started ahead', 5000).catch(() => undefined);
+    assert.equal(listed.length, 2, listed.join('\n'));
     write('new.txt', 'new\n');
     await touchedMatchesWhole(['new.txt']);
   });
