@@ -9,28 +9,10 @@ import * as path from 'node:path';
 import { readManifest, RUN_MANIFEST } from '../../../../src/core/sandbox/node/keptRuns';
 import { OverlayStaging } from '../../../../src/core/sandbox/node/stagedRuns';
 import { alive } from '../../../support/procfs';
-import { childProcesses } from '../../support/leftoverProcesses';
+import { launchesAhead, waitingAhead as waitingUnder } from '../../support/launchesAhead';
 import { describeOnlyOn } from '../../support/platforms';
 import { requireProgram } from '../../support/programs';
 import { until } from '../../../support/until';
-
-/**
- * The launches started ahead among a process's children whose layers lie under `root` (their shell
- * waits for its line, then makes the mounts private). A test's root is its own: a launch an earlier
- * test discarded, still exiting, is not counted. /proc's lists of children can miss one while others
- * start or end, so a test that needs the one waiting takes it from `waitingAhead`, which lists again
- * until it is there.
- */
-function aheadOf(root: string, pid = process.pid): number[] {
-  return childProcesses(pid).filter((child) => child.commandLine.includes('mount --make-rprivate /') && child.commandLine.includes(root)).map((child) => child.pid);
-}
-
-/** The one launch started ahead under `root`, once listed (spawned, it may still be between unshare's exec and bash's). */
-async function waitingAhead(root: string, pid = process.pid): Promise<number> {
-  let listed: number[] = [];
-  await until(() => (listed = aheadOf(root, pid)).length === 1, 'one launch started ahead');
-  return listed[0];
-}
 
 function machineMounts(): string {
   return fs.readFileSync('/proc/self/mountinfo', 'utf8');
@@ -47,16 +29,18 @@ describeOnlyOn('linux', 'overlayfs in a user namespace, bubblewrap')('sandbox/no
   let base: string;
   let staging: OverlayStaging;
   const stagedRoot = (): string => path.join(base, 'staged');
+  /** The pid of the one launch started ahead for this test's staging (or for `pid`'s). */
+  const waitingAhead = async (root: string, pid = process.pid): Promise<number> => (await waitingUnder(root, pid)).pid;
 
   beforeEach(() => {
     requireProgram('unshare');
     requireProgram('bash');
     base = fs.mkdtempSync(path.join(os.tmpdir(), 'wat-ahead-'));
     for (const folder of ['one', 'two']) fs.mkdirSync(path.join(base, folder));
-    staging = new OverlayStaging(path.join(base, 'staged'));
+    staging = new OverlayStaging(stagedRoot());
   });
   afterEach(async () => {
-    const left = aheadOf(stagedRoot());
+    const left = launchesAhead(stagedRoot()).map((launch) => launch.pid);
     staging.dispose();
     await Promise.all(left.map(gone));
     fs.rmSync(base, { recursive: true, force: true });
@@ -110,7 +94,7 @@ describeOnlyOn('linux', 'overlayfs in a user namespace, bubblewrap')('sandbox/no
     // A host of its own: it starts one, says its pid, and waits to be killed.
     const script = `
       const { OverlayStaging } = require(${JSON.stringify(require.resolve('../../../../src/core/sandbox/node/stagedRuns'))});
-      const staging = new OverlayStaging(${JSON.stringify(path.join(base, 'staged'))});
+      const staging = new OverlayStaging(${JSON.stringify(stagedRoot())});
       (async () => {
         await (await staging.prepare([${JSON.stringify(path.join(base, 'one'))}], [])).dispose();
         console.log(await staging.aheadReady());

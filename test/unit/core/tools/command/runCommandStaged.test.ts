@@ -21,6 +21,7 @@ import { alive } from '../../../../support/procfs';
 import { commandWorkspace } from '../../../support/commandWorkspace';
 import { resultText } from '../../../support/context';
 import { childProcesses } from '../../../support/leftoverProcesses';
+import { waitingAhead as waitingUnder, type LaunchAhead } from '../../../support/launchesAhead';
 import { describeOnlyOn } from '../../../support/platforms';
 import { requireProgram } from '../../../support/programs';
 
@@ -147,23 +148,10 @@ describeOnlyOn('linux', 'overlayfs in a user namespace under bubblewrap')('tools
     assert.equal(fs.readFileSync(path.join(workspace.root, 'late.txt'), 'utf8'), 'late\n');
   });
 
-  /**
-   * The launch started ahead for the next command, once it waits: its pid and its staging folder. A
-   * launch discarded just before may still be exiting: its staging folder is already gone
-   * (discardAhead removes it first), so it is not counted. /proc's lists of children can miss one
-   * while others start or end, so they are read again until they show exactly one.
-   */
-  async function waitingAhead(): Promise<{ pid: number; staging: string }> {
+  /** The launch started ahead for the next command, once it waits: its pid and its staging folder. */
+  async function waitingAhead(): Promise<LaunchAhead> {
     assert.equal(await workspace.sandbox.staging?.aheadReady(), true, 'no launch started ahead');
-    // Its layers are among its arguments (as listed: read again, a process that just ended shows none).
-    const launches = (): { pid: number; staging: string }[] =>
-      childProcesses().flatMap((child) => {
-        const upper = child.commandLine.includes('mount --make-rprivate /') ? child.commandLine.split(/\s/).find((arg) => arg.startsWith(stagingRoot()) && arg.endsWith('/upper0')) : undefined;
-        return upper && fs.existsSync(upper) ? [{ pid: child.pid, staging: path.dirname(upper) }] : [];
-      });
-    let listed: { pid: number; staging: string }[] = [];
-    await until(() => (listed = launches()).length === 1, 'one launch started ahead');
-    return listed[0];
+    return waitingUnder(stagingRoot());
   }
 
   async function gone(pid: number): Promise<void> {
